@@ -1,0 +1,92 @@
+//! The gRPC transport: thin tonic handlers. They decode and validate requests, call
+//! one use case, and encode responses; errors map to `tonic::Status` in `status.rs`.
+//! Services whose issues have not landed yet answer UNIMPLEMENTED (generated stubs).
+
+pub mod convert;
+pub mod lifecycle;
+pub mod page;
+pub mod status;
+
+use prost::Message;
+use sha2::{Digest, Sha256};
+use tonic::Request;
+
+use crate::app::RequestKey;
+use crate::error::{Error, FieldViolation, Result};
+
+/// The largest request accepted, in bytes (encoded). Larger ones are
+/// RESOURCE_EXHAUSTED; the transport itself refuses messages over
+/// [`MAX_MESSAGE_BYTES`] with OUT_OF_RANGE before they are decoded.
+pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
+/// The transport's decoding limit.
+pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+/// The longest accepted request id.
+pub const MAX_REQUEST_ID_CHARS: usize = 128;
+
+/// Unwraps a request, refusing oversized ones.
+pub fn check_size<M: Message>(request: Request<M>) -> Result<M> {
+    let message = request.into_inner();
+    let size = message.encoded_len();
+    if size > MAX_REQUEST_BYTES {
+        return Err(Error::ResourceExhausted {
+            reason: "REQUEST_TOO_LARGE",
+            message: format!("the request is {size} bytes; the limit is {MAX_REQUEST_BYTES}"),
+            violations: vec![FieldViolation::new(
+                "request",
+                format!("at most {MAX_REQUEST_BYTES} bytes"),
+            )],
+        });
+    }
+    Ok(message)
+}
+
+/// The idempotency key of a create or verb; None without a request id.
+pub fn request_key<M: Message>(
+    method: &str,
+    target: &str,
+    request_id: &str,
+    message: &M,
+) -> Result<Option<RequestKey>> {
+    if request_id.is_empty() {
+        return Ok(None);
+    }
+    if request_id.chars().count() > MAX_REQUEST_ID_CHARS {
+        return Err(Error::invalid(
+            "request_id",
+            format!("must be at most {MAX_REQUEST_ID_CHARS} characters"),
+        ));
+    }
+    Ok(Some(RequestKey {
+        scope: format!("{method}:{target}"),
+        request_id: request_id.to_string(),
+        request_hash: hex::encode(Sha256::digest(message.encode_to_vec())),
+    }))
+}
+
+/// ActionService: not implemented until its issue lands (generated UNIMPLEMENTED stubs).
+pub struct ActionApi;
+#[tonic::async_trait]
+impl flotilla_api::v1::action_service_server::ActionService for ActionApi {}
+
+/// ContainerClusterService: not implemented until its issue lands.
+pub struct ContainerClusterApi;
+#[tonic::async_trait]
+impl flotilla_api::v1::container_cluster_service_server::ContainerClusterService
+    for ContainerClusterApi
+{
+}
+
+/// StatusService: not implemented until its issue lands.
+pub struct StatusApi;
+#[tonic::async_trait]
+impl flotilla_api::v1::status_service_server::StatusService for StatusApi {}
+
+/// AgentService: not implemented until its issue lands.
+pub struct AgentApi;
+#[tonic::async_trait]
+impl flotilla_api::v1::agent_service_server::AgentService for AgentApi {}
+
+/// SimulatorService: not implemented until its issue lands.
+pub struct SimulatorApi;
+#[tonic::async_trait]
+impl flotilla_api::v1::simulator_service_server::SimulatorService for SimulatorApi {}

@@ -1,0 +1,76 @@
+//! Use cases: each public function runs one operation in one transaction over the
+//! store, applying the domain's rules. Callers (the gRPC handlers) have validated the
+//! shape of the input already.
+
+pub mod lifecycle;
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::error::{Error, Result};
+use crate::store::request::{request_find, request_record};
+use crate::store::{Store, Tx};
+
+/// The idempotency key of a create or verb: the method and its target, the caller's
+/// request id, and a hash of the whole request.
+#[derive(Debug, Clone)]
+pub struct RequestKey {
+    pub scope: String,
+    pub request_id: String,
+    pub request_hash: String,
+}
+
+/// Runs `operation` in a write transaction. With a request key, a retry returns the
+/// recorded response of the first call, and a different request under the same id is
+/// refused; the response is recorded in the same transaction as the change.
+pub async fn idempotent<T>(
+    store: &Store,
+    key: Option<&RequestKey>,
+    operation: impl AsyncFnOnce(&mut Tx) -> Result<T>,
+) -> Result<T>
+where
+    T: Serialize + DeserializeOwned,
+{
+    let mut tx = store.begin().await?;
+    if let Some(key) = key
+        && let Some(recorded) = request_find(&mut tx, &key.scope, &key.request_id).await?
+    {
+        if recorded.request_hash != key.request_hash {
+            return Err(Error::precondition(
+                "REQUEST_ID_REUSED",
+                "REQUEST_ID",
+                key.request_id.clone(),
+                format!(
+                    "request_id {:?} was already used for a different request",
+                    key.request_id
+                ),
+            ));
+        }
+        return serde_json::from_str(&recorded.response).map_err(Error::internal);
+    }
+    let response = operation(&mut tx).await?;
+    if let Some(key) = key {
+        let json = serde_json::to_string(&response).map_err(Error::internal)?;
+        request_record(
+            &mut tx,
+            &key.scope,
+            &key.request_id,
+            &key.request_hash,
+            &json,
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(response)
+}
+
+/// Checks an optional etag (the generation the caller read) against the stored one.
+pub fn check_etag(name: &impl std::fmt::Display, expected: Option<i64>, actual: i64) -> Result<()> {
+    match expected {
+        Some(expected) if expected != actual => Err(Error::Aborted {
+            reason: "ETAG_MISMATCH",
+            message: format!("etag mismatch: {name} was changed since it was read"),
+        }),
+        _ => Ok(()),
+    }
+}

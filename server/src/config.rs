@@ -1,0 +1,152 @@
+//! Configuration: command-line flags, `FLOTILLA_*` environment variables and an
+//! optional TOML file, in that order of precedence, over built-in defaults.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use clap::Parser;
+use serde::Deserialize;
+
+/// Command-line flags (each also settable from the environment).
+#[derive(Debug, Clone, Default, Parser)]
+#[command(
+    name = "flotilla-server",
+    version,
+    about = "Flotilla multi-cluster control plane"
+)]
+pub struct Flags {
+    /// Address to serve gRPC on [default: 127.0.0.1:50051].
+    #[arg(long, env = "FLOTILLA_LISTEN")]
+    pub listen: Option<SocketAddr>,
+    /// Directory for the embedded database and keys [default: ./flotilla-data].
+    #[arg(long, env = "FLOTILLA_DATA_DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Database URL: unset for SQLite in the data directory, or postgres://…
+    #[arg(long, env = "FLOTILLA_DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<String>,
+    /// Log format: text or json [default: text].
+    #[arg(long, env = "FLOTILLA_LOG_FORMAT")]
+    pub log_format: Option<LogFormat>,
+    /// Seconds to wait for in-flight requests at shutdown [default: 10].
+    #[arg(long, env = "FLOTILLA_SHUTDOWN_TIMEOUT_SECS")]
+    pub shutdown_timeout_secs: Option<u64>,
+    /// A TOML file with any of the settings above (snake_case keys).
+    #[arg(long, env = "FLOTILLA_CONFIG")]
+    pub config: Option<PathBuf>,
+}
+
+/// The log output format.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum LogFormat {
+    #[default]
+    Text,
+    Json,
+}
+
+/// The settings of the TOML file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileConfig {
+    listen: Option<SocketAddr>,
+    data_dir: Option<PathBuf>,
+    database_url: Option<String>,
+    log_format: Option<LogFormat>,
+    shutdown_timeout_secs: Option<u64>,
+}
+
+/// The effective configuration.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub listen: SocketAddr,
+    pub data_dir: PathBuf,
+    /// None: SQLite in `data_dir`.
+    pub database_url: Option<String>,
+    pub log_format: LogFormat,
+    pub shutdown_timeout: Duration,
+}
+
+impl Config {
+    /// Merges flags (and environment) over the config file over defaults.
+    pub fn load(flags: Flags) -> anyhow::Result<Config> {
+        let file = match &flags.config {
+            Some(path) => read_file(path)?,
+            None => FileConfig::default(),
+        };
+        Ok(Config {
+            listen: flags
+                .listen
+                .or(file.listen)
+                .unwrap_or_else(|| "127.0.0.1:50051".parse().expect("valid default")),
+            data_dir: flags
+                .data_dir
+                .or(file.data_dir)
+                .unwrap_or_else(|| PathBuf::from("./flotilla-data")),
+            database_url: flags.database_url.or(file.database_url),
+            log_format: flags.log_format.or(file.log_format).unwrap_or_default(),
+            shutdown_timeout: Duration::from_secs(
+                flags
+                    .shutdown_timeout_secs
+                    .or(file.shutdown_timeout_secs)
+                    .unwrap_or(10),
+            ),
+        })
+    }
+
+    /// The database URL to connect to: the configured one, or the SQLite file
+    /// `flotilla.db` in the data directory.
+    pub fn database_url(&self) -> String {
+        match &self.database_url {
+            Some(url) => url.clone(),
+            None => format!(
+                "sqlite://{}?mode=rwc",
+                self.data_dir.join("flotilla.db").display()
+            ),
+        }
+    }
+}
+
+fn read_file(path: &Path) -> anyhow::Result<FileConfig> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read config file {}: {e}", path.display()))?;
+    toml::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("invalid config file {}: {e}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flags_override_file_which_overrides_defaults() {
+        let dir = std::env::temp_dir().join(format!("flotilla-config-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("flotilla.toml");
+        std::fs::write(
+            &file,
+            "listen = \"127.0.0.1:6000\"\ndata_dir = \"/tmp/x\"\n",
+        )
+        .unwrap();
+        let flags = Flags {
+            listen: Some("127.0.0.1:7000".parse().unwrap()),
+            config: Some(file.clone()),
+            ..Default::default()
+        };
+        let config = Config::load(flags).unwrap();
+        assert_eq!(config.listen.port(), 7000);
+        assert_eq!(config.data_dir, PathBuf::from("/tmp/x"));
+        assert_eq!(config.shutdown_timeout, Duration::from_secs(10));
+        assert!(
+            config
+                .database_url()
+                .starts_with("sqlite:///tmp/x/flotilla.db")
+        );
+        std::fs::write(&file, "bogus = 1\n").unwrap();
+        let flags = Flags {
+            config: Some(file),
+            ..Default::default()
+        };
+        assert!(Config::load(flags).is_err());
+    }
+}

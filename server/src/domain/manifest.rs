@@ -1,0 +1,309 @@
+//! Parsing and validation of app manifests: multi-document YAML or a JSON list of
+//! objects. Every document must be an object with `apiVersion`, `kind` and
+//! `metadata.name`; errors name the document index and the field.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::error::{Error, FieldViolation, Result};
+
+/// The largest `manifests` text accepted, in bytes.
+pub const MAX_MANIFESTS_BYTES: usize = 1024 * 1024;
+/// The most documents one app may hold.
+pub const MAX_DOCUMENTS: usize = 1000;
+
+/// A Kubernetes group/version/kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Gvk {
+    pub group: String,
+    pub version: String,
+    pub kind: String,
+}
+
+impl Gvk {
+    /// Splits an `apiVersion` ("apps/v1" or "v1") and a kind.
+    pub fn from_api_version(api_version: &str, kind: &str) -> Gvk {
+        let (group, version) = match api_version.split_once('/') {
+            Some((group, version)) => (group, version),
+            None => ("", api_version),
+        };
+        Gvk {
+            group: group.to_string(),
+            version: version.to_string(),
+            kind: kind.to_string(),
+        }
+    }
+}
+
+/// Parses `text` into its documents, checking limits and required fields. `field` is
+/// the request field the text came from, used in violations.
+pub fn parse_manifests(field: &str, text: &str) -> Result<Vec<Value>> {
+    if text.len() > MAX_MANIFESTS_BYTES {
+        return Err(Error::ResourceExhausted {
+            reason: "MANIFESTS_TOO_LARGE",
+            message: format!(
+                "manifests are {} bytes; the limit is {MAX_MANIFESTS_BYTES}",
+                text.len()
+            ),
+            violations: vec![FieldViolation::new(
+                field,
+                format!("at most {MAX_MANIFESTS_BYTES} bytes"),
+            )],
+        });
+    }
+    let documents = if text.trim_start().starts_with('[') {
+        parse_json_list(field, text)?
+    } else {
+        parse_yaml_documents(field, text)?
+    };
+    if documents.is_empty() {
+        return Err(Error::invalid(field, "must hold at least one document"));
+    }
+    if documents.len() > MAX_DOCUMENTS {
+        return Err(Error::ResourceExhausted {
+            reason: "TOO_MANY_DOCUMENTS",
+            message: format!(
+                "manifests hold {} documents; the limit is {MAX_DOCUMENTS}",
+                documents.len()
+            ),
+            violations: vec![FieldViolation::new(
+                field,
+                format!("at most {MAX_DOCUMENTS} documents"),
+            )],
+        });
+    }
+    let mut violations = Vec::new();
+    for (index, document) in documents.iter().enumerate() {
+        violations.extend(check_document(&format!("{field}[{index}]"), document));
+    }
+    if !violations.is_empty() {
+        return Err(Error::InvalidArgument { violations });
+    }
+    Ok(documents)
+}
+
+fn parse_json_list(field: &str, text: &str) -> Result<Vec<Value>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        Error::invalid(
+            field,
+            format!(
+                "malformed JSON at line {} column {}: {e}",
+                e.line(),
+                e.column()
+            ),
+        )
+    })?;
+    match value {
+        Value::Array(items) => Ok(items),
+        _ => Err(Error::invalid(
+            field,
+            "a JSON manifest must be a list of objects",
+        )),
+    }
+}
+
+fn parse_yaml_documents(field: &str, text: &str) -> Result<Vec<Value>> {
+    let mut documents = Vec::new();
+    for (index, document) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
+        let value = Value::deserialize(document).map_err(|e| {
+            let at = e
+                .location()
+                .map(|l| format!(" at line {} column {}", l.line(), l.column()))
+                .unwrap_or_default();
+            Error::invalid(
+                format!("{field}[{index}]"),
+                format!("malformed YAML{at}: {e}"),
+            )
+        })?;
+        // Empty documents (a stray `---`) are skipped, as kubectl does.
+        if !value.is_null() {
+            documents.push(value);
+        }
+    }
+    Ok(documents)
+}
+
+/// The violations of one document: it must be an object with string `apiVersion`,
+/// `kind` and `metadata.name`, and an optional string `metadata.namespace`.
+pub fn check_document(path: &str, document: &Value) -> Vec<FieldViolation> {
+    let mut violations = Vec::new();
+    let Some(object) = document.as_object() else {
+        return vec![FieldViolation::new(path, "a document must be an object")];
+    };
+    for key in ["apiVersion", "kind"] {
+        match object.get(key) {
+            Some(Value::String(s)) if !s.is_empty() => {}
+            Some(_) => violations.push(FieldViolation::new(
+                format!("{path}.{key}"),
+                "must be a non-empty string",
+            )),
+            None => violations.push(FieldViolation::new(format!("{path}.{key}"), "is required")),
+        }
+    }
+    match object.get("metadata") {
+        Some(Value::Object(metadata)) => {
+            match metadata.get("name") {
+                Some(Value::String(s)) if !s.is_empty() => {}
+                Some(_) => violations.push(FieldViolation::new(
+                    format!("{path}.metadata.name"),
+                    "must be a non-empty string",
+                )),
+                None => violations.push(FieldViolation::new(
+                    format!("{path}.metadata.name"),
+                    "is required",
+                )),
+            }
+            if let Some(namespace) = metadata.get("namespace")
+                && !namespace.is_string()
+            {
+                violations.push(FieldViolation::new(
+                    format!("{path}.metadata.namespace"),
+                    "must be a string",
+                ));
+            }
+            if let Some(labels) = metadata.get("labels")
+                && !labels
+                    .as_object()
+                    .is_some_and(|l| l.values().all(Value::is_string))
+            {
+                violations.push(FieldViolation::new(
+                    format!("{path}.metadata.labels"),
+                    "must be a map of strings",
+                ));
+            }
+        }
+        Some(_) => violations.push(FieldViolation::new(
+            format!("{path}.metadata"),
+            "must be an object",
+        )),
+        None => violations.push(FieldViolation::new(
+            format!("{path}.metadata.name"),
+            "is required",
+        )),
+    }
+    violations
+}
+
+/// The identity of a valid document: GVK, namespace ("" if unset) and name.
+pub fn identity(document: &Value) -> (Gvk, String, String) {
+    let text = |pointer: &str| {
+        document
+            .pointer(pointer)
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    (
+        Gvk::from_api_version(&text("/apiVersion"), &text("/kind")),
+        text("/metadata/namespace"),
+        text("/metadata/name"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const TWO_DOCS: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: prod\n";
+
+    #[test]
+    fn parses_multi_document_yaml() {
+        let docs = parse_manifests("app.manifests", TWO_DOCS).unwrap();
+        assert_eq!(docs.len(), 2);
+        let (gvk, ns, name) = identity(&docs[0]);
+        assert_eq!((gvk.group.as_str(), gvk.version.as_str()), ("apps", "v1"));
+        assert_eq!((ns.as_str(), name.as_str()), ("", "web"));
+        let (gvk, ns, _) = identity(&docs[1]);
+        assert_eq!((gvk.group.as_str(), gvk.kind.as_str()), ("", "Service"));
+        assert_eq!(ns, "prod");
+    }
+
+    #[test]
+    fn parses_json_lists() {
+        let docs = parse_manifests(
+            "m",
+            r#"[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}]"#,
+        )
+        .unwrap();
+        assert_eq!(docs.len(), 1);
+    }
+
+    #[test]
+    fn names_the_document_and_field_of_each_error() {
+        let text = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ok\n---\nkind: Pod\nmetadata: {}\n";
+        let Err(Error::InvalidArgument { violations }) = parse_manifests("app.manifests", text)
+        else {
+            panic!("expected invalid argument");
+        };
+        let fields: Vec<_> = violations.iter().map(|v| v.field.as_str()).collect();
+        assert_eq!(
+            fields,
+            [
+                "app.manifests[1].apiVersion",
+                "app.manifests[1].metadata.name"
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_yaml_names_the_document() {
+        let text = "apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\nkind: [unclosed\n";
+        let Err(Error::InvalidArgument { violations }) = parse_manifests("m", text) else {
+            panic!("expected invalid argument");
+        };
+        assert_eq!(violations[0].field, "m[1]");
+        assert!(violations[0].description.contains("malformed YAML"));
+    }
+
+    #[test]
+    fn limits_are_resource_exhausted() {
+        let big = "a".repeat(MAX_MANIFESTS_BYTES + 1);
+        assert!(matches!(
+            parse_manifests("m", &big),
+            Err(Error::ResourceExhausted { .. })
+        ));
+        let many =
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\n---\n".repeat(MAX_DOCUMENTS + 1);
+        assert!(matches!(
+            parse_manifests("m", &many),
+            Err(Error::ResourceExhausted { .. })
+        ));
+    }
+
+    #[test]
+    fn empty_and_scalar_inputs_are_invalid() {
+        for text in ["", "---\n", "42", "[1, 2]", "{}"] {
+            assert!(
+                matches!(
+                    parse_manifests("m", text),
+                    Err(Error::InvalidArgument { .. })
+                ),
+                "{text:?}"
+            );
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_text_never_panics(text in "\\PC{0,300}") {
+            let _ = parse_manifests("m", &text);
+        }
+
+        #[test]
+        fn generated_documents_round_trip(
+            names in proptest::collection::vec("[a-z][a-z0-9-]{0,20}", 1..20),
+        ) {
+            let text: String = names
+                .iter()
+                .map(|n| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {n}\n---\n"))
+                .collect();
+            let docs = parse_manifests("m", &text).unwrap();
+            prop_assert_eq!(docs.len(), names.len());
+            for (doc, name) in docs.iter().zip(&names) {
+                prop_assert_eq!(identity(doc).2, name.clone());
+            }
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Resource names (AIP-122): `collection/id` pairs. Each kind of resource has a fixed
+//! pattern of collections; ids are RFC 1123 labels. A parsed [`ResourceName`] always
+//! matches its kind's pattern, so code past the API boundary never re-validates names.
+
+use std::fmt;
+
+use crate::error::FieldViolation;
+
+/// A kind of resource and the collections of its name.
+#[derive(Debug, PartialEq, Eq, Hash)]
+pub struct Kind {
+    /// The proto message name, used in errors and ResourceInfo.
+    pub type_name: &'static str,
+    /// A lower-case, human form for messages, e.g. "deployment intent group".
+    pub human: &'static str,
+    /// The collections of the name, outermost first.
+    pub collections: &'static [&'static str],
+    /// How many leading (collection, id) pairs name the parent; 0 for top-level kinds.
+    pub parent_pairs: usize,
+}
+
+macro_rules! kind {
+    ($name:ident, $type_name:literal, $human:literal, [$($c:literal),+], $parent:literal) => {
+        pub static $name: Kind = Kind {
+            type_name: $type_name,
+            human: $human,
+            collections: &[$($c),+],
+            parent_pairs: $parent,
+        };
+    };
+}
+
+kind!(PROJECT, "flotilla.v1.Project", "project", ["projects"], 0);
+kind!(
+    COMPOSITE_APP,
+    "flotilla.v1.CompositeApp",
+    "composite app",
+    ["projects", "compositeApps", "versions"],
+    1
+);
+kind!(
+    APP,
+    "flotilla.v1.App",
+    "app",
+    ["projects", "compositeApps", "versions", "apps"],
+    3
+);
+kind!(
+    COMPOSITE_PROFILE,
+    "flotilla.v1.CompositeProfile",
+    "composite profile",
+    ["projects", "compositeApps", "versions", "compositeProfiles"],
+    3
+);
+kind!(
+    APP_PROFILE,
+    "flotilla.v1.AppProfile",
+    "app profile",
+    [
+        "projects",
+        "compositeApps",
+        "versions",
+        "compositeProfiles",
+        "appProfiles"
+    ],
+    4
+);
+kind!(
+    DEPLOYMENT_INTENT_GROUP,
+    "flotilla.v1.DeploymentIntentGroup",
+    "deployment intent group",
+    [
+        "projects",
+        "compositeApps",
+        "versions",
+        "deploymentIntentGroups"
+    ],
+    3
+);
+kind!(
+    PLACEMENT_INTENT,
+    "flotilla.v1.PlacementIntent",
+    "placement intent",
+    [
+        "projects",
+        "compositeApps",
+        "versions",
+        "deploymentIntentGroups",
+        "placementIntents"
+    ],
+    4
+);
+kind!(
+    CLUSTER_PROVIDER,
+    "flotilla.v1.ClusterProvider",
+    "cluster provider",
+    ["clusterProviders"],
+    0
+);
+kind!(
+    CLUSTER,
+    "flotilla.v1.Cluster",
+    "cluster",
+    ["clusterProviders", "clusters"],
+    1
+);
+kind!(
+    NETWORK_INTENT,
+    "flotilla.v1.NetworkIntent",
+    "network intent",
+    ["clusterProviders", "clusters", "networkIntents"],
+    2
+);
+
+/// The largest length of an id (RFC 1123 label).
+pub const MAX_ID_LEN: usize = 63;
+
+/// Checks that `id` is an RFC 1123 label: 1-63 chars of `[a-z0-9-]`, starting and
+/// ending with an alphanumeric character.
+pub fn validate_id(id: &str) -> Result<(), String> {
+    if id.is_empty() {
+        return Err("must not be empty".into());
+    }
+    if id.len() > MAX_ID_LEN {
+        return Err(format!(
+            "must be at most {MAX_ID_LEN} characters, got {}",
+            id.len()
+        ));
+    }
+    let valid_char = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    if let Some(bad) = id.chars().find(|c| !valid_char(*c)) {
+        return Err(format!(
+            "must be an RFC 1123 label ([a-z0-9-]); {bad:?} is not allowed"
+        ));
+    }
+    if id.starts_with('-') || id.ends_with('-') {
+        return Err("must start and end with a letter or digit".into());
+    }
+    Ok(())
+}
+
+/// A validated resource name of a known kind.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct ResourceName {
+    kind: &'static Kind,
+    ids: Vec<String>,
+}
+
+impl ResourceName {
+    /// Parses `name` as a resource of `kind`; `field` names the request field in errors.
+    pub fn parse(kind: &'static Kind, field: &str, name: &str) -> Result<Self, FieldViolation> {
+        let expected = Self::pattern(kind);
+        if name.is_empty() {
+            return Err(FieldViolation::new(
+                field,
+                format!("a {} name is required ({expected})", kind.human),
+            ));
+        }
+        let parts: Vec<&str> = name.split('/').collect();
+        if parts.len() != kind.collections.len() * 2 {
+            return Err(FieldViolation::new(
+                field,
+                format!("{name:?} is not a {} name ({expected})", kind.human),
+            ));
+        }
+        let mut ids = Vec::with_capacity(kind.collections.len());
+        for (pair, collection) in parts.chunks(2).zip(kind.collections) {
+            if pair[0] != *collection {
+                return Err(FieldViolation::new(
+                    field,
+                    format!("{name:?} is not a {} name ({expected})", kind.human),
+                ));
+            }
+            validate_id(pair[1]).map_err(|why| {
+                FieldViolation::new(field, format!("id {:?} in {name:?} {why}", pair[1]))
+            })?;
+            ids.push(pair[1].to_string());
+        }
+        Ok(Self { kind, ids })
+    }
+
+    /// Builds the name of a new child `id` of `parent` (which must be of the parent kind).
+    pub fn child(
+        kind: &'static Kind,
+        parent: Option<&ResourceName>,
+        new_ids: &[&str],
+    ) -> ResourceName {
+        let mut ids: Vec<String> = parent.map(|p| p.ids.clone()).unwrap_or_default();
+        ids.extend(new_ids.iter().map(|id| id.to_string()));
+        debug_assert_eq!(ids.len(), kind.collections.len());
+        ResourceName { kind, ids }
+    }
+
+    fn pattern(kind: &Kind) -> String {
+        kind.collections
+            .iter()
+            .map(|c| format!("{c}/{{{}}}", singular(c)))
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    pub fn kind(&self) -> &'static Kind {
+        self.kind
+    }
+
+    /// The last id, e.g. the app id of an app name.
+    pub fn id(&self) -> &str {
+        self.ids.last().expect("names have at least one id")
+    }
+
+    /// The id at position `index` (0 = outermost).
+    pub fn id_at(&self, index: usize) -> &str {
+        &self.ids[index]
+    }
+
+    /// The parent's name as a string ("" for top-level kinds).
+    pub fn parent(&self) -> String {
+        self.prefix(self.kind.parent_pairs)
+    }
+
+    /// The name made of the first `pairs` (collection, id) pairs.
+    pub fn prefix(&self, pairs: usize) -> String {
+        self.kind.collections[..pairs]
+            .iter()
+            .zip(&self.ids)
+            .map(|(c, id)| format!("{c}/{id}"))
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// The ancestor of `kind` (whose collections must be a prefix of ours).
+    pub fn ancestor(&self, kind: &'static Kind) -> ResourceName {
+        debug_assert!(self.kind.collections.starts_with(kind.collections));
+        ResourceName {
+            kind,
+            ids: self.ids[..kind.collections.len()].to_vec(),
+        }
+    }
+}
+
+fn singular(collection: &str) -> &str {
+    match collection {
+        "projects" => "project",
+        "compositeApps" => "composite_app",
+        "versions" => "version",
+        "apps" => "app",
+        "compositeProfiles" => "composite_profile",
+        "appProfiles" => "app_profile",
+        "deploymentIntentGroups" => "deployment_intent_group",
+        "placementIntents" => "placement_intent",
+        "clusterProviders" => "cluster_provider",
+        "clusters" => "cluster",
+        "networkIntents" => "network_intent",
+        other => other,
+    }
+}
+
+impl fmt::Display for ResourceName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.prefix(self.kind.collections.len()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_names() {
+        let name = ResourceName::parse(
+            &APP,
+            "name",
+            "projects/p1/compositeApps/ca/versions/v1/apps/collectd",
+        )
+        .unwrap();
+        assert_eq!(name.id(), "collectd");
+        assert_eq!(name.parent(), "projects/p1/compositeApps/ca/versions/v1");
+        assert_eq!(
+            name.to_string(),
+            "projects/p1/compositeApps/ca/versions/v1/apps/collectd"
+        );
+        assert_eq!(name.ancestor(&PROJECT).to_string(), "projects/p1");
+    }
+
+    #[test]
+    fn rejects_wrong_collections_and_ids() {
+        for bad in [
+            "",
+            "projects",
+            "projects/",
+            "projects/P1",
+            "project/p1",
+            "projects/p1/extra",
+            "projects/-p",
+            "projects/p_1",
+            "clusterProviders/a",
+        ] {
+            assert!(ResourceName::parse(&PROJECT, "name", bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn id_length_limit() {
+        assert!(validate_id(&"a".repeat(63)).is_ok());
+        assert!(validate_id(&"a".repeat(64)).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn valid_labels_are_accepted(id in "[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?") {
+            prop_assert!(validate_id(&id).is_ok());
+            let name = format!("clusterProviders/{id}");
+            let parsed = ResourceName::parse(&CLUSTER_PROVIDER, "name", &name).unwrap();
+            prop_assert_eq!(parsed.to_string(), name);
+        }
+
+        #[test]
+        fn anything_else_is_rejected_without_panic(id in "\\PC{0,80}") {
+            let ok = validate_id(&id).is_ok();
+            let expected = !id.is_empty()
+                && id.len() <= 63
+                && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+                && !id.starts_with('-')
+                && !id.ends_with('-');
+            prop_assert_eq!(ok, expected);
+        }
+    }
+}

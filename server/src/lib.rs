@@ -1,0 +1,13 @@
+//! Flotilla's control plane server: a multi-cluster lifecycle manager served over gRPC.
+//!
+//! Layers (DESIGN §2): `api` holds thin tonic handlers, `app` orchestrates one use
+//! case inside one transaction, `domain` is pure logic, `store` is the SQL repository.
+
+pub mod api;
+pub mod app;
+pub mod config;
+pub mod domain;
+pub mod error;
+pub mod ids;
+pub mod server;
+pub mod store;

@@ -1,0 +1,97 @@
+//! Server assembly: connects the store, builds the gRPC services (with reflection and
+//! health), serves until the shutdown token fires, then shuts down in order: stop
+//! accepting and drain in-flight RPCs (with a deadline), then close the pool.
+
+use std::net::SocketAddr;
+
+use flotilla_api::v1::action_service_server::ActionServiceServer;
+use flotilla_api::v1::agent_service_server::AgentServiceServer;
+use flotilla_api::v1::container_cluster_service_server::ContainerClusterServiceServer;
+use flotilla_api::v1::lifecycle_service_server::LifecycleServiceServer;
+use flotilla_api::v1::simulator_service_server::SimulatorServiceServer;
+use flotilla_api::v1::status_service_server::StatusServiceServer;
+use tokio::net::TcpListener;
+use tokio_stream::wrappers::TcpListenerStream;
+use tokio_util::sync::CancellationToken;
+use tracing::{info, warn};
+
+use crate::api::lifecycle::LifecycleApi;
+use crate::api::{
+    ActionApi, AgentApi, ContainerClusterApi, MAX_MESSAGE_BYTES, SimulatorApi, StatusApi,
+};
+use crate::app::lifecycle::Lifecycle;
+use crate::config::Config;
+use crate::store::{Store, redact};
+
+/// Runs the server until `shutdown` is cancelled.
+pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<()> {
+    std::fs::create_dir_all(&config.data_dir).map_err(|e| {
+        anyhow::anyhow!(
+            "cannot create data directory {}: {e}",
+            config.data_dir.display()
+        )
+    })?;
+    let url = config.database_url();
+    info!(database = %redact(&url), "connecting to the database");
+    let store = Store::connect(&url).await?;
+    info!(backend = ?store.backend(), "database ready, migrations applied");
+
+    let listener = TcpListener::bind(config.listen)
+        .await
+        .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
+    let address: SocketAddr = listener.local_addr()?;
+
+    let (health_reporter, health_service) = tonic_health::server::health_reporter();
+    health_reporter
+        .set_serving::<LifecycleServiceServer<LifecycleApi>>()
+        .await;
+
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(flotilla_api::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+            .register_encoded_file_descriptor_set(
+                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+            )
+    };
+    let reflection_v1 = reflection().build_v1()?;
+    let reflection_v1alpha = reflection().build_v1alpha()?;
+
+    let lifecycle = LifecycleServiceServer::new(LifecycleApi::new(Lifecycle::new(store.clone())))
+        .max_decoding_message_size(MAX_MESSAGE_BYTES);
+
+    info!(%address, "flotilla-server listening");
+    let serve = tonic::transport::Server::builder()
+        .add_service(health_service)
+        .add_service(reflection_v1)
+        .add_service(reflection_v1alpha)
+        .add_service(lifecycle)
+        .add_service(StatusServiceServer::new(StatusApi))
+        .add_service(ActionServiceServer::new(ActionApi))
+        .add_service(ContainerClusterServiceServer::new(ContainerClusterApi))
+        .add_service(AgentServiceServer::new(AgentApi))
+        .add_service(SimulatorServiceServer::new(SimulatorApi))
+        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), {
+            let shutdown = shutdown.clone();
+            async move { shutdown.cancelled().await }
+        });
+    let mut serve = std::pin::pin!(serve);
+
+    tokio::select! {
+        result = &mut serve => result?,
+        () = shutdown.cancelled() => {
+            info!("shutting down: draining in-flight requests");
+            health_reporter
+                .set_not_serving::<LifecycleServiceServer<LifecycleApi>>()
+                .await;
+            match tokio::time::timeout(config.shutdown_timeout, &mut serve).await {
+                Ok(result) => result?,
+                Err(_) => warn!(timeout = ?config.shutdown_timeout, "shutdown deadline passed; dropping open requests"),
+            }
+        }
+    }
+    store.close().await;
+    info!("stopped");
+    Ok(())
+}

@@ -1,0 +1,156 @@
+//! Deployment intent groups: the lifecycle columns of `deployment_intent_groups`.
+//! Every state change is a compare-and-swap on the state that was read.
+
+use sqlx::{AnyConnection, Row};
+
+use super::object::{ExtraValue, Object, object_insert};
+use super::{db_error, now_micros};
+use crate::domain::lifecycle::DigState;
+use crate::domain::names::ResourceName;
+use crate::domain::resources::DigSpec;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+
+/// The lifecycle columns of a deployment intent group.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DigStatus {
+    pub state: DigState,
+    /// Content revision.
+    pub revision: i64,
+    /// Hash pinned by the last approval; empty if never approved.
+    pub approved_hash: String,
+    /// The last instance.
+    pub current_instance: Option<InstanceId>,
+}
+
+/// Inserts a new group in state CREATED, revision 1.
+pub async fn dig_insert(conn: &mut AnyConnection, object: &Object<DigSpec>) -> Result<()> {
+    object_insert(
+        conn,
+        object,
+        &[
+            ("state", ExtraValue::Text(DigState::Created.as_str().into())),
+            ("revision", ExtraValue::Int(1)),
+            ("approved_hash", ExtraValue::Text(String::new())),
+            ("current_instance", ExtraValue::Text(String::new())),
+            (
+                "composite_profile",
+                ExtraValue::Text(object.spec.composite_profile.clone()),
+            ),
+        ],
+    )
+    .await
+}
+
+fn decode_status(row: &sqlx::any::AnyRow) -> Result<DigStatus> {
+    let state: String = row.try_get("state").map_err(db_error)?;
+    let current: String = row.try_get("current_instance").map_err(db_error)?;
+    Ok(DigStatus {
+        state: state.parse().map_err(Error::internal)?,
+        revision: row.try_get("revision").map_err(db_error)?,
+        approved_hash: row.try_get("approved_hash").map_err(db_error)?,
+        current_instance: if current.is_empty() {
+            None
+        } else {
+            Some(current.parse().map_err(Error::internal)?)
+        },
+    })
+}
+
+/// Reads the lifecycle columns; `lock` appends `FOR UPDATE` on PostgreSQL.
+pub async fn dig_status(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    lock: &str,
+) -> Result<Option<DigStatus>> {
+    let sql = format!(
+        "SELECT state, revision, approved_hash, current_instance \
+         FROM deployment_intent_groups WHERE name = $1{lock}"
+    );
+    let row = sqlx::query(&sql)
+        .bind(name.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    row.map(|r| decode_status(&r)).transpose()
+}
+
+/// What a state change writes besides the state.
+#[derive(Debug, Default)]
+pub struct DigChange {
+    /// Bump the content revision (the content changed).
+    pub bump_revision: bool,
+    /// Pin this content hash (approve).
+    pub approved_hash: Option<String>,
+    /// Make this the current instance (instantiate).
+    pub current_instance: Option<InstanceId>,
+    /// The new composite profile reference (spec update).
+    pub composite_profile: Option<String>,
+}
+
+/// Moves a group from `expected` to `next` if it is still in `expected`; ABORTED if a
+/// concurrent verb changed it first. Bumps the generation (etag). Returns the revision.
+pub async fn dig_update_state(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    expected: DigState,
+    next: DigState,
+    change: DigChange,
+) -> Result<i64> {
+    let sql = "UPDATE deployment_intent_groups SET state = $1, \
+               revision = revision + $2, \
+               approved_hash = COALESCE($3, approved_hash), \
+               current_instance = COALESCE($4, current_instance), \
+               composite_profile = COALESCE($5, composite_profile), \
+               generation = generation + 1, update_time = $6 \
+               WHERE name = $7 AND state = $8 RETURNING revision";
+    let row = sqlx::query(sql)
+        .bind(next.as_str())
+        .bind(i64::from(change.bump_revision))
+        .bind(change.approved_hash)
+        .bind(change.current_instance.map(|id| id.to_string()))
+        .bind(change.composite_profile)
+        .bind(now_micros())
+        .bind(name.to_string())
+        .bind(expected.as_str())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    if let Some(row) = row {
+        row.try_get("revision").map_err(db_error)
+    } else {
+        Err(Error::Aborted {
+            reason: "CONCURRENT_TRANSITION",
+            message: format!(
+                "deployment intent group {name} left state {expected} concurrently; retry"
+            ),
+        })
+    }
+}
+
+/// The groups of a composite app version, optionally only those using one composite
+/// profile, with their states (locked for update on PostgreSQL).
+pub async fn dig_list_users(
+    conn: &mut AnyConnection,
+    version: &str,
+    composite_profile: Option<&str>,
+    lock: &str,
+) -> Result<Vec<(String, DigState)>> {
+    let sql = format!(
+        "SELECT name, state FROM deployment_intent_groups \
+         WHERE parent = $1 AND ($2 = '' OR composite_profile = $2) ORDER BY name{lock}"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(version)
+        .bind(composite_profile.unwrap_or_default())
+        .fetch_all(conn)
+        .await
+        .map_err(db_error)?;
+    rows.iter()
+        .map(|row| {
+            let name: String = row.try_get("name").map_err(db_error)?;
+            let state: String = row.try_get("state").map_err(db_error)?;
+            Ok((name, state.parse().map_err(Error::internal)?))
+        })
+        .collect()
+}

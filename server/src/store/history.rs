@@ -1,0 +1,74 @@
+//! The lifecycle history of deployment intent groups and cluster network intents:
+//! one row per verb, `{state, instance, time, revision}`, ordered by `seq`.
+
+use sqlx::{AnyConnection, Row};
+
+use super::{db_error, now_micros};
+use crate::error::Result;
+
+/// One recorded verb.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct HistoryEntry {
+    pub state: String,
+    /// The instance id, or "" when the verb has none.
+    pub instance: String,
+    pub time: i64,
+    pub revision: i64,
+}
+
+/// Appends an entry to `owner`'s history. Callers hold the owner's row (a CAS update in
+/// the same transaction), so `seq` cannot race.
+pub async fn history_append(
+    conn: &mut AnyConnection,
+    owner: &str,
+    state: &str,
+    instance: &str,
+    revision: i64,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO lifecycle_history (owner, seq, state, instance, time, revision) \
+         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 \
+         FROM lifecycle_history WHERE owner = $1",
+    )
+    .bind(owner)
+    .bind(state)
+    .bind(instance)
+    .bind(now_micros())
+    .bind(revision)
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(())
+}
+
+/// The history of `owner`, oldest first.
+pub async fn history_list(conn: &mut AnyConnection, owner: &str) -> Result<Vec<HistoryEntry>> {
+    let rows = sqlx::query(
+        "SELECT state, instance, time, revision FROM lifecycle_history \
+         WHERE owner = $1 ORDER BY seq",
+    )
+    .bind(owner)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|row| {
+            Ok(HistoryEntry {
+                state: row.try_get("state").map_err(db_error)?,
+                instance: row.try_get("instance").map_err(db_error)?,
+                time: row.try_get("time").map_err(db_error)?,
+                revision: row.try_get("revision").map_err(db_error)?,
+            })
+        })
+        .collect()
+}
+
+/// Deletes `owner`'s history.
+pub async fn history_delete(conn: &mut AnyConnection, owner: &str) -> Result<()> {
+    sqlx::query("DELETE FROM lifecycle_history WHERE owner = $1")
+        .bind(owner)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(())
+}

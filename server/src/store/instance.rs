@@ -1,0 +1,137 @@
+//! Instances: renderings of an owner (a deployment intent group, or a cluster's network
+//! intents), with the clusters they place resources on.
+
+use sqlx::{AnyConnection, Row};
+
+use super::{db_error, now_micros};
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+
+/// A stored instance.
+#[derive(Debug, Clone, PartialEq)]
+pub struct InstanceRow {
+    pub id: InstanceId,
+    /// The owner's resource name.
+    pub owner: String,
+    /// The owner's content revision it was rendered from.
+    pub revision: i64,
+    pub resource_count: i64,
+    pub create_time: i64,
+    pub terminate_time: Option<i64>,
+}
+
+/// Records a new instance and the clusters it places resources on.
+pub async fn instance_insert(
+    conn: &mut AnyConnection,
+    instance: &InstanceRow,
+    clusters: &[String],
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO instances (id, owner, revision, resource_count, create_time, terminate_time) \
+         VALUES ($1, $2, $3, $4, $5, NULL)",
+    )
+    .bind(instance.id.to_string())
+    .bind(&instance.owner)
+    .bind(instance.revision)
+    .bind(instance.resource_count)
+    .bind(instance.create_time)
+    .execute(&mut *conn)
+    .await
+    .map_err(db_error)?;
+    for cluster in clusters {
+        sqlx::query("INSERT INTO instance_clusters (instance_id, cluster) VALUES ($1, $2)")
+            .bind(instance.id.to_string())
+            .bind(cluster)
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?;
+    }
+    Ok(())
+}
+
+/// Marks an instance terminated now.
+pub async fn instance_terminate(conn: &mut AnyConnection, id: InstanceId) -> Result<()> {
+    sqlx::query(
+        "UPDATE instances SET terminate_time = $1 WHERE id = $2 AND terminate_time IS NULL",
+    )
+    .bind(now_micros())
+    .bind(id.to_string())
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(())
+}
+
+/// Gets an instance.
+pub async fn instance_find(
+    conn: &mut AnyConnection,
+    id: InstanceId,
+) -> Result<Option<InstanceRow>> {
+    let row = sqlx::query(
+        "SELECT id, owner, revision, resource_count, create_time, terminate_time \
+         FROM instances WHERE id = $1",
+    )
+    .bind(id.to_string())
+    .fetch_optional(conn)
+    .await
+    .map_err(db_error)?;
+    let Some(row) = row else { return Ok(None) };
+    let id: String = row.try_get("id").map_err(db_error)?;
+    Ok(Some(InstanceRow {
+        id: id.parse().map_err(Error::internal)?,
+        owner: row.try_get("owner").map_err(db_error)?,
+        revision: row.try_get("revision").map_err(db_error)?,
+        resource_count: row.try_get("resource_count").map_err(db_error)?,
+        create_time: row.try_get("create_time").map_err(db_error)?,
+        terminate_time: row.try_get("terminate_time").map_err(db_error)?,
+    }))
+}
+
+/// Deletes every instance of `owner` with its clusters and rendered resources.
+pub async fn instance_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
+    for sql in [
+        "DELETE FROM rsync_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
+        "DELETE FROM instance_clusters WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
+        "DELETE FROM instances WHERE owner = $1",
+    ] {
+        sqlx::query(sql)
+            .bind(owner)
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?;
+    }
+    Ok(())
+}
+
+/// The first instantiated deployment intent group whose current instance places
+/// resources on `cluster`, if any.
+pub async fn instance_instantiated_user_of_cluster(
+    conn: &mut AnyConnection,
+    cluster: &str,
+) -> Result<Option<String>> {
+    let row = sqlx::query(
+        "SELECT d.name AS name FROM instance_clusters c \
+         JOIN deployment_intent_groups d ON d.current_instance = c.instance_id \
+         WHERE c.cluster = $1 AND d.state = 'INSTANTIATED' ORDER BY d.name LIMIT 1",
+    )
+    .bind(cluster)
+    .fetch_optional(conn)
+    .await
+    .map_err(db_error)?;
+    row.map(|r| r.try_get::<String, _>("name").map_err(db_error))
+        .transpose()
+}
+
+/// The clusters an instance places resources on.
+pub async fn instance_clusters(conn: &mut AnyConnection, id: InstanceId) -> Result<Vec<String>> {
+    let rows = sqlx::query(
+        "SELECT cluster FROM instance_clusters WHERE instance_id = $1 ORDER BY cluster",
+    )
+    .bind(id.to_string())
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| r.try_get::<String, _>("cluster").map_err(db_error))
+        .collect()
+}

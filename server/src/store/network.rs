@@ -1,0 +1,105 @@
+//! Cluster network intents: the lifecycle columns of `clusters`.
+
+use sqlx::{AnyConnection, Row};
+
+use super::object::{ExtraValue, Object, object_insert};
+use super::{db_error, now_micros};
+use crate::domain::lifecycle::NetworkState;
+use crate::domain::names::ResourceName;
+use crate::domain::resources::ClusterSpec;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+
+/// The network intents columns of a cluster.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct NetworkStatus {
+    pub state: NetworkState,
+    /// Content revision of the cluster's network intents.
+    pub revision: i64,
+    /// The last network intents instance.
+    pub current_instance: Option<InstanceId>,
+}
+
+/// Inserts a new cluster with network intents CREATED.
+pub async fn cluster_insert(conn: &mut AnyConnection, object: &Object<ClusterSpec>) -> Result<()> {
+    object_insert(
+        conn,
+        object,
+        &[
+            (
+                "network_state",
+                ExtraValue::Text(NetworkState::Created.as_str().into()),
+            ),
+            ("network_revision", ExtraValue::Int(1)),
+            ("current_network_instance", ExtraValue::Text(String::new())),
+        ],
+    )
+    .await
+}
+
+/// Reads the network columns; `lock` appends `FOR UPDATE` on PostgreSQL.
+pub async fn cluster_network_status(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    lock: &str,
+) -> Result<Option<NetworkStatus>> {
+    let sql = format!(
+        "SELECT network_state, network_revision, current_network_instance \
+         FROM clusters WHERE name = $1{lock}"
+    );
+    let row = sqlx::query(&sql)
+        .bind(name.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    let Some(row) = row else { return Ok(None) };
+    let state: String = row.try_get("network_state").map_err(db_error)?;
+    let current: String = row.try_get("current_network_instance").map_err(db_error)?;
+    Ok(Some(NetworkStatus {
+        state: state.parse().map_err(Error::internal)?,
+        revision: row.try_get("network_revision").map_err(db_error)?,
+        current_instance: if current.is_empty() {
+            None
+        } else {
+            Some(current.parse().map_err(Error::internal)?)
+        },
+    }))
+}
+
+/// Moves the cluster's network intents from `expected` to `next` (compare-and-swap),
+/// optionally recording a new current instance and bumping the revision. Returns the
+/// revision.
+pub async fn cluster_update_network_state(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    expected: NetworkState,
+    next: NetworkState,
+    bump_revision: bool,
+    current_instance: Option<InstanceId>,
+) -> Result<i64> {
+    let sql = "UPDATE clusters SET network_state = $1, \
+               network_revision = network_revision + $2, \
+               current_network_instance = COALESCE($3, current_network_instance), \
+               generation = generation + 1, update_time = $4 \
+               WHERE name = $5 AND network_state = $6 RETURNING network_revision";
+    let row = sqlx::query(sql)
+        .bind(next.as_str())
+        .bind(i64::from(bump_revision))
+        .bind(current_instance.map(|id| id.to_string()))
+        .bind(now_micros())
+        .bind(name.to_string())
+        .bind(expected.as_str())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    if let Some(row) = row {
+        row.try_get("network_revision").map_err(db_error)
+    } else {
+        Err(Error::Aborted {
+            reason: "CONCURRENT_TRANSITION",
+            message: format!(
+                "network intents of cluster {name} left state {expected} concurrently; retry"
+            ),
+        })
+    }
+}

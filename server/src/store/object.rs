@@ -1,0 +1,360 @@
+//! The columns every resource table shares, and the repository functions over them:
+//! insert, get, list (keyset pagination by name), compare-and-swap update and delete.
+//! Kind-specific columns (lifecycle state) live in `dig.rs` and `network.rs`.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use sqlx::{AnyConnection, Row};
+
+use super::{db_error, is_unique_violation, now_micros};
+use crate::domain::names::{self, Kind, ResourceName};
+use crate::error::{Error, Result};
+use crate::ids::ResourceUid;
+
+/// A stored resource: the shared columns and the kind's spec.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct Object<S> {
+    #[serde(with = "name_serde")]
+    pub name: ResourceName,
+    pub uid: ResourceUid,
+    pub spec: S,
+    /// Bumped by every write; the etag.
+    pub generation: i64,
+    pub create_time: i64,
+    pub update_time: i64,
+}
+
+/// The table that holds resources of `kind`.
+pub fn table(kind: &'static Kind) -> &'static str {
+    match kind.type_name {
+        "flotilla.v1.Project" => "projects",
+        "flotilla.v1.CompositeApp" => "composite_apps",
+        "flotilla.v1.App" => "apps",
+        "flotilla.v1.CompositeProfile" => "composite_profiles",
+        "flotilla.v1.AppProfile" => "app_profiles",
+        "flotilla.v1.DeploymentIntentGroup" => "deployment_intent_groups",
+        "flotilla.v1.PlacementIntent" => "placement_intents",
+        "flotilla.v1.ClusterProvider" => "cluster_providers",
+        "flotilla.v1.Cluster" => "clusters",
+        "flotilla.v1.NetworkIntent" => "network_intents",
+        other => unreachable!("no table for {other}"),
+    }
+}
+
+/// All resource kinds, for lookups by name.
+pub static KINDS: [&Kind; 10] = [
+    &names::PROJECT,
+    &names::COMPOSITE_APP,
+    &names::APP,
+    &names::COMPOSITE_PROFILE,
+    &names::APP_PROFILE,
+    &names::DEPLOYMENT_INTENT_GROUP,
+    &names::PLACEMENT_INTENT,
+    &names::CLUSTER_PROVIDER,
+    &names::CLUSTER,
+    &names::NETWORK_INTENT,
+];
+
+const COLUMNS: &str = "name, uid, body, generation, create_time, update_time";
+
+fn decode<S: DeserializeOwned>(kind: &'static Kind, row: &sqlx::any::AnyRow) -> Result<Object<S>> {
+    let name: String = row.try_get("name").map_err(db_error)?;
+    let uid: String = row.try_get("uid").map_err(db_error)?;
+    let body: String = row.try_get("body").map_err(db_error)?;
+    Ok(Object {
+        name: ResourceName::parse(kind, "name", &name)
+            .map_err(|v| Error::internal(format!("stored name {name:?}: {}", v.description)))?,
+        uid: uid
+            .parse()
+            .map_err(|e| Error::internal(format!("stored uid of {name}: {e}")))?,
+        spec: serde_json::from_str(&body)
+            .map_err(|e| Error::internal(format!("stored body of {name}: {e}")))?,
+        generation: row.try_get("generation").map_err(db_error)?,
+        create_time: row.try_get("create_time").map_err(db_error)?,
+        update_time: row.try_get("update_time").map_err(db_error)?,
+    })
+}
+
+fn encode<S: Serialize>(spec: &S) -> Result<String> {
+    serde_json::to_string(spec).map_err(Error::internal)
+}
+
+/// Inserts a new resource (generation 1). ALREADY_EXISTS if the name is taken.
+/// `extra` adds kind-specific columns with their values (all text or integers).
+pub async fn object_insert<S: Serialize>(
+    conn: &mut AnyConnection,
+    object: &Object<S>,
+    extra: &[(&str, ExtraValue)],
+) -> Result<()> {
+    let kind = object.name.kind();
+    let mut columns = String::from("name, parent, uid, body, generation, create_time, update_time");
+    let mut placeholders = String::from("$1, $2, $3, $4, $5, $6, $7");
+    for (index, (column, _)) in extra.iter().enumerate() {
+        columns.push_str(", ");
+        columns.push_str(column);
+        placeholders.push_str(&format!(", ${}", index + 8));
+    }
+    let sql = format!(
+        "INSERT INTO {} ({columns}) VALUES ({placeholders})",
+        table(kind)
+    );
+    let mut query = sqlx::query(&sql)
+        .bind(object.name.to_string())
+        .bind(object.name.parent())
+        .bind(object.uid.to_string())
+        .bind(encode(&object.spec)?)
+        .bind(object.generation)
+        .bind(object.create_time)
+        .bind(object.update_time);
+    for (_, value) in extra {
+        query = match value {
+            ExtraValue::Text(text) => query.bind(text.clone()),
+            ExtraValue::Int(number) => query.bind(*number),
+        };
+    }
+    query.execute(conn).await.map_err(|e| {
+        if is_unique_violation(&e) {
+            Error::AlreadyExists {
+                kind: kind.type_name,
+                name: object.name.to_string(),
+            }
+        } else {
+            db_error(e)
+        }
+    })?;
+    Ok(())
+}
+
+/// A value of a kind-specific column.
+#[derive(Debug, Clone)]
+pub enum ExtraValue {
+    Text(String),
+    Int(i64),
+}
+
+/// A new object of generation 1, created now.
+pub fn new_object<S>(name: ResourceName, spec: S) -> Object<S> {
+    let now = now_micros();
+    Object {
+        name,
+        uid: ResourceUid::new(),
+        spec,
+        generation: 1,
+        create_time: now,
+        update_time: now,
+    }
+}
+
+/// Gets a resource, or None.
+pub async fn object_find<S: DeserializeOwned>(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+) -> Result<Option<Object<S>>> {
+    let kind = name.kind();
+    let sql = format!("SELECT {COLUMNS} FROM {} WHERE name = $1", table(kind));
+    let row = sqlx::query(&sql)
+        .bind(name.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    row.map(|row| decode(kind, &row)).transpose()
+}
+
+/// Gets a resource; NOT_FOUND if it does not exist.
+pub async fn object_get<S: DeserializeOwned>(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+) -> Result<Object<S>> {
+    object_find(conn, name)
+        .await?
+        .ok_or_else(|| Error::not_found(name.kind().type_name, name.to_string()))
+}
+
+/// Checks that a resource exists; NOT_FOUND naming `field` otherwise.
+pub async fn object_require(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    field: &str,
+) -> Result<()> {
+    let sql = format!(
+        "SELECT 1 AS one FROM {} WHERE name = $1",
+        table(name.kind())
+    );
+    let found = sqlx::query(&sql)
+        .bind(name.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    match found {
+        Some(_) => Ok(()),
+        None => Err(Error::NotFound {
+            kind: name.kind().type_name,
+            name: name.to_string(),
+            field: Some(field.to_string()),
+        }),
+    }
+}
+
+/// Lists the resources of `kind` under `parent` with names after `after`, in name
+/// order, at most `limit`.
+pub async fn object_list<S: DeserializeOwned>(
+    conn: &mut AnyConnection,
+    kind: &'static Kind,
+    parent: &str,
+    after: &str,
+    limit: i64,
+) -> Result<Vec<Object<S>>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM {} WHERE parent = $1 AND name > $2 ORDER BY name LIMIT $3",
+        table(kind)
+    );
+    let rows = sqlx::query(&sql)
+        .bind(parent)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(conn)
+        .await
+        .map_err(db_error)?;
+    rows.iter().map(|row| decode(kind, row)).collect()
+}
+
+/// Every resource of `kind` whose name starts with `prefix` + "/", in name order
+/// (e.g. all placement intents of a composite app version).
+pub async fn object_list_under<S: DeserializeOwned>(
+    conn: &mut AnyConnection,
+    kind: &'static Kind,
+    prefix: &str,
+) -> Result<Vec<Object<S>>> {
+    // Names are ASCII and '0' follows '/', so [prefix/, prefix0) holds exactly the
+    // names under prefix; a range scan uses the primary key index.
+    let sql = format!(
+        "SELECT {COLUMNS} FROM {} WHERE name > $1 AND name < $2 ORDER BY name",
+        table(kind)
+    );
+    let rows = sqlx::query(&sql)
+        .bind(format!("{prefix}/"))
+        .bind(format!("{prefix}0"))
+        .fetch_all(conn)
+        .await
+        .map_err(db_error)?;
+    rows.iter().map(|row| decode(kind, row)).collect()
+}
+
+/// Replaces the spec of a resource if its generation is still `expected`. Returns the
+/// new generation; ABORTED if another write came first, NOT_FOUND if it is gone.
+pub async fn object_update<S: Serialize>(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    spec: &S,
+    expected: i64,
+) -> Result<(i64, i64)> {
+    let now = now_micros();
+    let sql = format!(
+        "UPDATE {} SET body = $1, generation = generation + 1, update_time = $2 \
+         WHERE name = $3 AND generation = $4",
+        table(name.kind())
+    );
+    let result = sqlx::query(&sql)
+        .bind(encode(spec)?)
+        .bind(now)
+        .bind(name.to_string())
+        .bind(expected)
+        .execute(&mut *conn)
+        .await
+        .map_err(db_error)?;
+    if result.rows_affected() == 1 {
+        return Ok((expected + 1, now));
+    }
+    Err(stale_or_missing(conn, name).await)
+}
+
+/// Bumps the generation of a resource whose kind-specific columns changed.
+pub async fn object_touch(conn: &mut AnyConnection, name: &ResourceName) -> Result<()> {
+    let sql = format!(
+        "UPDATE {} SET generation = generation + 1, update_time = $1 WHERE name = $2",
+        table(name.kind())
+    );
+    sqlx::query(&sql)
+        .bind(now_micros())
+        .bind(name.to_string())
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(())
+}
+
+/// Deletes a resource if its generation is still `expected`.
+pub async fn object_delete(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    expected: i64,
+) -> Result<()> {
+    let sql = format!(
+        "DELETE FROM {} WHERE name = $1 AND generation = $2",
+        table(name.kind())
+    );
+    let result = sqlx::query(&sql)
+        .bind(name.to_string())
+        .bind(expected)
+        .execute(&mut *conn)
+        .await
+        .map_err(db_error)?;
+    if result.rows_affected() == 1 {
+        return Ok(());
+    }
+    Err(stale_or_missing(conn, name).await)
+}
+
+/// After a compare-and-swap touched no row: NOT_FOUND if the resource is gone, else
+/// ABORTED because a concurrent write changed it.
+async fn stale_or_missing(conn: &mut AnyConnection, name: &ResourceName) -> Error {
+    match object_require(conn, name, "name").await {
+        Ok(()) => Error::Aborted {
+            reason: "CONCURRENT_MODIFICATION",
+            message: format!(
+                "{} {name} was changed concurrently; read it again and retry",
+                name.kind().human
+            ),
+        },
+        Err(error) => error,
+    }
+}
+
+/// The first child of `kind` under `parent`, if any.
+pub async fn object_first_child(
+    conn: &mut AnyConnection,
+    kind: &'static Kind,
+    parent: &ResourceName,
+) -> Result<Option<String>> {
+    let sql = format!(
+        "SELECT name FROM {} WHERE parent = $1 ORDER BY name LIMIT 1",
+        table(kind)
+    );
+    let row = sqlx::query(&sql)
+        .bind(parent.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    row.map(|r| r.try_get::<String, _>("name").map_err(db_error))
+        .transpose()
+}
+
+mod name_serde {
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use crate::domain::names::ResourceName;
+
+    pub fn serialize<S: Serializer>(name: &ResourceName, s: S) -> Result<S::Ok, S::Error> {
+        (name.kind().type_name, name.to_string()).serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ResourceName, D::Error> {
+        let (type_name, name): (String, String) = Deserialize::deserialize(d)?;
+        let kind = super::KINDS
+            .iter()
+            .find(|k| k.type_name == type_name)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown kind {type_name}")))?;
+        ResourceName::parse(kind, "name", &name)
+            .map_err(|v| serde::de::Error::custom(v.description))
+    }
+}

@@ -1,0 +1,67 @@
+//! Idempotency keys (`request_id`): the first response of a create or verb is recorded
+//! in the same transaction as its change, so a retry returns it unchanged.
+
+use sqlx::{AnyConnection, Row};
+
+use super::{db_error, is_unique_violation, now_micros};
+use crate::error::{Error, Result};
+
+/// A recorded request: the hash of the request and the JSON of the response.
+#[derive(Debug, Clone)]
+pub struct RecordedRequest {
+    pub request_hash: String,
+    pub response: String,
+}
+
+pub async fn request_find(
+    conn: &mut AnyConnection,
+    scope: &str,
+    request_id: &str,
+) -> Result<Option<RecordedRequest>> {
+    let row = sqlx::query(
+        "SELECT request_hash, response FROM request_ids WHERE scope = $1 AND request_id = $2",
+    )
+    .bind(scope)
+    .bind(request_id)
+    .fetch_optional(conn)
+    .await
+    .map_err(db_error)?;
+    row.map(|row| {
+        Ok(RecordedRequest {
+            request_hash: row.try_get("request_hash").map_err(db_error)?,
+            response: row.try_get("response").map_err(db_error)?,
+        })
+    })
+    .transpose()
+}
+
+pub async fn request_record(
+    conn: &mut AnyConnection,
+    scope: &str,
+    request_id: &str,
+    request_hash: &str,
+    response: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO request_ids (scope, request_id, request_hash, response, create_time) \
+         VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(scope)
+    .bind(request_id)
+    .bind(request_hash)
+    .bind(response)
+    .bind(now_micros())
+    .execute(conn)
+    .await
+    .map_err(|e| {
+        if is_unique_violation(&e) {
+            Error::Aborted {
+                reason: "REQUEST_IN_PROGRESS",
+                message: format!("a request with request_id {request_id:?} is in progress; retry"),
+            }
+        } else {
+            db_error(e)
+        }
+    })?;
+    Ok(())
+}

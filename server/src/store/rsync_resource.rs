@@ -1,0 +1,216 @@
+//! Rendered (rsync) resources of instances: bulk insert at instantiate, status
+//! changes, paged listing.
+
+use sqlx::{AnyConnection, QueryBuilder, Row};
+
+use super::db_error;
+use crate::domain::manifest::Gvk;
+use crate::domain::status::RsyncStatus;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+
+/// One rendered resource bound to a cluster.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RsyncResource {
+    pub app: String,
+    /// The destination cluster's resource name.
+    pub cluster: String,
+    pub gvk: Gvk,
+    pub namespace: String,
+    pub name: String,
+    /// The rendered manifest as JSON text.
+    pub manifest: String,
+    pub status: RsyncStatus,
+}
+
+/// The position of a resource in listing order, for keyset pagination.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ResourceKey {
+    pub app: String,
+    pub cluster: String,
+    pub kind: String,
+    pub group: String,
+    pub namespace: String,
+    pub name: String,
+}
+
+impl RsyncResource {
+    pub fn key(&self) -> ResourceKey {
+        ResourceKey {
+            app: self.app.clone(),
+            cluster: self.cluster.clone(),
+            kind: self.gvk.kind.clone(),
+            group: self.gvk.group.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+        }
+    }
+}
+
+/// Rows per INSERT statement: 10 binds a row stays far below SQLite's and
+/// PostgreSQL's bind limits.
+const INSERT_CHUNK: usize = 500;
+
+/// Inserts the rendered resources of a new instance.
+pub async fn rsync_resources_insert(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    resources: &[RsyncResource],
+) -> Result<()> {
+    let instance = instance.to_string();
+    for chunk in resources.chunks(INSERT_CHUNK) {
+        let mut builder = QueryBuilder::new(
+            "INSERT INTO rsync_resources (instance_id, app, cluster, kind, api_group, \
+             api_version, namespace, name, manifest, rsync_status) ",
+        );
+        builder.push_values(chunk, |mut row, resource| {
+            row.push_bind(instance.clone())
+                .push_bind(resource.app.clone())
+                .push_bind(resource.cluster.clone())
+                .push_bind(resource.gvk.kind.clone())
+                .push_bind(resource.gvk.group.clone())
+                .push_bind(resource.gvk.version.clone())
+                .push_bind(resource.namespace.clone())
+                .push_bind(resource.name.clone())
+                .push_bind(resource.manifest.clone())
+                .push_bind(resource.status.as_str());
+        });
+        builder
+            .build()
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?;
+    }
+    Ok(())
+}
+
+/// Filters of a listing; empty lists match everything.
+#[derive(Debug, Clone, Default)]
+pub struct ResourceFilter {
+    pub apps: Vec<String>,
+    /// Cluster resource names.
+    pub clusters: Vec<String>,
+}
+
+/// Lists the resources of `instance` after `after` in (app, cluster, kind, group,
+/// namespace, name) order.
+pub async fn rsync_resources_list(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+) -> Result<Vec<RsyncResource>> {
+    let mut builder = QueryBuilder::new(
+        "SELECT app, cluster, kind, api_group, api_version, namespace, name, manifest, \
+         rsync_status FROM rsync_resources WHERE instance_id = ",
+    );
+    builder.push_bind(instance.to_string());
+    if !filter.apps.is_empty() {
+        builder.push(" AND app IN (");
+        let mut list = builder.separated(", ");
+        for app in &filter.apps {
+            list.push_bind(app.clone());
+        }
+        builder.push(")");
+    }
+    if !filter.clusters.is_empty() {
+        builder.push(" AND cluster IN (");
+        let mut list = builder.separated(", ");
+        for cluster in &filter.clusters {
+            list.push_bind(cluster.clone());
+        }
+        builder.push(")");
+    }
+    if let Some(key) = after {
+        // Row-value comparison works on both SQLite (>= 3.15) and PostgreSQL.
+        builder.push(" AND (app, cluster, kind, api_group, namespace, name) > (");
+        let mut tuple = builder.separated(", ");
+        for value in [
+            &key.app,
+            &key.cluster,
+            &key.kind,
+            &key.group,
+            &key.namespace,
+            &key.name,
+        ] {
+            tuple.push_bind(value.clone());
+        }
+        builder.push(")");
+    }
+    builder.push(" ORDER BY app, cluster, kind, api_group, namespace, name LIMIT ");
+    builder.push_bind(limit);
+    let rows = builder.build().fetch_all(conn).await.map_err(db_error)?;
+    rows.iter()
+        .map(|row| {
+            let status: String = row.try_get("rsync_status").map_err(db_error)?;
+            Ok(RsyncResource {
+                app: row.try_get("app").map_err(db_error)?,
+                cluster: row.try_get("cluster").map_err(db_error)?,
+                gvk: Gvk {
+                    group: row.try_get("api_group").map_err(db_error)?,
+                    version: row.try_get("api_version").map_err(db_error)?,
+                    kind: row.try_get("kind").map_err(db_error)?,
+                },
+                namespace: row.try_get("namespace").map_err(db_error)?,
+                name: row.try_get("name").map_err(db_error)?,
+                manifest: row.try_get("manifest").map_err(db_error)?,
+                status: status.parse().map_err(Error::internal)?,
+            })
+        })
+        .collect()
+}
+
+/// Terminates the resources rsync never handled: a Pending resource was never applied,
+/// so it needs no delete. Resources rsync applied stay until rsync deletes them.
+pub async fn rsync_resources_terminate_pending(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+) -> Result<u64> {
+    let result = sqlx::query(
+        "UPDATE rsync_resources SET rsync_status = $1 WHERE instance_id = $2 AND rsync_status = $3",
+    )
+    .bind(RsyncStatus::Terminated.as_str())
+    .bind(instance.to_string())
+    .bind(RsyncStatus::Pending.as_str())
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(result.rows_affected())
+}
+
+/// How many resources of `instance` still await their delete by rsync.
+pub async fn rsync_resources_awaiting_delete(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+) -> Result<i64> {
+    let row = sqlx::query(
+        "SELECT COUNT(*) AS n FROM rsync_resources \
+         WHERE instance_id = $1 AND rsync_status IN ($2, $3)",
+    )
+    .bind(instance.to_string())
+    .bind(RsyncStatus::Applied.as_str())
+    .bind(RsyncStatus::Retrying.as_str())
+    .fetch_one(conn)
+    .await
+    .map_err(db_error)?;
+    row.try_get("n").map_err(db_error)
+}
+
+/// Whether any instance still has resources on `cluster` that rsync must act on.
+pub async fn rsync_resources_active_on_cluster(
+    conn: &mut AnyConnection,
+    cluster: &str,
+) -> Result<bool> {
+    let row = sqlx::query(
+        "SELECT 1 AS one FROM rsync_resources WHERE cluster = $1 AND rsync_status IN ($2, $3, $4) LIMIT 1",
+    )
+    .bind(cluster)
+    .bind(RsyncStatus::Pending.as_str())
+    .bind(RsyncStatus::Applied.as_str())
+    .bind(RsyncStatus::Retrying.as_str())
+    .fetch_optional(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(row.is_some())
+}

@@ -1,0 +1,24 @@
+//! Generated Rust code for Flotilla's gRPC API (`proto/flotilla/v1`) and the encoded
+//! file descriptor set served by server reflection.
+
+/// The `flotilla.v1` package: messages, service clients and servers.
+pub mod flotilla {
+    pub mod v1 {
+        #![allow(clippy::all, missing_docs)]
+        tonic::include_proto!("flotilla.v1");
+    }
+}
+
+/// The vendored `google.rpc` error model.
+pub mod google {
+    pub mod rpc {
+        #![allow(clippy::all, missing_docs)]
+        tonic::include_proto!("google.rpc");
+    }
+}
+
+pub use flotilla::v1;
+
+/// The encoded `FileDescriptorSet` of every Flotilla proto and its imports.
+pub const FILE_DESCRIPTOR_SET: &[u8] =
+    include_bytes!(concat!(env!("OUT_DIR"), "/flotilla_descriptor.bin"));

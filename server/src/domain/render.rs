@@ -405,10 +405,11 @@ mod tests {
             let text = format!("{APP}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c{replicas}\n");
             let profile = ManifestPatch { merge_patch: patch, ..Default::default() };
             if let Ok(docs) = render_app(instance, "web", &text, &[&profile]) {
+                let expected = format!("{instance}-web");
                 for doc in docs {
                     prop_assert_eq!(
                         doc.manifest["metadata"]["labels"][DEPLOYMENT_ID_LABEL].as_str(),
-                        Some(format!("{instance}-web").as_str())
+                        Some(expected.as_str())
                     );
                 }
             }

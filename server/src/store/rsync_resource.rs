@@ -1,7 +1,7 @@
 //! Rendered (rsync) resources of instances: bulk insert at instantiate, status
 //! changes, paged listing.
 
-use sqlx::{AnyConnection, QueryBuilder, Row};
+use sqlx::{AnyConnection, Row};
 
 use super::db_error;
 use crate::domain::manifest::Gvk;
@@ -50,6 +50,21 @@ impl RsyncResource {
 /// Rows per INSERT statement: 10 binds a row stays far below SQLite's and
 /// PostgreSQL's bind limits.
 const INSERT_CHUNK: usize = 500;
+const INSERT_COLUMNS: usize = 10;
+
+/// `($1, …, $k), ($k+1, …)`: numbered placeholders for `rows` rows of `columns` values.
+/// (sqlx's QueryBuilder writes `?` for the Any driver, which PostgreSQL rejects.)
+fn placeholders(rows: usize, columns: usize) -> String {
+    (0..rows)
+        .map(|row| {
+            let values: Vec<String> = (1..=columns)
+                .map(|c| format!("${}", row * columns + c))
+                .collect();
+            format!("({})", values.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// Inserts the rendered resources of a new instance.
 pub async fn rsync_resources_insert(
@@ -59,27 +74,26 @@ pub async fn rsync_resources_insert(
 ) -> Result<()> {
     let instance = instance.to_string();
     for chunk in resources.chunks(INSERT_CHUNK) {
-        let mut builder = QueryBuilder::new(
+        let sql = format!(
             "INSERT INTO rsync_resources (instance_id, app, cluster, kind, api_group, \
-             api_version, namespace, name, manifest, rsync_status) ",
+             api_version, namespace, name, manifest, rsync_status) VALUES {}",
+            placeholders(chunk.len(), INSERT_COLUMNS)
         );
-        builder.push_values(chunk, |mut row, resource| {
-            row.push_bind(instance.clone())
-                .push_bind(resource.app.clone())
-                .push_bind(resource.cluster.clone())
-                .push_bind(resource.gvk.kind.clone())
-                .push_bind(resource.gvk.group.clone())
-                .push_bind(resource.gvk.version.clone())
-                .push_bind(resource.namespace.clone())
-                .push_bind(resource.name.clone())
-                .push_bind(resource.manifest.clone())
-                .push_bind(resource.status.as_str());
-        });
-        builder
-            .build()
-            .execute(&mut *conn)
-            .await
-            .map_err(db_error)?;
+        let mut query = sqlx::query(&sql);
+        for resource in chunk {
+            query = query
+                .bind(instance.clone())
+                .bind(resource.app.clone())
+                .bind(resource.cluster.clone())
+                .bind(resource.gvk.kind.clone())
+                .bind(resource.gvk.group.clone())
+                .bind(resource.gvk.version.clone())
+                .bind(resource.namespace.clone())
+                .bind(resource.name.clone())
+                .bind(resource.manifest.clone())
+                .bind(resource.status.as_str());
+        }
+        query.execute(&mut *conn).await.map_err(db_error)?;
     }
     Ok(())
 }
@@ -101,46 +115,48 @@ pub async fn rsync_resources_list(
     after: Option<&ResourceKey>,
     limit: i64,
 ) -> Result<Vec<RsyncResource>> {
-    let mut builder = QueryBuilder::new(
+    let mut binds: Vec<String> = vec![instance.to_string()];
+    let next = |value: &str, binds: &mut Vec<String>| {
+        binds.push(value.to_string());
+        format!("${}", binds.len())
+    };
+    let mut sql = String::from(
         "SELECT app, cluster, kind, api_group, api_version, namespace, name, manifest, \
-         rsync_status FROM rsync_resources WHERE instance_id = ",
+         rsync_status FROM rsync_resources WHERE instance_id = $1",
     );
-    builder.push_bind(instance.to_string());
-    if !filter.apps.is_empty() {
-        builder.push(" AND app IN (");
-        let mut list = builder.separated(", ");
-        for app in &filter.apps {
-            list.push_bind(app.clone());
+    for (column, values) in [("app", &filter.apps), ("cluster", &filter.clusters)] {
+        if values.is_empty() {
+            continue;
         }
-        builder.push(")");
-    }
-    if !filter.clusters.is_empty() {
-        builder.push(" AND cluster IN (");
-        let mut list = builder.separated(", ");
-        for cluster in &filter.clusters {
-            list.push_bind(cluster.clone());
-        }
-        builder.push(")");
+        let list: Vec<String> = values.iter().map(|v| next(v, &mut binds)).collect();
+        sql.push_str(&format!(" AND {column} IN ({})", list.join(", ")));
     }
     if let Some(key) = after {
         // Row-value comparison works on both SQLite (>= 3.15) and PostgreSQL.
-        builder.push(" AND (app, cluster, kind, api_group, namespace, name) > (");
-        let mut tuple = builder.separated(", ");
-        for value in [
+        let tuple: Vec<String> = [
             &key.app,
             &key.cluster,
             &key.kind,
             &key.group,
             &key.namespace,
             &key.name,
-        ] {
-            tuple.push_bind(value.clone());
-        }
-        builder.push(")");
+        ]
+        .into_iter()
+        .map(|v| next(v, &mut binds))
+        .collect();
+        sql.push_str(&format!(
+            " AND (app, cluster, kind, api_group, namespace, name) > ({})",
+            tuple.join(", ")
+        ));
     }
-    builder.push(" ORDER BY app, cluster, kind, api_group, namespace, name LIMIT ");
-    builder.push_bind(limit);
-    let rows = builder.build().fetch_all(conn).await.map_err(db_error)?;
+    sql.push_str(&format!(
+        " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {limit}"
+    ));
+    let mut query = sqlx::query(&sql);
+    for value in binds {
+        query = query.bind(value);
+    }
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
     rows.iter()
         .map(|row| {
             let status: String = row.try_get("rsync_status").map_err(db_error)?;

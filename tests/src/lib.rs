@@ -1,1 +1,241 @@
-//! Test harness shared by the end-to-end tests.
+//! Harness of the end-to-end tests: starts the real `flotilla-server` binary on a fresh
+//! SQLite file or a fresh PostgreSQL database, waits until it is healthy, and hands out
+//! generated clients. Servers are killed when their handle drops.
+
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use flotilla_client::Client;
+use tonic::Code;
+use tonic_types::StatusExt;
+
+/// Which database a test server runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// The PostgreSQL server tests create their databases on.
+pub fn postgres_admin_url() -> String {
+    std::env::var("FLOTILLA_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
+}
+
+/// Creates a fresh PostgreSQL database and returns its URL.
+pub async fn create_postgres_database() -> String {
+    use sqlx::Connection;
+    let admin = postgres_admin_url();
+    let db = format!("flotilla_e2e_{}", uuid::Uuid::now_v7().simple());
+    let mut conn = sqlx::PgConnection::connect(&admin)
+        .await
+        .unwrap_or_else(|e| panic!("PostgreSQL at {admin} is required for the tests: {e}"));
+    sqlx::query(&format!("CREATE DATABASE {db}"))
+        .execute(&mut conn)
+        .await
+        .expect("create test database");
+    let (base, _) = admin.rsplit_once('/').expect("url has a database");
+    format!("{base}/{db}")
+}
+
+/// The path of a workspace binary, built by `cargo test --workspace`.
+pub fn binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("test executable path");
+    // target/<profile>/deps/<test> -> target/<profile>/<name>
+    let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
+    let path = dir.join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run the tests with `cargo test --workspace` so it is built",
+        path.display()
+    );
+    path
+}
+
+/// A port on loopback that was free a moment ago.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("free port")
+}
+
+/// A running `flotilla-server` process.
+pub struct TestServer {
+    pub address: String,
+    pub backend: Backend,
+    pub database_url: String,
+    pub data_dir: tempfile::TempDir,
+    child: Option<Child>,
+}
+
+impl TestServer {
+    /// Starts a server on a fresh database of `backend`.
+    pub async fn start(backend: Backend) -> TestServer {
+        let data_dir = tempfile::tempdir().expect("temp dir");
+        let database_url = match backend {
+            Backend::Sqlite => format!(
+                "sqlite://{}?mode=rwc",
+                data_dir.path().join("flotilla.db").display()
+            ),
+            Backend::Postgres => create_postgres_database().await,
+        };
+        let mut server = TestServer {
+            address: String::new(),
+            backend,
+            database_url,
+            data_dir,
+            child: None,
+        };
+        server.spawn().await;
+        server
+    }
+
+    /// (Re)starts the process on the same database and data directory.
+    pub async fn spawn(&mut self) {
+        let address = format!("127.0.0.1:{}", free_port());
+        let log = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(self.data_dir.path().join("server.log"))
+            .expect("log file");
+        let child = Command::new(binary("flotilla-server"))
+            .args(["--listen", &address, "--data-dir"])
+            .arg(self.data_dir.path())
+            .env("FLOTILLA_DATABASE_URL", &self.database_url)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(log)
+            .spawn()
+            .expect("start flotilla-server");
+        self.child = Some(child);
+        self.address = address;
+        self.wait_healthy().await;
+    }
+
+    async fn wait_healthy(&mut self) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            if let Some(status) = self
+                .child
+                .as_mut()
+                .and_then(|c| c.try_wait().ok().flatten())
+            {
+                panic!("flotilla-server exited with {status}:\n{}", self.log());
+            }
+            if let Ok(mut client) = Client::connect(self.url()).await
+                && client
+                    .lifecycle
+                    .list_projects(flotilla_client::v1::ListProjectsRequest::default())
+                    .await
+                    .is_ok()
+            {
+                return;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "server not healthy:\n{}",
+                self.log()
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    pub async fn client(&self) -> Client {
+        Client::connect(self.url()).await.expect("connect")
+    }
+
+    /// The server's log so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.data_dir.path().join("server.log")).unwrap_or_default()
+    }
+
+    /// Sends `signal` and waits for the exit status.
+    pub fn stop_with(&mut self, signal: i32) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("server running");
+        // SAFETY: kill(2) on the pid of a child we own.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        child.wait().expect("wait for server")
+    }
+}
+
+impl Drop for TestServer {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The decoded error details of a failed call.
+pub struct ErrorView {
+    pub code: Code,
+    pub message: String,
+    pub reason: String,
+    pub field_violations: Vec<(String, String)>,
+    pub precondition_violations: Vec<(String, String, String)>,
+    pub resource_name: Option<String>,
+}
+
+/// Decodes a failed call's status with its details (google.rpc.Status).
+pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> ErrorView {
+    let status = result.expect_err("the call should have failed");
+    let details = status.get_error_details();
+    ErrorView {
+        code: status.code(),
+        message: status.message().to_string(),
+        reason: details
+            .error_info()
+            .map(|info| info.reason.clone())
+            .unwrap_or_default(),
+        field_violations: details
+            .bad_request()
+            .map(|b| {
+                b.field_violations
+                    .iter()
+                    .map(|v| (v.field.clone(), v.description.clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        precondition_violations: details
+            .precondition_failure()
+            .map(|p| {
+                p.violations
+                    .iter()
+                    .map(|v| (v.r#type.clone(), v.subject.clone(), v.description.clone()))
+                    .collect()
+            })
+            .unwrap_or_default(),
+        resource_name: details.resource_info().map(|r| r.resource_name.clone()),
+    }
+}
+
+/// Runs each named async test function against a server on SQLite and on PostgreSQL.
+#[macro_export]
+macro_rules! e2e_suite {
+    ($($test:ident),+ $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                let server = $crate::TestServer::start($crate::Backend::Sqlite).await;
+                super::$test(&server).await;
+            })+
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                let server = $crate::TestServer::start($crate::Backend::Postgres).await;
+                super::$test(&server).await;
+            })+
+        }
+    };
+}

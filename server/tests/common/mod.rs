@@ -3,12 +3,6 @@
 
 use flotilla_server::store::Store;
 
-/// The PostgreSQL server tests create their databases on.
-pub fn postgres_admin_url() -> String {
-    std::env::var("FLOTILLA_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
-}
-
 /// A store on a database that lives as long as the guard.
 pub struct TestDb {
     pub store: Store,
@@ -25,18 +19,7 @@ pub async fn sqlite() -> TestDb {
 }
 
 pub async fn postgres() -> TestDb {
-    use sqlx::Connection;
-    let admin = postgres_admin_url();
-    let db = format!("flotilla_test_{}", uuid::Uuid::now_v7().simple());
-    let mut conn = sqlx::PgConnection::connect(&admin)
-        .await
-        .unwrap_or_else(|e| panic!("PostgreSQL at {admin} is required for the tests: {e}"));
-    sqlx::query(&format!("CREATE DATABASE {db}"))
-        .execute(&mut conn)
-        .await
-        .expect("create test database");
-    let (base, _) = admin.rsplit_once('/').expect("url has a database");
-    let url = format!("{base}/{db}");
+    let url = flotilla_tests::create_postgres_database().await;
     TestDb {
         store: Store::connect(&url).await.expect("postgres store"),
         _dir: None,

@@ -13,7 +13,11 @@ use flotilla_api::v1::status_service_server::StatusServiceServer;
 use tokio::net::TcpListener;
 use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
-use tracing::{info, warn};
+use tower_http::classify::{GrpcCode, GrpcErrorsAsFailures, SharedClassifier};
+use tower_http::trace::{
+    DefaultMakeSpan, DefaultOnFailure, DefaultOnRequest, DefaultOnResponse, TraceLayer,
+};
+use tracing::{Level, info, warn};
 
 use crate::api::lifecycle::LifecycleApi;
 use crate::api::{
@@ -22,6 +26,35 @@ use crate::api::{
 use crate::app::lifecycle::Lifecycle;
 use crate::config::Config;
 use crate::store::{Store, redact};
+
+/// Request logging: a span per RPC (DEBUG), and a WARN line for RPCs that fail on the
+/// server's side. Errors that describe the caller's request (bad input, not found,
+/// refused transitions, conflicts) are answers, not failures.
+fn request_log() -> TraceLayer<SharedClassifier<GrpcErrorsAsFailures>> {
+    let classifier = [
+        GrpcCode::InvalidArgument,
+        GrpcCode::NotFound,
+        GrpcCode::AlreadyExists,
+        GrpcCode::FailedPrecondition,
+        GrpcCode::Aborted,
+        GrpcCode::Unimplemented,
+        GrpcCode::Unauthenticated,
+        GrpcCode::PermissionDenied,
+        GrpcCode::ResourceExhausted,
+        GrpcCode::OutOfRange,
+        GrpcCode::Cancelled,
+    ]
+    .into_iter()
+    .fold(
+        GrpcErrorsAsFailures::new(),
+        GrpcErrorsAsFailures::with_success,
+    );
+    TraceLayer::new(SharedClassifier::new(classifier))
+        .make_span_with(DefaultMakeSpan::new().level(Level::DEBUG))
+        .on_request(DefaultOnRequest::new().level(Level::DEBUG))
+        .on_response(DefaultOnResponse::new().level(Level::DEBUG))
+        .on_failure(DefaultOnFailure::new().level(Level::WARN))
+}
 
 /// Runs the server until `shutdown` is cancelled.
 pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<()> {
@@ -63,6 +96,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
 
     info!(%address, "flotilla-server listening");
     let serve = tonic::transport::Server::builder()
+        .layer(request_log())
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

@@ -10,4 +10,5 @@ pub mod domain;
 pub mod error;
 pub mod ids;
 pub mod server;
+pub mod sim;
 pub mod store;

@@ -453,7 +453,7 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
         history: history_to_proto(&view.history),
         revision: view.status.revision,
         approved_content_hash: view.status.approved_hash.clone(),
-        conditions: Vec::new(),
+        conditions: conditions_to_proto(&view.status.conditions),
         etag: etag(o.generation),
         create_time: timestamp(o.create_time),
         update_time: timestamp(o.update_time),
@@ -662,8 +662,10 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
             .map(|i| i.to_string())
             .unwrap_or_default(),
         network_history: history_to_proto(&view.history),
-        conditions: Vec::new(),
+        conditions: conditions_to_proto(&view.network.conditions),
         revision: view.network.revision,
+        agent_token: view.agent_token.clone().unwrap_or_default(),
+        connectivity: connectivity_to_proto(&view.network.connectivity) as i32,
         etag: etag(o.generation),
         create_time: timestamp(o.create_time),
         update_time: timestamp(o.update_time),
@@ -1030,5 +1032,41 @@ pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb:
             RsyncStatus::Retrying => pb::RsyncStatus::Retrying,
             RsyncStatus::Terminated => pb::RsyncStatus::Terminated,
         } as i32,
+    }
+}
+
+/// Conditions as protos.
+pub fn conditions_to_proto(
+    conditions: &[crate::domain::conditions::Condition],
+) -> Vec<pb::Condition> {
+    use crate::domain::conditions::{Severity, Status};
+    conditions
+        .iter()
+        .map(|c| pb::Condition {
+            r#type: c.type_.clone(),
+            status: match c.status {
+                Status::True => pb::ConditionStatus::True,
+                Status::False => pb::ConditionStatus::False,
+                Status::Unknown => pb::ConditionStatus::Unknown,
+            } as i32,
+            severity: match c.severity {
+                Severity::Error => pb::ConditionSeverity::Error,
+                Severity::Warning => pb::ConditionSeverity::Warning,
+                Severity::Info => pb::ConditionSeverity::Info,
+                Severity::None => pb::ConditionSeverity::Unspecified,
+            } as i32,
+            last_transition_time: timestamp(c.last_transition_time),
+            reason: c.reason.clone(),
+            message: c.message.clone(),
+        })
+        .collect()
+}
+
+/// A stored connectivity as its proto enum.
+pub fn connectivity_to_proto(connectivity: &str) -> pb::Connectivity {
+    match connectivity {
+        "Available" => pb::Connectivity::Available,
+        "Retrying" => pb::Connectivity::Retrying,
+        _ => pb::Connectivity::Unknown,
     }
 }

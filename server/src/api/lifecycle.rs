@@ -1053,6 +1053,18 @@ impl LifecycleService for LifecycleApi {
         .await)
     }
 
+    async fn rotate_cluster_agent_token(
+        &self,
+        request: Request<pb::RotateClusterAgentTokenRequest>,
+    ) -> Rpc<pb::Cluster> {
+        ok(async {
+            let req = check_size(request)?;
+            let name = name(&CLUSTER, "name", &req.name)?;
+            Ok(cluster_to_proto(&self.app.rotate_agent_token(&name).await?))
+        }
+        .await)
+    }
+
     async fn delete_cluster(&self, request: Request<pb::DeleteClusterRequest>) -> Rpc<()> {
         empty(
             async {

@@ -25,12 +25,13 @@ use crate::domain::render::{
     render_network_intents, resolve_placement,
 };
 use crate::domain::resources::{
-    AppProfileSpec, AppSpec, ClusterSpec, DigSpec, Labels, ManifestPatch, NetworkIntentSpec,
-    PlacementIntentSpec, labels_match,
+    AppProfileSpec, AppSpec, ClusterSpec, ConnectionMode, DigSpec, Labels, ManifestPatch,
+    NetworkIntentSpec, PlacementIntentSpec, labels_match,
 };
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
+use crate::store::cluster::cluster_set_token_hash;
 use crate::store::dig::{
     DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
 };
@@ -49,8 +50,8 @@ use crate::store::object::{
 use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_active_on_cluster,
     rsync_resources_awaiting_delete, rsync_resources_insert, rsync_resources_list,
-    rsync_resources_terminate_pending,
 };
+use crate::store::status::{rsync_bulk_transition, status_delete_for_owner};
 use crate::store::{Store, Tx, now_micros};
 
 /// A deployment intent group as returned by the API.
@@ -67,6 +68,10 @@ pub struct ClusterView {
     pub object: Object<ClusterSpec>,
     pub network: NetworkStatus,
     pub history: Vec<HistoryEntry>,
+    /// A new agent token, only in the responses of create and rotate. Never serialized,
+    /// so the idempotency record of a create does not keep it in clear.
+    #[serde(skip)]
+    pub agent_token: Option<String>,
 }
 
 /// A page of results.
@@ -500,6 +505,7 @@ impl Lifecycle {
         }
         self.refuse_if_children(&mut tx, name).await?;
         let owner = name.to_string();
+        status_delete_for_owner(&mut tx, &owner).await?;
         instance_delete_for_owner(&mut tx, &owner).await?;
         history_delete(&mut tx, &owner).await?;
         object_delete(&mut tx, name, current.generation).await?;
@@ -556,8 +562,7 @@ impl Lifecycle {
                     let instance = status.current_instance.ok_or_else(|| {
                         Error::internal(format!("{name} is instantiated without an instance"))
                     })?;
-                    rsync_resources_terminate_pending(tx, instance).await?;
-                    instance_terminate(tx, instance).await?;
+                    terminate_instance(tx, instance).await?;
                     (DigChange::default(), instance.to_string())
                 }
                 DigOp::Update | DigOp::Delete => unreachable!("not verbs"),
@@ -751,6 +756,7 @@ impl Lifecycle {
             object,
             network,
             history,
+            agent_token: None,
         })
     }
 
@@ -762,12 +768,39 @@ impl Lifecycle {
     ) -> Result<ClusterView> {
         idempotent(&self.store, key, async |tx: &mut Tx| {
             self.require_parent(tx, &name).await?;
+            let agent = spec.connection_mode == ConnectionMode::Agent;
             let object = new_object(name.clone(), spec);
             cluster_insert(tx, &object).await?;
             history_append(tx, &name.to_string(), NetworkState::Created.as_str(), "", 1).await?;
-            self.cluster_view(tx, &name).await
+            let token = if agent {
+                Some(issue_agent_token(tx, &name.to_string()).await?)
+            } else {
+                None
+            };
+            let mut view = self.cluster_view(tx, &name).await?;
+            view.agent_token = token;
+            Ok(view)
         })
         .await
+    }
+
+    /// Issues a new agent token for an AGENT cluster; the old one stops working.
+    pub async fn rotate_agent_token(&self, name: &ResourceName) -> Result<ClusterView> {
+        let mut tx = self.store.begin().await?;
+        let object: Object<ClusterSpec> = object_get(&mut tx, name).await?;
+        if object.spec.connection_mode != ConnectionMode::Agent {
+            return Err(Error::precondition(
+                "NOT_AN_AGENT_CLUSTER",
+                "CONNECTION_MODE",
+                name.to_string(),
+                format!("{name} is served by an embedded sim agent and has no agent token"),
+            ));
+        }
+        let token = issue_agent_token(&mut tx, &name.to_string()).await?;
+        let mut view = self.cluster_view(&mut tx, name).await?;
+        tx.commit().await?;
+        view.agent_token = Some(token);
+        Ok(view)
     }
 
     pub async fn get_cluster(&self, name: &ResourceName) -> Result<ClusterView> {
@@ -862,6 +895,7 @@ impl Lifecycle {
                 ),
             ));
         }
+        status_delete_for_owner(&mut tx, &cluster).await?;
         instance_delete_for_owner(&mut tx, &cluster).await?;
         history_delete(&mut tx, &cluster).await?;
         object_delete(&mut tx, name, current.generation).await?;
@@ -926,8 +960,7 @@ impl Lifecycle {
                     let instance = network.current_instance.ok_or_else(|| {
                         Error::internal(format!("{name} is applied without an instance"))
                     })?;
-                    rsync_resources_terminate_pending(tx, instance).await?;
-                    instance_terminate(tx, instance).await?;
+                    terminate_instance(tx, instance).await?;
                     (instance, None)
                 }
                 NetworkOp::EditIntent | NetworkOp::DeleteCluster => unreachable!("not verbs"),
@@ -1098,6 +1131,42 @@ static PARENTS: [(&Kind, &Kind); 8] = [
     (&CLUSTER, &CLUSTER_PROVIDER),
     (&NETWORK_INTENT, &CLUSTER),
 ];
+
+/// Generates an agent token for `cluster`, stores its hash, returns the token.
+pub async fn issue_agent_token(tx: &mut Tx, cluster: &str) -> Result<String> {
+    let token = new_agent_token();
+    cluster_set_token_hash(tx, cluster, &hash_agent_token(&token)).await?;
+    Ok(token)
+}
+
+/// A new random agent token: 244 bits from two v4 UUIDs (the OS random source).
+pub fn new_agent_token() -> String {
+    format!(
+        "flt_{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    )
+}
+
+/// The stored form of an agent token (SHA-256, hex).
+pub fn hash_agent_token(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Terminates an instance: resources rsync never handled (Pending) need no delete and
+/// become Terminated at once; applied ones wait for rsync's delete.
+async fn terminate_instance(tx: &mut Tx, instance: InstanceId) -> Result<()> {
+    rsync_bulk_transition(
+        tx,
+        Some(instance),
+        None,
+        &[RsyncStatus::Pending],
+        RsyncStatus::Terminated,
+    )
+    .await?;
+    instance_terminate(tx, instance).await
+}
 
 fn child_of(kind: &'static Kind, parent: &ResourceName, id: &str) -> ResourceName {
     ResourceName::child(kind, Some(parent), &[id])

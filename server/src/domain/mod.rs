@@ -1,9 +1,11 @@
 //! Pure domain logic: names, resource specs, manifest parsing, rendering and the
 //! lifecycle state machines. Nothing here does I/O.
 
+pub mod conditions;
 pub mod lifecycle;
 pub mod manifest;
 pub mod names;
+pub mod readiness;
 pub mod render;
 pub mod resources;
 pub mod status;

@@ -5,6 +5,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::object::{ExtraValue, Object, object_insert};
 use super::{db_error, now_micros};
+use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::DigState;
 use crate::domain::names::ResourceName;
 use crate::domain::resources::DigSpec;
@@ -21,6 +22,8 @@ pub struct DigStatus {
     pub approved_hash: String,
     /// The last instance.
     pub current_instance: Option<InstanceId>,
+    /// Conditions: ResourcesApplied, ResourcesReady, ClustersReachable, Ready.
+    pub conditions: Vec<Condition>,
 }
 
 /// Inserts a new group in state CREATED, revision 1.
@@ -45,7 +48,9 @@ pub async fn dig_insert(conn: &mut AnyConnection, object: &Object<DigSpec>) -> R
 fn decode_status(row: &sqlx::any::AnyRow) -> Result<DigStatus> {
     let state: String = row.try_get("state").map_err(db_error)?;
     let current: String = row.try_get("current_instance").map_err(db_error)?;
+    let conditions: String = row.try_get("conditions").map_err(db_error)?;
     Ok(DigStatus {
+        conditions: serde_json::from_str(&conditions).map_err(Error::internal)?,
         state: state.parse().map_err(Error::internal)?,
         revision: row.try_get("revision").map_err(db_error)?,
         approved_hash: row.try_get("approved_hash").map_err(db_error)?,
@@ -64,7 +69,7 @@ pub async fn dig_status(
     lock: &str,
 ) -> Result<Option<DigStatus>> {
     let sql = format!(
-        "SELECT state, revision, approved_hash, current_instance \
+        "SELECT state, revision, approved_hash, current_instance, conditions \
          FROM deployment_intent_groups WHERE name = $1{lock}"
     );
     let row = sqlx::query(&sql)
@@ -153,4 +158,19 @@ pub async fn dig_list_users(
             Ok((name, state.parse().map_err(Error::internal)?))
         })
         .collect()
+}
+
+/// Stores the conditions of a group.
+pub async fn dig_set_conditions(
+    conn: &mut AnyConnection,
+    name: &str,
+    conditions: &[Condition],
+) -> Result<()> {
+    sqlx::query("UPDATE deployment_intent_groups SET conditions = $1 WHERE name = $2")
+        .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
+        .bind(name)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(())
 }

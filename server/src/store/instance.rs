@@ -38,6 +38,15 @@ pub async fn instance_insert(
     .execute(&mut *conn)
     .await
     .map_err(db_error)?;
+    // rsync stops acting on the owner's older instances.
+    sqlx::query(
+        "UPDATE instances SET superseded = 1 WHERE owner = $1 AND id <> $2 AND superseded = 0",
+    )
+    .bind(&instance.owner)
+    .bind(instance.id.to_string())
+    .execute(&mut *conn)
+    .await
+    .map_err(db_error)?;
     for cluster in clusters {
         sqlx::query("INSERT INTO instance_clusters (instance_id, cluster) VALUES ($1, $2)")
             .bind(instance.id.to_string())

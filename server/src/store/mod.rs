@@ -7,6 +7,7 @@
 //! `SQLITE_BUSY` upgrades of deferred transactions. Every state change is a
 //! compare-and-swap inside such a transaction.
 
+pub mod cluster;
 pub mod dig;
 pub mod history;
 pub mod instance;
@@ -14,6 +15,7 @@ pub mod network;
 pub mod object;
 pub mod request;
 pub mod rsync_resource;
+pub mod status;
 
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;

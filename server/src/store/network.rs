@@ -4,6 +4,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::object::{ExtraValue, Object, object_insert};
 use super::{db_error, now_micros};
+use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::NetworkState;
 use crate::domain::names::ResourceName;
 use crate::domain::resources::ClusterSpec;
@@ -18,6 +19,10 @@ pub struct NetworkStatus {
     pub revision: i64,
     /// The last network intents instance.
     pub current_instance: Option<InstanceId>,
+    /// Unknown | Available | Retrying.
+    pub connectivity: String,
+    /// Conditions: AgentConnected, NetworkIntentsApplied, Ready.
+    pub conditions: Vec<Condition>,
 }
 
 /// Inserts a new cluster with network intents CREATED.
@@ -44,7 +49,7 @@ pub async fn cluster_network_status(
     lock: &str,
 ) -> Result<Option<NetworkStatus>> {
     let sql = format!(
-        "SELECT network_state, network_revision, current_network_instance \
+        "SELECT network_state, network_revision, current_network_instance, connectivity, conditions \
          FROM clusters WHERE name = $1{lock}"
     );
     let row = sqlx::query(&sql)
@@ -55,7 +60,10 @@ pub async fn cluster_network_status(
     let Some(row) = row else { return Ok(None) };
     let state: String = row.try_get("network_state").map_err(db_error)?;
     let current: String = row.try_get("current_network_instance").map_err(db_error)?;
+    let conditions: String = row.try_get("conditions").map_err(db_error)?;
     Ok(Some(NetworkStatus {
+        connectivity: row.try_get("connectivity").map_err(db_error)?,
+        conditions: serde_json::from_str(&conditions).map_err(Error::internal)?,
         state: state.parse().map_err(Error::internal)?,
         revision: row.try_get("network_revision").map_err(db_error)?,
         current_instance: if current.is_empty() {
@@ -102,4 +110,19 @@ pub async fn cluster_update_network_state(
             ),
         })
     }
+}
+
+/// Stores the conditions of a cluster.
+pub async fn cluster_set_conditions(
+    conn: &mut AnyConnection,
+    name: &str,
+    conditions: &[Condition],
+) -> Result<()> {
+    sqlx::query("UPDATE clusters SET conditions = $1 WHERE name = $2")
+        .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
+        .bind(name)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::db_error;
+use super::status::{CountDeltas, Dimension};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -72,6 +73,7 @@ pub async fn rsync_resources_insert(
     instance: InstanceId,
     resources: &[RsyncResource],
 ) -> Result<()> {
+    let instance_id = instance;
     let instance = instance.to_string();
     for chunk in resources.chunks(INSERT_CHUNK) {
         let sql = format!(
@@ -95,7 +97,26 @@ pub async fn rsync_resources_insert(
         }
         query.execute(&mut *conn).await.map_err(db_error)?;
     }
-    Ok(())
+    let mut deltas = CountDeltas::default();
+    for resource in resources {
+        deltas.add(
+            instance_id,
+            &resource.app,
+            &resource.cluster,
+            Dimension::Rsync,
+            resource.status.as_str(),
+            1,
+        );
+        deltas.add(
+            instance_id,
+            &resource.app,
+            &resource.cluster,
+            Dimension::Cluster,
+            "Unknown",
+            1,
+        );
+    }
+    deltas.apply(conn).await
 }
 
 /// Filters of a listing; empty lists match everything.
@@ -175,24 +196,6 @@ pub async fn rsync_resources_list(
             })
         })
         .collect()
-}
-
-/// Terminates the resources rsync never handled: a Pending resource was never applied,
-/// so it needs no delete. Resources rsync applied stay until rsync deletes them.
-pub async fn rsync_resources_terminate_pending(
-    conn: &mut AnyConnection,
-    instance: InstanceId,
-) -> Result<u64> {
-    let result = sqlx::query(
-        "UPDATE rsync_resources SET rsync_status = $1 WHERE instance_id = $2 AND rsync_status = $3",
-    )
-    .bind(RsyncStatus::Terminated.as_str())
-    .bind(instance.to_string())
-    .bind(RsyncStatus::Pending.as_str())
-    .execute(conn)
-    .await
-    .map_err(db_error)?;
-    Ok(result.rows_affected())
 }
 
 /// How many resources of `instance` still await their delete by rsync.

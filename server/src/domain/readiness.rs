@@ -1,0 +1,200 @@
+//! What the cluster monitor reports, and how a cluster resource's readiness follows
+//! from its status (DESIGN §9, beyond the seed's "TBD").
+
+use serde_json::Value;
+
+/// The kinds the ResourceBundleState monitor reports (seed 000).
+pub const MONITORED_KINDS: [&str; 9] = [
+    "Pod",
+    "Deployment",
+    "Service",
+    "ConfigMap",
+    "Secret",
+    "DaemonSet",
+    "StatefulSet",
+    "Job",
+    "CertificateSigningRequest",
+];
+
+pub fn is_monitored(kind: &str) -> bool {
+    MONITORED_KINDS.contains(&kind)
+}
+
+/// The cluster status of a resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ClusterStatus {
+    Unknown,
+    NotPresent,
+    Present,
+}
+
+/// The readiness of a present resource.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Readiness {
+    /// Not present, or no bundle yet.
+    None,
+    Ready,
+    NotReady,
+}
+
+macro_rules! strings {
+    ($ty:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
+        impl $ty {
+            pub fn as_str(self) -> &'static str {
+                match self { $($ty::$variant => $text),+ }
+            }
+
+            pub fn parse(text: &str) -> Option<Self> {
+                match text { $($text => Some($ty::$variant),)+ _ => None }
+            }
+        }
+    };
+}
+
+strings!(ClusterStatus {
+    Unknown => "Unknown",
+    NotPresent => "NotPresent",
+    Present => "Present",
+});
+
+strings!(Readiness {
+    None => "",
+    Ready => "Ready",
+    NotReady => "NotReady",
+});
+
+fn int(value: &Value, pointer: &str) -> Option<i64> {
+    value.pointer(pointer).and_then(Value::as_i64)
+}
+
+fn has_true_condition(status: &Value, type_: &str) -> bool {
+    status
+        .get("conditions")
+        .and_then(Value::as_array)
+        .is_some_and(|conditions| {
+            conditions.iter().any(|c| {
+                c.get("type").and_then(Value::as_str) == Some(type_)
+                    && c.get("status").and_then(Value::as_str) == Some("True")
+            })
+        })
+}
+
+/// The readiness of a present resource of `kind` with this spec and status.
+pub fn readiness(kind: &str, spec: &Value, status: &Value) -> Readiness {
+    let ready = match kind {
+        "Deployment" | "StatefulSet" => {
+            let wanted = int(spec, "/replicas").unwrap_or(1);
+            let field = if kind == "Deployment" {
+                "/availableReplicas"
+            } else {
+                "/readyReplicas"
+            };
+            int(status, field).unwrap_or(0) >= wanted
+        }
+        "DaemonSet" => {
+            let wanted = int(status, "/desiredNumberScheduled").unwrap_or(0);
+            int(status, "/numberReady").unwrap_or(0) >= wanted
+        }
+        "Pod" => {
+            has_true_condition(status, "Ready")
+                || status.get("phase").and_then(Value::as_str) == Some("Succeeded")
+        }
+        "Job" => {
+            let wanted = int(spec, "/completions").unwrap_or(1);
+            has_true_condition(status, "Complete")
+                || int(status, "/succeeded").unwrap_or(0) >= wanted
+        }
+        "CertificateSigningRequest" => has_true_condition(status, "Approved"),
+        // Services, ConfigMaps, Secrets and unknown kinds are ready once they exist.
+        _ => true,
+    };
+    if ready {
+        Readiness::Ready
+    } else {
+        Readiness::NotReady
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn readiness_by_kind() {
+        let r = |kind, spec: Value, status: Value| readiness(kind, &spec, &status);
+        assert_eq!(
+            r(
+                "Deployment",
+                json!({"replicas": 2}),
+                json!({"availableReplicas": 1})
+            ),
+            Readiness::NotReady
+        );
+        assert_eq!(
+            r(
+                "Deployment",
+                json!({"replicas": 2}),
+                json!({"availableReplicas": 2})
+            ),
+            Readiness::Ready
+        );
+        assert_eq!(r("Deployment", json!({}), json!({})), Readiness::NotReady);
+        assert_eq!(
+            r(
+                "StatefulSet",
+                json!({"replicas": 1}),
+                json!({"readyReplicas": 1})
+            ),
+            Readiness::Ready
+        );
+        assert_eq!(
+            r(
+                "DaemonSet",
+                json!({}),
+                json!({"desiredNumberScheduled": 3, "numberReady": 2})
+            ),
+            Readiness::NotReady
+        );
+        assert_eq!(
+            r(
+                "Pod",
+                json!({}),
+                json!({"conditions": [{"type": "Ready", "status": "True"}]})
+            ),
+            Readiness::Ready
+        );
+        assert_eq!(
+            r("Pod", json!({}), json!({"phase": "Pending"})),
+            Readiness::NotReady
+        );
+        assert_eq!(
+            r("Pod", json!({}), json!({"phase": "Succeeded"})),
+            Readiness::Ready
+        );
+        assert_eq!(
+            r("Job", json!({}), json!({"succeeded": 1})),
+            Readiness::Ready
+        );
+        assert_eq!(
+            r("Job", json!({"completions": 3}), json!({"succeeded": 1})),
+            Readiness::NotReady
+        );
+        assert_eq!(r("ConfigMap", json!(null), json!(null)), Readiness::Ready);
+    }
+
+    #[test]
+    fn statuses_round_trip() {
+        for s in [
+            ClusterStatus::Unknown,
+            ClusterStatus::NotPresent,
+            ClusterStatus::Present,
+        ] {
+            assert_eq!(ClusterStatus::parse(s.as_str()), Some(s));
+        }
+        for r in [Readiness::None, Readiness::Ready, Readiness::NotReady] {
+            assert_eq!(Readiness::parse(r.as_str()), Some(r));
+        }
+    }
+}

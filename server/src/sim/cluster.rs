@@ -1,0 +1,557 @@
+//! The in-memory cluster. All state sits behind one mutex that is never held across an
+//! await; timers (pod readiness, pod recreation) are tokio tasks holding a weak
+//! reference. Every change names the deployment ids it touched on the `changes`
+//! channel, which the agent's monitor debounces into ResourceBundleStates.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use serde_json::{Map, Value, json};
+use tokio::sync::mpsc;
+
+use super::glob_match;
+use crate::domain::manifest::Gvk;
+use crate::domain::readiness::is_monitored;
+use crate::domain::render::DEPLOYMENT_ID_LABEL;
+
+/// kind, group, namespace, name.
+type Key = (String, String, String, String);
+
+/// A stored object.
+#[derive(Debug, Clone)]
+struct SimObject {
+    api_version: String,
+    metadata: Value,
+    spec: Value,
+    status: Value,
+    /// The controller that owns it (pods).
+    owner: Option<Key>,
+    /// Changes when the object is recreated, so stale timers do nothing.
+    uid: u64,
+}
+
+/// A resource as the monitor reports it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observed {
+    pub gvk: Gvk,
+    pub namespace: String,
+    pub name: String,
+    pub metadata: Value,
+    pub spec: Value,
+    pub status: Value,
+}
+
+struct State {
+    objects: BTreeMap<Key, SimObject>,
+    /// Every deployment id an apply or delete named, so empty bundles get reported.
+    deployment_ids: BTreeSet<String>,
+    pod_ready_delay: Duration,
+    /// (kind glob, name glob) rules that make applies fail.
+    fail_rules: Vec<(String, String)>,
+    nodes: Vec<String>,
+    next_uid: u64,
+}
+
+/// An in-memory Kubernetes-like cluster.
+pub struct SimCluster {
+    state: Mutex<State>,
+    changes: mpsc::UnboundedSender<String>,
+    this: Weak<SimCluster>,
+}
+
+/// How long a deleted controller pod stays gone before it is recreated.
+const RECREATE_DELAY: Duration = Duration::from_millis(300);
+
+fn key_of(gvk: &Gvk, namespace: &str, name: &str) -> Key {
+    (
+        gvk.kind.clone(),
+        gvk.group.clone(),
+        namespace.to_string(),
+        name.to_string(),
+    )
+}
+
+fn deployment_id(metadata: &Value) -> Option<String> {
+    metadata
+        .pointer(&format!(
+            "/labels/{}",
+            DEPLOYMENT_ID_LABEL.replace('/', "~1")
+        ))
+        .and_then(Value::as_str)
+        .map(str::to_string)
+}
+
+impl SimCluster {
+    /// A new empty cluster with `nodes` nodes, and the receiver of its change feed.
+    pub fn new(pod_ready_delay: Duration) -> (Arc<SimCluster>, mpsc::UnboundedReceiver<String>) {
+        let (changes, receiver) = mpsc::unbounded_channel();
+        let cluster = Arc::new_cyclic(|this| SimCluster {
+            state: Mutex::new(State {
+                objects: BTreeMap::new(),
+                deployment_ids: BTreeSet::new(),
+                pod_ready_delay,
+                fail_rules: Vec::new(),
+                nodes: vec!["sim-node-1".into(), "sim-node-2".into()],
+                next_uid: 1,
+            }),
+            changes,
+            this: this.clone(),
+        });
+        (cluster, receiver)
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn notify(&self, id: Option<String>) {
+        if let Some(id) = id {
+            let _ = self.changes.send(id);
+        }
+    }
+
+    /// Applies a manifest (create or replace). Fails if a fault rule matches.
+    pub fn apply(&self, manifest: &Value) -> Result<(), String> {
+        let text = |p: &str| {
+            manifest
+                .pointer(p)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string()
+        };
+        let (api_version, kind, name) =
+            (text("/apiVersion"), text("/kind"), text("/metadata/name"));
+        if api_version.is_empty() || kind.is_empty() || name.is_empty() {
+            return Err("apiVersion, kind and metadata.name are required".into());
+        }
+        let namespace = text("/metadata/namespace");
+        let gvk = Gvk::from_api_version(&api_version, &kind);
+        let metadata = manifest
+            .get("metadata")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let id = deployment_id(&metadata);
+        let mut state = self.lock();
+        if let Some(id) = &id {
+            state.deployment_ids.insert(id.clone());
+        }
+        if state
+            .fail_rules
+            .iter()
+            .any(|(k, n)| glob_match(k, &kind) && glob_match(n, &name))
+        {
+            drop(state);
+            self.notify(id);
+            return Err(format!("admission denied {kind} {name}: injected failure"));
+        }
+        let key = key_of(&gvk, &namespace, &name);
+        let uid = state.next_uid;
+        state.next_uid += 1;
+        let spec = manifest.get("spec").cloned().unwrap_or(Value::Null);
+        let status = match kind.as_str() {
+            "Deployment" | "StatefulSet" | "DaemonSet" | "Job" => json!({}),
+            "Pod" => {
+                json!({"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}]})
+            }
+            _ => Value::Null,
+        };
+        let mut object = SimObject {
+            api_version,
+            metadata,
+            spec,
+            status,
+            owner: None,
+            uid,
+        };
+        // Data-only kinds keep their payload where Kubernetes has it.
+        if let Some(data) = manifest.get("data") {
+            object.spec = json!({"data": data});
+        }
+        let is_pod = kind == "Pod";
+        state.objects.insert(key.clone(), object);
+        if is_pod {
+            self.schedule_ready(&state, key.clone(), uid);
+        }
+        self.reconcile(&mut state, &key);
+        drop(state);
+        self.notify(id);
+        Ok(())
+    }
+
+    /// Deletes a resource and what it owns; deleting an absent resource succeeds.
+    pub fn delete(
+        &self,
+        gvk: &Gvk,
+        namespace: &str,
+        name: &str,
+        deployment: Option<&str>,
+    ) -> Result<(), String> {
+        let key = key_of(gvk, namespace, name);
+        let mut state = self.lock();
+        if let Some(id) = deployment {
+            state.deployment_ids.insert(id.to_string());
+        }
+        let removed = state.objects.remove(&key);
+        state.objects.retain(|_, o| o.owner.as_ref() != Some(&key));
+        drop(state);
+        self.notify(
+            removed
+                .and_then(|o| deployment_id(&o.metadata))
+                .or(deployment.map(str::to_string)),
+        );
+        Ok(())
+    }
+
+    /// Deletes a pod out of band. A controller's pod is recreated after a short delay.
+    /// Returns whether the pod existed.
+    pub fn delete_pod(&self, namespace: &str, name: &str) -> bool {
+        let key = (
+            "Pod".to_string(),
+            String::new(),
+            namespace.to_string(),
+            name.to_string(),
+        );
+        let mut state = self.lock();
+        let Some(pod) = state.objects.remove(&key) else {
+            return false;
+        };
+        if let Some(owner) = &pod.owner {
+            self.update_owner_status(&mut state, owner);
+            let (this, owner) = (self.this.clone(), owner.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(RECREATE_DELAY).await;
+                if let Some(cluster) = this.upgrade() {
+                    let mut state = cluster.lock();
+                    if state.objects.contains_key(&owner) {
+                        cluster.reconcile(&mut state, &owner);
+                        let id = state
+                            .objects
+                            .get(&owner)
+                            .and_then(|o| deployment_id(&o.metadata));
+                        drop(state);
+                        cluster.notify(id);
+                    }
+                }
+            });
+        }
+        drop(state);
+        self.notify(deployment_id(&pod.metadata));
+        true
+    }
+
+    /// Makes applies of resources whose kind and name match the globs fail; an empty
+    /// kind pattern clears every rule.
+    pub fn fail_applies(&self, kind_pattern: &str, name_pattern: &str) {
+        let mut state = self.lock();
+        if kind_pattern.is_empty() {
+            state.fail_rules.clear();
+        } else {
+            let name = if name_pattern.is_empty() {
+                "*"
+            } else {
+                name_pattern
+            };
+            state
+                .fail_rules
+                .push((kind_pattern.to_string(), name.to_string()));
+        }
+    }
+
+    /// Sets how long new pods take to become Ready.
+    pub fn set_pod_ready_delay(&self, delay: Duration) {
+        self.lock().pod_ready_delay = delay;
+    }
+
+    /// The deployment ids the cluster has seen.
+    pub fn deployment_ids(&self) -> Vec<String> {
+        self.lock().deployment_ids.iter().cloned().collect()
+    }
+
+    /// The monitored resources labelled with `deployment_id` (a ResourceBundleState).
+    pub fn bundle(&self, deployment_id_value: &str) -> Vec<Observed> {
+        let state = self.lock();
+        state
+            .objects
+            .iter()
+            .filter(|((kind, ..), o)| {
+                is_monitored(kind)
+                    && deployment_id(&o.metadata).as_deref() == Some(deployment_id_value)
+            })
+            .map(|((kind, _, namespace, name), o)| Observed {
+                gvk: Gvk::from_api_version(&o.api_version, kind),
+                namespace: namespace.clone(),
+                name: name.clone(),
+                metadata: o.metadata.clone(),
+                spec: o.spec.clone(),
+                status: o.status.clone(),
+            })
+            .collect()
+    }
+
+    /// How many objects the cluster holds (all kinds).
+    pub fn object_count(&self) -> usize {
+        self.lock().objects.len()
+    }
+
+    /// The desired pod names of a controller.
+    fn desired_pods(state: &State, key: &Key, object: &SimObject) -> Vec<String> {
+        let name = &key.3;
+        match key.0.as_str() {
+            "Deployment" | "StatefulSet" => {
+                let replicas = object
+                    .spec
+                    .get("replicas")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(1)
+                    .max(0);
+                (0..replicas).map(|i| format!("{name}-{i}")).collect()
+            }
+            "DaemonSet" => state.nodes.iter().map(|n| format!("{name}-{n}")).collect(),
+            "Job" => vec![format!("{name}-0")],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Creates missing pods of a controller and removes extra ones.
+    fn reconcile(&self, state: &mut State, key: &Key) {
+        let Some(object) = state.objects.get(key).cloned() else {
+            return;
+        };
+        let desired = Self::desired_pods(state, key, &object);
+        if desired.is_empty()
+            && !matches!(
+                key.0.as_str(),
+                "Deployment" | "StatefulSet" | "DaemonSet" | "Job"
+            )
+        {
+            return;
+        }
+        let pod_key = |name: &str| {
+            (
+                "Pod".to_string(),
+                String::new(),
+                key.2.clone(),
+                name.to_string(),
+            )
+        };
+        state
+            .objects
+            .retain(|k, o| o.owner.as_ref() != Some(key) || desired.contains(&k.3));
+        for pod_name in &desired {
+            let pk = pod_key(pod_name);
+            if state.objects.contains_key(&pk) {
+                continue;
+            }
+            let mut labels = object
+                .spec
+                .pointer("/template/metadata/labels")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            if let Some(id) = deployment_id(&object.metadata) {
+                labels.insert(DEPLOYMENT_ID_LABEL.to_string(), Value::String(id));
+            }
+            let mut metadata = Map::new();
+            metadata.insert("name".into(), json!(pod_name));
+            if !key.2.is_empty() {
+                metadata.insert("namespace".into(), json!(key.2));
+            }
+            metadata.insert("labels".into(), Value::Object(labels));
+            metadata.insert(
+                "ownerReferences".into(),
+                json!([{"kind": key.0, "name": key.3}]),
+            );
+            let uid = state.next_uid;
+            state.next_uid += 1;
+            state.objects.insert(
+                pk.clone(),
+                SimObject {
+                    api_version: "v1".into(),
+                    metadata: Value::Object(metadata),
+                    spec: object.spec.pointer("/template/spec").cloned().unwrap_or_else(|| json!({})),
+                    status: json!({"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}]}),
+                    owner: Some(key.clone()),
+                    uid,
+                },
+            );
+            self.schedule_ready(state, pk, uid);
+        }
+        self.update_owner_status(state, key);
+    }
+
+    /// After the readiness delay, marks the pod Ready (or Succeeded for Job pods).
+    fn schedule_ready(&self, state: &State, pod: Key, uid: u64) {
+        let delay = state.pod_ready_delay;
+        let this = self.this.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let Some(cluster) = this.upgrade() else {
+                return;
+            };
+            let mut state = cluster.lock();
+            let Some(object) = state.objects.get_mut(&pod) else {
+                return;
+            };
+            if object.uid != uid {
+                return;
+            }
+            let job_pod = object.owner.as_ref().is_some_and(|o| o.0 == "Job");
+            object.status = if job_pod {
+                json!({"phase": "Succeeded", "conditions": [{"type": "Ready", "status": "False", "reason": "PodCompleted"}]})
+            } else {
+                json!({"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]})
+            };
+            let owner = object.owner.clone();
+            let id = deployment_id(&object.metadata);
+            if let Some(owner) = owner {
+                cluster.update_owner_status(&mut state, &owner);
+            }
+            drop(state);
+            cluster.notify(id);
+        });
+    }
+
+    /// Recomputes a controller's status from its pods.
+    fn update_owner_status(&self, state: &mut State, key: &Key) {
+        let pods: Vec<&SimObject> = state
+            .objects
+            .values()
+            .filter(|o| o.owner.as_ref() == Some(key))
+            .collect();
+        let total = pods.len() as i64;
+        let ready = pods
+            .iter()
+            .filter(|p| {
+                p.status
+                    .pointer("/conditions/0/status")
+                    .and_then(Value::as_str)
+                    == Some("True")
+            })
+            .count() as i64;
+        let succeeded = pods
+            .iter()
+            .filter(|p| p.status.get("phase").and_then(Value::as_str) == Some("Succeeded"))
+            .count() as i64;
+        let nodes = state.nodes.len() as i64;
+        let Some(object) = state.objects.get_mut(key) else {
+            return;
+        };
+        object.status = match key.0.as_str() {
+            "Deployment" => {
+                json!({"replicas": total, "readyReplicas": ready, "availableReplicas": ready, "updatedReplicas": total})
+            }
+            "StatefulSet" => {
+                json!({"replicas": total, "readyReplicas": ready, "currentReplicas": total})
+            }
+            "DaemonSet" => {
+                json!({"desiredNumberScheduled": nodes, "currentNumberScheduled": total, "numberReady": ready})
+            }
+            "Job" if succeeded > 0 => {
+                json!({"succeeded": succeeded, "active": 0, "conditions": [{"type": "Complete", "status": "True"}]})
+            }
+            "Job" => json!({"succeeded": 0, "active": total}),
+            _ => return,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::readiness::{Readiness, readiness};
+
+    fn deployment(name: &str, replicas: i64, id: &str) -> Value {
+        json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": name, "labels": {DEPLOYMENT_ID_LABEL: id}},
+            "spec": {"replicas": replicas, "template": {"metadata": {"labels": {"app": name}}}}
+        })
+    }
+
+    fn find<'a>(bundle: &'a [Observed], kind: &str, name: &str) -> Option<&'a Observed> {
+        bundle.iter().find(|o| o.gvk.kind == kind && o.name == name)
+    }
+
+    #[tokio::test]
+    async fn deployments_get_pods_that_become_ready() {
+        let (sim, mut changes) = SimCluster::new(Duration::from_millis(50));
+        sim.apply(&deployment("web", 2, "i-a")).unwrap();
+        let bundle = sim.bundle("i-a");
+        assert_eq!(bundle.len(), 3, "deployment and two pods: {bundle:?}");
+        let web = find(&bundle, "Deployment", "web").unwrap();
+        assert_eq!(
+            readiness("Deployment", &web.spec, &web.status),
+            Readiness::NotReady
+        );
+        assert_eq!(changes.recv().await.unwrap(), "i-a");
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        let bundle = sim.bundle("i-a");
+        let web = find(&bundle, "Deployment", "web").unwrap();
+        assert_eq!(
+            readiness("Deployment", &web.spec, &web.status),
+            Readiness::Ready
+        );
+        let pod = find(&bundle, "Pod", "web-0").unwrap();
+        assert_eq!(readiness("Pod", &pod.spec, &pod.status), Readiness::Ready);
+        assert_eq!(pod.metadata["labels"]["app"], "web");
+    }
+
+    #[tokio::test]
+    async fn deleted_controller_pods_come_back_under_the_same_name() {
+        let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+        sim.apply(&deployment("web", 1, "i-a")).unwrap();
+        assert!(sim.delete_pod("", "web-0"));
+        assert!(find(&sim.bundle("i-a"), "Pod", "web-0").is_none());
+        tokio::time::sleep(RECREATE_DELAY + Duration::from_millis(100)).await;
+        assert!(find(&sim.bundle("i-a"), "Pod", "web-0").is_some());
+        assert!(!sim.delete_pod("", "nope"));
+    }
+
+    #[tokio::test]
+    async fn jobs_complete_and_plain_kinds_exist_at_once() {
+        let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+        sim.apply(&json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "once", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "spec": {}}))
+            .unwrap();
+        sim.apply(&json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "data": {"k": "v"}}))
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(80)).await;
+        let bundle = sim.bundle("i-j");
+        let job = find(&bundle, "Job", "once").unwrap();
+        assert_eq!(readiness("Job", &job.spec, &job.status), Readiness::Ready);
+        assert!(find(&bundle, "ConfigMap", "cfg").is_some());
+    }
+
+    #[tokio::test]
+    async fn fault_rules_fail_matching_applies_and_delete_removes_pods() {
+        let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+        sim.fail_applies("Deployment", "*");
+        assert!(sim.apply(&deployment("web", 1, "i-f")).is_err());
+        assert!(sim.bundle("i-f").is_empty());
+        assert_eq!(
+            sim.deployment_ids(),
+            ["i-f"],
+            "failed applies still name their deployment"
+        );
+        sim.fail_applies("", "");
+        sim.apply(&deployment("web", 1, "i-f")).unwrap();
+        assert_eq!(sim.object_count(), 2);
+        sim.delete(
+            &Gvk::from_api_version("apps/v1", "Deployment"),
+            "",
+            "web",
+            Some("i-f"),
+        )
+        .unwrap();
+        assert_eq!(sim.object_count(), 0);
+        sim.delete(
+            &Gvk::from_api_version("apps/v1", "Deployment"),
+            "",
+            "web",
+            None,
+        )
+        .unwrap();
+    }
+}

@@ -1,0 +1,84 @@
+//! Clusters: agent token hashes and connectivity.
+
+use sqlx::{AnyConnection, Row};
+
+use super::db_error;
+use crate::error::Result;
+
+/// Stores the hash of a cluster's new agent token.
+pub async fn cluster_set_token_hash(
+    conn: &mut AnyConnection,
+    cluster: &str,
+    hash: &str,
+) -> Result<bool> {
+    let result = sqlx::query("UPDATE clusters SET agent_token_hash = $1 WHERE name = $2")
+        .bind(hash)
+        .bind(cluster)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// The cluster whose agent token has this hash.
+pub async fn cluster_find_by_token_hash(
+    conn: &mut AnyConnection,
+    hash: &str,
+) -> Result<Option<String>> {
+    if hash.is_empty() {
+        return Ok(None);
+    }
+    let row = sqlx::query("SELECT name FROM clusters WHERE agent_token_hash = $1")
+        .bind(hash)
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    row.map(|r| r.try_get::<String, _>("name").map_err(db_error))
+        .transpose()
+}
+
+/// Records the connectivity of a cluster; returns whether it changed.
+pub async fn cluster_set_connectivity(
+    conn: &mut AnyConnection,
+    cluster: &str,
+    connectivity: &str,
+) -> Result<bool> {
+    let result =
+        sqlx::query("UPDATE clusters SET connectivity = $1 WHERE name = $2 AND connectivity <> $1")
+            .bind(connectivity)
+            .bind(cluster)
+            .execute(conn)
+            .await
+            .map_err(db_error)?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// The connectivity of a cluster ("Unknown" if it does not exist).
+pub async fn cluster_connectivity(conn: &mut AnyConnection, cluster: &str) -> Result<String> {
+    let row = sqlx::query("SELECT connectivity FROM clusters WHERE name = $1")
+        .bind(cluster)
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(row
+        .map(|r| r.try_get::<String, _>("connectivity"))
+        .transpose()
+        .map_err(db_error)?
+        .unwrap_or_else(|| "Unknown".to_string()))
+}
+
+/// Every cluster name with its connection mode stored in the body, for start-up.
+pub async fn cluster_list_all(conn: &mut AnyConnection) -> Result<Vec<(String, String)>> {
+    let rows = sqlx::query("SELECT name, body FROM clusters ORDER BY name")
+        .fetch_all(conn)
+        .await
+        .map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("name").map_err(db_error)?,
+                r.try_get("body").map_err(db_error)?,
+            ))
+        })
+        .collect()
+}

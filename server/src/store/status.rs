@@ -1,0 +1,545 @@
+//! Status bookkeeping: per-resource rsync status changes (compare-and-swap), the cluster
+//! resources reported by agents, and the aggregates (`status_counts`) maintained in the
+//! same transactions so that status queries never count by scanning resources.
+
+use std::collections::BTreeMap;
+
+use sqlx::{AnyConnection, Row};
+
+use super::db_error;
+use super::rsync_resource::ResourceKey;
+use crate::domain::manifest::Gvk;
+use crate::domain::status::RsyncStatus;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+
+/// An aggregate dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dimension {
+    Rsync,
+    Cluster,
+    Readiness,
+}
+
+impl Dimension {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dimension::Rsync => "rsync",
+            Dimension::Cluster => "cluster",
+            Dimension::Readiness => "readiness",
+        }
+    }
+}
+
+/// Pending changes of `status_counts`, applied in one go at the end of a transaction.
+#[derive(Debug, Default)]
+pub struct CountDeltas(BTreeMap<(String, String, String, Dimension, String), i64>);
+
+impl CountDeltas {
+    pub fn add(
+        &mut self,
+        instance: InstanceId,
+        app: &str,
+        cluster: &str,
+        dimension: Dimension,
+        value: &str,
+        delta: i64,
+    ) {
+        if value.is_empty() || delta == 0 {
+            return;
+        }
+        *self
+            .0
+            .entry((
+                instance.to_string(),
+                app.to_string(),
+                cluster.to_string(),
+                dimension,
+                value.to_string(),
+            ))
+            .or_default() += delta;
+    }
+
+    /// Records one resource moving from `old` to `new` in `dimension`.
+    pub fn moved(
+        &mut self,
+        instance: InstanceId,
+        app: &str,
+        cluster: &str,
+        dimension: Dimension,
+        old: &str,
+        new: &str,
+    ) {
+        if old != new {
+            self.add(instance, app, cluster, dimension, old, -1);
+            self.add(instance, app, cluster, dimension, new, 1);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.values().all(|d| *d == 0)
+    }
+
+    /// Writes the deltas (upserts).
+    pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
+        for ((instance, app, cluster, dimension, value), delta) in self.0 {
+            if delta == 0 {
+                continue;
+            }
+            sqlx::query(
+                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
+                 VALUES ($1, $2, $3, $4, $5, $6) \
+                 ON CONFLICT (instance_id, app, cluster, dimension, value) \
+                 DO UPDATE SET count = status_counts.count + excluded.count",
+            )
+            .bind(instance)
+            .bind(app)
+            .bind(cluster)
+            .bind(dimension.as_str())
+            .bind(value)
+            .bind(delta)
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?;
+        }
+        Ok(())
+    }
+}
+
+/// Sums the aggregates of `instance`, optionally only for some apps and clusters.
+pub async fn counts_sum(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    apps: &[String],
+    clusters: &[String],
+) -> Result<BTreeMap<(String, String), i64>> {
+    let mut binds = vec![instance.to_string()];
+    let mut sql = String::from(
+        "SELECT dimension, value, CAST(SUM(count) AS BIGINT) AS total FROM status_counts WHERE instance_id = $1",
+    );
+    for (column, values) in [("app", apps), ("cluster", clusters)] {
+        if values.is_empty() {
+            continue;
+        }
+        let list: Vec<String> = values
+            .iter()
+            .map(|v| {
+                binds.push(v.clone());
+                format!("${}", binds.len())
+            })
+            .collect();
+        sql.push_str(&format!(" AND {column} IN ({})", list.join(", ")));
+    }
+    sql.push_str(" GROUP BY dimension, value");
+    let mut query = sqlx::query(&sql);
+    for bind in binds {
+        query = query.bind(bind);
+    }
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                (
+                    r.try_get("dimension").map_err(db_error)?,
+                    r.try_get("value").map_err(db_error)?,
+                ),
+                r.try_get("total").map_err(db_error)?,
+            ))
+        })
+        .collect()
+}
+
+/// Deletes the aggregates and cluster resources of every instance of `owner`.
+pub async fn status_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
+    for sql in [
+        "DELETE FROM status_counts WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
+        "DELETE FROM cluster_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
+    ] {
+        sqlx::query(sql)
+            .bind(owner)
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?;
+    }
+    Ok(())
+}
+
+/// Moves every resource of the selection from one of `from` to `to`, keeping the
+/// aggregates. The selection is `instance` (all its clusters) or, with `cluster`, the
+/// resources on that cluster of its non-superseded instances. Returns how many moved.
+pub async fn rsync_bulk_transition(
+    conn: &mut AnyConnection,
+    instance: Option<InstanceId>,
+    cluster: Option<&str>,
+    from: &[RsyncStatus],
+    to: RsyncStatus,
+) -> Result<i64> {
+    let mut binds: Vec<String> = Vec::new();
+    let bind = |value: String, binds: &mut Vec<String>| {
+        binds.push(value);
+        format!("${}", binds.len())
+    };
+    let mut selection = String::new();
+    if let Some(instance) = instance {
+        selection.push_str(&format!(
+            " AND instance_id = {}",
+            bind(instance.to_string(), &mut binds)
+        ));
+    }
+    if let Some(cluster) = cluster {
+        selection.push_str(&format!(
+            " AND cluster = {} AND instance_id IN (SELECT id FROM instances WHERE superseded = 0)",
+            bind(cluster.to_string(), &mut binds)
+        ));
+    }
+    let statuses: Vec<String> = from
+        .iter()
+        .map(|s| bind(s.as_str().to_string(), &mut binds))
+        .collect();
+    selection.push_str(&format!(" AND rsync_status IN ({})", statuses.join(", ")));
+
+    let select = format!(
+        "SELECT instance_id, app, cluster, rsync_status, CAST(COUNT(*) AS BIGINT) AS n FROM rsync_resources \
+         WHERE 1 = 1{selection} GROUP BY instance_id, app, cluster, rsync_status"
+    );
+    let mut query = sqlx::query(&select);
+    for value in &binds {
+        query = query.bind(value.clone());
+    }
+    let groups = query.fetch_all(&mut *conn).await.map_err(db_error)?;
+    if groups.is_empty() {
+        return Ok(0);
+    }
+    let to_bind = format!("${}", binds.len() + 1);
+    let update =
+        format!("UPDATE rsync_resources SET rsync_status = {to_bind} WHERE 1 = 1{selection}");
+    let mut query = sqlx::query(&update);
+    for value in &binds {
+        query = query.bind(value.clone());
+    }
+    query
+        .bind(to.as_str())
+        .execute(&mut *conn)
+        .await
+        .map_err(db_error)?;
+
+    let mut deltas = CountDeltas::default();
+    let mut moved = 0;
+    for row in groups {
+        let instance: String = row.try_get("instance_id").map_err(db_error)?;
+        let instance: InstanceId = instance.parse().map_err(Error::internal)?;
+        let app: String = row.try_get("app").map_err(db_error)?;
+        let cluster: String = row.try_get("cluster").map_err(db_error)?;
+        let status: String = row.try_get("rsync_status").map_err(db_error)?;
+        let n: i64 = row.try_get("n").map_err(db_error)?;
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
+        moved += n;
+    }
+    deltas.apply(conn).await?;
+    Ok(moved)
+}
+
+/// One unit of rsync work: apply or delete one resource on a cluster.
+#[derive(Debug, Clone)]
+pub struct RsyncWork {
+    pub instance: InstanceId,
+    pub key: ResourceKey,
+    pub api_version: String,
+    /// The rendered manifest (JSON).
+    pub manifest: String,
+    /// The status the work was read in (the compare-and-swap token).
+    pub status: RsyncStatus,
+    /// Delete (the instance was terminated) rather than apply.
+    pub delete: bool,
+}
+
+/// The next resources rsync must act on for `cluster`: applies of active instances
+/// (Pending or Retrying), deletes of terminated ones (Applied or Retrying), skipping
+/// superseded instances. `after` continues a pass.
+pub async fn rsync_work(
+    conn: &mut AnyConnection,
+    cluster: &str,
+    after: Option<&(String, ResourceKey)>,
+    limit: i64,
+) -> Result<Vec<RsyncWork>> {
+    let mut sql = String::from(
+        "SELECT r.instance_id, r.app, r.cluster, r.kind, r.api_group, r.api_version, r.namespace, r.name, \
+         r.manifest, r.rsync_status, CAST(CASE WHEN i.terminate_time IS NULL THEN 0 ELSE 1 END AS BIGINT) AS deleting \
+         FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
+         WHERE r.cluster = $1 AND i.superseded = 0 AND ( \
+           (i.terminate_time IS NULL AND r.rsync_status IN ('Pending', 'Retrying')) OR \
+           (i.terminate_time IS NOT NULL AND r.rsync_status IN ('Applied', 'Retrying')))",
+    );
+    if after.is_some() {
+        sql.push_str(" AND (r.instance_id, r.app, r.kind, r.api_group, r.namespace, r.name) > ($2, $3, $4, $5, $6, $7)");
+    }
+    sql.push_str(&format!(
+        " ORDER BY r.instance_id, r.app, r.kind, r.api_group, r.namespace, r.name LIMIT {limit}"
+    ));
+    let mut query = sqlx::query(&sql).bind(cluster);
+    if let Some((instance, key)) = after {
+        query = query
+            .bind(instance.clone())
+            .bind(key.app.clone())
+            .bind(key.kind.clone())
+            .bind(key.group.clone())
+            .bind(key.namespace.clone())
+            .bind(key.name.clone());
+    }
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            let instance: String = r.try_get("instance_id").map_err(db_error)?;
+            let status: String = r.try_get("rsync_status").map_err(db_error)?;
+            let deleting: i64 = r.try_get("deleting").map_err(db_error)?;
+            Ok(RsyncWork {
+                instance: instance.parse().map_err(Error::internal)?,
+                key: ResourceKey {
+                    app: r.try_get("app").map_err(db_error)?,
+                    cluster: r.try_get("cluster").map_err(db_error)?,
+                    kind: r.try_get("kind").map_err(db_error)?,
+                    group: r.try_get("api_group").map_err(db_error)?,
+                    namespace: r.try_get("namespace").map_err(db_error)?,
+                    name: r.try_get("name").map_err(db_error)?,
+                },
+                api_version: r.try_get("api_version").map_err(db_error)?,
+                manifest: r.try_get("manifest").map_err(db_error)?,
+                status: status.parse().map_err(Error::internal)?,
+                delete: deleting == 1,
+            })
+        })
+        .collect()
+}
+
+/// Sets the rsync status of one resource if it is still in one of `expected`; returns
+/// the status it had, or None if it was in none of them.
+pub async fn rsync_set_status(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    key: &ResourceKey,
+    expected: &[RsyncStatus],
+    to: RsyncStatus,
+    deltas: &mut CountDeltas,
+) -> Result<Option<RsyncStatus>> {
+    let row = sqlx::query(
+        "SELECT rsync_status FROM rsync_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3 \
+         AND kind = $4 AND api_group = $5 AND namespace = $6 AND name = $7",
+    )
+    .bind(instance.to_string())
+    .bind(&key.app)
+    .bind(&key.cluster)
+    .bind(&key.kind)
+    .bind(&key.group)
+    .bind(&key.namespace)
+    .bind(&key.name)
+    .fetch_optional(&mut *conn)
+    .await
+    .map_err(db_error)?;
+    let Some(row) = row else { return Ok(None) };
+    let current: String = row.try_get("rsync_status").map_err(db_error)?;
+    let current: RsyncStatus = current.parse().map_err(Error::internal)?;
+    if !expected.contains(&current) {
+        return Ok(None);
+    }
+    if current != to {
+        sqlx::query(
+            "UPDATE rsync_resources SET rsync_status = $1 WHERE instance_id = $2 AND app = $3 AND cluster = $4 \
+             AND kind = $5 AND api_group = $6 AND namespace = $7 AND name = $8 AND rsync_status = $9",
+        )
+        .bind(to.as_str())
+        .bind(instance.to_string())
+        .bind(&key.app)
+        .bind(&key.cluster)
+        .bind(&key.kind)
+        .bind(&key.group)
+        .bind(&key.namespace)
+        .bind(&key.name)
+        .bind(current.as_str())
+        .execute(&mut *conn)
+        .await
+        .map_err(db_error)?;
+        deltas.moved(
+            instance,
+            &key.app,
+            &key.cluster,
+            Dimension::Rsync,
+            current.as_str(),
+            to.as_str(),
+        );
+    }
+    Ok(Some(current))
+}
+
+/// A rendered resource's cluster-side status, as ingest needs it.
+#[derive(Debug, Clone)]
+pub struct ObservedRsyncRow {
+    pub gvk: Gvk,
+    pub namespace: String,
+    pub name: String,
+    pub cluster_status: String,
+    pub readiness: String,
+}
+
+/// The rendered resources of (instance, app, cluster) with their cluster status.
+pub async fn rsync_rows_for_bundle(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    app: &str,
+    cluster: &str,
+) -> Result<Vec<ObservedRsyncRow>> {
+    let rows = sqlx::query(
+        "SELECT kind, api_group, api_version, namespace, name, cluster_status, readiness FROM rsync_resources \
+         WHERE instance_id = $1 AND app = $2 AND cluster = $3",
+    )
+    .bind(instance.to_string())
+    .bind(app)
+    .bind(cluster)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok(ObservedRsyncRow {
+                gvk: Gvk {
+                    group: r.try_get("api_group").map_err(db_error)?,
+                    version: r.try_get("api_version").map_err(db_error)?,
+                    kind: r.try_get("kind").map_err(db_error)?,
+                },
+                namespace: r.try_get("namespace").map_err(db_error)?,
+                name: r.try_get("name").map_err(db_error)?,
+                cluster_status: r.try_get("cluster_status").map_err(db_error)?,
+                readiness: r.try_get("readiness").map_err(db_error)?,
+            })
+        })
+        .collect()
+}
+
+/// Sets the cluster status and readiness of one rendered resource.
+#[allow(clippy::too_many_arguments)]
+pub async fn rsync_set_cluster_status(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    app: &str,
+    cluster: &str,
+    gvk: &Gvk,
+    namespace: &str,
+    name: &str,
+    cluster_status: &str,
+    readiness: &str,
+) -> Result<()> {
+    sqlx::query(
+        "UPDATE rsync_resources SET cluster_status = $1, readiness = $2 WHERE instance_id = $3 AND app = $4 \
+         AND cluster = $5 AND kind = $6 AND api_group = $7 AND namespace = $8 AND name = $9",
+    )
+    .bind(cluster_status)
+    .bind(readiness)
+    .bind(instance.to_string())
+    .bind(app)
+    .bind(cluster)
+    .bind(&gvk.kind)
+    .bind(&gvk.group)
+    .bind(namespace)
+    .bind(name)
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(())
+}
+
+/// A cluster resource as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterResourceRow {
+    pub app: String,
+    pub cluster: String,
+    pub gvk: Gvk,
+    pub namespace: String,
+    pub name: String,
+    pub rsync_backed: bool,
+    pub present: bool,
+    pub readiness: String,
+    /// {"metadata", "spec", "status"} as JSON.
+    pub body: String,
+}
+
+/// The cluster resources of (instance, app, cluster), or of the whole instance.
+pub async fn cluster_resources_list(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    app: Option<&str>,
+    cluster: Option<&str>,
+) -> Result<Vec<ClusterResourceRow>> {
+    let rows = sqlx::query(
+        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body \
+         FROM cluster_resources WHERE instance_id = $1 AND ($2 = '' OR app = $2) AND ($3 = '' OR cluster = $3) \
+         ORDER BY app, cluster, kind, api_group, namespace, name",
+    )
+    .bind(instance.to_string())
+    .bind(app.unwrap_or_default())
+    .bind(cluster.unwrap_or_default())
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            let rsync_backed: i64 = r.try_get("rsync_backed").map_err(db_error)?;
+            let present: i64 = r.try_get("present").map_err(db_error)?;
+            Ok(ClusterResourceRow {
+                app: r.try_get("app").map_err(db_error)?,
+                cluster: r.try_get("cluster").map_err(db_error)?,
+                gvk: Gvk {
+                    group: r.try_get("api_group").map_err(db_error)?,
+                    version: r.try_get("api_version").map_err(db_error)?,
+                    kind: r.try_get("kind").map_err(db_error)?,
+                },
+                namespace: r.try_get("namespace").map_err(db_error)?,
+                name: r.try_get("name").map_err(db_error)?,
+                rsync_backed: rsync_backed == 1,
+                present: present == 1,
+                readiness: r.try_get("readiness").map_err(db_error)?,
+                body: r.try_get("body").map_err(db_error)?,
+            })
+        })
+        .collect()
+}
+
+/// Replaces the cluster resources of (instance, app, cluster).
+pub async fn cluster_resources_replace(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    app: &str,
+    cluster: &str,
+    rows: &[ClusterResourceRow],
+) -> Result<()> {
+    sqlx::query(
+        "DELETE FROM cluster_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3",
+    )
+    .bind(instance.to_string())
+    .bind(app)
+    .bind(cluster)
+    .execute(&mut *conn)
+    .await
+    .map_err(db_error)?;
+    for row in rows {
+        sqlx::query(
+            "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, namespace, name, \
+             rsync_backed, present, readiness, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+        )
+        .bind(instance.to_string())
+        .bind(app)
+        .bind(cluster)
+        .bind(&row.gvk.kind)
+        .bind(&row.gvk.group)
+        .bind(&row.gvk.version)
+        .bind(&row.namespace)
+        .bind(&row.name)
+        .bind(i64::from(row.rsync_backed))
+        .bind(i64::from(row.present))
+        .bind(&row.readiness)
+        .bind(&row.body)
+        .execute(&mut *conn)
+        .await
+        .map_err(db_error)?;
+    }
+    Ok(())
+}

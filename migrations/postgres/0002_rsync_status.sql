@@ -52,3 +52,7 @@ CREATE TABLE status_counts (
 -- recomputed in the transactions that change what they summarise.
 ALTER TABLE deployment_intent_groups ADD COLUMN conditions TEXT NOT NULL DEFAULT '[]';
 ALTER TABLE clusters ADD COLUMN conditions TEXT NOT NULL DEFAULT '[]';
+
+-- Status queries filtered by resource name.
+CREATE INDEX rsync_resources_instance_name ON rsync_resources (instance_id, name);
+CREATE INDEX cluster_resources_instance_name ON cluster_resources (instance_id, name);

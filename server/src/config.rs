@@ -31,6 +31,19 @@ pub struct Flags {
     /// Seconds to wait for in-flight requests at shutdown [default: 10].
     #[arg(long, env = "FLOTILLA_SHUTDOWN_TIMEOUT_SECS")]
     pub shutdown_timeout_secs: Option<u64>,
+    /// Seed a demo: a provider with two embedded sim clusters and an intent group.
+    #[arg(long, env = "FLOTILLA_DEMO")]
+    pub demo: bool,
+    /// Serve the SimulatorService and run embedded sim agents [default: true].
+    #[arg(long, env = "FLOTILLA_SIM")]
+    pub sim: Option<bool>,
+    /// Agent heartbeat interval in milliseconds; a silent agent is cut after one
+    /// interval [default: 3000].
+    #[arg(long, env = "FLOTILLA_AGENT_HEARTBEAT_MILLIS")]
+    pub agent_heartbeat_millis: Option<u64>,
+    /// How long pods of embedded sim clusters take to become Ready [default: 500].
+    #[arg(long, env = "FLOTILLA_SIM_POD_READY_MILLIS")]
+    pub sim_pod_ready_millis: Option<u64>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -54,6 +67,10 @@ struct FileConfig {
     database_url: Option<String>,
     log_format: Option<LogFormat>,
     shutdown_timeout_secs: Option<u64>,
+    demo: Option<bool>,
+    sim: Option<bool>,
+    agent_heartbeat_millis: Option<u64>,
+    sim_pod_ready_millis: Option<u64>,
 }
 
 /// The effective configuration.
@@ -65,6 +82,12 @@ pub struct Config {
     pub database_url: Option<String>,
     pub log_format: LogFormat,
     pub shutdown_timeout: Duration,
+    /// Seed the demo at start.
+    pub demo: bool,
+    /// Serve the SimulatorService and run embedded sim agents.
+    pub sim: bool,
+    pub agent_heartbeat: Duration,
+    pub sim_pod_ready: Duration,
 }
 
 impl Config {
@@ -90,6 +113,21 @@ impl Config {
                     .shutdown_timeout_secs
                     .or(file.shutdown_timeout_secs)
                     .unwrap_or(10),
+            ),
+            demo: flags.demo || file.demo.unwrap_or(false),
+            sim: flags.sim.or(file.sim).unwrap_or(true),
+            agent_heartbeat: Duration::from_millis(
+                flags
+                    .agent_heartbeat_millis
+                    .or(file.agent_heartbeat_millis)
+                    .unwrap_or(3000)
+                    .max(100),
+            ),
+            sim_pod_ready: Duration::from_millis(
+                flags
+                    .sim_pod_ready_millis
+                    .or(file.sim_pod_ready_millis)
+                    .unwrap_or(500),
             ),
         })
     }

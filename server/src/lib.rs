@@ -3,12 +3,15 @@
 //! Layers (DESIGN §2): `api` holds thin tonic handlers, `app` orchestrates one use
 //! case inside one transaction, `domain` is pure logic, `store` is the SQL repository.
 
+pub mod agent;
 pub mod api;
 pub mod app;
 pub mod config;
+pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod ids;
+pub mod rsync;
 pub mod server;
 pub mod sim;
 pub mod store;

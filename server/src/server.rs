@@ -3,6 +3,7 @@
 //! accepting and drain in-flight RPCs (with a deadline), then close the pool.
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 use flotilla_api::v1::action_service_server::ActionServiceServer;
 use flotilla_api::v1::agent_service_server::AgentServiceServer;
@@ -19,12 +20,18 @@ use tower_http::trace::{
 };
 use tracing::{Level, info, warn};
 
+use crate::agent::AgentHub;
+use crate::api::agent::AgentApi;
 use crate::api::lifecycle::LifecycleApi;
-use crate::api::{
-    ActionApi, AgentApi, ContainerClusterApi, MAX_MESSAGE_BYTES, SimulatorApi, StatusApi,
-};
+use crate::api::simulator::SimulatorApi;
+use crate::api::status_api::StatusApi;
+use crate::api::{ActionApi, ContainerClusterApi, MAX_MESSAGE_BYTES};
+use crate::app::Hooks;
 use crate::app::lifecycle::Lifecycle;
+use crate::app::status::StatusApp;
 use crate::config::Config;
+use crate::rsync::{RsyncEngine, RsyncOptions};
+use crate::sim::embedded::EmbeddedAgents;
 use crate::store::{Store, redact};
 
 /// Request logging: a span per RPC (DEBUG), and a WARN line for RPCs that fail on the
@@ -56,6 +63,38 @@ fn request_log() -> TraceLayer<SharedClassifier<GrpcErrorsAsFailures>> {
         .on_failure(DefaultOnFailure::new().level(Level::WARN))
 }
 
+/// Tells rsync and the embedded agents about lifecycle changes.
+struct ServerHooks {
+    engine: Arc<RsyncEngine>,
+    embedded: Option<Arc<EmbeddedAgents>>,
+}
+
+#[tonic::async_trait]
+impl Hooks for ServerHooks {
+    async fn work_changed(&self, clusters: &[String]) {
+        for cluster in clusters {
+            self.engine.wake(cluster);
+        }
+    }
+
+    async fn cluster_created(&self, cluster: &str, embedded_sim: bool) {
+        if embedded_sim
+            && let Some(embedded) = &self.embedded
+            && let Err(error) = embedded.start(cluster).await
+        {
+            warn!(%cluster, %error, "cannot start the embedded sim agent");
+        }
+        self.engine.wake(cluster);
+    }
+
+    async fn cluster_deleted(&self, cluster: &str) {
+        if let Some(embedded) = &self.embedded {
+            embedded.stop(cluster);
+        }
+        self.engine.wake(cluster);
+    }
+}
+
 /// Runs the server until `shutdown` is cancelled.
 pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<()> {
     std::fs::create_dir_all(&config.data_dir).map_err(|e| {
@@ -73,6 +112,31 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
     let address: SocketAddr = listener.local_addr()?;
+    let own_url = match address.ip() {
+        ip if ip.is_unspecified() => format!("http://127.0.0.1:{}", address.port()),
+        _ => format!("http://{address}"),
+    };
+
+    let status = StatusApp::new(store.clone());
+    let hub = AgentHub::new(status.clone(), config.agent_heartbeat);
+    let workers = shutdown.child_token();
+    let engine = RsyncEngine::new(hub.clone(), RsyncOptions::default(), workers.clone());
+    let embedded = config.sim.then(|| {
+        EmbeddedAgents::new(
+            store.clone(),
+            own_url,
+            config.sim_pod_ready,
+            workers.clone(),
+        )
+    });
+    let hooks = Arc::new(ServerHooks {
+        engine: engine.clone(),
+        embedded: embedded.clone(),
+    });
+    let lifecycle = Lifecycle::with_hooks(store.clone(), hooks);
+    if config.demo {
+        crate::demo::seed(&lifecycle).await?;
+    }
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     health_reporter
@@ -91,39 +155,61 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
-    let lifecycle = LifecycleServiceServer::new(LifecycleApi::new(Lifecycle::new(store.clone())))
-        .max_decoding_message_size(MAX_MESSAGE_BYTES);
-
-    info!(%address, "flotilla-server listening");
-    let serve = tonic::transport::Server::builder()
+    let router = tonic::transport::Server::builder()
         .layer(request_log())
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(lifecycle)
-        .add_service(StatusServiceServer::new(StatusApi))
+        .add_service(
+            LifecycleServiceServer::new(LifecycleApi::new(lifecycle))
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        )
+        .add_service(StatusServiceServer::new(StatusApi::new(status)))
         .add_service(ActionServiceServer::new(ActionApi))
         .add_service(ContainerClusterServiceServer::new(ContainerClusterApi))
-        .add_service(AgentServiceServer::new(AgentApi))
-        .add_service(SimulatorServiceServer::new(SimulatorApi))
-        .serve_with_incoming_shutdown(TcpListenerStream::new(listener), {
-            let shutdown = shutdown.clone();
-            async move { shutdown.cancelled().await }
-        });
+        .add_service(
+            AgentServiceServer::new(AgentApi::new(hub.clone()))
+                .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        )
+        .add_optional_service(
+            config
+                .sim
+                .then(|| SimulatorServiceServer::new(SimulatorApi::new(hub.clone()))),
+        );
+
+    info!(%address, sim = config.sim, "flotilla-server listening");
+    let serve = router.serve_with_incoming_shutdown(TcpListenerStream::new(listener), {
+        let shutdown = shutdown.clone();
+        async move { shutdown.cancelled().await }
+    });
     let mut serve = std::pin::pin!(serve);
+
+    engine.start_all().await?;
+    if let Some(embedded) = &embedded {
+        embedded.start_all().await?;
+    }
 
     tokio::select! {
         result = &mut serve => result?,
         () = shutdown.cancelled() => {
-            info!("shutting down: draining in-flight requests");
-            health_reporter
-                .set_not_serving::<LifecycleServiceServer<LifecycleApi>>()
-                .await;
+            info!("shutting down: ending agent sessions and draining in-flight requests");
+            health_reporter.set_not_serving::<LifecycleServiceServer<LifecycleApi>>().await;
+            // Stop rsync and the embedded agents first, so ending the sessions is not
+            // taken for clusters becoming unreachable.
+            workers.cancel();
+            hub.shutdown();
             match tokio::time::timeout(config.shutdown_timeout, &mut serve).await {
                 Ok(result) => result?,
                 Err(_) => warn!(timeout = ?config.shutdown_timeout, "shutdown deadline passed; dropping open requests"),
             }
         }
+    }
+    workers.cancel();
+    if tokio::time::timeout(config.shutdown_timeout, engine.join())
+        .await
+        .is_err()
+    {
+        warn!("rsync workers did not stop in time");
     }
     store.close().await;
     info!("stopped");

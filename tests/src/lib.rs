@@ -68,12 +68,19 @@ pub struct TestServer {
     pub backend: Backend,
     pub database_url: String,
     pub data_dir: tempfile::TempDir,
+    /// Extra flags passed to every (re)start.
+    pub args: Vec<String>,
     child: Option<Child>,
 }
 
 impl TestServer {
     /// Starts a server on a fresh database of `backend`.
     pub async fn start(backend: Backend) -> TestServer {
+        Self::start_with(backend, &[]).await
+    }
+
+    /// Starts a server with extra flags (e.g. `--demo`).
+    pub async fn start_with(backend: Backend, args: &[&str]) -> TestServer {
         let data_dir = tempfile::tempdir().expect("temp dir");
         let database_url = match backend {
             Backend::Sqlite => format!(
@@ -87,6 +94,7 @@ impl TestServer {
             backend,
             database_url,
             data_dir,
+            args: args.iter().map(|a| a.to_string()).collect(),
             child: None,
         };
         server.spawn().await;
@@ -104,6 +112,7 @@ impl TestServer {
         let child = Command::new(binary("flotilla-server"))
             .args(["--listen", &address, "--data-dir"])
             .arg(self.data_dir.path())
+            .args(&self.args)
             .env("FLOTILLA_DATABASE_URL", &self.database_url)
             .env("RUST_LOG", "info")
             .stdout(Stdio::null())
@@ -154,6 +163,12 @@ impl TestServer {
     /// The server's log so far.
     pub fn log(&self) -> String {
         std::fs::read_to_string(self.data_dir.path().join("server.log")).unwrap_or_default()
+    }
+
+    /// Kills the server with SIGKILL (no shutdown at all).
+    pub fn kill9(&mut self) {
+        let status = self.stop_with(9);
+        assert!(!status.success());
     }
 
     /// Sends `signal` and waits for the exit status.
@@ -222,6 +237,22 @@ pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> Error
 /// Runs each named async test function against a server on SQLite and on PostgreSQL.
 #[macro_export]
 macro_rules! e2e_suite {
+    (args = $args:expr, $($test:ident),+ $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                let server = $crate::TestServer::start_with($crate::Backend::Sqlite, &$args).await;
+                super::$test(&server).await;
+            })+
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                let server = $crate::TestServer::start_with($crate::Backend::Postgres, &$args).await;
+                super::$test(&server).await;
+            })+
+        }
+    };
     ($($test:ident),+ $(,)?) => {
         mod sqlite {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -238,4 +269,83 @@ macro_rules! e2e_suite {
             })+
         }
     };
+}
+
+/// A running `flotilla-agent` process with the sim backend.
+pub struct TestAgent {
+    child: Child,
+    pub log: PathBuf,
+}
+
+impl TestAgent {
+    /// Starts an agent for `cluster` against `server` with `token`.
+    pub fn start(server: &TestServer, cluster: &str, token: &str) -> TestAgent {
+        let log = server
+            .data_dir
+            .path()
+            .join(format!("agent-{}.log", cluster.replace('/', "_")));
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&log)
+            .expect("agent log");
+        let child = Command::new(binary("flotilla-agent"))
+            .args([
+                "--server",
+                &server.url(),
+                "--cluster",
+                cluster,
+                "--pod-ready-millis",
+                "100",
+            ])
+            .env("FLOTILLA_AGENT_TOKEN", token)
+            .env("RUST_LOG", "info")
+            .stdout(Stdio::null())
+            .stderr(file)
+            .spawn()
+            .expect("start flotilla-agent");
+        TestAgent { child, log }
+    }
+
+    /// Re-points the agent at a restarted server (same token and cluster).
+    pub fn log_text(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// Waits up to `timeout` for the agent to exit.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for TestAgent {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Polls `check` until it returns Some or `timeout` passes (then panics with `what`).
+pub async fn eventually<T, F, Fut>(timeout: Duration, what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + timeout;
+    loop {
+        if let Some(value) = check().await {
+            return value;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

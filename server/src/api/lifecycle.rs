@@ -1239,6 +1239,7 @@ impl LifecycleService for LifecycleApi {
             let filter = ResourceFilter {
                 apps: req.apps.clone(),
                 clusters: req.clusters.clone(),
+                ..Default::default()
             };
             let page = self
                 .app

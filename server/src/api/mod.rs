@@ -2,10 +2,13 @@
 //! one use case, and encode responses; errors map to `tonic::Status` in `status.rs`.
 //! Services whose issues have not landed yet answer UNIMPLEMENTED (generated stubs).
 
+pub mod agent;
 pub mod convert;
 pub mod lifecycle;
 pub mod page;
+pub mod simulator;
 pub mod status;
+pub mod status_api;
 
 use prost::Message;
 use sha2::{Digest, Sha256};
@@ -75,18 +78,3 @@ impl flotilla_api::v1::container_cluster_service_server::ContainerClusterService
     for ContainerClusterApi
 {
 }
-
-/// StatusService: not implemented until its issue lands.
-pub struct StatusApi;
-#[tonic::async_trait]
-impl flotilla_api::v1::status_service_server::StatusService for StatusApi {}
-
-/// AgentService: not implemented until its issue lands.
-pub struct AgentApi;
-#[tonic::async_trait]
-impl flotilla_api::v1::agent_service_server::AgentService for AgentApi {}
-
-/// SimulatorService: not implemented until its issue lands.
-pub struct SimulatorApi;
-#[tonic::async_trait]
-impl flotilla_api::v1::simulator_service_server::SimulatorService for SimulatorApi {}

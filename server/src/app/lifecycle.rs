@@ -94,11 +94,34 @@ pub struct RenderedPage {
 #[derive(Clone)]
 pub struct Lifecycle {
     store: Store,
+    hooks: Option<std::sync::Arc<dyn super::Hooks>>,
 }
 
 impl Lifecycle {
     pub fn new(store: Store) -> Self {
-        Self { store }
+        Self { store, hooks: None }
+    }
+
+    /// Tells `hooks` about committed changes that other parts of the server act on.
+    pub fn with_hooks(store: Store, hooks: std::sync::Arc<dyn super::Hooks>) -> Self {
+        Self {
+            store,
+            hooks: Some(hooks),
+        }
+    }
+
+    /// Wakes rsync for the clusters of `instance` (after a verb committed).
+    async fn work_changed(&self, instance: Option<InstanceId>) {
+        let (Some(hooks), Some(instance)) = (&self.hooks, instance) else {
+            return;
+        };
+        let clusters = match self.store.read().await {
+            Ok(mut conn) => instance_clusters(&mut conn, instance)
+                .await
+                .unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        hooks.work_changed(&clusters).await;
     }
 
     pub fn store(&self) -> &Store {
@@ -574,6 +597,19 @@ impl Lifecycle {
         .await
     }
 
+    /// Runs a verb, then wakes rsync for the clusters of the resulting instance.
+    async fn dig_verb_and_wake(
+        &self,
+        name: &ResourceName,
+        op: DigOp,
+        etag: Option<i64>,
+        key: Option<&RequestKey>,
+    ) -> Result<DigView> {
+        let view = self.dig_verb(name, op, etag, key).await?;
+        self.work_changed(view.status.current_instance).await;
+        Ok(view)
+    }
+
     pub async fn approve_dig(
         &self,
         name: &ResourceName,
@@ -589,7 +625,8 @@ impl Lifecycle {
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
-        self.dig_verb(name, DigOp::Instantiate, etag, key).await
+        self.dig_verb_and_wake(name, DigOp::Instantiate, etag, key)
+            .await
     }
 
     pub async fn terminate_dig(
@@ -598,7 +635,8 @@ impl Lifecycle {
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
-        self.dig_verb(name, DigOp::Terminate, etag, key).await
+        self.dig_verb_and_wake(name, DigOp::Terminate, etag, key)
+            .await
     }
 
     /// Everything a group's rendering depends on, and its JSON (hashed by approval).
@@ -766,6 +804,22 @@ impl Lifecycle {
         spec: ClusterSpec,
         key: Option<&RequestKey>,
     ) -> Result<ClusterView> {
+        let view = self.create_cluster_in_tx(name, spec, key).await?;
+        if let Some(hooks) = &self.hooks {
+            let embedded = view.object.spec.connection_mode == ConnectionMode::EmbeddedSim;
+            hooks
+                .cluster_created(&view.object.name.to_string(), embedded)
+                .await;
+        }
+        Ok(view)
+    }
+
+    async fn create_cluster_in_tx(
+        &self,
+        name: ResourceName,
+        spec: ClusterSpec,
+        key: Option<&RequestKey>,
+    ) -> Result<ClusterView> {
         idempotent(&self.store, key, async |tx: &mut Tx| {
             self.require_parent(tx, &name).await?;
             let agent = spec.connection_mode == ConnectionMode::Agent;
@@ -899,7 +953,11 @@ impl Lifecycle {
         instance_delete_for_owner(&mut tx, &cluster).await?;
         history_delete(&mut tx, &cluster).await?;
         object_delete(&mut tx, name, current.generation).await?;
-        tx.commit().await
+        tx.commit().await?;
+        if let Some(hooks) = &self.hooks {
+            hooks.cluster_deleted(&cluster).await;
+        }
+        Ok(())
     }
 
     /// A network intent of `cluster` is about to change: refused while APPLIED; bumps the
@@ -1024,7 +1082,9 @@ impl Lifecycle {
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<ClusterView> {
-        self.network_verb(name, NetworkOp::Apply, etag, key).await
+        let view = self.network_verb(name, NetworkOp::Apply, etag, key).await?;
+        self.work_changed(view.network.current_instance).await;
+        Ok(view)
     }
 
     pub async fn terminate_network_intents_verb(
@@ -1157,8 +1217,10 @@ pub fn hash_agent_token(token: &str) -> String {
 /// Terminates an instance: resources rsync never handled (Pending) need no delete and
 /// become Terminated at once; applied ones wait for rsync's delete.
 async fn terminate_instance(tx: &mut Tx, instance: InstanceId) -> Result<()> {
+    let lock = tx.for_update();
     rsync_bulk_transition(
         tx,
+        lock,
         Some(instance),
         None,
         &[RsyncStatus::Pending],
@@ -1197,6 +1259,8 @@ fn bind(app: &str, cluster: &str, documents: &[RenderedDoc]) -> Result<Vec<Rsync
                 name: doc.name.clone(),
                 manifest: serde_json::to_string(&doc.manifest).map_err(Error::internal)?,
                 status: RsyncStatus::Pending,
+                cluster_status: "Unknown".to_string(),
+                readiness: String::new(),
             })
         })
         .collect()

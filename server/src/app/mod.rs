@@ -3,6 +3,7 @@
 //! shape of the input already.
 
 pub mod lifecycle;
+pub mod status;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -73,4 +74,17 @@ pub fn check_etag(name: &impl std::fmt::Display, expected: Option<i64>, actual: 
         }),
         _ => Ok(()),
     }
+}
+
+/// What the lifecycle use cases tell the rest of the server after a commit: new rsync
+/// work for clusters, clusters created or deleted. Without hooks (tests of the use
+/// cases alone) nothing is told.
+#[tonic::async_trait]
+pub trait Hooks: Send + Sync {
+    /// These clusters have new rsync work.
+    async fn work_changed(&self, clusters: &[String]);
+    /// A cluster was created; `embedded_sim` for EMBEDDED_SIM clusters.
+    async fn cluster_created(&self, cluster: &str, embedded_sim: bool);
+    /// A cluster was deleted.
+    async fn cluster_deleted(&self, cluster: &str);
 }

@@ -6,6 +6,7 @@
 //! applies of matching resources, deleting pods.
 
 pub mod cluster;
+pub mod embedded;
 
 pub use cluster::SimCluster;
 

@@ -144,3 +144,35 @@ pub async fn instance_clusters(conn: &mut AnyConnection, id: InstanceId) -> Resu
         .map(|r| r.try_get::<String, _>("cluster").map_err(db_error))
         .collect()
 }
+
+/// The instances of `owner`, newest first, before `before` (an instance id).
+pub async fn instance_list(
+    conn: &mut AnyConnection,
+    owner: &str,
+    before: Option<&str>,
+    limit: i64,
+) -> Result<Vec<InstanceRow>> {
+    let rows = sqlx::query(
+        "SELECT id, owner, revision, resource_count, create_time, terminate_time FROM instances \
+         WHERE owner = $1 AND ($2 = '' OR id < $2) ORDER BY id DESC LIMIT $3",
+    )
+    .bind(owner)
+    .bind(before.unwrap_or_default())
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|row| {
+            let id: String = row.try_get("id").map_err(db_error)?;
+            Ok(InstanceRow {
+                id: id.parse().map_err(Error::internal)?,
+                owner: row.try_get("owner").map_err(db_error)?,
+                revision: row.try_get("revision").map_err(db_error)?,
+                resource_count: row.try_get("resource_count").map_err(db_error)?,
+                create_time: row.try_get("create_time").map_err(db_error)?,
+                terminate_time: row.try_get("terminate_time").map_err(db_error)?,
+            })
+        })
+        .collect()
+}

@@ -22,10 +22,17 @@ pub struct RsyncResource {
     /// The rendered manifest as JSON text.
     pub manifest: String,
     pub status: RsyncStatus,
+    /// Unknown | NotPresent | Present.
+    pub cluster_status: String,
+    /// "" | Ready | NotReady.
+    pub readiness: String,
 }
 
-/// The position of a resource in listing order, for keyset pagination.
-#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+/// The position of a resource in listing order, for keyset pagination. Field order is
+/// the SQL order, so the derived ordering agrees with `ORDER BY`.
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct ResourceKey {
     pub app: String,
     pub cluster: String,
@@ -125,6 +132,59 @@ pub struct ResourceFilter {
     pub apps: Vec<String>,
     /// Cluster resource names.
     pub clusters: Vec<String>,
+    /// Resource names (metadata.name).
+    pub names: Vec<String>,
+}
+
+impl ResourceFilter {
+    /// ` AND app IN (…) AND cluster IN (…) AND name IN (…)` with numbered placeholders
+    /// appended to `binds`; `prefix` qualifies the columns (e.g. "r.").
+    pub fn sql(&self, prefix: &str, binds: &mut Vec<String>) -> String {
+        let mut sql = String::new();
+        for (column, values) in [
+            ("app", &self.apps),
+            ("cluster", &self.clusters),
+            ("name", &self.names),
+        ] {
+            if values.is_empty() {
+                continue;
+            }
+            let list: Vec<String> = values
+                .iter()
+                .map(|v| {
+                    binds.push(v.clone());
+                    format!("${}", binds.len())
+                })
+                .collect();
+            sql.push_str(&format!(" AND {prefix}{column} IN ({})", list.join(", ")));
+        }
+        sql
+    }
+}
+
+/// ` AND (app, cluster, kind, api_group, namespace, name) > (…)` for keyset paging.
+pub fn after_sql(after: Option<&ResourceKey>, prefix: &str, binds: &mut Vec<String>) -> String {
+    let Some(key) = after else {
+        return String::new();
+    };
+    let placeholders: Vec<String> = [
+        &key.app,
+        &key.cluster,
+        &key.kind,
+        &key.group,
+        &key.namespace,
+        &key.name,
+    ]
+    .into_iter()
+    .map(|v| {
+        binds.push(v.clone());
+        format!("${}", binds.len())
+    })
+    .collect();
+    format!(
+        " AND ({prefix}app, {prefix}cluster, {prefix}kind, {prefix}api_group, {prefix}namespace, {prefix}name) > ({})",
+        placeholders.join(", ")
+    )
 }
 
 /// Lists the resources of `instance` after `after` in (app, cluster, kind, group,
@@ -137,39 +197,12 @@ pub async fn rsync_resources_list(
     limit: i64,
 ) -> Result<Vec<RsyncResource>> {
     let mut binds: Vec<String> = vec![instance.to_string()];
-    let next = |value: &str, binds: &mut Vec<String>| {
-        binds.push(value.to_string());
-        format!("${}", binds.len())
-    };
     let mut sql = String::from(
         "SELECT app, cluster, kind, api_group, api_version, namespace, name, manifest, \
-         rsync_status FROM rsync_resources WHERE instance_id = $1",
+         rsync_status, cluster_status, readiness FROM rsync_resources WHERE instance_id = $1",
     );
-    for (column, values) in [("app", &filter.apps), ("cluster", &filter.clusters)] {
-        if values.is_empty() {
-            continue;
-        }
-        let list: Vec<String> = values.iter().map(|v| next(v, &mut binds)).collect();
-        sql.push_str(&format!(" AND {column} IN ({})", list.join(", ")));
-    }
-    if let Some(key) = after {
-        // Row-value comparison works on both SQLite (>= 3.15) and PostgreSQL.
-        let tuple: Vec<String> = [
-            &key.app,
-            &key.cluster,
-            &key.kind,
-            &key.group,
-            &key.namespace,
-            &key.name,
-        ]
-        .into_iter()
-        .map(|v| next(v, &mut binds))
-        .collect();
-        sql.push_str(&format!(
-            " AND (app, cluster, kind, api_group, namespace, name) > ({})",
-            tuple.join(", ")
-        ));
-    }
+    sql.push_str(&filter.sql("", &mut binds));
+    sql.push_str(&after_sql(after, "", &mut binds));
     sql.push_str(&format!(
         " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {limit}"
     ));
@@ -193,6 +226,8 @@ pub async fn rsync_resources_list(
                 name: row.try_get("name").map_err(db_error)?,
                 manifest: row.try_get("manifest").map_err(db_error)?,
                 status: status.parse().map_err(Error::internal)?,
+                cluster_status: row.try_get("cluster_status").map_err(db_error)?,
+                readiness: row.try_get("readiness").map_err(db_error)?,
             })
         })
         .collect()

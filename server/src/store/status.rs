@@ -169,6 +169,7 @@ pub async fn status_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> R
 /// resources on that cluster of its non-superseded instances. Returns how many moved.
 pub async fn rsync_bulk_transition(
     conn: &mut AnyConnection,
+    lock: &str,
     instance: Option<InstanceId>,
     cluster: Option<&str>,
     from: &[RsyncStatus],
@@ -198,17 +199,29 @@ pub async fn rsync_bulk_transition(
         .collect();
     selection.push_str(&format!(" AND rsync_status IN ({})", statuses.join(", ")));
 
+    // Read (and on PostgreSQL lock) the rows first, so the aggregate deltas match
+    // exactly the rows the update moves.
     let select = format!(
-        "SELECT instance_id, app, cluster, rsync_status, CAST(COUNT(*) AS BIGINT) AS n FROM rsync_resources \
-         WHERE 1 = 1{selection} GROUP BY instance_id, app, cluster, rsync_status"
+        "SELECT instance_id, app, cluster, rsync_status FROM rsync_resources WHERE 1 = 1{selection} \
+         ORDER BY instance_id, app, cluster, kind, api_group, namespace, name{lock}"
     );
     let mut query = sqlx::query(&select);
     for value in &binds {
         query = query.bind(value.clone());
     }
-    let groups = query.fetch_all(&mut *conn).await.map_err(db_error)?;
-    if groups.is_empty() {
+    let rows = query.fetch_all(&mut *conn).await.map_err(db_error)?;
+    if rows.is_empty() {
         return Ok(0);
+    }
+    let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
+    for row in &rows {
+        let key = (
+            row.try_get("instance_id").map_err(db_error)?,
+            row.try_get("app").map_err(db_error)?,
+            row.try_get("cluster").map_err(db_error)?,
+            row.try_get("rsync_status").map_err(db_error)?,
+        );
+        *groups.entry(key).or_default() += 1;
     }
     let to_bind = format!("${}", binds.len() + 1);
     let update =
@@ -225,13 +238,8 @@ pub async fn rsync_bulk_transition(
 
     let mut deltas = CountDeltas::default();
     let mut moved = 0;
-    for row in groups {
-        let instance: String = row.try_get("instance_id").map_err(db_error)?;
+    for ((instance, app, cluster, status), n) in groups {
         let instance: InstanceId = instance.parse().map_err(Error::internal)?;
-        let app: String = row.try_get("app").map_err(db_error)?;
-        let cluster: String = row.try_get("cluster").map_err(db_error)?;
-        let status: String = row.try_get("rsync_status").map_err(db_error)?;
-        let n: i64 = row.try_get("n").map_err(db_error)?;
         deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
         deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
         moved += n;
@@ -343,7 +351,7 @@ pub async fn rsync_set_status(
         return Ok(None);
     }
     if current != to {
-        sqlx::query(
+        let result = sqlx::query(
             "UPDATE rsync_resources SET rsync_status = $1 WHERE instance_id = $2 AND app = $3 AND cluster = $4 \
              AND kind = $5 AND api_group = $6 AND namespace = $7 AND name = $8 AND rsync_status = $9",
         )
@@ -359,6 +367,10 @@ pub async fn rsync_set_status(
         .execute(&mut *conn)
         .await
         .map_err(db_error)?;
+        if result.rows_affected() == 0 {
+            // Changed since it was read: the aggregates stay as they are.
+            return Ok(None);
+        }
         deltas.moved(
             instance,
             &key.app,
@@ -390,7 +402,7 @@ pub async fn rsync_rows_for_bundle(
 ) -> Result<Vec<ObservedRsyncRow>> {
     let rows = sqlx::query(
         "SELECT kind, api_group, api_version, namespace, name, cluster_status, readiness FROM rsync_resources \
-         WHERE instance_id = $1 AND app = $2 AND cluster = $3",
+         WHERE instance_id = $1 AND app = $2 AND cluster = $3 ORDER BY kind, api_group, namespace, name",
     )
     .bind(instance.to_string())
     .bind(app)
@@ -503,29 +515,55 @@ pub async fn cluster_resources_list(
         .collect()
 }
 
-/// Replaces the cluster resources of (instance, app, cluster).
-pub async fn cluster_resources_replace(
+/// Brings the cluster resources of (instance, app, cluster) from `old` to `new`,
+/// writing only the rows that differ (an unchanged bundle costs no writes).
+pub async fn cluster_resources_sync(
     conn: &mut AnyConnection,
     instance: InstanceId,
     app: &str,
     cluster: &str,
-    rows: &[ClusterResourceRow],
+    old: &[ClusterResourceRow],
+    new: &[ClusterResourceRow],
 ) -> Result<()> {
-    sqlx::query(
-        "DELETE FROM cluster_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3",
-    )
-    .bind(instance.to_string())
-    .bind(app)
-    .bind(cluster)
-    .execute(&mut *conn)
-    .await
-    .map_err(db_error)?;
-    for row in rows {
+    type RowKey<'a> = (&'a str, &'a str, &'a str, &'a str);
+    fn key(r: &ClusterResourceRow) -> RowKey<'_> {
+        (&r.gvk.kind, &r.gvk.group, &r.namespace, &r.name)
+    }
+    let old_by_key: BTreeMap<RowKey<'_>, &ClusterResourceRow> =
+        old.iter().map(|r| (key(r), r)).collect();
+    let new_by_key: BTreeMap<RowKey<'_>, &ClusterResourceRow> =
+        new.iter().map(|r| (key(r), r)).collect();
+    let id = instance.to_string();
+    for (k, gone) in &old_by_key {
+        if !new_by_key.contains_key(k) {
+            sqlx::query(
+                "DELETE FROM cluster_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3 AND kind = $4 \
+                 AND api_group = $5 AND namespace = $6 AND name = $7",
+            )
+            .bind(&id)
+            .bind(app)
+            .bind(cluster)
+            .bind(&gone.gvk.kind)
+            .bind(&gone.gvk.group)
+            .bind(&gone.namespace)
+            .bind(&gone.name)
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?;
+        }
+    }
+    for (k, row) in &new_by_key {
+        if old_by_key.get(k).is_some_and(|old| *old == *row) {
+            continue;
+        }
         sqlx::query(
             "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, namespace, name, \
-             rsync_backed, present, readiness, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)",
+             rsync_backed, present, readiness, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
+             ON CONFLICT (instance_id, app, cluster, kind, api_group, namespace, name) DO UPDATE SET \
+             api_version = excluded.api_version, rsync_backed = excluded.rsync_backed, present = excluded.present, \
+             readiness = excluded.readiness, body = excluded.body",
         )
-        .bind(instance.to_string())
+        .bind(&id)
         .bind(app)
         .bind(cluster)
         .bind(&row.gvk.kind)
@@ -542,4 +580,167 @@ pub async fn cluster_resources_replace(
         .map_err(db_error)?;
     }
     Ok(())
+}
+
+/// A page of cluster resources of `instance` in key order.
+pub async fn cluster_resources_page(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &super::rsync_resource::ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+) -> Result<Vec<ClusterResourceRow>> {
+    let mut binds = vec![instance.to_string()];
+    let mut sql = String::from(
+        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body \
+         FROM cluster_resources WHERE instance_id = $1",
+    );
+    sql.push_str(&filter.sql("", &mut binds));
+    sql.push_str(&super::rsync_resource::after_sql(after, "", &mut binds));
+    sql.push_str(&format!(
+        " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {limit}"
+    ));
+    let mut query = sqlx::query(&sql);
+    for bind in binds {
+        query = query.bind(bind);
+    }
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter().map(decode_cluster_resource).collect()
+}
+
+fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> {
+    let rsync_backed: i64 = r.try_get("rsync_backed").map_err(db_error)?;
+    let present: i64 = r.try_get("present").map_err(db_error)?;
+    Ok(ClusterResourceRow {
+        app: r.try_get("app").map_err(db_error)?,
+        cluster: r.try_get("cluster").map_err(db_error)?,
+        gvk: Gvk {
+            group: r.try_get("api_group").map_err(db_error)?,
+            version: r.try_get("api_version").map_err(db_error)?,
+            kind: r.try_get("kind").map_err(db_error)?,
+        },
+        namespace: r.try_get("namespace").map_err(db_error)?,
+        name: r.try_get("name").map_err(db_error)?,
+        rsync_backed: rsync_backed == 1,
+        present: present == 1,
+        readiness: r.try_get("readiness").map_err(db_error)?,
+        body: r.try_get("body").map_err(db_error)?,
+    })
+}
+
+/// Counts for a selection that names resources: the aggregates cannot answer it, so
+/// the (indexed) rows with those names are counted.
+pub async fn counts_for_names(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &super::rsync_resource::ResourceFilter,
+) -> Result<BTreeMap<(String, String), i64>> {
+    let mut totals: BTreeMap<(String, String), i64> = BTreeMap::new();
+    let mut binds = vec![instance.to_string()];
+    let where_ = filter.sql("", &mut binds);
+    for (sql, dims) in [
+        (
+            format!(
+                "SELECT rsync_status AS a, cluster_status AS b, readiness AS c FROM rsync_resources WHERE instance_id = $1{where_}"
+            ),
+            ["rsync", "cluster", "readiness"],
+        ),
+        (
+            format!(
+                "SELECT '' AS a, CASE WHEN present = 1 THEN 'Present' ELSE 'NotPresent' END AS b, readiness AS c \
+                 FROM cluster_resources WHERE instance_id = $1 AND rsync_backed = 0{where_}"
+            ),
+            ["rsync", "cluster", "readiness"],
+        ),
+    ] {
+        let mut query = sqlx::query(&sql);
+        for bind in &binds {
+            query = query.bind(bind.clone());
+        }
+        for row in query.fetch_all(&mut *conn).await.map_err(db_error)? {
+            for (column, dimension) in ["a", "b", "c"].into_iter().zip(dims) {
+                let value: String = row.try_get(column).map_err(db_error)?;
+                if !value.is_empty() {
+                    *totals.entry((dimension.to_string(), value)).or_default() += 1;
+                }
+            }
+        }
+    }
+    Ok(totals)
+}
+
+/// The apps that have resources in `instance`.
+pub async fn instance_apps(conn: &mut AnyConnection, instance: InstanceId) -> Result<Vec<String>> {
+    let rows =
+        sqlx::query("SELECT DISTINCT app FROM status_counts WHERE instance_id = $1 ORDER BY app")
+            .bind(instance.to_string())
+            .fetch_all(conn)
+            .await
+            .map_err(db_error)?;
+    rows.iter()
+        .map(|r| r.try_get::<String, _>("app").map_err(db_error))
+        .collect()
+}
+
+/// The owners whose current instance places resources on `cluster`.
+pub async fn owners_placed_on(conn: &mut AnyConnection, cluster: &str) -> Result<Vec<String>> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT i.owner AS owner FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
+         WHERE c.cluster = $1 AND i.superseded = 0 ORDER BY owner",
+    )
+    .bind(cluster)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| r.try_get::<String, _>("owner").map_err(db_error))
+        .collect()
+}
+
+/// The connectivity of every cluster an instance is placed on.
+pub async fn placed_connectivity(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+) -> Result<Vec<(String, String)>> {
+    let rows = sqlx::query(
+        "SELECT c.cluster AS cluster, COALESCE(k.connectivity, 'Unknown') AS connectivity FROM instance_clusters c \
+         LEFT JOIN clusters k ON k.name = c.cluster WHERE c.instance_id = $1 ORDER BY c.cluster",
+    )
+    .bind(instance.to_string())
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("cluster").map_err(db_error)?,
+                r.try_get("connectivity").map_err(db_error)?,
+            ))
+        })
+        .collect()
+}
+
+/// (instance, app) pairs with Applied resources on `cluster` in active, current instances.
+pub async fn applied_deployments(
+    conn: &mut AnyConnection,
+    cluster: &str,
+) -> Result<Vec<(InstanceId, String)>> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT r.instance_id AS instance_id, r.app AS app FROM rsync_resources r \
+         JOIN instances i ON i.id = r.instance_id \
+         WHERE r.cluster = $1 AND r.rsync_status = 'Applied' AND i.superseded = 0 AND i.terminate_time IS NULL",
+    )
+    .bind(cluster)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            let instance: String = r.try_get("instance_id").map_err(db_error)?;
+            Ok((
+                instance.parse().map_err(Error::internal)?,
+                r.try_get("app").map_err(db_error)?,
+            ))
+        })
+        .collect()
 }

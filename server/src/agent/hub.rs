@@ -1,0 +1,317 @@
+//! The server side of agent sessions. Each cluster has a [`ClusterLink`] holding its
+//! current [`Session`] (at most one: a new session replaces the old). The rsync worker
+//! of the cluster sends operations through the session and awaits their results; the
+//! session's reader feeds bundle states to status ingest. Opening and losing sessions
+//! updates the cluster's connectivity.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use flotilla_api::v1 as pb;
+use pb::connect_response::Message as Down;
+use tokio::sync::{Notify, mpsc, oneshot, watch};
+use tokio_util::sync::CancellationToken;
+use tonic::Status;
+use tracing::{info, warn};
+
+use crate::api::convert::struct_to_json;
+use crate::app::status::{Bundle, StatusApp};
+use crate::domain::manifest::Gvk;
+use crate::error::{Error, Result};
+use crate::sim::cluster::Observed;
+
+/// The link between the server and one cluster.
+pub struct ClusterLink {
+    pub cluster: String,
+    session: watch::Sender<Option<Arc<Session>>>,
+    /// Wakes the cluster's rsync worker (new work, new session).
+    pub wake: Notify,
+}
+
+impl ClusterLink {
+    /// The current session, if the agent is connected.
+    pub fn current(&self) -> Option<Arc<Session>> {
+        self.session.borrow().clone()
+    }
+
+    /// Changes of the current session.
+    pub fn watch(&self) -> watch::Receiver<Option<Arc<Session>>> {
+        self.session.subscribe()
+    }
+}
+
+/// One agent session.
+pub struct Session {
+    pub id: u64,
+    pub cluster: String,
+    outbound: mpsc::Sender<Result<pb::ConnectResponse, Status>>,
+    pending: Mutex<HashMap<i64, oneshot::Sender<pb::ResourceResult>>>,
+    next_operation: AtomicI64,
+    /// Cancelled when the session ends, for whatever reason.
+    pub closed: CancellationToken,
+}
+
+impl Session {
+    /// Sends a message to the agent.
+    pub async fn send(&self, message: Down) -> std::result::Result<(), ()> {
+        self.outbound
+            .send(Ok(pb::ConnectResponse {
+                message: Some(message),
+            }))
+            .await
+            .map_err(|_| ())
+    }
+
+    /// Sends an operation built around a fresh operation id; the receiver yields the
+    /// agent's result, or fails if the session ends first.
+    pub async fn operation(
+        &self,
+        build: impl FnOnce(i64) -> Down,
+    ) -> std::result::Result<oneshot::Receiver<pb::ResourceResult>, ()> {
+        let id = self.next_operation.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.pending.lock().expect("pending lock").insert(id, tx);
+        self.send(build(id)).await?;
+        Ok(rx)
+    }
+
+    /// Delivers a result to the operation waiting for it.
+    fn complete(&self, result: pb::ResourceResult) {
+        if let Some(waiter) = self
+            .pending
+            .lock()
+            .expect("pending lock")
+            .remove(&result.operation_id)
+        {
+            let _ = waiter.send(result);
+        }
+    }
+
+    fn fail_pending(&self) {
+        self.pending.lock().expect("pending lock").clear();
+    }
+}
+
+/// All agent sessions of this server.
+pub struct AgentHub {
+    status: StatusApp,
+    heartbeat: Duration,
+    links: Mutex<HashMap<String, Arc<ClusterLink>>>,
+    /// Clusters the simulator disconnected: their agents are refused until reconnected.
+    blocked: Mutex<HashSet<String>>,
+    next_session: AtomicU64,
+}
+
+impl AgentHub {
+    pub fn new(status: StatusApp, heartbeat: Duration) -> Arc<AgentHub> {
+        Arc::new(AgentHub {
+            status,
+            heartbeat,
+            links: Mutex::new(HashMap::new()),
+            blocked: Mutex::new(HashSet::new()),
+            next_session: AtomicU64::new(1),
+        })
+    }
+
+    pub fn heartbeat(&self) -> Duration {
+        self.heartbeat
+    }
+
+    pub fn status(&self) -> &StatusApp {
+        &self.status
+    }
+
+    /// The link of `cluster`, created on first use.
+    pub fn link(&self, cluster: &str) -> Arc<ClusterLink> {
+        self.links
+            .lock()
+            .expect("links lock")
+            .entry(cluster.to_string())
+            .or_insert_with(|| {
+                Arc::new(ClusterLink {
+                    cluster: cluster.to_string(),
+                    session: watch::channel(None).0,
+                    wake: Notify::new(),
+                })
+            })
+            .clone()
+    }
+
+    /// Opens a session for `cluster`, replacing any previous one.
+    pub async fn open(
+        &self,
+        cluster: &str,
+        held: &[String],
+    ) -> Result<(
+        Arc<Session>,
+        mpsc::Receiver<Result<pb::ConnectResponse, Status>>,
+    )> {
+        if self.blocked.lock().expect("blocked lock").contains(cluster) {
+            return Err(Error::Unavailable(format!(
+                "cluster {cluster} is disconnected by the simulator"
+            )));
+        }
+        let (outbound, receiver) = mpsc::channel(8192);
+        let session = Arc::new(Session {
+            id: self.next_session.fetch_add(1, Ordering::Relaxed),
+            cluster: cluster.to_string(),
+            outbound,
+            pending: Mutex::new(HashMap::new()),
+            next_operation: AtomicI64::new(1),
+            closed: CancellationToken::new(),
+        });
+        let link = self.link(cluster);
+        let previous = link.session.send_replace(Some(session.clone()));
+        if let Some(previous) = previous {
+            previous.closed.cancel();
+            previous.fail_pending();
+        }
+        info!(%cluster, session = session.id, "agent session opened");
+        if let Err(error) = self.status.reconcile_session(cluster, held).await {
+            warn!(%cluster, %error, "cannot reconcile the new session");
+        }
+        if let Err(error) = self.status.connectivity_changed(cluster, "Available").await {
+            warn!(%cluster, %error, "cannot record connectivity");
+        }
+        link.wake.notify_one();
+        Ok((session, receiver))
+    }
+
+    /// Ends `session`; if it is still the cluster's current one, the cluster becomes
+    /// unreachable (Retrying) and its rsync worker is woken.
+    pub async fn close(&self, session: &Arc<Session>, reason: &str) {
+        session.closed.cancel();
+        session.fail_pending();
+        let link = self.link(&session.cluster);
+        let was_current = link.session.send_if_modified(|current| {
+            if current.as_ref().is_some_and(|c| c.id == session.id) {
+                *current = None;
+                true
+            } else {
+                false
+            }
+        });
+        if was_current {
+            info!(cluster = %session.cluster, session = session.id, %reason, "agent session closed");
+            if let Err(error) = self
+                .status
+                .connectivity_changed(&session.cluster, "Retrying")
+                .await
+            {
+                warn!(cluster = %session.cluster, %error, "cannot record connectivity");
+            }
+            link.wake.notify_one();
+        }
+    }
+
+    /// Cuts `cluster`'s session and refuses its agent until [`AgentHub::reconnect`].
+    pub async fn disconnect(&self, cluster: &str) {
+        self.blocked
+            .lock()
+            .expect("blocked lock")
+            .insert(cluster.to_string());
+        if let Some(session) = self.link(cluster).current() {
+            let _ = session
+                .outbound
+                .send(Err(Status::unavailable("disconnected by the simulator")))
+                .await;
+            self.close(&session, "disconnected by the simulator").await;
+        }
+    }
+
+    /// Lets a disconnected cluster's agent connect again.
+    pub fn reconnect(&self, cluster: &str) {
+        self.blocked.lock().expect("blocked lock").remove(cluster);
+    }
+
+    /// Sends a fault to a sim cluster's agent through its session.
+    pub async fn sim_command(&self, cluster: &str, command: pb::SimulatorCommand) -> Result<()> {
+        let session = self.link(cluster).current().ok_or_else(|| {
+            Error::precondition(
+                "CLUSTER_NOT_CONNECTED",
+                "CONNECTIVITY",
+                cluster.to_string(),
+                format!("cluster {cluster} has no agent session"),
+            )
+        })?;
+        session
+            .send(Down::SimCommand(command))
+            .await
+            .map_err(|_| Error::Unavailable(format!("the session of {cluster} just ended")))
+    }
+
+    /// Handles one message from an agent. A malformed message is an error: the caller
+    /// closes the session.
+    pub async fn receive(&self, session: &Arc<Session>, message: pb::ConnectRequest) -> Result<()> {
+        use pb::connect_request::Message as Up;
+        match message.message {
+            Some(Up::Result(result)) => {
+                session.complete(result);
+                Ok(())
+            }
+            Some(Up::BundleState(bundle)) => {
+                let bundle = bundle_from_proto(bundle)?;
+                self.status.ingest_bundle(&session.cluster, bundle).await
+            }
+            Some(Up::Heartbeat(_)) => Ok(()),
+            // Action progress arrives here once the ActionService lands.
+            Some(Up::ActionStatus(_)) => Ok(()),
+            Some(Up::Hello(_)) => Err(Error::invalid("hello", "sent twice in one session")),
+            None => Err(Error::invalid("message", "is empty")),
+        }
+    }
+
+    /// Ends every session (server shutdown): their streams finish once the session
+    /// tasks let go of them.
+    pub fn shutdown(&self) {
+        self.blocked.lock().expect("blocked lock").clear();
+        for link in self.links.lock().expect("links lock").values() {
+            if let Some(session) = link.session.send_replace(None) {
+                session.closed.cancel();
+                session.fail_pending();
+            }
+        }
+    }
+
+    /// Sends `error` to the agent before its session is closed.
+    pub async fn reject(&self, session: &Arc<Session>, error: Status) {
+        let _ = session.outbound.send(Err(error)).await;
+    }
+}
+
+/// Validates and converts a reported bundle state.
+fn bundle_from_proto(bundle: pb::ResourceBundleState) -> Result<Bundle> {
+    let mut resources = Vec::with_capacity(bundle.resources.len());
+    for (index, r) in bundle.resources.into_iter().enumerate() {
+        let gvk = r.gvk.unwrap_or_default();
+        if gvk.kind.is_empty() || gvk.version.is_empty() || r.name.is_empty() {
+            return Err(Error::invalid(
+                format!("bundle_state.resources[{index}]"),
+                "gvk.kind, gvk.version and name are required",
+            ));
+        }
+        let json = |s: Option<prost_types::Struct>| {
+            s.as_ref()
+                .map(struct_to_json)
+                .unwrap_or(serde_json::Value::Null)
+        };
+        resources.push(Observed {
+            gvk: Gvk {
+                group: gvk.group,
+                version: gvk.version,
+                kind: gvk.kind,
+            },
+            namespace: r.namespace,
+            name: r.name,
+            metadata: json(r.metadata),
+            spec: json(r.spec),
+            status: json(r.status),
+        });
+    }
+    Ok(Bundle {
+        deployment_id: bundle.deployment_id,
+        resources,
+    })
+}

@@ -1,0 +1,9 @@
+//! Cluster agents. `runner` is the agent side (the `flotilla-agent` binary and the
+//! embedded sim agents use it alike); `hub` is the server side: one session per
+//! cluster, authenticated by the cluster's token, carrying rsync operations out and
+//! results, resource bundle states and heartbeats in.
+
+pub mod hub;
+pub mod runner;
+
+pub use hub::{AgentHub, ClusterLink, Session};

@@ -1,0 +1,281 @@
+//! The agent side of `AgentService.Connect`. It dials the server with its token, says
+//! hello with what it holds, applies and deletes what the server sends, reports one
+//! ResourceBundleState per deployment id on change (debounced) and heartbeats. When
+//! the session drops it reconnects with exponential backoff and jitter; the server
+//! then re-sends its desired state and the agent reports everything it has.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use flotilla_api::v1 as pb;
+use pb::agent_service_client::AgentServiceClient;
+use pb::connect_request::Message as Up;
+use pb::connect_response::Message as Down;
+use pb::simulator_command::Command;
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_util::sync::CancellationToken;
+use tonic::Code;
+use tonic::transport::Endpoint;
+use tracing::{debug, info, warn};
+
+use crate::api::convert::{json_to_struct, struct_to_json};
+use crate::domain::manifest::Gvk;
+use crate::sim::SimCluster;
+
+/// How an agent connects.
+#[derive(Debug, Clone)]
+pub struct AgentOptions {
+    /// The server, e.g. `http://127.0.0.1:50051`.
+    pub server: String,
+    /// The cluster's resource name.
+    pub cluster: String,
+    /// The cluster's agent token.
+    pub token: String,
+    /// How long to gather changes before reporting bundle states.
+    pub debounce: Duration,
+    /// The longest wait between reconnection attempts.
+    pub max_backoff: Duration,
+}
+
+impl AgentOptions {
+    pub fn new(
+        server: impl Into<String>,
+        cluster: impl Into<String>,
+        token: impl Into<String>,
+    ) -> Self {
+        Self {
+            server: server.into(),
+            cluster: cluster.into(),
+            token: token.into(),
+            debounce: Duration::from_millis(50),
+            max_backoff: Duration::from_secs(5),
+        }
+    }
+}
+
+/// Why an agent stopped for good.
+#[derive(Debug, thiserror::Error)]
+pub enum AgentError {
+    #[error("the server refused the agent: {0}")]
+    Refused(tonic::Status),
+}
+
+enum SessionEnd {
+    Shutdown,
+    Lost(String),
+}
+
+/// Runs the agent until `shutdown`, reconnecting as needed. Returns an error only when
+/// the server refuses the token (UNAUTHENTICATED or PERMISSION_DENIED).
+pub async fn run_agent(
+    options: AgentOptions,
+    sim: Arc<SimCluster>,
+    mut changes: mpsc::UnboundedReceiver<String>,
+    shutdown: CancellationToken,
+) -> Result<(), AgentError> {
+    let mut backoff = Duration::from_millis(100);
+    loop {
+        if shutdown.is_cancelled() {
+            return Ok(());
+        }
+        match session(&options, &sim, &mut changes, &shutdown).await {
+            Ok(SessionEnd::Shutdown) => return Ok(()),
+            Ok(SessionEnd::Lost(reason)) => {
+                info!(cluster = %options.cluster, %reason, "agent session ended; reconnecting");
+                backoff = Duration::from_millis(100);
+            }
+            Err(status)
+                if matches!(
+                    status.code(),
+                    Code::Unauthenticated | Code::PermissionDenied
+                ) =>
+            {
+                return Err(AgentError::Refused(status));
+            }
+            Err(status) => {
+                debug!(cluster = %options.cluster, error = %status, "agent cannot connect");
+                backoff = (backoff * 2).min(options.max_backoff);
+            }
+        }
+        let jitter = Duration::from_millis(u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % 100);
+        tokio::select! {
+            () = shutdown.cancelled() => return Ok(()),
+            () = tokio::time::sleep(backoff + jitter) => {}
+        }
+    }
+}
+
+fn bundle_message(sim: &SimCluster, deployment_id: &str) -> pb::ConnectRequest {
+    let resources = sim
+        .bundle(deployment_id)
+        .into_iter()
+        .map(|o| pb::ObservedResource {
+            gvk: Some(pb::GroupVersionKind {
+                group: o.gvk.group,
+                version: o.gvk.version,
+                kind: o.gvk.kind,
+            }),
+            namespace: o.namespace,
+            name: o.name,
+            metadata: Some(json_to_struct(&o.metadata)),
+            spec: Some(json_to_struct(&o.spec)),
+            status: Some(json_to_struct(&o.status)),
+        })
+        .collect();
+    pb::ConnectRequest {
+        message: Some(Up::BundleState(pb::ResourceBundleState {
+            deployment_id: deployment_id.to_string(),
+            resources,
+            observe_time: crate::api::convert::timestamp(crate::store::now_micros()),
+        })),
+    }
+}
+
+async fn session(
+    options: &AgentOptions,
+    sim: &Arc<SimCluster>,
+    changes: &mut mpsc::UnboundedReceiver<String>,
+    shutdown: &CancellationToken,
+) -> Result<SessionEnd, tonic::Status> {
+    let channel = Endpoint::from_shared(options.server.clone())
+        .map_err(|e| tonic::Status::invalid_argument(e.to_string()))?
+        .connect_timeout(Duration::from_secs(5))
+        .connect()
+        .await
+        .map_err(|e| tonic::Status::unavailable(e.to_string()))?;
+    let (up, up_rx) = mpsc::channel::<pb::ConnectRequest>(4096);
+    let hello = pb::AgentHello {
+        cluster: options.cluster.clone(),
+        agent_version: env!("CARGO_PKG_VERSION").to_string(),
+        deployment_ids: sim.deployment_ids(),
+        monitored_kinds: crate::domain::readiness::MONITORED_KINDS
+            .iter()
+            .map(|k| k.to_string())
+            .collect(),
+    };
+    up.send(pb::ConnectRequest {
+        message: Some(Up::Hello(hello)),
+    })
+    .await
+    .map_err(|_| tonic::Status::internal("agent channel closed"))?;
+    let mut request = tonic::Request::new(ReceiverStream::new(up_rx));
+    let bearer = format!("Bearer {}", options.token)
+        .parse()
+        .map_err(|_| tonic::Status::invalid_argument("the token is not valid header text"))?;
+    request.metadata_mut().insert("authorization", bearer);
+    let mut down = AgentServiceClient::new(channel)
+        .connect(request)
+        .await?
+        .into_inner();
+
+    let heartbeat = match down.message().await? {
+        Some(pb::ConnectResponse {
+            message: Some(Down::Accepted(accepted)),
+        }) => Duration::from_millis(accepted.heartbeat_interval_millis.max(100) as u64),
+        other => {
+            return Ok(SessionEnd::Lost(format!(
+                "unexpected first message {other:?}"
+            )));
+        }
+    };
+    info!(cluster = %options.cluster, "agent session established");
+    // Report everything the cluster holds: the server reconciles from it.
+    for id in sim.deployment_ids() {
+        let _ = up.send(bundle_message(sim, &id)).await;
+    }
+    let mut pending: BTreeSet<String> = BTreeSet::new();
+    let mut beat = tokio::time::interval(heartbeat / 3);
+    let debounce = tokio::time::sleep(options.debounce);
+    tokio::pin!(debounce);
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => return Ok(SessionEnd::Shutdown),
+            _ = beat.tick() => {
+                let message = pb::ConnectRequest {
+                    message: Some(Up::Heartbeat(pb::Heartbeat { time: crate::api::convert::timestamp(crate::store::now_micros()) })),
+                };
+                if up.send(message).await.is_err() {
+                    return Ok(SessionEnd::Lost("upstream closed".into()));
+                }
+            }
+            changed = changes.recv() => {
+                let Some(id) = changed else { return Ok(SessionEnd::Shutdown) };
+                if pending.is_empty() {
+                    debounce.as_mut().reset(tokio::time::Instant::now() + options.debounce);
+                }
+                pending.insert(id);
+            }
+            () = &mut debounce, if !pending.is_empty() => {
+                for id in std::mem::take(&mut pending) {
+                    if up.send(bundle_message(sim, &id)).await.is_err() {
+                        return Ok(SessionEnd::Lost("upstream closed".into()));
+                    }
+                }
+            }
+            message = down.message() => {
+                let message = match message {
+                    Ok(Some(message)) => message,
+                    Ok(None) => return Ok(SessionEnd::Lost("server closed the session".into())),
+                    Err(status) => return Ok(SessionEnd::Lost(status.to_string())),
+                };
+                if let Some(reply) = handle(sim, message)
+                    && up.send(reply).await.is_err()
+                {
+                    return Ok(SessionEnd::Lost("upstream closed".into()));
+                }
+            }
+        }
+    }
+}
+
+/// Executes one server message; returns the reply to send, if any.
+fn handle(sim: &SimCluster, message: pb::ConnectResponse) -> Option<pb::ConnectRequest> {
+    let result = |operation_id, outcome: Result<(), String>| pb::ConnectRequest {
+        message: Some(Up::Result(pb::ResourceResult {
+            operation_id,
+            success: outcome.is_ok(),
+            error: outcome.err().unwrap_or_default(),
+        })),
+    };
+    match message.message? {
+        Down::Apply(apply) => {
+            let manifest = apply
+                .manifest
+                .as_ref()
+                .map(struct_to_json)
+                .unwrap_or_default();
+            Some(result(apply.operation_id, sim.apply(&manifest)))
+        }
+        Down::Delete(delete) => {
+            let gvk = delete.gvk.unwrap_or_default();
+            let gvk = Gvk {
+                group: gvk.group,
+                version: gvk.version,
+                kind: gvk.kind,
+            };
+            Some(result(
+                delete.operation_id,
+                sim.delete(&gvk, &delete.namespace, &delete.name, None),
+            ))
+        }
+        Down::SimCommand(command) => {
+            match command.command? {
+                Command::FailApplies(rule) => {
+                    sim.fail_applies(&rule.kind_pattern, &rule.name_pattern)
+                }
+                Command::DeletePod(pod) => {
+                    if !sim.delete_pod(&pod.namespace, &pod.pod) {
+                        warn!(pod = %pod.pod, "simulator asked to delete a pod that does not exist");
+                    }
+                }
+                Command::SetPodReadinessDelay(delay) => {
+                    sim.set_pod_ready_delay(Duration::from_millis(delay.delay_millis.max(0) as u64))
+                }
+            }
+            None
+        }
+        Down::Accepted(_) | Down::Heartbeat(_) | Down::Redirect(_) | Down::Action(_) => None,
+    }
+}

@@ -1,0 +1,357 @@
+//! StatusService handlers: the status query of intent groups and cluster network
+//! intents in the four output modes, with filters and paging of the resource tree, and
+//! the list of instances.
+
+use flotilla_api::v1 as pb;
+use pb::status_service_server::StatusService;
+use tonic::{Request, Response, Status};
+
+use super::check_size;
+use super::convert::{conditions_to_proto, json_to_struct, name, timestamp};
+use super::page::{decode_token, encode_token, page_size};
+use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, StatusResult};
+use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
+use crate::domain::readiness::{ClusterStatus, Readiness};
+use crate::domain::status::RsyncStatus;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+use crate::store::instance::{InstanceRow, instance_list};
+use crate::store::rsync_resource::ResourceKey;
+
+type Rpc<T> = std::result::Result<Response<T>, Status>;
+
+/// Resources per page of the status tree.
+const DEFAULT_TREE_PAGE: usize = 1000;
+const MAX_TREE_PAGE: usize = 10_000;
+
+pub struct StatusApi {
+    app: StatusApp,
+}
+
+impl StatusApi {
+    pub fn new(app: StatusApp) -> Self {
+        Self { app }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn status(
+        &self,
+        method: &str,
+        kind: &'static Kind,
+        owner: &str,
+        output: i32,
+        apps: Vec<String>,
+        clusters: Vec<String>,
+        resources: Vec<String>,
+        instance: &str,
+        size: i32,
+        token: &str,
+    ) -> Result<pb::ResourceStatus> {
+        let owner = name(kind, "name", owner)?;
+        let output = match pb::StatusOutput::try_from(output) {
+            Ok(pb::StatusOutput::Summary) => Output::Summary,
+            Ok(pb::StatusOutput::All | pb::StatusOutput::Unspecified) => Output::All,
+            Ok(pb::StatusOutput::Detail) => Output::Detail,
+            Ok(pb::StatusOutput::Rsync) => Output::Rsync,
+            Err(_) => {
+                return Err(Error::invalid(
+                    "output",
+                    format!("unknown enum value {output}"),
+                ));
+            }
+        };
+        let instance = if instance.is_empty() {
+            None
+        } else {
+            Some(instance.parse::<InstanceId>().map_err(|_| {
+                Error::invalid("instance", format!("{instance:?} is not an instance id"))
+            })?)
+        };
+        let page_size = match size {
+            s if s < 0 => return Err(Error::invalid("page_size", "must not be negative")),
+            0 => DEFAULT_TREE_PAGE,
+            s => (s as usize).min(MAX_TREE_PAGE),
+        };
+        let scope =
+            format!("{method}:{owner}:{output:?}:{apps:?}:{clusters:?}:{resources:?}:{instance:?}");
+        let after: Option<ResourceKey> = decode_token(&scope, token)?;
+        let query = StatusQuery {
+            output,
+            apps,
+            clusters,
+            resources,
+            instance,
+            page_size,
+            after,
+        };
+        let result = self.app.query(&owner, &query).await?;
+        let next = result
+            .next
+            .as_ref()
+            .map(|key| encode_token(&scope, key))
+            .unwrap_or_default();
+        Ok(to_proto(result, output, next))
+    }
+}
+
+fn counts(result: &StatusResult, dimension: &str, value: &str) -> i64 {
+    result
+        .counts
+        .get(&(dimension.to_string(), value.to_string()))
+        .copied()
+        .unwrap_or(0)
+}
+
+fn rsync_to_proto(status: RsyncStatus) -> pb::RsyncStatus {
+    match status {
+        RsyncStatus::Pending => pb::RsyncStatus::Pending,
+        RsyncStatus::Applied => pb::RsyncStatus::Applied,
+        RsyncStatus::Failed => pb::RsyncStatus::Failed,
+        RsyncStatus::Retrying => pb::RsyncStatus::Retrying,
+        RsyncStatus::Terminated => pb::RsyncStatus::Terminated,
+    }
+}
+
+fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
+    pb::ResourceStatusEntry {
+        gvk: Some(pb::GroupVersionKind {
+            group: entry.key.group.clone(),
+            version: entry.version.clone(),
+            kind: entry.key.kind.clone(),
+        }),
+        name: entry.key.name.clone(),
+        namespace: entry.key.namespace.clone(),
+        metadata: entry.metadata.as_ref().map(json_to_struct),
+        spec: entry
+            .spec
+            .as_ref()
+            .filter(|s| s.is_object())
+            .map(json_to_struct),
+        status: entry
+            .status
+            .as_ref()
+            .filter(|s| s.is_object())
+            .map(json_to_struct),
+        rsync_status: entry
+            .rsync_status
+            .map(rsync_to_proto)
+            .unwrap_or(pb::RsyncStatus::Unspecified) as i32,
+        cluster_status: match entry.cluster_status {
+            None => pb::ClusterResourceStatus::Unspecified,
+            Some(ClusterStatus::Unknown) => pb::ClusterResourceStatus::Unknown,
+            Some(ClusterStatus::NotPresent) => pb::ClusterResourceStatus::NotPresent,
+            Some(ClusterStatus::Present) => pb::ClusterResourceStatus::Present,
+        } as i32,
+        readiness: match entry.readiness {
+            Readiness::None => pb::Readiness::Unspecified,
+            Readiness::Ready => pb::Readiness::Ready,
+            Readiness::NotReady => pb::Readiness::NotReady,
+        } as i32,
+    }
+}
+
+fn to_proto(result: StatusResult, output: Output, next_page_token: String) -> pb::ResourceStatus {
+    let owner = &result.owner;
+    let is_dig = owner.kind() == &DEPLOYMENT_INTENT_GROUP;
+    let mut resources: Vec<pb::AppResources> = Vec::new();
+    for entry in &result.entries {
+        if resources.last().is_none_or(|a| a.app_name != entry.key.app) {
+            resources.push(pb::AppResources {
+                app_name: entry.key.app.clone(),
+                clusters: Vec::new(),
+            });
+        }
+        let app = resources.last_mut().expect("just pushed");
+        let cluster_id = entry
+            .key
+            .cluster
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_string();
+        if app.clusters.last().is_none_or(|c| c.name != cluster_id) {
+            let provider = entry
+                .key
+                .cluster
+                .split('/')
+                .nth(1)
+                .unwrap_or_default()
+                .to_string();
+            app.clusters.push(pb::ClusterResources {
+                name: cluster_id,
+                cluster_provider: provider,
+                resources: Vec::new(),
+            });
+        }
+        app.clusters
+            .last_mut()
+            .expect("just pushed")
+            .resources
+            .push(entry_to_proto(entry));
+    }
+    let c = |d, v| counts(&result, d, v);
+    let with_cluster = output != Output::Rsync;
+    pb::ResourceStatus {
+        name: owner.to_string(),
+        project: if is_dig {
+            owner.id_at(0).to_string()
+        } else {
+            String::new()
+        },
+        composite_app_name: if is_dig {
+            owner.id_at(1).to_string()
+        } else {
+            String::new()
+        },
+        composite_app_version: if is_dig {
+            owner.id_at(2).to_string()
+        } else {
+            String::new()
+        },
+        composite_profile_name: result.composite_profile.clone(),
+        state: result.state.clone(),
+        instance: result
+            .instance
+            .as_ref()
+            .map(|i| format!("{}/instances/{}", i.owner, i.id))
+            .unwrap_or_default(),
+        rsync_status: Some(pb::RsyncStatusCounts {
+            pending: c("rsync", "Pending"),
+            applied: c("rsync", "Applied"),
+            failed: c("rsync", "Failed"),
+            retrying: c("rsync", "Retrying"),
+            terminated: c("rsync", "Terminated"),
+        }),
+        cluster_status: with_cluster.then(|| pb::ClusterStatusCounts {
+            present: c("cluster", "Present"),
+            not_present: c("cluster", "NotPresent"),
+            unknown: c("cluster", "Unknown"),
+        }),
+        readiness: with_cluster.then(|| pb::ReadinessCounts {
+            ready: c("readiness", "Ready"),
+            not_ready: c("readiness", "NotReady"),
+        }),
+        resources,
+        conditions: conditions_to_proto(&result.conditions),
+        next_page_token,
+    }
+}
+
+fn instance_to_proto(row: &InstanceRow, current: bool) -> pb::Instance {
+    pb::Instance {
+        name: format!("{}/instances/{}", row.owner, row.id),
+        id: row.id.to_string(),
+        owner: row.owner.clone(),
+        revision: row.revision,
+        current,
+        terminated: row.terminate_time.is_some(),
+        resource_count: row.resource_count,
+        create_time: timestamp(row.create_time),
+        terminate_time: row.terminate_time.and_then(timestamp),
+    }
+}
+
+#[tonic::async_trait]
+impl StatusService for StatusApi {
+    async fn get_deployment_intent_group_status(
+        &self,
+        request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
+    ) -> Rpc<pb::ResourceStatus> {
+        let r = check_size(request)?;
+        let result = self
+            .status(
+                "GetDeploymentIntentGroupStatus",
+                &DEPLOYMENT_INTENT_GROUP,
+                &r.name,
+                r.output,
+                r.apps,
+                r.clusters,
+                r.resources,
+                &r.instance,
+                r.page_size,
+                &r.page_token,
+            )
+            .await?;
+        Ok(Response::new(result))
+    }
+
+    async fn get_cluster_network_status(
+        &self,
+        request: Request<pb::GetClusterNetworkStatusRequest>,
+    ) -> Rpc<pb::ResourceStatus> {
+        let r = check_size(request)?;
+        let result = self
+            .status(
+                "GetClusterNetworkStatus",
+                &CLUSTER,
+                &r.name,
+                r.output,
+                r.apps,
+                r.clusters,
+                r.resources,
+                &r.instance,
+                r.page_size,
+                &r.page_token,
+            )
+            .await?;
+        Ok(Response::new(result))
+    }
+
+    async fn list_instances(
+        &self,
+        request: Request<pb::ListInstancesRequest>,
+    ) -> Rpc<pb::ListInstancesResponse> {
+        let r = check_size(request)?;
+        let result: Result<pb::ListInstancesResponse> = async {
+            let kind = if r.name.starts_with("clusterProviders/") {
+                &CLUSTER
+            } else {
+                &DEPLOYMENT_INTENT_GROUP
+            };
+            let owner: ResourceName = name(kind, "name", &r.name)?;
+            let size = page_size(r.page_size)?;
+            let scope = format!("ListInstances:{owner}");
+            let before: Option<String> = decode_token(&scope, &r.page_token)?;
+            let current = self
+                .app
+                .query(
+                    &owner,
+                    &StatusQuery {
+                        output: Output::Summary,
+                        apps: vec![],
+                        clusters: vec![],
+                        resources: vec![],
+                        instance: None,
+                        page_size: 0,
+                        after: None,
+                    },
+                )
+                .await?
+                .instance
+                .map(|i| i.id);
+            let mut conn = self.app.store().read().await?;
+            let mut rows = instance_list(
+                &mut conn,
+                &owner.to_string(),
+                before.as_deref(),
+                size as i64 + 1,
+            )
+            .await?;
+            let more = rows.len() > size;
+            rows.truncate(size);
+            let next_page_token = match (more, rows.last()) {
+                (true, Some(last)) => encode_token(&scope, &last.id.to_string()),
+                _ => String::new(),
+            };
+            Ok(pb::ListInstancesResponse {
+                instances: rows
+                    .iter()
+                    .map(|row| instance_to_proto(row, Some(row.id) == current))
+                    .collect(),
+                next_page_token,
+            })
+        }
+        .await;
+        result.map(Response::new).map_err(Status::from)
+    }
+}

@@ -1,0 +1,875 @@
+//! Cluster status: ingest of ResourceBundleStates, rsync outcomes, connectivity, the
+//! conditions they drive, and the status queries (seed 000's table).
+//!
+//! Every change of a resource's status updates the aggregates (`status_counts`) and
+//! the owner's conditions in the same transaction.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+
+use crate::domain::conditions::{self, Condition, Severity, SummaryOptions};
+use crate::domain::lifecycle::{DigState, NetworkState};
+use crate::domain::manifest::Gvk;
+use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, ResourceName};
+use crate::domain::readiness::{ClusterStatus, Readiness, is_monitored, readiness};
+use crate::domain::status::RsyncStatus;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+use crate::sim::cluster::Observed;
+use crate::store::cluster::cluster_set_connectivity;
+use crate::store::dig::{dig_set_conditions, dig_status};
+use crate::store::instance::{InstanceRow, instance_clusters, instance_find};
+use crate::store::network::{cluster_network_status, cluster_set_conditions};
+use crate::store::rsync_resource::{
+    ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list,
+};
+use crate::store::status::{
+    ClusterResourceRow, CountDeltas, Dimension, RsyncWork, applied_deployments,
+    cluster_resources_list, cluster_resources_page, cluster_resources_sync, counts_for_names,
+    counts_sum, instance_apps, owners_placed_on, placed_connectivity, rsync_bulk_transition,
+    rsync_rows_for_bundle, rsync_set_cluster_status, rsync_set_status,
+};
+use crate::store::{Store, Tx, now_micros};
+
+/// A ResourceBundleState: what a cluster holds for one deployment id.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    pub deployment_id: String,
+    pub resources: Vec<Observed>,
+}
+
+/// The outcome of one rsync operation.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Succeeded,
+    Rejected(String),
+}
+
+/// How much a status query returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Summary,
+    All,
+    Detail,
+    Rsync,
+}
+
+/// A status query.
+#[derive(Debug, Clone)]
+pub struct StatusQuery {
+    pub output: Output,
+    pub apps: Vec<String>,
+    /// Cluster ids or names.
+    pub clusters: Vec<String>,
+    pub resources: Vec<String>,
+    pub instance: Option<InstanceId>,
+    pub page_size: usize,
+    pub after: Option<ResourceKey>,
+}
+
+/// One resource of the status tree.
+#[derive(Debug, Clone)]
+pub struct StatusEntry {
+    pub key: ResourceKey,
+    pub version: String,
+    /// None for cluster-only resources.
+    pub rsync_status: Option<RsyncStatus>,
+    /// None for RSYNC output.
+    pub cluster_status: Option<ClusterStatus>,
+    pub readiness: Readiness,
+    pub metadata: Option<Value>,
+    pub spec: Option<Value>,
+    pub status: Option<Value>,
+}
+
+/// The answer of a status query.
+#[derive(Debug, Clone)]
+pub struct StatusResult {
+    pub owner: ResourceName,
+    pub state: String,
+    pub composite_profile: String,
+    pub instance: Option<InstanceRow>,
+    /// (dimension, value) -> count.
+    pub counts: BTreeMap<(String, String), i64>,
+    pub entries: Vec<StatusEntry>,
+    pub next: Option<ResourceKey>,
+    pub conditions: Vec<Condition>,
+}
+
+/// The status use cases.
+#[derive(Clone)]
+pub struct StatusApp {
+    store: Store,
+}
+
+/// Parses `<instance uuid>-<app>`.
+pub fn parse_deployment_id(id: &str) -> Result<(InstanceId, String)> {
+    let invalid = || {
+        Error::invalid(
+            "bundle_state.deployment_id",
+            format!("{id:?} is not <instance>-<app>"),
+        )
+    };
+    if id.len() < 38 || !id.is_char_boundary(36) || id.as_bytes()[36] != b'-' {
+        return Err(invalid());
+    }
+    let instance = id[..36].parse().map_err(|_| invalid())?;
+    Ok((instance, id[37..].to_string()))
+}
+
+/// Namespaces as matched between rendered and reported resources ("" is "default").
+fn same_namespace(a: &str, b: &str) -> bool {
+    let norm = |n: &str| if n.is_empty() { "default" } else { n }.to_string();
+    norm(a) == norm(b)
+}
+
+impl StatusApp {
+    pub fn new(store: Store) -> Self {
+        Self { store }
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// Records a cluster's connectivity and refreshes the conditions that depend on it.
+    pub async fn connectivity_changed(&self, cluster: &str, connectivity: &str) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        if cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
+            refresh_conditions(&mut tx, cluster).await?;
+            for owner in owners_placed_on(&mut tx, cluster).await? {
+                refresh_conditions(&mut tx, &owner).await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Ingests a bundle state of `cluster`: derives the cluster status and readiness of
+    /// each rendered resource, records cluster-only resources, updates the aggregates.
+    /// A malformed deployment id is INVALID_ARGUMENT; a bundle of an unknown instance or
+    /// of an instance not placed on the cluster is ignored.
+    pub async fn ingest_bundle(&self, cluster: &str, bundle: Bundle) -> Result<()> {
+        let (instance, app) = parse_deployment_id(&bundle.deployment_id)?;
+        let mut tx = self.store.begin().await?;
+        let Some(row) = instance_find(&mut tx, instance).await? else {
+            return Ok(());
+        };
+        if !instance_clusters(&mut tx, instance)
+            .await?
+            .iter()
+            .any(|c| c == cluster)
+        {
+            return Ok(());
+        }
+        let mut deltas = CountDeltas::default();
+        let rendered = rsync_rows_for_bundle(&mut tx, instance, &app, cluster).await?;
+        let old_rows = cluster_resources_list(&mut tx, instance, Some(&app), Some(cluster)).await?;
+        let mut matched = vec![false; bundle.resources.len()];
+        let mut rows = Vec::new();
+        for r in &rendered {
+            let found = bundle.resources.iter().position(|o| {
+                o.gvk.kind == r.gvk.kind
+                    && o.gvk.group == r.gvk.group
+                    && o.name == r.name
+                    && same_namespace(&o.namespace, &r.namespace)
+            });
+            let (cluster_status, ready) = match found {
+                Some(index) => {
+                    matched[index] = true;
+                    let o = &bundle.resources[index];
+                    rows.push(cluster_row(
+                        &app,
+                        cluster,
+                        &r.gvk,
+                        &r.namespace,
+                        o,
+                        true,
+                        true,
+                    ));
+                    (
+                        ClusterStatus::Present,
+                        readiness(&o.gvk.kind, &o.spec, &o.status),
+                    )
+                }
+                None if is_monitored(&r.gvk.kind) => (ClusterStatus::NotPresent, Readiness::None),
+                None => (ClusterStatus::Unknown, Readiness::None),
+            };
+            if cluster_status.as_str() != r.cluster_status || ready.as_str() != r.readiness {
+                rsync_set_cluster_status(
+                    &mut tx,
+                    instance,
+                    &app,
+                    cluster,
+                    &r.gvk,
+                    &r.namespace,
+                    &r.name,
+                    cluster_status.as_str(),
+                    ready.as_str(),
+                )
+                .await?;
+                deltas.moved(
+                    instance,
+                    &app,
+                    cluster,
+                    Dimension::Cluster,
+                    &r.cluster_status,
+                    cluster_status.as_str(),
+                );
+                deltas.moved(
+                    instance,
+                    &app,
+                    cluster,
+                    Dimension::Readiness,
+                    &r.readiness,
+                    ready.as_str(),
+                );
+            }
+        }
+        // Cluster-only resources: counted too; remembered as NotPresent when they vanish.
+        for old in old_rows.iter().filter(|o| !o.rsync_backed) {
+            deltas.add(
+                instance,
+                &app,
+                cluster,
+                Dimension::Cluster,
+                if old.present { "Present" } else { "NotPresent" },
+                -1,
+            );
+            deltas.add(
+                instance,
+                &app,
+                cluster,
+                Dimension::Readiness,
+                &old.readiness,
+                -1,
+            );
+        }
+        let mut seen = BTreeSet::new();
+        for (o, _) in bundle.resources.iter().zip(&matched).filter(|(_, m)| !**m) {
+            seen.insert((
+                o.gvk.kind.clone(),
+                o.gvk.group.clone(),
+                o.namespace.clone(),
+                o.name.clone(),
+            ));
+            rows.push(cluster_row(
+                &app,
+                cluster,
+                &o.gvk,
+                &o.namespace,
+                o,
+                false,
+                true,
+            ));
+        }
+        for old in old_rows.iter().filter(|o| !o.rsync_backed) {
+            let key = (
+                old.gvk.kind.clone(),
+                old.gvk.group.clone(),
+                old.namespace.clone(),
+                old.name.clone(),
+            );
+            if !seen.contains(&key) {
+                rows.push(ClusterResourceRow {
+                    present: false,
+                    readiness: String::new(),
+                    ..old.clone()
+                });
+            }
+        }
+        for new in rows.iter().filter(|r| !r.rsync_backed) {
+            deltas.add(
+                instance,
+                &app,
+                cluster,
+                Dimension::Cluster,
+                if new.present { "Present" } else { "NotPresent" },
+                1,
+            );
+            deltas.add(
+                instance,
+                &app,
+                cluster,
+                Dimension::Readiness,
+                &new.readiness,
+                1,
+            );
+        }
+        cluster_resources_sync(&mut tx, instance, &app, cluster, &old_rows, &rows).await?;
+        if !deltas.is_empty() {
+            deltas.apply(&mut tx).await?;
+            refresh_conditions(&mut tx, &row.owner).await?;
+        }
+        tx.commit().await
+    }
+
+    /// Records the outcomes of rsync operations on `cluster`.
+    pub async fn record_outcomes(&self, outcomes: &[(RsyncWork, Outcome)]) -> Result<()> {
+        if outcomes.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.store.begin().await?;
+        let mut deltas = CountDeltas::default();
+        let mut instances = BTreeSet::new();
+        for (work, outcome) in outcomes {
+            let to = match (work.delete, outcome) {
+                (false, Outcome::Succeeded) => RsyncStatus::Applied,
+                (true, Outcome::Succeeded) => RsyncStatus::Terminated,
+                (_, Outcome::Rejected(_)) => RsyncStatus::Failed,
+            };
+            // An apply that raced a terminate: the resource is on the cluster now, so it
+            // must be Applied for rsync to delete it.
+            let expected: &[RsyncStatus] = if work.delete {
+                &[RsyncStatus::Applied, RsyncStatus::Retrying]
+            } else {
+                &[
+                    RsyncStatus::Pending,
+                    RsyncStatus::Retrying,
+                    RsyncStatus::Terminated,
+                ]
+            };
+            rsync_set_status(&mut tx, work.instance, &work.key, expected, to, &mut deltas).await?;
+            instances.insert(work.instance);
+        }
+        deltas.apply(&mut tx).await?;
+        for instance in instances {
+            if let Some(row) = instance_find(&mut tx, instance).await? {
+                refresh_conditions(&mut tx, &row.owner).await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Reconciles a new session with what the agent holds: resources recorded Applied
+    /// for deployment ids the agent does not report are re-sent (marked Retrying).
+    pub async fn reconcile_session(&self, cluster: &str, held: &[String]) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        let lock = tx.for_update();
+        let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
+            .await?
+            .into_iter()
+            .filter(|(instance, app)| !held.contains(&format!("{instance}-{app}")))
+            .map(|(instance, _)| instance)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for instance in &missing {
+            rsync_bulk_transition(
+                &mut tx,
+                lock,
+                Some(*instance),
+                Some(cluster),
+                &[RsyncStatus::Applied],
+                RsyncStatus::Retrying,
+            )
+            .await?;
+            if let Some(row) = instance_find(&mut tx, *instance).await? {
+                refresh_conditions(&mut tx, &row.owner).await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Marks what rsync cannot deliver to an unreachable cluster as Retrying.
+    pub async fn mark_unreachable(&self, cluster: &str) -> Result<i64> {
+        let mut tx = self.store.begin().await?;
+        let lock = tx.for_update();
+        let moved = rsync_bulk_transition(
+            &mut tx,
+            lock,
+            None,
+            Some(cluster),
+            &[RsyncStatus::Pending, RsyncStatus::Applied],
+            RsyncStatus::Retrying,
+        )
+        .await?;
+        let changed = moved > 0 && cluster_set_connectivity(&mut tx, cluster, "Retrying").await?;
+        if moved > 0 || changed {
+            refresh_conditions(&mut tx, cluster).await?;
+            for owner in owners_placed_on(&mut tx, cluster).await? {
+                refresh_conditions(&mut tx, &owner).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(moved)
+    }
+
+    /// The status of a deployment intent group or of a cluster's network intents.
+    pub async fn query(&self, owner: &ResourceName, query: &StatusQuery) -> Result<StatusResult> {
+        let mut conn = self.store.read().await?;
+        let (state, current, composite_profile, conditions) =
+            if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
+                let status = dig_status(&mut conn, owner, "").await?.ok_or_else(|| {
+                    Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, owner.to_string())
+                })?;
+                let object: crate::store::object::Object<crate::domain::resources::DigSpec> =
+                    crate::store::object::object_get(&mut conn, owner).await?;
+                (
+                    status.state.to_string(),
+                    status.current_instance,
+                    object.spec.composite_profile,
+                    status.conditions,
+                )
+            } else {
+                let status = cluster_network_status(&mut conn, owner, "")
+                    .await?
+                    .ok_or_else(|| Error::not_found(CLUSTER.type_name, owner.to_string()))?;
+                (
+                    status.state.to_string(),
+                    status.current_instance,
+                    String::new(),
+                    status.conditions,
+                )
+            };
+        let mut result = StatusResult {
+            owner: owner.clone(),
+            state,
+            composite_profile,
+            instance: None,
+            counts: BTreeMap::new(),
+            entries: Vec::new(),
+            next: None,
+            conditions,
+        };
+        let instance_id = match query.instance.or(current) {
+            Some(id) => id,
+            None if query.apps.is_empty() && query.clusters.is_empty() => return Ok(result),
+            None => {
+                let field = if query.apps.is_empty() {
+                    "clusters"
+                } else {
+                    "apps"
+                };
+                return Err(Error::invalid(
+                    field,
+                    format!("{owner} has no instance to filter"),
+                ));
+            }
+        };
+        let instance = instance_find(&mut conn, instance_id)
+            .await?
+            .filter(|row| row.owner == owner.to_string())
+            .ok_or_else(|| {
+                Error::not_found(
+                    "flotilla.v1.Instance",
+                    format!("{owner}/instances/{instance_id}"),
+                )
+            })?;
+        let filter = self.resolve_filter(&mut conn, instance_id, query).await?;
+        result.counts = if filter.names.is_empty() {
+            counts_sum(&mut conn, instance_id, &filter.apps, &filter.clusters).await?
+        } else {
+            counts_for_names(&mut conn, instance_id, &filter).await?
+        };
+        result.counts.retain(|(dimension, _), count| {
+            *count != 0 && (query.output != Output::Rsync || dimension == "rsync")
+        });
+        result.instance = Some(instance);
+        if query.output != Output::Summary {
+            let (entries, next) = self.page(&mut conn, instance_id, &filter, query).await?;
+            result.entries = entries;
+            result.next = next;
+        }
+        Ok(result)
+    }
+
+    /// Validates the filters: apps and clusters must belong to the instance.
+    async fn resolve_filter(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        instance: InstanceId,
+        query: &StatusQuery,
+    ) -> Result<ResourceFilter> {
+        let apps = instance_apps(conn, instance).await?;
+        for (index, app) in query.apps.iter().enumerate() {
+            if !apps.contains(app) {
+                return Err(Error::invalid(
+                    format!("apps[{index}]"),
+                    format!(
+                        "app {app:?} is not part of this instance (apps: {})",
+                        apps.join(", ")
+                    ),
+                ));
+            }
+        }
+        let placed = instance_clusters(conn, instance).await?;
+        let mut clusters = Vec::new();
+        for (index, wanted) in query.clusters.iter().enumerate() {
+            match placed
+                .iter()
+                .find(|c| *c == wanted || c.rsplit('/').next() == Some(wanted.as_str()))
+            {
+                Some(cluster) => clusters.push(cluster.clone()),
+                None => {
+                    return Err(Error::invalid(
+                        format!("clusters[{index}]"),
+                        format!("cluster {wanted:?} is not part of this instance"),
+                    ));
+                }
+            }
+        }
+        Ok(ResourceFilter {
+            apps: query.apps.clone(),
+            clusters,
+            names: query.resources.clone(),
+        })
+    }
+
+    /// One page of the resource tree: rendered resources merged with cluster resources
+    /// in key order.
+    async fn page(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        instance: InstanceId,
+        filter: &ResourceFilter,
+        query: &StatusQuery,
+    ) -> Result<(Vec<StatusEntry>, Option<ResourceKey>)> {
+        let limit = query.page_size as i64 + 1;
+        let rendered =
+            rsync_resources_list(conn, instance, filter, query.after.as_ref(), limit).await?;
+        let observed = if query.output == Output::Rsync {
+            Vec::new()
+        } else {
+            cluster_resources_page(conn, instance, filter, query.after.as_ref(), limit).await?
+        };
+        let mut merged: BTreeMap<ResourceKey, (Option<RsyncResource>, Option<ClusterResourceRow>)> =
+            BTreeMap::new();
+        for r in rendered {
+            let key = r.key();
+            merged.entry(key).or_default().0 = Some(r);
+        }
+        for c in observed {
+            let key = ResourceKey {
+                app: c.app.clone(),
+                cluster: c.cluster.clone(),
+                kind: c.gvk.kind.clone(),
+                group: c.gvk.group.clone(),
+                namespace: c.namespace.clone(),
+                name: c.name.clone(),
+            };
+            merged.entry(key).or_default().1 = Some(c);
+        }
+        let more = merged.len() > query.page_size;
+        let entries: Vec<StatusEntry> = merged
+            .into_iter()
+            .take(query.page_size)
+            .map(|(key, (rendered, observed))| entry(key, rendered, observed, query.output))
+            .collect();
+        let next = if more {
+            entries.last().map(|e| e.key.clone())
+        } else {
+            None
+        };
+        Ok((entries, next))
+    }
+}
+
+fn cluster_row(
+    app: &str,
+    cluster: &str,
+    gvk: &Gvk,
+    namespace: &str,
+    o: &Observed,
+    rsync_backed: bool,
+    present: bool,
+) -> ClusterResourceRow {
+    ClusterResourceRow {
+        app: app.to_string(),
+        cluster: cluster.to_string(),
+        gvk: Gvk {
+            version: o.gvk.version.clone(),
+            ..gvk.clone()
+        },
+        namespace: namespace.to_string(),
+        name: o.name.clone(),
+        rsync_backed,
+        present,
+        readiness: readiness(&o.gvk.kind, &o.spec, &o.status)
+            .as_str()
+            .to_string(),
+        body: json!({"metadata": o.metadata, "spec": o.spec, "status": o.status}).to_string(),
+    }
+}
+
+fn entry(
+    key: ResourceKey,
+    rendered: Option<RsyncResource>,
+    observed: Option<ClusterResourceRow>,
+    output: Output,
+) -> StatusEntry {
+    let body: Option<Value> = observed
+        .as_ref()
+        .and_then(|o| serde_json::from_str(&o.body).ok());
+    let version = rendered
+        .as_ref()
+        .map(|r| r.gvk.version.clone())
+        .or_else(|| observed.as_ref().map(|o| o.gvk.version.clone()))
+        .unwrap_or_default();
+    let (cluster_status, ready) = match (&rendered, &observed) {
+        (Some(r), _) => (
+            ClusterStatus::parse(&r.cluster_status).unwrap_or(ClusterStatus::Unknown),
+            Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
+        ),
+        (None, Some(o)) => (
+            if o.present {
+                ClusterStatus::Present
+            } else {
+                ClusterStatus::NotPresent
+            },
+            Readiness::parse(&o.readiness).unwrap_or(Readiness::None),
+        ),
+        (None, None) => (ClusterStatus::Unknown, Readiness::None),
+    };
+    let mut entry = StatusEntry {
+        key,
+        version,
+        rsync_status: rendered.as_ref().map(|r| r.status),
+        cluster_status: Some(cluster_status),
+        readiness: ready,
+        metadata: None,
+        spec: None,
+        status: None,
+    };
+    match output {
+        Output::Rsync => {
+            let manifest: Value = rendered
+                .as_ref()
+                .and_then(|r| serde_json::from_str(&r.manifest).ok())
+                .unwrap_or_default();
+            entry.metadata = manifest.get("metadata").cloned();
+            entry.spec = manifest.get("spec").cloned();
+            entry.cluster_status = None;
+            entry.readiness = Readiness::None;
+        }
+        Output::Detail => {
+            if let Some(body) = body {
+                entry.metadata = body.get("metadata").cloned();
+                entry.spec = body.get("spec").cloned();
+                entry.status = body.get("status").cloned().filter(|s| !s.is_null());
+            }
+        }
+        Output::All | Output::Summary => {}
+    }
+    entry
+}
+
+/// Recomputes and stores the conditions of `owner` (an intent group or a cluster).
+pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
+    let now = now_micros();
+    // On PostgreSQL, lock the owner's row first: concurrent transactions then recompute
+    // one after the other, each seeing the aggregates the previous one committed.
+    let lock = tx.for_update();
+    if let Ok(dig) = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", owner) {
+        let Some(status) = dig_status(tx, &dig, lock).await? else {
+            return Ok(());
+        };
+        let mut list = status.conditions.clone();
+        let instantiated = status.state == DigState::Instantiated;
+        match status.current_instance.filter(|_| instantiated) {
+            Some(instance) => {
+                let counts = counts_sum(tx, instance, &[], &[]).await?;
+                conditions::set(
+                    &mut list,
+                    applied_condition("ResourcesApplied", &counts),
+                    now,
+                );
+                conditions::set(&mut list, ready_condition(&counts), now);
+                let placed = placed_connectivity(tx, instance).await?;
+                conditions::set(&mut list, reachable_condition(&placed), now);
+            }
+            None => {
+                for type_ in ["ResourcesApplied", "ResourcesReady", "ClustersReachable"] {
+                    conditions::set(
+                        &mut list,
+                        Condition::unknown(
+                            type_,
+                            "NotInstantiated",
+                            format!("the group is {}", status.state),
+                        ),
+                        now,
+                    );
+                }
+            }
+        }
+        let ready = conditions::summary(&list, SummaryOptions { step_counter: true });
+        conditions::set(&mut list, ready, now);
+        dig_set_conditions(tx, owner, &list).await
+    } else if let Ok(cluster) = ResourceName::parse(&CLUSTER, "owner", owner) {
+        let Some(network) = cluster_network_status(tx, &cluster, lock).await? else {
+            return Ok(());
+        };
+        let mut list = network.conditions.clone();
+        let agent = match network.connectivity.as_str() {
+            "Available" => Condition::true_("AgentConnected"),
+            "Retrying" => Condition::false_(
+                "AgentConnected",
+                Severity::Warning,
+                "AgentDisconnected",
+                "the agent session is down; rsync retries",
+            ),
+            _ => Condition::unknown("AgentConnected", "NeverConnected", "no agent session yet"),
+        };
+        conditions::set(&mut list, agent, now);
+        match (network.state, network.current_instance) {
+            (NetworkState::Applied, Some(instance)) => {
+                let counts = counts_sum(tx, instance, &[], &[]).await?;
+                conditions::set(
+                    &mut list,
+                    applied_condition("NetworkIntentsApplied", &counts),
+                    now,
+                );
+            }
+            _ => conditions::set(&mut list, Condition::true_("NetworkIntentsApplied"), now),
+        }
+        let ready = conditions::summary(&list, SummaryOptions::default());
+        conditions::set(&mut list, ready, now);
+        cluster_set_conditions(tx, owner, &list).await
+    } else {
+        Ok(())
+    }
+}
+
+fn count(counts: &BTreeMap<(String, String), i64>, dimension: &str, value: &str) -> i64 {
+    counts
+        .get(&(dimension.to_string(), value.to_string()))
+        .copied()
+        .unwrap_or(0)
+}
+
+fn applied_condition(type_: &str, counts: &BTreeMap<(String, String), i64>) -> Condition {
+    let c = |v| count(counts, "rsync", v);
+    let total: i64 = RsyncStatus::ALL.iter().map(|s| c(s.as_str())).sum();
+    let (failed, retrying, pending, applied) =
+        (c("Failed"), c("Retrying"), c("Pending"), c("Applied"));
+    if failed > 0 {
+        Condition::false_(
+            type_,
+            Severity::Error,
+            "ApplyFailed",
+            format!("{failed} of {total} resources were rejected by their cluster"),
+        )
+    } else if retrying > 0 {
+        Condition::false_(
+            type_,
+            Severity::Warning,
+            "Retrying",
+            format!("{retrying} of {total} resources wait for an unreachable cluster"),
+        )
+    } else if pending > 0 {
+        Condition::false_(
+            type_,
+            Severity::Info,
+            "Applying",
+            format!("{applied} of {total} resources applied"),
+        )
+    } else {
+        Condition::true_(type_)
+    }
+}
+
+fn ready_condition(counts: &BTreeMap<(String, String), i64>) -> Condition {
+    let c = |v| count(counts, "cluster", v);
+    let (present, not_present, unknown) = (c("Present"), c("NotPresent"), c("Unknown"));
+    let ready = count(counts, "readiness", "Ready");
+    let not_ready = count(counts, "readiness", "NotReady");
+    let total = present + not_present + unknown;
+    if not_present > 0 {
+        Condition::false_(
+            "ResourcesReady",
+            Severity::Warning,
+            "NotPresent",
+            format!("{not_present} of {total} resources are missing from their cluster"),
+        )
+    } else if unknown > 0 {
+        Condition::false_(
+            "ResourcesReady",
+            Severity::Info,
+            "WaitingForClusterStatus",
+            format!("{} of {total} resources reported", total - unknown),
+        )
+    } else if not_ready > 0 {
+        Condition::false_(
+            "ResourcesReady",
+            Severity::Info,
+            "NotReady",
+            format!("{ready} of {} resources ready", ready + not_ready),
+        )
+    } else {
+        Condition::true_("ResourcesReady")
+    }
+}
+
+fn reachable_condition(placed: &[(String, String)]) -> Condition {
+    let down: Vec<&str> = placed
+        .iter()
+        .filter(|(_, c)| c == "Retrying")
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let unknown = placed.iter().filter(|(_, c)| c == "Unknown").count();
+    if !down.is_empty() {
+        Condition::false_(
+            "ClustersReachable",
+            Severity::Warning,
+            "ClusterUnreachable",
+            format!("unreachable: {}", down.join(", ")),
+        )
+    } else if unknown > 0 {
+        Condition::false_(
+            "ClustersReachable",
+            Severity::Info,
+            "WaitingForAgents",
+            format!("{unknown} of {} clusters not yet connected", placed.len()),
+        )
+    } else {
+        Condition::true_("ClustersReachable")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deployment_ids_parse() {
+        let instance = InstanceId::new();
+        let (parsed, app) = parse_deployment_id(&format!("{instance}-collectd")).unwrap();
+        assert_eq!((parsed, app.as_str()), (instance, "collectd"));
+        for bad in [
+            "",
+            "nope",
+            &format!("{instance}"),
+            &format!("{instance}x"),
+            "0192-app",
+        ] {
+            assert!(parse_deployment_id(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn applied_condition_prefers_the_worst() {
+        let counts = |pairs: &[(&str, i64)]| {
+            pairs
+                .iter()
+                .map(|(v, n)| (("rsync".to_string(), v.to_string()), *n))
+                .collect::<BTreeMap<_, _>>()
+        };
+        assert_eq!(
+            applied_condition("A", &counts(&[("Applied", 3)])).status,
+            conditions::Status::True
+        );
+        let c = applied_condition(
+            "A",
+            &counts(&[("Applied", 1), ("Failed", 1), ("Retrying", 1)]),
+        );
+        assert_eq!(
+            (c.severity, c.reason.as_str()),
+            (Severity::Error, "ApplyFailed")
+        );
+        let c = applied_condition("A", &counts(&[("Applied", 1), ("Pending", 2)]));
+        assert_eq!(
+            (c.severity, c.message.as_str()),
+            (Severity::Info, "1 of 3 resources applied")
+        );
+    }
+}

@@ -1,0 +1,181 @@
+//! `--demo`: seeds a cluster provider `edge` with two EMBEDDED_SIM clusters (`cluster1`,
+//! `cluster2`) and a project `demo` whose composite app `shop`/`v1` (apps `collectd`
+//! and `operator`, profile `default`) has an intent group `prod` placed on both
+//! clusters, ready to approve and instantiate. Existing resources are left alone.
+
+use serde_json::json;
+use tracing::info;
+
+use crate::app::lifecycle::Lifecycle;
+use crate::domain::names::*;
+use crate::domain::resources::*;
+use crate::error::{Error, Result};
+
+const COLLECTD: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: collectd
+spec:
+  replicas: 1
+  template:
+    metadata:
+      labels: {app: collectd}
+---
+apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: collectd-config
+data:
+  interval: \"10\"
+";
+
+const OPERATOR: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: operator
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels: {app: operator}
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: operator
+";
+
+fn name(kind: &'static Kind, text: &str) -> ResourceName {
+    ResourceName::parse(kind, "name", text).expect("demo names are valid")
+}
+
+/// Ignores ALREADY_EXISTS so seeding is idempotent.
+fn exists_ok<T>(result: Result<T>) -> Result<()> {
+    match result {
+        Ok(_) | Err(Error::AlreadyExists { .. }) => Ok(()),
+        Err(error) => Err(error),
+    }
+}
+
+pub async fn seed(app: &Lifecycle) -> Result<()> {
+    exists_ok(
+        app.create(
+            name(&CLUSTER_PROVIDER, "clusterProviders/edge"),
+            ClusterProviderSpec::default(),
+            None,
+        )
+        .await,
+    )?;
+    for cluster in ["cluster1", "cluster2"] {
+        let spec = ClusterSpec {
+            description: format!("embedded sim cluster {cluster}"),
+            labels: [("site".to_string(), "store".to_string())].into(),
+            connection_mode: ConnectionMode::EmbeddedSim,
+        };
+        exists_ok(
+            app.create_cluster(
+                name(
+                    &CLUSTER,
+                    &format!("clusterProviders/edge/clusters/{cluster}"),
+                ),
+                spec,
+                None,
+            )
+            .await,
+        )?;
+    }
+    exists_ok(
+        app.create(
+            name(&PROJECT, "projects/demo"),
+            ProjectSpec::default(),
+            None,
+        )
+        .await,
+    )?;
+    let version = "projects/demo/compositeApps/shop/versions/v1";
+    exists_ok(
+        app.create(
+            name(&COMPOSITE_APP, version),
+            CompositeAppSpec::default(),
+            None,
+        )
+        .await,
+    )?;
+    for (app_id, manifests, count) in [("collectd", COLLECTD, 2), ("operator", OPERATOR, 2)] {
+        let spec = AppSpec {
+            description: String::new(),
+            manifests: manifests.to_string(),
+            document_count: count,
+        };
+        exists_ok(
+            app.create(name(&APP, &format!("{version}/apps/{app_id}")), spec, None)
+                .await,
+        )?;
+    }
+    exists_ok(
+        app.create(
+            name(
+                &COMPOSITE_PROFILE,
+                &format!("{version}/compositeProfiles/default"),
+            ),
+            CompositeProfileSpec::default(),
+            None,
+        )
+        .await,
+    )?;
+    let patch = ManifestPatch {
+        target_kind: "Deployment".into(),
+        target_name: String::new(),
+        merge_patch: json!({"spec": {"replicas": 2}}),
+    };
+    exists_ok(
+        app.create(
+            name(
+                &APP_PROFILE,
+                &format!("{version}/compositeProfiles/default/appProfiles/collectd"),
+            ),
+            AppProfileSpec {
+                description: String::new(),
+                app: "collectd".into(),
+                patches: vec![patch],
+            },
+            None,
+        )
+        .await,
+    )?;
+    let dig = format!("{version}/deploymentIntentGroups/prod");
+    exists_ok(
+        app.create_dig(
+            name(&DEPLOYMENT_INTENT_GROUP, &dig),
+            DigSpec {
+                description: "the demo".into(),
+                composite_profile: "default".into(),
+                override_values: vec![],
+            },
+            None,
+        )
+        .await,
+    )?;
+    for app_id in ["collectd", "operator"] {
+        let spec = PlacementIntentSpec {
+            description: String::new(),
+            app: app_id.into(),
+            cluster_provider: "edge".into(),
+            cluster_names: vec!["cluster1".into(), "cluster2".into()],
+            cluster_selector: Default::default(),
+        };
+        exists_ok(
+            app.create(
+                name(
+                    &PLACEMENT_INTENT,
+                    &format!("{dig}/placementIntents/{app_id}"),
+                ),
+                spec,
+                None,
+            )
+            .await,
+        )?;
+    }
+    info!(deployment_intent_group = %dig, "demo seeded: approve and instantiate it");
+    Ok(())
+}

@@ -1,0 +1,257 @@
+//! The rsync engine: one worker per cluster, fed from the database. A worker wakes on
+//! new work, on session changes and on its backoff timer; it reads what the cluster
+//! should receive (applies of active instances, deletes of terminated ones), sends it
+//! through the agent session, and records each outcome. While the cluster is
+//! unreachable its outstanding resources are Retrying and the worker backs off
+//! exponentially with jitter. All state lives in SQL, so after a restart the workers
+//! simply resume.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use flotilla_api::v1 as pb;
+use pb::connect_response::Message as Down;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, info, warn};
+
+use crate::agent::{AgentHub, ClusterLink, Session};
+use crate::api::convert::json_to_struct;
+use crate::app::status::Outcome;
+use crate::error::Result;
+use crate::store::cluster::cluster_list_all;
+use crate::store::rsync_resource::ResourceKey;
+use crate::store::status::{RsyncWork, rsync_work};
+
+/// Tuning of the workers.
+#[derive(Debug, Clone)]
+pub struct RsyncOptions {
+    /// Operations sent before waiting for their results.
+    pub batch: i64,
+    /// First and largest backoff while a cluster is unreachable.
+    pub backoff_min: Duration,
+    pub backoff_max: Duration,
+    /// How long to wait for an agent's results before treating the cluster as lost.
+    pub result_timeout: Duration,
+    /// How often an idle worker re-reads its work (a safety net for missed wake-ups).
+    pub idle_recheck: Duration,
+}
+
+impl Default for RsyncOptions {
+    fn default() -> Self {
+        Self {
+            batch: 500,
+            backoff_min: Duration::from_millis(200),
+            backoff_max: Duration::from_secs(10),
+            result_timeout: Duration::from_secs(30),
+            idle_recheck: Duration::from_secs(10),
+        }
+    }
+}
+
+/// The workers of this server.
+pub struct RsyncEngine {
+    hub: Arc<AgentHub>,
+    options: RsyncOptions,
+    workers: Mutex<HashMap<String, tokio::task::JoinHandle<()>>>,
+    shutdown: CancellationToken,
+}
+
+enum Pass {
+    /// Nothing left to do.
+    Done,
+    /// Work is waiting but the cluster has no session.
+    Unreachable,
+}
+
+impl RsyncEngine {
+    pub fn new(
+        hub: Arc<AgentHub>,
+        options: RsyncOptions,
+        shutdown: CancellationToken,
+    ) -> Arc<RsyncEngine> {
+        Arc::new(RsyncEngine {
+            hub,
+            options,
+            workers: Mutex::new(HashMap::new()),
+            shutdown,
+        })
+    }
+
+    /// Starts workers for every cluster in the database (at start-up).
+    pub async fn start_all(self: &Arc<Self>) -> Result<()> {
+        let mut conn = self.hub.status().store().read().await?;
+        for (cluster, _) in cluster_list_all(&mut conn).await? {
+            self.wake(&cluster);
+        }
+        Ok(())
+    }
+
+    /// Wakes the worker of `cluster`, starting it if needed.
+    pub fn wake(self: &Arc<Self>, cluster: &str) {
+        let link = self.hub.link(cluster);
+        let mut workers = self.workers.lock().expect("workers lock");
+        let running = workers.get(cluster).is_some_and(|w| !w.is_finished());
+        if !running {
+            let engine = self.clone();
+            let worker_link = link.clone();
+            workers.insert(
+                cluster.to_string(),
+                tokio::spawn(async move { engine.run(worker_link).await }),
+            );
+        }
+        link.wake.notify_one();
+    }
+
+    /// Waits for every worker to stop (after the shutdown token fired).
+    pub async fn join(&self) {
+        let workers: Vec<_> = self
+            .workers
+            .lock()
+            .expect("workers lock")
+            .drain()
+            .map(|(_, w)| w)
+            .collect();
+        for worker in workers {
+            let _ = worker.await;
+        }
+    }
+
+    async fn run(self: Arc<Self>, link: Arc<ClusterLink>) {
+        let cluster = link.cluster.clone();
+        let mut sessions = link.watch();
+        let mut backoff = self.options.backoff_min;
+        loop {
+            let failing = match self.pass(&link).await {
+                // The session was replaced mid-pass: go again with the new one.
+                Ok(Pass::Unreachable) if link.current().is_some() => continue,
+                Ok(pass) => {
+                    if link.current().is_none() {
+                        // Nothing can reach the cluster: what it should hold is Retrying.
+                        match self.hub.status().mark_unreachable(&cluster).await {
+                            Ok(moved) if moved > 0 => {
+                                info!(%cluster, moved, "cluster unreachable; resources retrying")
+                            }
+                            Ok(_) => {}
+                            Err(error) => warn!(%cluster, %error, "cannot mark resources retrying"),
+                        }
+                    }
+                    match pass {
+                        Pass::Done => {
+                            backoff = self.options.backoff_min;
+                            false
+                        }
+                        Pass::Unreachable => true,
+                    }
+                }
+                Err(error) => {
+                    warn!(%cluster, %error, "rsync pass failed");
+                    true
+                }
+            };
+            let wait = if failing {
+                let jitter =
+                    Duration::from_millis(u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % 50);
+                let wait = backoff + jitter;
+                backoff = (backoff * 2).min(self.options.backoff_max);
+                wait
+            } else {
+                self.options.idle_recheck
+            };
+            tokio::select! {
+                () = self.shutdown.cancelled() => return,
+                () = link.wake.notified() => {}
+                changed = sessions.changed() => {
+                    if changed.is_err() {
+                        return;
+                    }
+                    backoff = self.options.backoff_min;
+                }
+                () = tokio::time::sleep(wait) => {}
+            }
+        }
+    }
+
+    /// Sends everything `link`'s cluster should receive, batch by batch.
+    async fn pass(&self, link: &ClusterLink) -> Result<Pass> {
+        let store = self.hub.status().store().clone();
+        let mut after: Option<(String, ResourceKey)> = None;
+        loop {
+            let work = {
+                let mut conn = store.read().await?;
+                rsync_work(&mut conn, &link.cluster, after.as_ref(), self.options.batch).await?
+            };
+            let Some(last) = work.last() else {
+                return Ok(Pass::Done);
+            };
+            after = Some((last.instance.to_string(), last.key.clone()));
+            let Some(session) = link.current() else {
+                return Ok(Pass::Unreachable);
+            };
+            let outcomes = match self.send_batch(&session, work).await {
+                Some(outcomes) => outcomes,
+                None => return Ok(Pass::Unreachable),
+            };
+            debug!(cluster = %link.cluster, operations = outcomes.len(), "rsync batch done");
+            self.hub.status().record_outcomes(&outcomes).await?;
+        }
+    }
+
+    /// Sends a batch and collects the results; None if the session ended meanwhile.
+    async fn send_batch(
+        &self,
+        session: &Session,
+        work: Vec<RsyncWork>,
+    ) -> Option<Vec<(RsyncWork, Outcome)>> {
+        let mut waiting = Vec::with_capacity(work.len());
+        for item in work {
+            let deployment_id = format!("{}-{}", item.instance, item.key.app);
+            let receiver = if item.delete {
+                let gvk = pb::GroupVersionKind {
+                    group: item.key.group.clone(),
+                    version: item.api_version.clone(),
+                    kind: item.key.kind.clone(),
+                };
+                session
+                    .operation(|operation_id| {
+                        Down::Delete(pb::DeleteResource {
+                            operation_id,
+                            gvk: Some(gvk),
+                            namespace: item.key.namespace.clone(),
+                            name: item.key.name.clone(),
+                        })
+                    })
+                    .await
+            } else {
+                let manifest: serde_json::Value =
+                    serde_json::from_str(&item.manifest).unwrap_or_default();
+                session
+                    .operation(|operation_id| {
+                        Down::Apply(pb::ApplyResource {
+                            operation_id,
+                            deployment_id,
+                            manifest: Some(json_to_struct(&manifest)),
+                            generation: 1,
+                        })
+                    })
+                    .await
+            };
+            waiting.push((item, receiver.ok()?));
+        }
+        let mut outcomes = Vec::with_capacity(waiting.len());
+        for (item, receiver) in waiting {
+            let result = tokio::select! {
+                result = receiver => result.ok()?,
+                () = tokio::time::sleep(self.options.result_timeout) => return None,
+                () = session.closed.cancelled() => return None,
+            };
+            let outcome = if result.success {
+                Outcome::Succeeded
+            } else {
+                Outcome::Rejected(result.error)
+            };
+            outcomes.push((item, outcome));
+        }
+        Some(outcomes)
+    }
+}

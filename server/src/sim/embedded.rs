@@ -1,0 +1,107 @@
+//! Embedded sim agents: for every EMBEDDED_SIM cluster the server runs an in-process sim
+//! cluster and an agent that dials the server's own gRPC address with a token minted at
+//! start, so it goes through exactly the session code a remote agent uses.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio_util::sync::CancellationToken;
+use tracing::{info, warn};
+
+use super::SimCluster;
+use crate::agent::runner::{AgentOptions, run_agent};
+use crate::app::lifecycle::issue_agent_token;
+use crate::domain::resources::{ClusterSpec, ConnectionMode};
+use crate::error::Result;
+use crate::store::Store;
+use crate::store::cluster::cluster_list_all;
+
+/// The embedded sim agents of this server.
+pub struct EmbeddedAgents {
+    store: Store,
+    server_url: String,
+    pod_ready_delay: Duration,
+    running: Mutex<HashMap<String, CancellationToken>>,
+    shutdown: CancellationToken,
+}
+
+impl EmbeddedAgents {
+    pub fn new(
+        store: Store,
+        server_url: String,
+        pod_ready_delay: Duration,
+        shutdown: CancellationToken,
+    ) -> Arc<Self> {
+        Arc::new(Self {
+            store,
+            server_url,
+            pod_ready_delay,
+            running: Mutex::new(HashMap::new()),
+            shutdown,
+        })
+    }
+
+    /// Starts an agent for every EMBEDDED_SIM cluster in the database.
+    pub async fn start_all(&self) -> Result<()> {
+        let clusters = {
+            let mut conn = self.store.read().await?;
+            cluster_list_all(&mut conn).await?
+        };
+        for (cluster, body) in clusters {
+            let embedded = serde_json::from_str::<ClusterSpec>(&body)
+                .map(|spec| spec.connection_mode == ConnectionMode::EmbeddedSim)
+                .unwrap_or(false);
+            if embedded {
+                self.start(&cluster).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Starts the agent of `cluster` with a fresh token (the sim cluster starts empty;
+    /// rsync re-sends what it should hold).
+    pub async fn start(&self, cluster: &str) -> Result<()> {
+        let running = self
+            .running
+            .lock()
+            .expect("running lock")
+            .get(cluster)
+            .is_some_and(|stop| !stop.is_cancelled());
+        if running {
+            return Ok(());
+        }
+        let token = {
+            let mut tx = self.store.begin().await?;
+            let token = issue_agent_token(&mut tx, cluster).await?;
+            tx.commit().await?;
+            token
+        };
+        let stop = self.shutdown.child_token();
+        if let Some(previous) = self
+            .running
+            .lock()
+            .expect("running lock")
+            .insert(cluster.to_string(), stop.clone())
+        {
+            previous.cancel();
+        }
+        let (sim, changes) = SimCluster::new(self.pod_ready_delay);
+        let options = AgentOptions::new(self.server_url.clone(), cluster, token);
+        let name = cluster.to_string();
+        info!(cluster = %name, "starting embedded sim agent");
+        tokio::spawn(async move {
+            if let Err(error) = run_agent(options, sim, changes, stop).await {
+                warn!(cluster = %name, %error, "embedded sim agent stopped");
+            }
+        });
+        Ok(())
+    }
+
+    /// Stops the agent of `cluster`.
+    pub fn stop(&self, cluster: &str) {
+        if let Some(stop) = self.running.lock().expect("running lock").remove(cluster) {
+            stop.cancel();
+        }
+    }
+}

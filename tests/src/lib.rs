@@ -101,9 +101,19 @@ impl TestServer {
         server
     }
 
-    /// (Re)starts the process on the same database and data directory.
+    /// (Re)starts the process on the same database and data directory, on a new port.
     pub async fn spawn(&mut self) {
         let address = format!("127.0.0.1:{}", free_port());
+        self.spawn_on(address).await;
+    }
+
+    /// Restarts the process on the same address, so connected agents find it again.
+    pub async fn respawn(&mut self) {
+        let address = self.address.clone();
+        self.spawn_on(address).await;
+    }
+
+    async fn spawn_on(&mut self, address: String) {
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -310,6 +320,11 @@ impl TestAgent {
     /// Re-points the agent at a restarted server (same token and cluster).
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// The agent's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
     }
 
     /// Waits up to `timeout` for the agent to exit.

@@ -93,9 +93,18 @@ async fn readme_quickstart_works_as_written(server: &TestServer) {
         .expect("bash");
     let text = String::from_utf8_lossy(&output.stdout).to_string()
         + &String::from_utf8_lossy(&output.stderr);
-    assert_eq!(text.matches("ERROR:").count(), 1, "only the illegal transition fails:\n{text}");
+    assert_eq!(
+        text.matches("ERROR:").count(),
+        1,
+        "only the illegal transition fails:\n{text}"
+    );
     // The demo converged: the summary after the pause.
-    for expected in ["\"applied\": \"8\"", "\"present\": \"16\"", "\"ready\": \"16\"", "\"state\": \"INSTANTIATED\""] {
+    for expected in [
+        "\"applied\": \"8\"",
+        "\"present\": \"16\"",
+        "\"ready\": \"16\"",
+        "\"state\": \"INSTANTIATED\"",
+    ] {
         assert!(text.contains(expected), "{expected} missing:\n{text}");
     }
     // After the pod deletion the pod is back.
@@ -104,8 +113,15 @@ async fn readme_quickstart_works_as_written(server: &TestServer) {
     assert!(text.contains("\"state\": \"APPLIED\""), "{text}");
     assert!(text.contains("\"appName\": \"network-intents\""), "{text}");
     // The tour's rendered resources.
-    assert_eq!(text.matches("\"resourceName\"").count(), 6, "3 documents x 2 clusters:\n{text}");
-    assert!(text.contains("\"replicas\": 3"), "profile patch applied:\n{text}");
+    assert_eq!(
+        text.matches("\"resourceName\"").count(),
+        6,
+        "3 documents x 2 clusters:\n{text}"
+    );
+    assert!(
+        text.contains("\"replicas\": 3"),
+        "profile patch applied:\n{text}"
+    );
     assert!(text.contains("flotilla/deployment-id"), "{text}");
     // The error the README shows is the one the server gives.
     let expected = readme_output("The last command prints:");

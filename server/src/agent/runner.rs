@@ -246,7 +246,10 @@ fn handle(sim: &SimCluster, message: pb::ConnectResponse) -> Option<pb::ConnectR
                 .as_ref()
                 .map(struct_to_json)
                 .unwrap_or_default();
-            Some(result(apply.operation_id, sim.apply(&manifest)))
+            Some(result(
+                apply.operation_id,
+                sim.apply(&manifest, apply.generation),
+            ))
         }
         Down::Delete(delete) => {
             let gvk = delete.gvk.unwrap_or_default();

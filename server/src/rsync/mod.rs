@@ -231,7 +231,7 @@ impl RsyncEngine {
                             operation_id,
                             deployment_id,
                             manifest: Some(json_to_struct(&manifest)),
-                            generation: 1,
+                            generation: item.generation,
                         })
                     })
                     .await

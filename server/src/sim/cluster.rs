@@ -29,6 +29,8 @@ struct SimObject {
     owner: Option<Key>,
     /// Changes when the object is recreated, so stale timers do nothing.
     uid: u64,
+    /// The desired-state generation of the last apply (0 for objects the sim made).
+    generation: i64,
 }
 
 /// A resource as the monitor reports it.
@@ -113,8 +115,10 @@ impl SimCluster {
         }
     }
 
-    /// Applies a manifest (create or replace). Fails if a fault rule matches.
-    pub fn apply(&self, manifest: &Value) -> Result<(), String> {
+    /// Applies a manifest (create or replace) of desired-state `generation`. An apply
+    /// older than what the object holds is acknowledged and ignored. Fails if a fault
+    /// rule matches.
+    pub fn apply(&self, manifest: &Value, generation: i64) -> Result<(), String> {
         let text = |p: &str| {
             manifest
                 .pointer(p)
@@ -148,6 +152,13 @@ impl SimCluster {
             return Err(format!("admission denied {kind} {name}: injected failure"));
         }
         let key = key_of(&gvk, &namespace, &name);
+        if state
+            .objects
+            .get(&key)
+            .is_some_and(|o| o.generation > generation)
+        {
+            return Ok(());
+        }
         let uid = state.next_uid;
         state.next_uid += 1;
         let spec = manifest.get("spec").cloned().unwrap_or(Value::Null);
@@ -165,6 +176,7 @@ impl SimCluster {
             status,
             owner: None,
             uid,
+            generation,
         };
         // Data-only kinds keep their payload where Kubernetes has it.
         if let Some(data) = manifest.get("data") {
@@ -375,6 +387,7 @@ impl SimCluster {
                     status: json!({"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}]}),
                     owner: Some(key.clone()),
                     uid,
+                    generation: 0,
                 },
             );
             self.schedule_ready(state, pk, uid);
@@ -478,7 +491,7 @@ mod tests {
     #[tokio::test]
     async fn deployments_get_pods_that_become_ready() {
         let (sim, mut changes) = SimCluster::new(Duration::from_millis(50));
-        sim.apply(&deployment("web", 2, "i-a")).unwrap();
+        sim.apply(&deployment("web", 2, "i-a"), 1).unwrap();
         let bundle = sim.bundle("i-a");
         assert_eq!(bundle.len(), 3, "deployment and two pods: {bundle:?}");
         let web = find(&bundle, "Deployment", "web").unwrap();
@@ -502,7 +515,7 @@ mod tests {
     #[tokio::test]
     async fn deleted_controller_pods_come_back_under_the_same_name() {
         let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
-        sim.apply(&deployment("web", 1, "i-a")).unwrap();
+        sim.apply(&deployment("web", 1, "i-a"), 1).unwrap();
         assert!(sim.delete_pod("", "web-0"));
         assert!(find(&sim.bundle("i-a"), "Pod", "web-0").is_none());
         tokio::time::sleep(RECREATE_DELAY + Duration::from_millis(100)).await;
@@ -513,9 +526,9 @@ mod tests {
     #[tokio::test]
     async fn jobs_complete_and_plain_kinds_exist_at_once() {
         let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
-        sim.apply(&json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "once", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "spec": {}}))
+        sim.apply(&json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "once", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "spec": {}}), 1)
             .unwrap();
-        sim.apply(&json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "data": {"k": "v"}}))
+        sim.apply(&json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "data": {"k": "v"}}), 1)
             .unwrap();
         tokio::time::sleep(Duration::from_millis(80)).await;
         let bundle = sim.bundle("i-j");
@@ -525,10 +538,19 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn stale_generations_are_ignored() {
+        let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+        sim.apply(&deployment("web", 3, "i-new"), 20).unwrap();
+        sim.apply(&deployment("web", 1, "i-old"), 10).unwrap();
+        assert_eq!(sim.bundle("i-new").len(), 4, "the newer apply stays");
+        assert!(sim.bundle("i-old").is_empty());
+    }
+
+    #[tokio::test]
     async fn fault_rules_fail_matching_applies_and_delete_removes_pods() {
         let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
         sim.fail_applies("Deployment", "*");
-        assert!(sim.apply(&deployment("web", 1, "i-f")).is_err());
+        assert!(sim.apply(&deployment("web", 1, "i-f"), 1).is_err());
         assert!(sim.bundle("i-f").is_empty());
         assert_eq!(
             sim.deployment_ids(),
@@ -536,7 +558,7 @@ mod tests {
             "failed applies still name their deployment"
         );
         sim.fail_applies("", "");
-        sim.apply(&deployment("web", 1, "i-f")).unwrap();
+        sim.apply(&deployment("web", 1, "i-f"), 1).unwrap();
         assert_eq!(sim.object_count(), 2);
         sim.delete(
             &Gvk::from_api_version("apps/v1", "Deployment"),

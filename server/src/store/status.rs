@@ -260,6 +260,9 @@ pub struct RsyncWork {
     pub status: RsyncStatus,
     /// Delete (the instance was terminated) rather than apply.
     pub delete: bool,
+    /// The desired-state generation: the instance's creation time, so a newer
+    /// instance's apply always wins over a late one of an older instance.
+    pub generation: i64,
 }
 
 /// The next resources rsync must act on for `cluster`: applies of active instances
@@ -273,7 +276,8 @@ pub async fn rsync_work(
 ) -> Result<Vec<RsyncWork>> {
     let mut sql = String::from(
         "SELECT r.instance_id, r.app, r.cluster, r.kind, r.api_group, r.api_version, r.namespace, r.name, \
-         r.manifest, r.rsync_status, CAST(CASE WHEN i.terminate_time IS NULL THEN 0 ELSE 1 END AS BIGINT) AS deleting \
+         r.manifest, r.rsync_status, i.create_time AS generation, \
+         CAST(CASE WHEN i.terminate_time IS NULL THEN 0 ELSE 1 END AS BIGINT) AS deleting \
          FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
          WHERE r.cluster = $1 AND i.superseded = 0 AND ( \
            (i.terminate_time IS NULL AND r.rsync_status IN ('Pending', 'Retrying')) OR \
@@ -315,6 +319,7 @@ pub async fn rsync_work(
                 manifest: r.try_get("manifest").map_err(db_error)?,
                 status: status.parse().map_err(Error::internal)?,
                 delete: deleting == 1,
+                generation: r.try_get("generation").map_err(db_error)?,
             })
         })
         .collect()

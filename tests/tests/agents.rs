@@ -366,15 +366,20 @@ async fn malformed_agent_message_closes_the_session_only(server: &TestServer) {
         "{}",
         error.message()
     );
-    let c = client
-        .lifecycle
-        .get_cluster(GetClusterRequest {
-            name: cluster.clone(),
-        })
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(c.connectivity, Connectivity::Retrying as i32);
+    eventually(WAIT, "the cluster to go Retrying", || {
+        let mut client = client.clone();
+        let cluster = cluster.clone();
+        async move {
+            let c = client
+                .lifecycle
+                .get_cluster(GetClusterRequest { name: cluster })
+                .await
+                .ok()?
+                .into_inner();
+            (c.connectivity == Connectivity::Retrying as i32).then_some(())
+        }
+    })
+    .await;
     // Nothing else was touched: the cluster and its token still work.
     let _agent = TestAgent::start(server, &cluster, &tokens["m"]);
     eventually(WAIT, "a good agent to connect", || {

@@ -162,6 +162,14 @@ impl AgentHub {
             next_operation: AtomicI64::new(1),
             closed: CancellationToken::new(),
         });
+        // The agent must see the acceptance first: send it before the session is
+        // published to the rsync worker, which may start sending at once.
+        session
+            .send(Down::Accepted(pb::SessionAccepted {
+                heartbeat_interval_millis: self.heartbeat.as_millis() as i64,
+            }))
+            .await
+            .map_err(|_| Error::Unavailable("the agent went away".into()))?;
         let link = self.link(cluster);
         let previous = link.session.send_replace(Some(session.clone()));
         if let Some(previous) = previous {

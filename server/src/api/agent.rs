@@ -91,12 +91,6 @@ impl AgentService for AgentApi {
             .await
             .map_err(Status::from)?;
         let heartbeat = self.hub.heartbeat();
-        session
-            .send(Down::Accepted(pb::SessionAccepted {
-                heartbeat_interval_millis: heartbeat.as_millis() as i64,
-            }))
-            .await
-            .map_err(|_| Status::unavailable("session closed"))?;
         tokio::spawn(read(self.hub.clone(), session.clone(), inbound));
         tokio::spawn(beat(session, heartbeat));
         Ok(Response::new(Box::pin(ReceiverStream::new(outbound))))

@@ -162,6 +162,7 @@ impl StatusApp {
         {
             return Ok(());
         }
+        lock_owners(&mut tx, [row.owner.clone()]).await?;
         let mut deltas = CountDeltas::default();
         let rendered = rsync_rows_for_bundle(&mut tx, instance, &app, cluster).await?;
         let old_rows = cluster_resources_list(&mut tx, instance, Some(&app), Some(cluster)).await?;
@@ -310,6 +311,17 @@ impl StatusApp {
             return Ok(());
         }
         let mut tx = self.store.begin().await?;
+        let mut owners = BTreeSet::new();
+        for instance in outcomes
+            .iter()
+            .map(|(w, _)| w.instance)
+            .collect::<BTreeSet<_>>()
+        {
+            if let Some(row) = instance_find(&mut tx, instance).await? {
+                owners.insert(row.owner);
+            }
+        }
+        lock_owners(&mut tx, owners).await?;
         let mut deltas = CountDeltas::default();
         let mut instances = BTreeSet::new();
         for (work, outcome) in outcomes {
@@ -345,6 +357,8 @@ impl StatusApp {
     /// for deployment ids the agent does not report are re-sent (marked Retrying).
     pub async fn reconcile_session(&self, cluster: &str, held: &[String]) -> Result<()> {
         let mut tx = self.store.begin().await?;
+        let owners = owners_placed_on(&mut tx, cluster).await?;
+        lock_owners(&mut tx, owners).await?;
         let lock = tx.for_update();
         let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
             .await?
@@ -374,6 +388,12 @@ impl StatusApp {
     /// Marks what rsync cannot deliver to an unreachable cluster as Retrying.
     pub async fn mark_unreachable(&self, cluster: &str) -> Result<i64> {
         let mut tx = self.store.begin().await?;
+        let mut owners: BTreeSet<String> = owners_placed_on(&mut tx, cluster)
+            .await?
+            .into_iter()
+            .collect();
+        owners.insert(cluster.to_string());
+        lock_owners(&mut tx, owners).await?;
         let lock = tx.for_update();
         let moved = rsync_bulk_transition(
             &mut tx,
@@ -652,6 +672,32 @@ fn entry(
         Output::All | Output::Summary => {}
     }
     entry
+}
+
+/// Locks the rows of `owners` (clusters first, then intent groups, each in name order)
+/// on PostgreSQL. Every transaction that changes statuses takes these locks before it
+/// touches resources, in the same order as the lifecycle verbs do, so they cannot
+/// deadlock with each other or with the verbs.
+async fn lock_owners(tx: &mut Tx, owners: impl IntoIterator<Item = String>) -> Result<()> {
+    let lock = tx.for_update();
+    if lock.is_empty() {
+        return Ok(());
+    }
+    let owners: BTreeSet<String> = owners.into_iter().collect();
+    let (clusters, digs): (Vec<&String>, Vec<&String>) = owners
+        .iter()
+        .partition(|o| o.starts_with("clusterProviders/"));
+    for cluster in clusters {
+        let name = ResourceName::parse(&CLUSTER, "owner", cluster)
+            .map_err(|v| Error::internal(v.description))?;
+        cluster_network_status(tx, &name, lock).await?;
+    }
+    for dig in digs {
+        let name = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", dig)
+            .map_err(|v| Error::internal(v.description))?;
+        dig_status(tx, &name, lock).await?;
+    }
+    Ok(())
 }
 
 /// Recomputes and stores the conditions of `owner` (an intent group or a cluster).

@@ -192,6 +192,14 @@ pub fn db_error(error: sqlx::Error) -> Error {
         | sqlx::Error::WorkerCrashed => Error::Unavailable(error.to_string()),
         sqlx::Error::Database(db) => {
             let code = db.code().unwrap_or_default();
+            // PostgreSQL: deadlock detected, serialization failure. Another transaction
+            // won; the operation can be retried as a whole.
+            if code == "40P01" || code == "40001" {
+                return Error::Aborted {
+                    reason: "CONCURRENT_TRANSACTION",
+                    message: format!("a concurrent change conflicted; retry ({})", db.message()),
+                };
+            }
             // PostgreSQL: class 08 (connection), 57P0x (shutdown), 53 (resources).
             // SQLite: 5 (BUSY), 6 (LOCKED).
             if code.starts_with("08")

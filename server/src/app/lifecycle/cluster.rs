@@ -1,0 +1,397 @@
+//! Clusters, agent tokens and the cluster network intents verbs; listing rendered
+//! resources.
+
+use super::*;
+
+impl Lifecycle {
+    pub(super) async fn cluster_view(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        name: &ResourceName,
+    ) -> Result<ClusterView> {
+        let object = object_get(conn, name).await?;
+        let network = cluster_network_status(conn, name, "")
+            .await?
+            .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
+        let history = history_list(conn, &name.to_string()).await?;
+        Ok(ClusterView {
+            object,
+            network,
+            history,
+            agent_token: None,
+        })
+    }
+
+    pub async fn create_cluster(
+        &self,
+        name: ResourceName,
+        spec: ClusterSpec,
+        key: Option<&RequestKey>,
+    ) -> Result<ClusterView> {
+        let view = self.create_cluster_in_tx(name, spec, key).await?;
+        if let Some(hooks) = &self.hooks {
+            let embedded = view.object.spec.connection_mode == ConnectionMode::EmbeddedSim;
+            hooks
+                .cluster_created(&view.object.name.to_string(), embedded)
+                .await;
+        }
+        Ok(view)
+    }
+
+    pub(super) async fn create_cluster_in_tx(
+        &self,
+        name: ResourceName,
+        spec: ClusterSpec,
+        key: Option<&RequestKey>,
+    ) -> Result<ClusterView> {
+        idempotent(&self.store, key, async |tx: &mut Tx| {
+            self.require_parent(tx, &name).await?;
+            let agent = spec.connection_mode == ConnectionMode::Agent;
+            let object = new_object(name.clone(), spec);
+            cluster_insert(tx, &object).await?;
+            history_append(tx, &name.to_string(), NetworkState::Created.as_str(), "", 1).await?;
+            let token = if agent {
+                Some(issue_agent_token(tx, &name.to_string()).await?)
+            } else {
+                None
+            };
+            let mut view = self.cluster_view(tx, &name).await?;
+            view.agent_token = token;
+            Ok(view)
+        })
+        .await
+    }
+
+    /// Issues a new agent token for an AGENT cluster; the old one stops working.
+    pub async fn rotate_agent_token(&self, name: &ResourceName) -> Result<ClusterView> {
+        let mut tx = self.store.begin().await?;
+        let object: Object<ClusterSpec> = object_get(&mut tx, name).await?;
+        if object.spec.connection_mode != ConnectionMode::Agent {
+            return Err(Error::precondition(
+                "NOT_AN_AGENT_CLUSTER",
+                "CONNECTION_MODE",
+                name.to_string(),
+                format!("{name} is served by an embedded sim agent and has no agent token"),
+            ));
+        }
+        let token = issue_agent_token(&mut tx, &name.to_string()).await?;
+        let mut view = self.cluster_view(&mut tx, name).await?;
+        tx.commit().await?;
+        view.agent_token = Some(token);
+        Ok(view)
+    }
+
+    pub async fn get_cluster(&self, name: &ResourceName) -> Result<ClusterView> {
+        let mut conn = self.store.read().await?;
+        self.cluster_view(&mut conn, name).await
+    }
+
+    pub async fn list_clusters(
+        &self,
+        parent: &ResourceName,
+        selector: &Labels,
+        after: &str,
+        page_size: usize,
+    ) -> Result<Page<ClusterView>> {
+        let mut conn = self.store.read().await?;
+        object_require(&mut conn, parent, "parent").await?;
+        let mut items = Vec::new();
+        let mut cursor = after.to_string();
+        // Label filtering happens after the keyset read, so read in batches until the
+        // page is full or the clusters run out.
+        loop {
+            let batch: Vec<Object<ClusterSpec>> =
+                object_list(&mut conn, &CLUSTER, &parent.to_string(), &cursor, 500).await?;
+            let exhausted = batch.len() < 500;
+            for object in batch {
+                cursor = object.name.to_string();
+                if !labels_match(selector, &object.spec.labels) {
+                    continue;
+                }
+                if items.len() == page_size {
+                    return Ok(Page { items, more: true });
+                }
+                items.push(self.cluster_view(&mut conn, &object.name).await?);
+            }
+            if exhausted {
+                return Ok(Page { items, more: false });
+            }
+        }
+    }
+
+    pub async fn update_cluster(
+        &self,
+        name: &ResourceName,
+        etag: Option<i64>,
+        merge: impl FnOnce(&Object<ClusterSpec>) -> Result<ClusterSpec>,
+    ) -> Result<ClusterView> {
+        self.update(name, etag, merge).await?;
+        self.get_cluster(name).await
+    }
+
+    pub async fn delete_cluster(&self, name: &ResourceName, etag: Option<i64>) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        let lock = tx.for_update();
+        let network = cluster_network_status(&mut tx, name, lock)
+            .await?
+            .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
+        let current: Object<ClusterSpec> = object_get(&mut tx, name).await?;
+        check_etag(name, etag, current.generation)?;
+        let terminating = match network.current_instance {
+            Some(instance) => rsync_resources_awaiting_delete(&mut tx, instance).await? > 0,
+            None => false,
+        };
+        if let Err(refusal) =
+            network_transition(network.state, NetworkOp::DeleteCluster, terminating)
+        {
+            return Err(Error::invalid_transition(
+                &name.to_string(),
+                network.state,
+                NetworkOp::DeleteCluster.verb(),
+                refusal.why,
+            ));
+        }
+        self.refuse_if_children(&mut tx, name).await?;
+        let cluster = name.to_string();
+        if let Some(dig) = instance_instantiated_user_of_cluster(&mut tx, &cluster).await? {
+            return Err(Error::precondition(
+                "CLUSTER_IN_USE",
+                "REFERENCE",
+                dig.clone(),
+                format!(
+                    "instantiated deployment intent group {dig} is placed on {cluster}; terminate it first"
+                ),
+            ));
+        }
+        if rsync_resources_active_on_cluster(&mut tx, &cluster).await? {
+            return Err(Error::precondition(
+                "CLUSTER_IN_USE",
+                "REFERENCE",
+                cluster.clone(),
+                format!(
+                    "resources on {cluster} are still being deleted; retry when termination finished"
+                ),
+            ));
+        }
+        status_delete_for_owner(&mut tx, &cluster).await?;
+        instance_delete_for_owner(&mut tx, &cluster).await?;
+        history_delete(&mut tx, &cluster).await?;
+        object_delete(&mut tx, name, current.generation).await?;
+        tx.commit().await?;
+        if let Some(hooks) = &self.hooks {
+            hooks.cluster_deleted(&cluster).await;
+        }
+        Ok(())
+    }
+
+    /// A network intent of `cluster` is about to change: refused while APPLIED; bumps the
+    /// network revision otherwise.
+    pub(super) async fn network_intents_changed(
+        &self,
+        tx: &mut Tx,
+        cluster: &ResourceName,
+    ) -> Result<()> {
+        let lock = tx.for_update();
+        let network = cluster_network_status(tx, cluster, lock)
+            .await?
+            .ok_or_else(|| Error::not_found(CLUSTER.type_name, cluster.to_string()))?;
+        if let Err(refusal) = network_transition(network.state, NetworkOp::EditIntent, false) {
+            return Err(Error::invalid_transition(
+                &cluster.to_string(),
+                network.state,
+                NetworkOp::EditIntent.verb(),
+                refusal.why,
+            ));
+        }
+        cluster_update_network_state(tx, cluster, network.state, network.state, true, None).await?;
+        Ok(())
+    }
+
+    pub(super) async fn network_verb(
+        &self,
+        name: &ResourceName,
+        op: NetworkOp,
+        etag: Option<i64>,
+        key: Option<&RequestKey>,
+    ) -> Result<ClusterView> {
+        idempotent(&self.store, key, async |tx: &mut Tx| {
+            let lock = tx.for_update();
+            let network = cluster_network_status(tx, name, lock)
+                .await?
+                .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
+            let object: Object<ClusterSpec> = object_get(tx, name).await?;
+            check_etag(name, etag, object.generation)?;
+            let next = match network_transition(network.state, op, false) {
+                Ok(Transition::To(next)) => next,
+                Ok(Transition::NoOp | Transition::Keep) => {
+                    return self.cluster_view(tx, name).await;
+                }
+                Err(refusal) => {
+                    return Err(Error::invalid_transition(
+                        &name.to_string(),
+                        network.state,
+                        op.verb(),
+                        refusal.why,
+                    ));
+                }
+            };
+            let (instance, new_current) = match op {
+                NetworkOp::Apply => {
+                    let instance = self
+                        .apply_network_intents(tx, name, network.revision)
+                        .await?;
+                    (instance, Some(instance))
+                }
+                NetworkOp::Terminate => {
+                    let instance = network.current_instance.ok_or_else(|| {
+                        Error::internal(format!("{name} is applied without an instance"))
+                    })?;
+                    terminate_instance(tx, instance).await?;
+                    (instance, None)
+                }
+                NetworkOp::EditIntent | NetworkOp::DeleteCluster => unreachable!("not verbs"),
+            };
+            let revision =
+                cluster_update_network_state(tx, name, network.state, next, false, new_current)
+                    .await?;
+            history_append(
+                tx,
+                &name.to_string(),
+                next.as_str(),
+                &instance.to_string(),
+                revision,
+            )
+            .await?;
+            self.cluster_view(tx, name).await
+        })
+        .await
+    }
+
+    pub(super) async fn apply_network_intents(
+        &self,
+        tx: &mut Tx,
+        cluster: &ResourceName,
+        revision: i64,
+    ) -> Result<InstanceId> {
+        let intents: Vec<Object<NetworkIntentSpec>> =
+            object_list_under(tx, &NETWORK_INTENT, &cluster.to_string()).await?;
+        if intents.is_empty() {
+            return Err(Error::precondition(
+                "NO_NETWORK_INTENTS",
+                "NETWORK_INTENTS",
+                cluster.to_string(),
+                format!("cluster {cluster} has no network intents to apply"),
+            ));
+        }
+        let instance = InstanceId::new();
+        let specs: Vec<(String, NetworkIntentSpec)> = intents
+            .into_iter()
+            .map(|o| (o.name.id().to_string(), o.spec))
+            .collect();
+        let documents = render_network_intents(instance, &specs);
+        let cluster_name = cluster.to_string();
+        let resources = bind(NETWORK_INTENTS_APP, &cluster_name, &documents)?;
+        let row = InstanceRow {
+            id: instance,
+            owner: cluster_name.clone(),
+            revision,
+            resource_count: resources.len() as i64,
+            create_time: now_micros(),
+            terminate_time: None,
+        };
+        instance_insert(tx, &row, &[cluster_name]).await?;
+        rsync_resources_insert(tx, instance, &resources).await?;
+        Ok(instance)
+    }
+
+    pub async fn apply_network_intents_verb(
+        &self,
+        name: &ResourceName,
+        etag: Option<i64>,
+        key: Option<&RequestKey>,
+    ) -> Result<ClusterView> {
+        let view = self.network_verb(name, NetworkOp::Apply, etag, key).await?;
+        self.work_changed(view.network.current_instance).await;
+        Ok(view)
+    }
+
+    pub async fn terminate_network_intents_verb(
+        &self,
+        name: &ResourceName,
+        etag: Option<i64>,
+        key: Option<&RequestKey>,
+    ) -> Result<ClusterView> {
+        self.network_verb(name, NetworkOp::Terminate, etag, key)
+            .await
+    }
+
+    /// Lists rendered resources of `instance` (or the owner's current instance).
+    pub async fn list_rendered(
+        &self,
+        owner: &ResourceName,
+        instance: Option<InstanceId>,
+        filter: &ResourceFilter,
+        after: Option<&ResourceKey>,
+        page_size: usize,
+    ) -> Result<RenderedPage> {
+        let mut conn = self.store.read().await?;
+        let current = if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
+            dig_status(&mut conn, owner, "")
+                .await?
+                .map(|s| s.current_instance)
+        } else {
+            cluster_network_status(&mut conn, owner, "")
+                .await?
+                .map(|s| s.current_instance)
+        }
+        .ok_or_else(|| Error::not_found(owner.kind().type_name, owner.to_string()))?;
+        let id = match instance.or(current) {
+            Some(id) => id,
+            None => {
+                return Err(Error::precondition(
+                    "NO_INSTANCE",
+                    "INSTANCE",
+                    owner.to_string(),
+                    format!("{owner} has no instance yet"),
+                ));
+            }
+        };
+        let row = instance_find(&mut conn, id)
+            .await?
+            .filter(|row| row.owner == owner.to_string())
+            .ok_or_else(|| {
+                Error::not_found("flotilla.v1.Instance", format!("{owner}/instances/{id}"))
+            })?;
+        // Cluster filters may name clusters by id or by full name.
+        let placed = instance_clusters(&mut conn, id).await?;
+        let mut filter = filter.clone();
+        if !filter.clusters.is_empty() {
+            filter.clusters = placed
+                .iter()
+                .filter(|c| {
+                    filter
+                        .clusters
+                        .iter()
+                        .any(|wanted| *c == wanted || c.rsplit('/').next() == Some(wanted.as_str()))
+                })
+                .cloned()
+                .collect();
+            if filter.clusters.is_empty() {
+                return Ok(RenderedPage {
+                    instance: row,
+                    resources: Vec::new(),
+                    more: false,
+                });
+            }
+        }
+        let mut resources =
+            rsync_resources_list(&mut conn, id, &filter, after, page_size as i64 + 1).await?;
+        let more = resources.len() > page_size;
+        resources.truncate(page_size);
+        Ok(RenderedPage {
+            instance: row,
+            resources,
+            more,
+        })
+    }
+}

@@ -1,0 +1,527 @@
+//! The LifecycleService use cases: CRUD of the EMCO resources, the deployment intent
+//! group and cluster network intents verbs, and rendering at instantiate/apply.
+//!
+//! Invariants kept here:
+//! - a change of a group, its intents, or the apps and profiles it uses moves an
+//!   APPROVED or TERMINATED group back to CREATED (and is refused while INSTANTIATED),
+//!   in the same transaction as the change;
+//! - an instance is rendered and persisted in one transaction with the state change,
+//!   so a refused or failed instantiate writes nothing.
+
+mod cluster;
+mod dig;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{RequestKey, check_etag, idempotent};
+use crate::domain::lifecycle::{
+    DigOp, DigState, NetworkOp, NetworkState, Transition, dig_transition, network_transition,
+};
+use crate::domain::names::{
+    APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
+    DEPLOYMENT_INTENT_GROUP, Kind, NETWORK_INTENT, PLACEMENT_INTENT, PROJECT, ResourceName,
+};
+use crate::domain::render::{
+    ClusterCandidate, NETWORK_INTENTS_APP, RenderedDoc, content_hash, render_app,
+    render_network_intents, resolve_placement,
+};
+use crate::domain::resources::{
+    AppProfileSpec, AppSpec, ClusterSpec, ConnectionMode, DigSpec, Labels, ManifestPatch,
+    NetworkIntentSpec, PlacementIntentSpec, labels_match,
+};
+use crate::domain::status::RsyncStatus;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+use crate::store::cluster::cluster_set_token_hash;
+use crate::store::dig::{
+    DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
+};
+use crate::store::history::{HistoryEntry, history_append, history_delete, history_list};
+use crate::store::instance::{
+    InstanceRow, instance_clusters, instance_delete_for_owner, instance_find, instance_insert,
+    instance_instantiated_user_of_cluster, instance_terminate,
+};
+use crate::store::network::{
+    NetworkStatus, cluster_insert, cluster_network_status, cluster_update_network_state,
+};
+use crate::store::object::{
+    Object, new_object, object_delete, object_find, object_first_child, object_get, object_insert,
+    object_list, object_list_under, object_require, object_update,
+};
+use crate::store::rsync_resource::{
+    ResourceFilter, ResourceKey, RsyncResource, rsync_resources_active_on_cluster,
+    rsync_resources_awaiting_delete, rsync_resources_insert, rsync_resources_list,
+};
+use crate::store::status::{rsync_bulk_transition, status_delete_for_owner};
+use crate::store::{Store, Tx, now_micros};
+
+/// A deployment intent group as returned by the API.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct DigView {
+    pub object: Object<DigSpec>,
+    pub status: DigStatus,
+    pub history: Vec<HistoryEntry>,
+}
+
+/// A cluster as returned by the API.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ClusterView {
+    pub object: Object<ClusterSpec>,
+    pub network: NetworkStatus,
+    pub history: Vec<HistoryEntry>,
+    /// A new agent token, only in the responses of create and rotate. Never serialized,
+    /// so the idempotency record of a create does not keep it in clear.
+    #[serde(skip)]
+    pub agent_token: Option<String>,
+}
+
+/// A page of results.
+#[derive(Debug, Clone)]
+pub struct Page<T> {
+    pub items: Vec<T>,
+    /// Whether more items follow.
+    pub more: bool,
+}
+
+/// The rendered resources of an instance, one page.
+#[derive(Debug, Clone)]
+pub struct RenderedPage {
+    pub instance: InstanceRow,
+    pub resources: Vec<RsyncResource>,
+    pub more: bool,
+}
+
+/// The LifecycleService use cases.
+#[derive(Clone)]
+pub struct Lifecycle {
+    store: Store,
+    hooks: Option<std::sync::Arc<dyn super::Hooks>>,
+}
+
+impl Lifecycle {
+    pub fn new(store: Store) -> Self {
+        Self { store, hooks: None }
+    }
+
+    /// Tells `hooks` about committed changes that other parts of the server act on.
+    pub fn with_hooks(store: Store, hooks: std::sync::Arc<dyn super::Hooks>) -> Self {
+        Self {
+            store,
+            hooks: Some(hooks),
+        }
+    }
+
+    /// Wakes rsync for the clusters of `instance` (after a verb committed).
+    pub(super) async fn work_changed(&self, instance: Option<InstanceId>) {
+        let (Some(hooks), Some(instance)) = (&self.hooks, instance) else {
+            return;
+        };
+        let clusters = match self.store.read().await {
+            Ok(mut conn) => instance_clusters(&mut conn, instance)
+                .await
+                .unwrap_or_default(),
+            Err(_) => Vec::new(),
+        };
+        hooks.work_changed(&clusters).await;
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    // -----------------------------------------------------------------------------
+    // Generic CRUD
+    // -----------------------------------------------------------------------------
+
+    /// Gets a resource of any plain kind.
+    pub async fn get<S: DeserializeOwned>(&self, name: &ResourceName) -> Result<Object<S>> {
+        let mut conn = self.store.read().await?;
+        object_get(&mut conn, name).await
+    }
+
+    /// Lists the resources of `kind` under `parent` after `after`; NOT_FOUND if the
+    /// parent does not exist.
+    pub async fn list<S: DeserializeOwned>(
+        &self,
+        kind: &'static Kind,
+        parent: Option<&ResourceName>,
+        after: &str,
+        page_size: usize,
+    ) -> Result<Page<Object<S>>> {
+        let mut conn = self.store.read().await?;
+        if let Some(parent) = parent {
+            object_require(&mut conn, parent, "parent").await?;
+        }
+        let parent = parent.map(ToString::to_string).unwrap_or_default();
+        let mut items = object_list(&mut conn, kind, &parent, after, page_size as i64 + 1).await?;
+        let more = items.len() > page_size;
+        items.truncate(page_size);
+        Ok(Page { items, more })
+    }
+
+    /// Creates a resource of a plain kind (no lifecycle columns) under `parent`.
+    pub async fn create<S>(
+        &self,
+        name: ResourceName,
+        spec: S,
+        key: Option<&RequestKey>,
+    ) -> Result<Object<S>>
+    where
+        S: Serialize + DeserializeOwned + Clone,
+    {
+        idempotent(&self.store, key, async |tx: &mut Tx| {
+            self.require_parent(tx, &name).await?;
+            self.check_references(tx, &name, &json!(spec)).await?;
+            let object = new_object(name.clone(), spec);
+            object_insert(tx, &object, &[]).await?;
+            self.after_write(tx, &name).await?;
+            Ok(object)
+        })
+        .await
+    }
+
+    /// Updates a resource of a plain kind: `merge` computes the new spec from the
+    /// current one (applying the update mask). `etag` is the generation the caller read.
+    pub async fn update<S>(
+        &self,
+        name: &ResourceName,
+        etag: Option<i64>,
+        merge: impl FnOnce(&Object<S>) -> Result<S>,
+    ) -> Result<Object<S>>
+    where
+        S: Serialize + DeserializeOwned + Clone,
+    {
+        let mut tx = self.store.begin().await?;
+        let current: Object<S> = object_get(&mut tx, name).await?;
+        check_etag(name, etag, current.generation)?;
+        let spec = merge(&current)?;
+        self.check_references(&mut tx, name, &json!(spec)).await?;
+        let (generation, update_time) =
+            object_update(&mut tx, name, &spec, current.generation).await?;
+        self.after_write(&mut tx, name).await?;
+        tx.commit().await?;
+        Ok(Object {
+            spec,
+            generation,
+            update_time,
+            ..current
+        })
+    }
+
+    /// Deletes a resource of a plain kind; refused while it has children or is used.
+    pub async fn delete(&self, name: &ResourceName, etag: Option<i64>) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        let current: Object<serde_json::Value> = object_get(&mut tx, name).await?;
+        check_etag(name, etag, current.generation)?;
+        self.refuse_if_children(&mut tx, name).await?;
+        self.refuse_if_used(&mut tx, name).await?;
+        object_delete(&mut tx, name, current.generation).await?;
+        self.after_write(&mut tx, name).await?;
+        tx.commit().await
+    }
+
+    pub(super) async fn require_parent(&self, tx: &mut Tx, name: &ResourceName) -> Result<()> {
+        let kind = name.kind();
+        if kind.parent_pairs == 0 {
+            return Ok(());
+        }
+        let parent_kind = PARENTS
+            .iter()
+            .find(|(child, _)| *child == kind)
+            .map(|(_, parent)| *parent)
+            .expect("every nested kind has a parent");
+        object_require(tx, &name.ancestor(parent_kind), "parent").await
+    }
+
+    /// Refuses to delete a resource that still has children.
+    pub(super) async fn refuse_if_children(&self, tx: &mut Tx, name: &ResourceName) -> Result<()> {
+        for (child_kind, parent_kind) in PARENTS {
+            if parent_kind != name.kind() {
+                continue;
+            }
+            if let Some(child) = object_first_child(tx, child_kind, name).await? {
+                return Err(Error::precondition(
+                    "HAS_CHILDREN",
+                    "CHILDREN",
+                    child.clone(),
+                    format!(
+                        "{} {name} still has {}s (e.g. {child}); delete them first",
+                        name.kind().human,
+                        child_kind.human
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Refuses to delete an app or composite profile that other resources refer to.
+    pub(super) async fn refuse_if_used(&self, tx: &mut Tx, name: &ResourceName) -> Result<()> {
+        let kind = name.kind();
+        if kind == &APP {
+            let version = name.ancestor(&COMPOSITE_APP).to_string();
+            let profiles: Vec<Object<AppProfileSpec>> =
+                object_list_under(tx, &APP_PROFILE, &version).await?;
+            if let Some(user) = profiles.iter().find(|p| p.spec.app == name.id()) {
+                return Err(in_use(name, &user.name));
+            }
+            let intents: Vec<Object<PlacementIntentSpec>> =
+                object_list_under(tx, &PLACEMENT_INTENT, &version).await?;
+            if let Some(user) = intents.iter().find(|p| p.spec.app == name.id()) {
+                return Err(in_use(name, &user.name));
+            }
+        } else if kind == &COMPOSITE_PROFILE {
+            let version = name.ancestor(&COMPOSITE_APP).to_string();
+            if let Some((user, _)) = dig_list_users(tx, &version, Some(name.id()), "")
+                .await?
+                .into_iter()
+                .next()
+            {
+                return Err(in_use(name, &user));
+            }
+        }
+        Ok(())
+    }
+
+    /// Checks that the resources a spec refers to exist (apps, composite profiles,
+    /// cluster providers), naming the request field otherwise.
+    pub(super) async fn check_references(
+        &self,
+        tx: &mut Tx,
+        name: &ResourceName,
+        spec: &serde_json::Value,
+    ) -> Result<()> {
+        let kind = name.kind();
+        let text = |key: &str| spec[key].as_str().unwrap_or_default().to_string();
+        if kind == &APP_PROFILE {
+            let version = name.ancestor(&COMPOSITE_APP);
+            let app = text("app");
+            object_require(tx, &child_of(&APP, &version, &app), "app_profile.app").await?;
+            let profile = name.ancestor(&COMPOSITE_PROFILE).to_string();
+            let siblings: Vec<Object<AppProfileSpec>> =
+                object_list_under(tx, &APP_PROFILE, &profile).await?;
+            if let Some(other) = siblings
+                .iter()
+                .find(|p| p.spec.app == app && p.name != *name)
+            {
+                return Err(Error::precondition(
+                    "APP_PROFILE_EXISTS",
+                    "UNIQUE",
+                    other.name.to_string(),
+                    format!(
+                        "composite profile {profile} already has app profile {} for app {app:?}",
+                        other.name
+                    ),
+                ));
+            }
+        } else if kind == &DEPLOYMENT_INTENT_GROUP {
+            let version = name.ancestor(&COMPOSITE_APP);
+            let profile = text("composite_profile");
+            object_require(
+                tx,
+                &child_of(&COMPOSITE_PROFILE, &version, &profile),
+                "deployment_intent_group.composite_profile",
+            )
+            .await?;
+            let overrides: Vec<String> = spec["override_values"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|o| o["app"].as_str().map(str::to_string))
+                .collect();
+            for (index, app) in overrides.iter().enumerate() {
+                let field = format!("deployment_intent_group.override_values[{index}].app");
+                object_require(tx, &child_of(&APP, &version, app), &field).await?;
+            }
+        } else if kind == &PLACEMENT_INTENT {
+            let version = name.ancestor(&COMPOSITE_APP);
+            object_require(
+                tx,
+                &child_of(&APP, &version, &text("app")),
+                "placement_intent.app",
+            )
+            .await?;
+            let provider =
+                ResourceName::child(&CLUSTER_PROVIDER, None, &[&text("cluster_provider")]);
+            object_require(tx, &provider, "placement_intent.cluster_provider").await?;
+        }
+        Ok(())
+    }
+
+    /// The consequences of creating, changing or deleting `name`: content changes reset
+    /// approvals; network intent edits are checked against the cluster's state.
+    pub(super) async fn after_write(&self, tx: &mut Tx, name: &ResourceName) -> Result<()> {
+        let kind = name.kind();
+        let version = || name.ancestor(&COMPOSITE_APP).to_string();
+        if kind == &APP {
+            self.content_changed(tx, &version(), None).await
+        } else if kind == &COMPOSITE_PROFILE {
+            self.content_changed(tx, &version(), Some(name.id())).await
+        } else if kind == &APP_PROFILE {
+            let profile = name.ancestor(&COMPOSITE_PROFILE);
+            self.content_changed(tx, &version(), Some(profile.id()))
+                .await
+        } else if kind == &PLACEMENT_INTENT {
+            self.dig_changed(tx, &name.ancestor(&DEPLOYMENT_INTENT_GROUP), None)
+                .await
+        } else if kind == &NETWORK_INTENT {
+            self.network_intents_changed(tx, &name.ancestor(&CLUSTER))
+                .await
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The apps or profiles of a composite app version changed: every group using them
+    /// goes back to CREATED (refused if one is INSTANTIATED).
+    pub(super) async fn content_changed(
+        &self,
+        tx: &mut Tx,
+        version: &str,
+        composite_profile: Option<&str>,
+    ) -> Result<()> {
+        let lock = tx.for_update();
+        for (dig, _) in dig_list_users(tx, version, composite_profile, lock).await? {
+            let dig = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "name", &dig)
+                .map_err(|v| Error::internal(v.description))?;
+            self.dig_changed(tx, &dig, None).await?;
+        }
+        Ok(())
+    }
+
+    /// A group's content changed: apply the Update transition (CAS) and bump its
+    /// revision; records CREATED in the history when the state changed.
+    pub(super) async fn dig_changed(
+        &self,
+        tx: &mut Tx,
+        dig: &ResourceName,
+        composite_profile: Option<String>,
+    ) -> Result<()> {
+        let lock = tx.for_update();
+        let status = dig_status(tx, dig, lock)
+            .await?
+            .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, dig.to_string()))?;
+        let next = match dig_transition(status.state, DigOp::Update, false) {
+            Ok(Transition::To(next)) => next,
+            Ok(_) => status.state,
+            Err(refusal) => {
+                return Err(Error::invalid_transition(
+                    &dig.to_string(),
+                    status.state,
+                    "update",
+                    refusal.why,
+                ));
+            }
+        };
+        let change = DigChange {
+            bump_revision: true,
+            composite_profile,
+            ..Default::default()
+        };
+        let revision = dig_update_state(tx, dig, status.state, next, change).await?;
+        if next != status.state {
+            history_append(tx, &dig.to_string(), next.as_str(), "", revision).await?;
+        }
+        Ok(())
+    }
+}
+
+/// Everything a group's rendering depends on.
+pub(super) struct DigContent {
+    apps: Vec<Object<AppSpec>>,
+    app_profiles: Vec<Object<AppProfileSpec>>,
+    intents: Vec<Object<PlacementIntentSpec>>,
+    json: serde_json::Value,
+}
+
+/// (child kind, parent kind) for every nested kind.
+pub(super) static PARENTS: [(&Kind, &Kind); 8] = [
+    (&COMPOSITE_APP, &PROJECT),
+    (&APP, &COMPOSITE_APP),
+    (&COMPOSITE_PROFILE, &COMPOSITE_APP),
+    (&APP_PROFILE, &COMPOSITE_PROFILE),
+    (&DEPLOYMENT_INTENT_GROUP, &COMPOSITE_APP),
+    (&PLACEMENT_INTENT, &DEPLOYMENT_INTENT_GROUP),
+    (&CLUSTER, &CLUSTER_PROVIDER),
+    (&NETWORK_INTENT, &CLUSTER),
+];
+
+/// Generates an agent token for `cluster`, stores its hash, returns the token.
+pub async fn issue_agent_token(tx: &mut Tx, cluster: &str) -> Result<String> {
+    let token = new_agent_token();
+    cluster_set_token_hash(tx, cluster, &hash_agent_token(&token)).await?;
+    Ok(token)
+}
+
+/// A new random agent token: 244 bits from two v4 UUIDs (the OS random source).
+pub fn new_agent_token() -> String {
+    format!(
+        "flt_{}{}",
+        uuid::Uuid::new_v4().simple(),
+        uuid::Uuid::new_v4().simple()
+    )
+}
+
+/// The stored form of an agent token (SHA-256, hex).
+pub fn hash_agent_token(token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// Terminates an instance: resources rsync never handled (Pending) need no delete and
+/// become Terminated at once; applied ones wait for rsync's delete.
+pub(super) async fn terminate_instance(tx: &mut Tx, instance: InstanceId) -> Result<()> {
+    let lock = tx.for_update();
+    rsync_bulk_transition(
+        tx,
+        lock,
+        Some(instance),
+        None,
+        &[RsyncStatus::Pending],
+        RsyncStatus::Terminated,
+    )
+    .await?;
+    instance_terminate(tx, instance).await
+}
+
+pub(super) fn child_of(kind: &'static Kind, parent: &ResourceName, id: &str) -> ResourceName {
+    ResourceName::child(kind, Some(parent), &[id])
+}
+
+pub(super) fn in_use(name: &ResourceName, user: &impl std::fmt::Display) -> Error {
+    Error::precondition(
+        "IN_USE",
+        "REFERENCE",
+        user.to_string(),
+        format!(
+            "{} {name} is used by {user}; change or delete that first",
+            name.kind().human
+        ),
+    )
+}
+
+/// Binds rendered documents of `app` to `cluster` as Pending rsync resources.
+pub(super) fn bind(
+    app: &str,
+    cluster: &str,
+    documents: &[RenderedDoc],
+) -> Result<Vec<RsyncResource>> {
+    documents
+        .iter()
+        .map(|doc| {
+            Ok(RsyncResource {
+                app: app.to_string(),
+                cluster: cluster.to_string(),
+                gvk: doc.gvk.clone(),
+                namespace: doc.namespace.clone(),
+                name: doc.name.clone(),
+                manifest: serde_json::to_string(&doc.manifest).map_err(Error::internal)?,
+                status: RsyncStatus::Pending,
+                cluster_status: "Unknown".to_string(),
+                readiness: String::new(),
+            })
+        })
+        .collect()
+}

@@ -497,27 +497,7 @@ pub async fn cluster_resources_list(
     .fetch_all(conn)
     .await
     .map_err(db_error)?;
-    rows.iter()
-        .map(|r| {
-            let rsync_backed: i64 = r.try_get("rsync_backed").map_err(db_error)?;
-            let present: i64 = r.try_get("present").map_err(db_error)?;
-            Ok(ClusterResourceRow {
-                app: r.try_get("app").map_err(db_error)?,
-                cluster: r.try_get("cluster").map_err(db_error)?,
-                gvk: Gvk {
-                    group: r.try_get("api_group").map_err(db_error)?,
-                    version: r.try_get("api_version").map_err(db_error)?,
-                    kind: r.try_get("kind").map_err(db_error)?,
-                },
-                namespace: r.try_get("namespace").map_err(db_error)?,
-                name: r.try_get("name").map_err(db_error)?,
-                rsync_backed: rsync_backed == 1,
-                present: present == 1,
-                readiness: r.try_get("readiness").map_err(db_error)?,
-                body: r.try_get("body").map_err(db_error)?,
-            })
-        })
-        .collect()
+    rows.iter().map(decode_cluster_resource).collect()
 }
 
 /// Brings the cluster resources of (instance, app, cluster) from `old` to `new`,

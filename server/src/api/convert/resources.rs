@@ -1,273 +1,20 @@
-//! Conversions between proto messages and domain types. Conversions *from* proto
-//! validate: every problem becomes a field violation naming the request field, and
-//! all violations of a request are reported together.
+//! Conversions of the LifecycleService resources: to proto for responses, from proto
+//! with validation for requests, and the update-mask overlays.
 
-use std::collections::BTreeMap;
 use std::net::Ipv4Addr;
 
 use flotilla_api::v1 as pb;
-use prost_types::{FieldMask, Timestamp, value::Kind as ValueKind};
 use serde_json::Value;
 
+use super::*;
 use crate::domain::manifest::parse_manifests;
-use crate::domain::names::{Kind, ResourceName, validate_id};
 use crate::domain::resources::{
     AppOverride, AppProfileSpec, AppSpec, ClusterProviderSpec, ClusterSpec, CompositeAppSpec,
-    CompositeProfileSpec, ConnectionMode, DigSpec, Ipv4Subnet, Labels, ManifestPatch,
-    NetworkIntentKind, NetworkIntentSpec, PlacementIntentSpec, ProjectSpec, ProviderNetworkType,
-    Vlan,
+    CompositeProfileSpec, ConnectionMode, DigSpec, Ipv4Subnet, NetworkIntentKind,
+    NetworkIntentSpec, PlacementIntentSpec, ProjectSpec, ProviderNetworkType, Vlan,
 };
 use crate::error::{Error, FieldViolation, Result, Violations};
 use crate::store::object::Object;
-
-/// The longest accepted description, in characters.
-pub const MAX_DESCRIPTION_CHARS: usize = 4096;
-/// The most labels a resource may carry.
-pub const MAX_LABELS: usize = 64;
-
-// ---------------------------------------------------------------------------------
-// Scalars
-// ---------------------------------------------------------------------------------
-
-pub fn timestamp(micros: i64) -> Option<Timestamp> {
-    Some(Timestamp {
-        seconds: micros.div_euclid(1_000_000),
-        nanos: (micros.rem_euclid(1_000_000) * 1000) as i32,
-    })
-}
-
-/// The etag of a generation.
-pub fn etag(generation: i64) -> String {
-    generation.to_string()
-}
-
-/// Parses an optional etag ("" = none).
-pub fn parse_etag(field: &str, etag: &str) -> Result<Option<i64>> {
-    if etag.is_empty() {
-        return Ok(None);
-    }
-    etag.trim_matches('"')
-        .parse::<i64>()
-        .map(Some)
-        .map_err(|_| {
-            Error::invalid(
-                field,
-                format!("{etag:?} is not an etag returned by the server"),
-            )
-        })
-}
-
-/// Parses a resource name of `kind` from request field `field`.
-pub fn name(kind: &'static Kind, field: &str, value: &str) -> Result<ResourceName> {
-    ResourceName::parse(kind, field, value).map_err(|v| Error::InvalidArgument {
-        violations: vec![v],
-    })
-}
-
-/// Validates a new resource id.
-pub fn id(field: &str, value: &str) -> Result<()> {
-    validate_id(value).map_err(|why| Error::invalid(field, why))
-}
-
-fn check_id(violations: &mut Violations, field: &str, value: &str) {
-    if let Err(why) = validate_id(value) {
-        violations.add(field, why);
-    }
-}
-
-fn check_description(violations: &mut Violations, field: &str, value: &str) {
-    if value.chars().count() > MAX_DESCRIPTION_CHARS {
-        violations.add(
-            field,
-            format!("must be at most {MAX_DESCRIPTION_CHARS} characters"),
-        );
-    }
-}
-
-/// Kubernetes label syntax: keys are `[prefix/]name`, names and values at most 63
-/// characters of `[A-Za-z0-9._-]` starting and ending alphanumeric (values may be empty).
-fn check_labels(violations: &mut Violations, field: &str, labels: &BTreeMap<String, String>) {
-    if labels.len() > MAX_LABELS {
-        violations.add(field, format!("at most {MAX_LABELS} labels"));
-    }
-    let segment_ok = |s: &str| {
-        s.len() <= 63
-            && s.chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
-            && s.chars().next().is_none_or(|c| c.is_ascii_alphanumeric())
-            && s.chars().last().is_none_or(|c| c.is_ascii_alphanumeric())
-    };
-    for (key, value) in labels {
-        let (prefix, name) = match key.rsplit_once('/') {
-            Some((prefix, name)) => (Some(prefix), name),
-            None => (None, key.as_str()),
-        };
-        let prefix_ok = prefix.is_none_or(|p| {
-            !p.is_empty() && p.len() <= 253 && p.split('.').all(|part| validate_id(part).is_ok())
-        });
-        if name.is_empty() || !segment_ok(name) || !prefix_ok {
-            violations.add(
-                format!("{field}[{key:?}]"),
-                "is not a valid label key ([prefix/]name, name at most 63 of [A-Za-z0-9._-])",
-            );
-        }
-        if !segment_ok(value) {
-            violations.add(
-                format!("{field}[{key:?}]"),
-                "is not a valid label value (at most 63 of [A-Za-z0-9._-])",
-            );
-        }
-    }
-}
-
-/// The paths of an update mask, checked against the updatable fields; empty or `*`
-/// means every updatable field.
-pub fn mask_paths(
-    mask: Option<&FieldMask>,
-    updatable: &[&'static str],
-) -> Result<Vec<&'static str>> {
-    let paths = mask.map(|m| m.paths.as_slice()).unwrap_or_default();
-    if paths.is_empty() || paths == ["*"] {
-        return Ok(updatable.to_vec());
-    }
-    let mut violations = Violations::new();
-    let mut selected = Vec::new();
-    for (index, path) in paths.iter().enumerate() {
-        match updatable.iter().find(|u| **u == path) {
-            Some(u) => selected.push(*u),
-            None => violations.add(
-                format!("update_mask.paths[{index}]"),
-                format!(
-                    "{path:?} is not an updatable field (one of {})",
-                    updatable.join(", ")
-                ),
-            ),
-        }
-    }
-    violations.into_result()?;
-    Ok(selected)
-}
-
-// ---------------------------------------------------------------------------------
-// JSON <-> google.protobuf.Struct
-// ---------------------------------------------------------------------------------
-
-/// A protobuf Value as JSON. Whole numbers come back as integers (protobuf has only
-/// doubles), so `replicas: 3` stays `3`, not `3.0`.
-pub fn value_to_json(value: &prost_types::Value) -> Value {
-    match &value.kind {
-        None | Some(ValueKind::NullValue(_)) => Value::Null,
-        Some(ValueKind::BoolValue(b)) => Value::Bool(*b),
-        Some(ValueKind::NumberValue(n)) => {
-            if n.fract() == 0.0 && n.abs() < 9.0e15 {
-                Value::from(*n as i64)
-            } else {
-                serde_json::Number::from_f64(*n)
-                    .map(Value::Number)
-                    .unwrap_or(Value::Null)
-            }
-        }
-        Some(ValueKind::StringValue(s)) => Value::String(s.clone()),
-        Some(ValueKind::ListValue(list)) => {
-            Value::Array(list.values.iter().map(value_to_json).collect())
-        }
-        Some(ValueKind::StructValue(s)) => struct_to_json(s),
-    }
-}
-
-pub fn struct_to_json(s: &prost_types::Struct) -> Value {
-    Value::Object(
-        s.fields
-            .iter()
-            .map(|(k, v)| (k.clone(), value_to_json(v)))
-            .collect(),
-    )
-}
-
-pub fn json_to_value(value: &Value) -> prost_types::Value {
-    let kind = match value {
-        Value::Null => ValueKind::NullValue(0),
-        Value::Bool(b) => ValueKind::BoolValue(*b),
-        Value::Number(n) => ValueKind::NumberValue(n.as_f64().unwrap_or_default()),
-        Value::String(s) => ValueKind::StringValue(s.clone()),
-        Value::Array(items) => ValueKind::ListValue(prost_types::ListValue {
-            values: items.iter().map(json_to_value).collect(),
-        }),
-        Value::Object(_) => ValueKind::StructValue(json_to_struct(value)),
-    };
-    prost_types::Value { kind: Some(kind) }
-}
-
-/// A JSON object as a Struct (non-objects give an empty Struct).
-pub fn json_to_struct(value: &Value) -> prost_types::Struct {
-    prost_types::Struct {
-        fields: value
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| (k.clone(), json_to_value(v)))
-                    .collect()
-            })
-            .unwrap_or_default(),
-    }
-}
-
-// ---------------------------------------------------------------------------------
-// Manifest patches
-// ---------------------------------------------------------------------------------
-
-fn patches_from_proto(
-    violations: &mut Violations,
-    field: &str,
-    patches: &[pb::ManifestPatch],
-) -> Vec<ManifestPatch> {
-    patches
-        .iter()
-        .enumerate()
-        .map(|(index, patch)| {
-            let path = format!("{field}[{index}]");
-            let merge_patch = match &patch.merge_patch {
-                Some(s) => struct_to_json(s),
-                None => {
-                    violations.add(format!("{path}.merge_patch"), "is required");
-                    Value::Null
-                }
-            };
-            if patch.target_kind.len() > 63 {
-                violations.add(
-                    format!("{path}.target_kind"),
-                    "must be at most 63 characters",
-                );
-            }
-            if patch.target_name.len() > 253 {
-                violations.add(
-                    format!("{path}.target_name"),
-                    "must be at most 253 characters",
-                );
-            }
-            ManifestPatch {
-                target_kind: patch.target_kind.clone(),
-                target_name: patch.target_name.clone(),
-                merge_patch,
-            }
-        })
-        .collect()
-}
-
-fn patches_to_proto(patches: &[ManifestPatch]) -> Vec<pb::ManifestPatch> {
-    patches
-        .iter()
-        .map(|p| pb::ManifestPatch {
-            target_kind: p.target_kind.clone(),
-            target_name: p.target_name.clone(),
-            merge_patch: Some(json_to_struct(&p.merge_patch)),
-        })
-        .collect()
-}
-
-// ---------------------------------------------------------------------------------
-// Resources
-// ---------------------------------------------------------------------------------
 
 pub fn project_to_proto(o: &Object<ProjectSpec>) -> pb::Project {
     pb::Project {
@@ -969,11 +716,6 @@ pub fn network_intent_overlay(
     }
 }
 
-/// Labels from a proto map (already validated).
-pub fn labels(map: &BTreeMap<String, String>) -> Labels {
-    map.clone()
-}
-
 /// The spec fields of a group as a proto (for update-mask overlays).
 pub fn dig_spec_to_proto(spec: &DigSpec) -> pb::DeploymentIntentGroup {
     pb::DeploymentIntentGroup {
@@ -1032,41 +774,5 @@ pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb:
             RsyncStatus::Retrying => pb::RsyncStatus::Retrying,
             RsyncStatus::Terminated => pb::RsyncStatus::Terminated,
         } as i32,
-    }
-}
-
-/// Conditions as protos.
-pub fn conditions_to_proto(
-    conditions: &[crate::domain::conditions::Condition],
-) -> Vec<pb::Condition> {
-    use crate::domain::conditions::{Severity, Status};
-    conditions
-        .iter()
-        .map(|c| pb::Condition {
-            r#type: c.type_.clone(),
-            status: match c.status {
-                Status::True => pb::ConditionStatus::True,
-                Status::False => pb::ConditionStatus::False,
-                Status::Unknown => pb::ConditionStatus::Unknown,
-            } as i32,
-            severity: match c.severity {
-                Severity::Error => pb::ConditionSeverity::Error,
-                Severity::Warning => pb::ConditionSeverity::Warning,
-                Severity::Info => pb::ConditionSeverity::Info,
-                Severity::None => pb::ConditionSeverity::Unspecified,
-            } as i32,
-            last_transition_time: timestamp(c.last_transition_time),
-            reason: c.reason.clone(),
-            message: c.message.clone(),
-        })
-        .collect()
-}
-
-/// A stored connectivity as its proto enum.
-pub fn connectivity_to_proto(connectivity: &str) -> pb::Connectivity {
-    match connectivity {
-        "Available" => pb::Connectivity::Available,
-        "Retrying" => pb::Connectivity::Retrying,
-        _ => pb::Connectivity::Unknown,
     }
 }

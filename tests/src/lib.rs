@@ -364,3 +364,29 @@ where
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
+
+/// Waits until `cluster` reports `connectivity`.
+pub async fn wait_connectivity(
+    client: &Client,
+    cluster: &str,
+    connectivity: flotilla_client::v1::Connectivity,
+) {
+    eventually(
+        Duration::from_secs(60),
+        &format!("{cluster} to be {connectivity:?}"),
+        || {
+            let mut client = client.clone();
+            let name = cluster.to_string();
+            async move {
+                let c = client
+                    .lifecycle
+                    .get_cluster(flotilla_client::v1::GetClusterRequest { name })
+                    .await
+                    .ok()?
+                    .into_inner();
+                (c.connectivity == connectivity as i32).then_some(())
+            }
+        },
+    )
+    .await;
+}

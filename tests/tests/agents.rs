@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use flotilla_client::v1::connect_request::Message as Up;
 use flotilla_client::v1::*;
 use flotilla_client::{Client, names};
-use flotilla_tests::{TestAgent, TestServer, e2e_suite, eventually};
+use flotilla_tests::{TestAgent, TestServer, e2e_suite, eventually, wait_connectivity};
 
 e2e_suite!(
     args = ["--agent-heartbeat-millis", "1000", "--sim", "false"],
@@ -303,21 +303,7 @@ async fn tokens_are_checked_and_rotatable(server: &TestServer) {
         "the old token no longer works"
     );
     let _new = TestAgent::start(server, &names::cluster("cp", "a"), &rotated.agent_token);
-    eventually(WAIT, "the agent with the rotated token to connect", || {
-        let mut client = client.clone();
-        async move {
-            let c = client
-                .lifecycle
-                .get_cluster(GetClusterRequest {
-                    name: names::cluster("cp", "a"),
-                })
-                .await
-                .ok()?
-                .into_inner();
-            (c.connectivity == Connectivity::Available as i32).then_some(())
-        }
-    })
-    .await;
+    wait_connectivity(&client, &names::cluster("cp", "a"), Connectivity::Available).await;
 }
 
 async fn malformed_agent_message_closes_the_session_only(server: &TestServer) {
@@ -366,36 +352,10 @@ async fn malformed_agent_message_closes_the_session_only(server: &TestServer) {
         "{}",
         error.message()
     );
-    eventually(WAIT, "the cluster to go Retrying", || {
-        let mut client = client.clone();
-        let cluster = cluster.clone();
-        async move {
-            let c = client
-                .lifecycle
-                .get_cluster(GetClusterRequest { name: cluster })
-                .await
-                .ok()?
-                .into_inner();
-            (c.connectivity == Connectivity::Retrying as i32).then_some(())
-        }
-    })
-    .await;
+    wait_connectivity(&client, &cluster, Connectivity::Retrying).await;
     // Nothing else was touched: the cluster and its token still work.
     let _agent = TestAgent::start(server, &cluster, &tokens["m"]);
-    eventually(WAIT, "a good agent to connect", || {
-        let mut client = client.clone();
-        let cluster = cluster.clone();
-        async move {
-            let c = client
-                .lifecycle
-                .get_cluster(GetClusterRequest { name: cluster })
-                .await
-                .ok()?
-                .into_inner();
-            (c.connectivity == Connectivity::Available as i32).then_some(())
-        }
-    })
-    .await;
+    wait_connectivity(&client, &cluster, Connectivity::Available).await;
 }
 
 /// kill -9 of the server while it instantiates 10,000 resources: after a restart the

@@ -44,6 +44,9 @@ pub struct Flags {
     /// How long pods of embedded sim clusters take to become Ready [default: 500].
     #[arg(long, env = "FLOTILLA_SIM_POD_READY_MILLIS")]
     pub sim_pod_ready_millis: Option<u64>,
+    /// How long `request_id` idempotency records are kept, in seconds [default: 86400].
+    #[arg(long, env = "FLOTILLA_REQUEST_ID_RETENTION_SECS")]
+    pub request_id_retention_secs: Option<u64>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -71,6 +74,7 @@ struct FileConfig {
     sim: Option<bool>,
     agent_heartbeat_millis: Option<u64>,
     sim_pod_ready_millis: Option<u64>,
+    request_id_retention_secs: Option<u64>,
 }
 
 /// The effective configuration.
@@ -88,6 +92,8 @@ pub struct Config {
     pub sim: bool,
     pub agent_heartbeat: Duration,
     pub sim_pod_ready: Duration,
+    /// How long idempotency records are kept.
+    pub request_id_retention: Duration,
 }
 
 impl Config {
@@ -122,6 +128,12 @@ impl Config {
                     .or(file.agent_heartbeat_millis)
                     .unwrap_or(3000)
                     .max(100),
+            ),
+            request_id_retention: Duration::from_secs(
+                flags
+                    .request_id_retention_secs
+                    .or(file.request_id_retention_secs)
+                    .unwrap_or(86_400),
             ),
             sim_pod_ready: Duration::from_millis(
                 flags

@@ -15,3 +15,4 @@ pub mod rsync;
 pub mod server;
 pub mod sim;
 pub mod store;
+pub mod tasks;

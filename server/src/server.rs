@@ -4,6 +4,7 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
 use flotilla_api::v1::action_service_server::ActionServiceServer;
 use flotilla_api::v1::agent_service_server::AgentServiceServer;
@@ -33,6 +34,8 @@ use crate::config::Config;
 use crate::rsync::{RsyncEngine, RsyncOptions};
 use crate::sim::embedded::EmbeddedAgents;
 use crate::store::{Store, redact};
+use crate::tasks::request_expiry::RequestExpiry;
+use crate::tasks::{self, Activator};
 
 /// Request logging: a span per RPC (DEBUG), and a WARN line for RPCs that fail on the
 /// server's side. Errors that describe the caller's request (bad input, not found,
@@ -184,6 +187,14 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     });
     let mut serve = std::pin::pin!(serve);
 
+    let expiry = Arc::new(RequestExpiry {
+        store: store.clone(),
+        retention: config.request_id_retention,
+    });
+    let expiry_period =
+        (config.request_id_retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
+    let expiry_task = tasks::spawn(expiry, expiry_period, Activator::default(), workers.clone());
+
     engine.start_all().await?;
     if let Some(embedded) = &embedded {
         embedded.start_all().await?;
@@ -210,6 +221,12 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         .is_err()
     {
         warn!("rsync workers did not stop in time");
+    }
+    if tokio::time::timeout(config.shutdown_timeout, expiry_task)
+        .await
+        .is_err()
+    {
+        warn!("background tasks did not stop in time");
     }
     store.close().await;
     info!("stopped");

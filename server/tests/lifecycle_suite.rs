@@ -864,3 +864,51 @@ async fn schema_has_expected_tables(store: Store) {
         assert_eq!(count, 0, "{table} starts empty");
     }
 }
+
+mod expiry {
+    use std::time::Duration;
+
+    use flotilla_server::app::RequestKey;
+    use flotilla_server::app::lifecycle::Lifecycle;
+    use flotilla_server::domain::names::{PROJECT, ResourceName};
+    use flotilla_server::domain::resources::ProjectSpec;
+    use flotilla_server::store::Store;
+    use flotilla_server::tasks::BackgroundTask;
+    use flotilla_server::tasks::request_expiry::RequestExpiry;
+
+    async fn expired_request_ids_are_forgotten(store: Store) {
+        let app = Lifecycle::new(store.clone());
+        let key = RequestKey {
+            scope: "CreateProject:".into(),
+            request_id: "r".into(),
+            request_hash: "h".into(),
+        };
+        let name = ResourceName::parse(&PROJECT, "name", "projects/e").unwrap();
+        app.create(name.clone(), ProjectSpec::default(), Some(&key))
+            .await
+            .unwrap();
+        let keep = RequestExpiry {
+            store: store.clone(),
+            retention: Duration::from_secs(3600),
+        };
+        assert_eq!(keep.activate().await.unwrap()["expired"], 0);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let expire = RequestExpiry {
+            store: store.clone(),
+            retention: Duration::from_millis(1),
+        };
+        assert_eq!(expire.activate().await.unwrap()["expired"], 1);
+        assert_eq!(expire.activate().await.unwrap()["expired"], 0, "idempotent");
+        // The key is forgotten: the same request is a new create now, and the project exists.
+        let again = app
+            .create(name, ProjectSpec::default(), Some(&key))
+            .await
+            .unwrap_err();
+        assert!(matches!(
+            again,
+            flotilla_server::error::Error::AlreadyExists { .. }
+        ));
+    }
+
+    crate::backend_suite!(expired_request_ids_are_forgotten);
+}

@@ -65,3 +65,13 @@ pub async fn request_record(
     })?;
     Ok(())
 }
+
+/// Deletes the records created before `cutoff` (microseconds); returns how many.
+pub async fn request_expire(conn: &mut AnyConnection, cutoff: i64) -> Result<u64> {
+    let result = sqlx::query("DELETE FROM request_ids WHERE create_time < $1")
+        .bind(cutoff)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(result.rows_affected())
+}

@@ -1,0 +1,54 @@
+//! Background tasks, all of one shape (after Oxide's Nexus): a name, a period, an
+//! activator that others can signal to run it early, and an `activate` that takes no
+//! input, is idempotent, returns a status (logged) and does not retry by itself — the
+//! next period does.
+
+pub mod request_expiry;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+use tracing::{debug, warn};
+
+/// A background task.
+#[tonic::async_trait]
+pub trait BackgroundTask: Send + Sync + 'static {
+    /// A stable name for logs.
+    fn name(&self) -> &'static str;
+    /// Does one pass; returns what it did, as a status for logs.
+    async fn activate(&self) -> crate::error::Result<serde_json::Value>;
+}
+
+/// Signals a task to run before its period elapses.
+#[derive(Clone, Default)]
+pub struct Activator(Arc<Notify>);
+
+impl Activator {
+    pub fn activate(&self) {
+        self.0.notify_one();
+    }
+}
+
+/// Runs `task` every `period` (and when activated) until `shutdown`.
+pub fn spawn(
+    task: Arc<dyn BackgroundTask>,
+    period: Duration,
+    activator: Activator,
+    shutdown: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                () = tokio::time::sleep(period) => {}
+                () = activator.0.notified() => {}
+            }
+            match task.activate().await {
+                Ok(status) => debug!(task = task.name(), %status, "background task ran"),
+                Err(error) => warn!(task = task.name(), %error, "background task failed"),
+            }
+        }
+    })
+}

@@ -80,27 +80,45 @@ impl CountDeltas {
         self.0.values().all(|d| *d == 0)
     }
 
-    /// Writes the deltas (upserts).
+    /// Writes the deltas: multi-row upserts, 500 rows a statement.
     pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
-        for ((instance, app, cluster, dimension, value), delta) in self.0 {
-            if delta == 0 {
-                continue;
-            }
-            sqlx::query(
-                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
-                 VALUES ($1, $2, $3, $4, $5, $6) \
+        let rows: Vec<_> = self
+            .0
+            .into_iter()
+            .filter(|(_, delta)| *delta != 0)
+            .collect();
+        for chunk in rows.chunks(500) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let b = i * 6;
+                    format!(
+                        "(${}, ${}, ${}, ${}, ${}, ${})",
+                        b + 1,
+                        b + 2,
+                        b + 3,
+                        b + 4,
+                        b + 5,
+                        b + 6
+                    )
+                })
+                .collect();
+            let sql = format!(
+                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) VALUES {} \
                  ON CONFLICT (instance_id, app, cluster, dimension, value) \
                  DO UPDATE SET count = status_counts.count + excluded.count",
-            )
-            .bind(instance)
-            .bind(app)
-            .bind(cluster)
-            .bind(dimension.as_str())
-            .bind(value)
-            .bind(delta)
-            .execute(&mut *conn)
-            .await
-            .map_err(db_error)?;
+                values.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for ((instance, app, cluster, dimension, value), delta) in chunk {
+                query = query
+                    .bind(instance.clone())
+                    .bind(app.clone())
+                    .bind(cluster.clone())
+                    .bind(dimension.as_str())
+                    .bind(value.clone())
+                    .bind(*delta);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
         }
         Ok(())
     }

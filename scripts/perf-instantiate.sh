@@ -14,7 +14,7 @@ dir=$(mktemp -d)
 cd "$dir"
 args=(--listen 127.0.0.1:50171 --sim false --data-dir "$dir")
 if [ -n "$DB_URL" ]; then export FLOTILLA_DATABASE_URL="$DB_URL"; fi
-RUST_LOG=warn "$server" "${args[@]}" > server.log 2>&1 &
+RUST_LOG=${RUST_LOG:-warn} "$server" "${args[@]}" > server.log 2>&1 &
 pid=$!
 sleep 1
 A() { grpcurl -plaintext -d "$1" localhost:50171 "flotilla.v1.LifecycleService/$2" > /dev/null; }
@@ -40,5 +40,6 @@ s1=$(date +%s.%N)
 for i in 1 2 3 4 5 6 7 8 9 10; do grpcurl -plaintext -d "{\"name\":\"$D\",\"output\":\"STATUS_OUTPUT_SUMMARY\"}" localhost:50171 flotilla.v1.StatusService/GetDeploymentIntentGroupStatus > /dev/null; done
 s2=$(date +%s.%N)
 echo "10 summary queries incl. grpcurl start-up: $(echo "$s2 - $s1" | bc) s"
+grep -h "instance rendered" server.log || true
 kill $pid; wait $pid 2>/dev/null || true
 rm -rf "$dir"

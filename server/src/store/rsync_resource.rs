@@ -57,7 +57,7 @@ impl RsyncResource {
 
 /// Rows per INSERT statement: 10 binds a row stays far below SQLite's and
 /// PostgreSQL's bind limits.
-const INSERT_CHUNK: usize = 500;
+const INSERT_CHUNK: usize = 50;
 const INSERT_COLUMNS: usize = 10;
 
 /// `($1, …, $k), ($k+1, …)`: numbered placeholders for `rows` rows of `columns` values.

@@ -80,14 +80,14 @@ impl CountDeltas {
         self.0.values().all(|d| *d == 0)
     }
 
-    /// Writes the deltas: multi-row upserts, 500 rows a statement.
+    /// Writes the deltas: multi-row upserts, 100 rows a statement.
     pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
         let rows: Vec<_> = self
             .0
             .into_iter()
             .filter(|(_, delta)| *delta != 0)
             .collect();
-        for chunk in rows.chunks(500) {
+        for chunk in rows.chunks(100) {
             let values: Vec<String> = (0..chunk.len())
                 .map(|i| {
                     let b = i * 6;

@@ -271,6 +271,7 @@ impl Lifecycle {
                 "the composite app version has no apps to instantiate",
             ));
         }
+        let started = std::time::Instant::now();
         let candidates = self.cluster_candidates(tx, &content.intents).await?;
         let instance = InstanceId::new();
         let mut resources = Vec::new();
@@ -329,8 +330,17 @@ impl Lifecycle {
             terminate_time: None,
         };
         let clusters: Vec<String> = clusters.into_iter().collect();
+        let rendered = started.elapsed();
         instance_insert(tx, &row, &clusters).await?;
         rsync_resources_insert(tx, instance, &resources).await?;
+        tracing::info!(
+            deployment_intent_group = %dig.name,
+            %instance,
+            resources = resources.len(),
+            render_ms = rendered.as_millis() as u64,
+            persist_ms = (started.elapsed() - rendered).as_millis() as u64,
+            "instance rendered"
+        );
         Ok(instance)
     }
 

@@ -24,6 +24,34 @@ type Rpc<T> = std::result::Result<Response<T>, Status>;
 const DEFAULT_TREE_PAGE: usize = 1000;
 const MAX_TREE_PAGE: usize = 10_000;
 
+/// The fields the two status requests share.
+struct StatusArgs {
+    name: String,
+    output: i32,
+    apps: Vec<String>,
+    clusters: Vec<String>,
+    resources: Vec<String>,
+    instance: String,
+    page_size: i32,
+    page_token: String,
+}
+
+/// The shared fields of a GetDeploymentIntentGroupStatus or GetClusterNetworkStatus request.
+macro_rules! status_args {
+    ($r:expr) => {
+        StatusArgs {
+            name: $r.name,
+            output: $r.output,
+            apps: $r.apps,
+            clusters: $r.clusters,
+            resources: $r.resources,
+            instance: $r.instance,
+            page_size: $r.page_size,
+            page_token: $r.page_token,
+        }
+    };
+}
+
 pub struct StatusApi {
     app: StatusApp,
 }
@@ -33,20 +61,23 @@ impl StatusApi {
         Self { app }
     }
 
-    #[allow(clippy::too_many_arguments)]
     async fn status(
         &self,
         method: &str,
         kind: &'static Kind,
-        owner: &str,
-        output: i32,
-        apps: Vec<String>,
-        clusters: Vec<String>,
-        resources: Vec<String>,
-        instance: &str,
-        size: i32,
-        token: &str,
+        args: StatusArgs,
     ) -> Result<pb::ResourceStatus> {
+        let StatusArgs {
+            name: owner,
+            output,
+            apps,
+            clusters,
+            resources,
+            instance,
+            page_size: size,
+            page_token,
+        } = args;
+        let (owner, instance, token) = (owner.as_str(), instance.as_str(), page_token.as_str());
         let owner = name(kind, "name", owner)?;
         let output = match pb::StatusOutput::try_from(output) {
             Ok(pb::StatusOutput::Summary) => Output::Summary,
@@ -262,14 +293,7 @@ impl StatusService for StatusApi {
             .status(
                 "GetDeploymentIntentGroupStatus",
                 &DEPLOYMENT_INTENT_GROUP,
-                &r.name,
-                r.output,
-                r.apps,
-                r.clusters,
-                r.resources,
-                &r.instance,
-                r.page_size,
-                &r.page_token,
+                status_args!(r),
             )
             .await?;
         Ok(Response::new(result))
@@ -281,18 +305,7 @@ impl StatusService for StatusApi {
     ) -> Rpc<pb::ResourceStatus> {
         let r = check_size(request)?;
         let result = self
-            .status(
-                "GetClusterNetworkStatus",
-                &CLUSTER,
-                &r.name,
-                r.output,
-                r.apps,
-                r.clusters,
-                r.resources,
-                &r.instance,
-                r.page_size,
-                &r.page_token,
-            )
+            .status("GetClusterNetworkStatus", &CLUSTER, status_args!(r))
             .await?;
         Ok(Response::new(result))
     }

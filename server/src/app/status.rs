@@ -478,7 +478,7 @@ impl StatusApp {
             })?;
         let filter = self.resolve_filter(&mut conn, instance_id, query).await?;
         result.counts = if filter.names.is_empty() {
-            counts_sum(&mut conn, instance_id, &filter.apps, &filter.clusters).await?
+            counts_sum(&mut conn, instance_id, &filter).await?
         } else {
             counts_for_names(&mut conn, instance_id, &filter).await?
         };
@@ -714,7 +714,7 @@ pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
         let instantiated = status.state == DigState::Instantiated;
         match status.current_instance.filter(|_| instantiated) {
             Some(instance) => {
-                let counts = counts_sum(tx, instance, &[], &[]).await?;
+                let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
                 conditions::set(
                     &mut list,
                     applied_condition("ResourcesApplied", &counts),
@@ -759,7 +759,7 @@ pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
         conditions::set(&mut list, agent, now);
         match (network.state, network.current_instance) {
             (NetworkState::Applied, Some(instance)) => {
-                let counts = counts_sum(tx, instance, &[], &[]).await?;
+                let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
                 conditions::set(
                     &mut list,
                     applied_condition("NetworkIntentsApplied", &counts),

@@ -96,9 +96,12 @@ pub async fn instance_find(
     }))
 }
 
-/// Deletes every instance of `owner` with its clusters and rendered resources.
+/// Deletes every instance of `owner` with everything kept per instance: rendered and
+/// cluster resources, status aggregates, placed clusters.
 pub async fn instance_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
     for sql in [
+        "DELETE FROM status_counts WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
+        "DELETE FROM cluster_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
         "DELETE FROM rsync_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
         "DELETE FROM instance_clusters WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
         "DELETE FROM instances WHERE owner = $1",

@@ -124,30 +124,19 @@ impl CountDeltas {
     }
 }
 
-/// Sums the aggregates of `instance`, optionally only for some apps and clusters.
+/// Sums the aggregates of `instance`, optionally only for some apps and clusters (the
+/// filter must not name resources).
 pub async fn counts_sum(
     conn: &mut AnyConnection,
     instance: InstanceId,
-    apps: &[String],
-    clusters: &[String],
+    filter: &super::rsync_resource::ResourceFilter,
 ) -> Result<BTreeMap<(String, String), i64>> {
+    debug_assert!(filter.names.is_empty(), "aggregates are not kept per name");
     let mut binds = vec![instance.to_string()];
     let mut sql = String::from(
         "SELECT dimension, value, CAST(SUM(count) AS BIGINT) AS total FROM status_counts WHERE instance_id = $1",
     );
-    for (column, values) in [("app", apps), ("cluster", clusters)] {
-        if values.is_empty() {
-            continue;
-        }
-        let list: Vec<String> = values
-            .iter()
-            .map(|v| {
-                binds.push(v.clone());
-                format!("${}", binds.len())
-            })
-            .collect();
-        sql.push_str(&format!(" AND {column} IN ({})", list.join(", ")));
-    }
+    sql.push_str(&filter.sql("", &mut binds));
     sql.push_str(" GROUP BY dimension, value");
     let mut query = sqlx::query(&sql);
     for bind in binds {
@@ -165,21 +154,6 @@ pub async fn counts_sum(
             ))
         })
         .collect()
-}
-
-/// Deletes the aggregates and cluster resources of every instance of `owner`.
-pub async fn status_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
-    for sql in [
-        "DELETE FROM status_counts WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
-        "DELETE FROM cluster_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
-    ] {
-        sqlx::query(sql)
-            .bind(owner)
-            .execute(&mut *conn)
-            .await
-            .map_err(db_error)?;
-    }
-    Ok(())
 }
 
 /// Moves every resource of the selection from one of `from` to `to`, keeping the

@@ -173,7 +173,6 @@ impl Lifecycle {
                 ),
             ));
         }
-        status_delete_for_owner(&mut tx, &cluster).await?;
         instance_delete_for_owner(&mut tx, &cluster).await?;
         history_delete(&mut tx, &cluster).await?;
         object_delete(&mut tx, name, current.generation).await?;

@@ -104,7 +104,6 @@ impl Lifecycle {
         }
         self.refuse_if_children(&mut tx, name).await?;
         let owner = name.to_string();
-        status_delete_for_owner(&mut tx, &owner).await?;
         instance_delete_for_owner(&mut tx, &owner).await?;
         history_delete(&mut tx, &owner).await?;
         object_delete(&mut tx, name, current.generation).await?;

@@ -54,7 +54,7 @@ use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_active_on_cluster,
     rsync_resources_awaiting_delete, rsync_resources_insert, rsync_resources_list,
 };
-use crate::store::status::{rsync_bulk_transition, status_delete_for_owner};
+use crate::store::status::rsync_bulk_transition;
 use crate::store::{Store, Tx, now_micros};
 
 /// A deployment intent group as returned by the API.

@@ -3,9 +3,13 @@
 //! `migrations/{sqlite,postgres}` and run at start-up.
 //!
 //! Writes go through [`Store::begin`], which on SQLite also takes a process-wide write
-//! lock: SQLite has a single writer anyway, and taking the lock up front avoids
-//! `SQLITE_BUSY` upgrades of deferred transactions. Every state change is a
-//! compare-and-swap inside such a transaction.
+//! lock (SQLite has a single writer anyway, so writers queue in-process instead of
+//! spinning in the busy handler) and begins with `BEGIN IMMEDIATE`: a transaction that
+//! is dropped without commit is rolled back asynchronously by sqlx, so its connection
+//! can still hold the database lock after the in-process lock is released, and a
+//! deferred transaction upgrading from read to write would then fail with
+//! `SQLITE_BUSY` at once instead of waiting. Every state change is a compare-and-swap
+//! inside such a transaction.
 
 pub mod cluster;
 pub mod dig;
@@ -127,7 +131,14 @@ impl Store {
             Some(lock) => Some(lock.clone().lock_owned().await),
             None => None,
         };
-        let tx = self.pool.begin().await.map_err(db_error)?;
+        // SQLite: take the database's write lock at BEGIN, where the busy timeout applies.
+        // A deferred transaction that reads first and then writes cannot wait for the
+        // lock (SQLite returns SQLITE_BUSY at once on that upgrade).
+        let tx = match self.backend {
+            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
+            Backend::Postgres => self.pool.begin().await,
+        }
+        .map_err(db_error)?;
         Ok(Tx {
             tx,
             backend: self.backend,

@@ -47,6 +47,20 @@ pub struct Flags {
     /// How long `request_id` idempotency records are kept, in seconds [default: 86400].
     #[arg(long, env = "FLOTILLA_REQUEST_ID_RETENTION_SECS")]
     pub request_id_retention_secs: Option<u64>,
+    /// How long the status event log keeps events, in seconds; older resume tokens get
+    /// RESYNC_REQUIRED [default: 3600].
+    #[arg(long, env = "FLOTILLA_WATCH_RETENTION_SECS")]
+    pub watch_retention_secs: Option<u64>,
+    /// Heartbeat interval of idle WatchStatus streams, in milliseconds [default: 15000].
+    #[arg(long, env = "FLOTILLA_WATCH_HEARTBEAT_MILLIS")]
+    pub watch_heartbeat_millis: Option<u64>,
+    /// Concurrent watch streams; more are refused with RESOURCE_EXHAUSTED [default: 10000].
+    #[arg(long, env = "FLOTILLA_MAX_WATCHES")]
+    pub max_watches: Option<usize>,
+    /// Recent events kept in memory per watched target; subscribers further behind
+    /// read the event log [default: 50000].
+    #[arg(long, env = "FLOTILLA_WATCH_TAIL_EVENTS")]
+    pub watch_tail_events: Option<usize>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -75,6 +89,10 @@ struct FileConfig {
     agent_heartbeat_millis: Option<u64>,
     sim_pod_ready_millis: Option<u64>,
     request_id_retention_secs: Option<u64>,
+    watch_retention_secs: Option<u64>,
+    watch_heartbeat_millis: Option<u64>,
+    max_watches: Option<usize>,
+    watch_tail_events: Option<usize>,
 }
 
 /// The effective configuration.
@@ -94,6 +112,11 @@ pub struct Config {
     pub sim_pod_ready: Duration,
     /// How long idempotency records are kept.
     pub request_id_retention: Duration,
+    /// How long the status event log keeps events.
+    pub watch_retention: Duration,
+    pub watch_heartbeat: Duration,
+    pub max_watches: usize,
+    pub watch_tail_events: usize,
 }
 
 impl Config {
@@ -135,6 +158,26 @@ impl Config {
                     .or(file.request_id_retention_secs)
                     .unwrap_or(86_400),
             ),
+            watch_retention: Duration::from_secs(
+                flags
+                    .watch_retention_secs
+                    .or(file.watch_retention_secs)
+                    .unwrap_or(3600)
+                    .max(1),
+            ),
+            watch_heartbeat: Duration::from_millis(
+                flags
+                    .watch_heartbeat_millis
+                    .or(file.watch_heartbeat_millis)
+                    .unwrap_or(15_000)
+                    .max(100),
+            ),
+            max_watches: flags.max_watches.or(file.max_watches).unwrap_or(10_000),
+            watch_tail_events: flags
+                .watch_tail_events
+                .or(file.watch_tail_events)
+                .unwrap_or(50_000)
+                .max(1),
             sim_pod_ready: Duration::from_millis(
                 flags
                     .sim_pod_ready_millis

@@ -1,7 +1,8 @@
 //! Flotilla's control plane server: a multi-cluster lifecycle manager served over gRPC.
 //!
 //! Layers (DESIGN §2): `api` holds thin tonic handlers, `app` orchestrates one use
-//! case inside one transaction, `domain` is pure logic, `store` is the SQL repository.
+//! case inside one transaction, `domain` is pure logic, `store` is the SQL repository,
+//! `watch` fans the status event log out to WatchStatus streams.
 
 pub mod agent;
 pub mod api;
@@ -16,3 +17,4 @@ pub mod server;
 pub mod sim;
 pub mod store;
 pub mod tasks;
+pub mod watch;

@@ -13,8 +13,8 @@ use flotilla_api::v1::lifecycle_service_server::LifecycleServiceServer;
 use flotilla_api::v1::simulator_service_server::SimulatorServiceServer;
 use flotilla_api::v1::status_service_server::StatusServiceServer;
 use tokio::net::TcpListener;
-use tokio_stream::wrappers::TcpListenerStream;
 use tokio_util::sync::CancellationToken;
+use tonic::transport::server::TcpIncoming;
 use tower_http::classify::{GrpcCode, GrpcErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{
     DefaultMakeSpan, DefaultOnFailure, DefaultOnRequest, DefaultOnResponse, TraceLayer,
@@ -34,8 +34,10 @@ use crate::config::Config;
 use crate::rsync::{RsyncEngine, RsyncOptions};
 use crate::sim::embedded::EmbeddedAgents;
 use crate::store::{Store, redact};
+use crate::tasks::event_compaction::EventCompaction;
 use crate::tasks::request_expiry::RequestExpiry;
 use crate::tasks::{self, Activator};
+use crate::watch::{WatchHub, WatchOptions};
 
 /// Request logging: a span per RPC (DEBUG), and a WARN line for RPCs that fail on the
 /// server's side. Errors that describe the caller's request (bad input, not found,
@@ -137,6 +139,16 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         embedded: embedded.clone(),
     });
     let lifecycle = Lifecycle::with_hooks(store.clone(), hooks);
+    let watch_hub = WatchHub::new(
+        store.clone(),
+        WatchOptions {
+            heartbeat: config.watch_heartbeat,
+            max_watches: config.max_watches,
+            tail: config.watch_tail_events,
+            ..WatchOptions::default()
+        },
+        shutdown.clone(),
+    );
     if config.demo {
         crate::demo::seed(&lifecycle).await?;
     }
@@ -167,7 +179,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             LifecycleServiceServer::new(LifecycleApi::new(lifecycle))
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
-        .add_service(StatusServiceServer::new(StatusApi::new(status)))
+        .add_service(StatusServiceServer::new(StatusApi::new(status, watch_hub)))
         .add_service(ActionServiceServer::new(ActionApi))
         .add_service(ContainerClusterServiceServer::new(ContainerClusterApi))
         .add_service(
@@ -181,7 +193,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         );
 
     info!(%address, sim = config.sim, "flotilla-server listening");
-    let serve = router.serve_with_incoming_shutdown(TcpListenerStream::new(listener), {
+    // TCP_NODELAY: without it, small responses wait for delayed ACKs (tens of ms).
+    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
+    let serve = router.serve_with_incoming_shutdown(incoming, {
         let shutdown = shutdown.clone();
         async move { shutdown.cancelled().await }
     });
@@ -194,6 +208,18 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     let expiry_period =
         (config.request_id_retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
     let expiry_task = tasks::spawn(expiry, expiry_period, Activator::default(), workers.clone());
+    let compaction = Arc::new(EventCompaction {
+        store: store.clone(),
+        retention: config.watch_retention,
+    });
+    let compaction_period =
+        (config.watch_retention / 10).clamp(Duration::from_millis(200), Duration::from_secs(60));
+    let compaction_task = tasks::spawn(
+        compaction,
+        compaction_period,
+        Activator::default(),
+        workers.clone(),
+    );
 
     engine.start_all().await?;
     if let Some(embedded) = &embedded {
@@ -222,9 +248,12 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     {
         warn!("rsync workers did not stop in time");
     }
-    if tokio::time::timeout(config.shutdown_timeout, expiry_task)
-        .await
-        .is_err()
+    if tokio::time::timeout(config.shutdown_timeout, async {
+        let _ = expiry_task.await;
+        let _ = compaction_task.await;
+    })
+    .await
+    .is_err()
     {
         warn!("background tasks did not stop in time");
     }

@@ -261,7 +261,23 @@ impl AgentHub {
             }
             Some(Up::BundleState(bundle)) => {
                 let bundle = bundle_from_proto(bundle)?;
-                self.status.ingest_bundle(&session.cluster, bundle).await
+                // The agent sends a bundle once per change: a transient failure (lost
+                // race, busy pool) must not drop it, or its resources stay stale.
+                let mut attempt = 0;
+                loop {
+                    match self
+                        .status
+                        .ingest_bundle(&session.cluster, bundle.clone())
+                        .await
+                    {
+                        Err(Error::Aborted { .. } | Error::Unavailable(_)) if attempt < 8 => {
+                            attempt += 1;
+                            let backoff = std::time::Duration::from_millis(10 << attempt.min(6));
+                            tokio::time::sleep(backoff).await;
+                        }
+                        result => break result,
+                    }
+                }
             }
             Some(Up::Heartbeat(_)) => Ok(()),
             // Action progress arrives here once the ActionService lands.

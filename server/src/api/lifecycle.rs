@@ -1271,10 +1271,5 @@ fn parse_instance_parent(parent: &str) -> Result<(ResourceName, Option<InstanceI
         }
         None => (parent, None),
     };
-    let kind = if owner.starts_with("clusterProviders/") {
-        &CLUSTER
-    } else {
-        &DEPLOYMENT_INTENT_GROUP
-    };
-    Ok((name(kind, "parent", owner)?, instance))
+    Ok((owner_name("parent", owner)?, instance))
 }

@@ -2,12 +2,17 @@
 //! intents in the four output modes, with filters and paging of the resource tree, and
 //! the list of instances.
 
+use std::pin::Pin;
+use std::sync::Arc;
+
 use flotilla_api::v1 as pb;
+use futures::Stream;
 use pb::status_service_server::StatusService;
+use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::check_size;
-use super::convert::{conditions_to_proto, json_to_struct, name, timestamp};
+use super::convert::{conditions_to_proto, json_to_struct, name, owner_name, timestamp};
 use super::page::{decode_token, encode_token, page_size};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, StatusResult};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
@@ -17,6 +22,8 @@ use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::instance::{InstanceRow, instance_list};
 use crate::store::rsync_resource::ResourceKey;
+use crate::watch::stream::{self, WatchRequest};
+use crate::watch::{WatchHub, token};
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 
@@ -54,11 +61,49 @@ macro_rules! status_args {
 
 pub struct StatusApi {
     app: StatusApp,
+    hub: Arc<WatchHub>,
 }
 
+/// The output level of a request; unset means ALL.
+fn parse_output(output: i32) -> Result<Output> {
+    match pb::StatusOutput::try_from(output) {
+        Ok(pb::StatusOutput::Summary) => Ok(Output::Summary),
+        Ok(pb::StatusOutput::All | pb::StatusOutput::Unspecified) => Ok(Output::All),
+        Ok(pb::StatusOutput::Detail) => Ok(Output::Detail),
+        Ok(pb::StatusOutput::Rsync) => Ok(Output::Rsync),
+        Err(_) => Err(Error::invalid(
+            "output",
+            format!("unknown enum value {output}"),
+        )),
+    }
+}
+
+type WatchStream =
+    Pin<Box<dyn Stream<Item = std::result::Result<pb::WatchStatusResponse, Status>> + Send>>;
+
 impl StatusApi {
-    pub fn new(app: StatusApp) -> Self {
-        Self { app }
+    pub fn new(app: StatusApp, hub: Arc<WatchHub>) -> Self {
+        Self { app, hub }
+    }
+
+    async fn watch(&self, r: pb::WatchStatusRequest) -> Result<WatchStream> {
+        let owner = owner_name("name", &r.name)?;
+        let output = parse_output(r.output)?;
+        let resume = if r.resume_token.is_empty() {
+            None
+        } else {
+            Some(token::decode(&owner.to_string(), &r.resume_token)?)
+        };
+        let request = WatchRequest {
+            owner,
+            output,
+            apps: r.apps,
+            clusters: r.clusters,
+            resources: r.resources,
+            resume,
+        };
+        let receiver = stream::start(self.hub.clone(), self.app.clone(), request).await?;
+        Ok(Box::pin(ReceiverStream::new(receiver)))
     }
 
     async fn status(
@@ -79,18 +124,7 @@ impl StatusApi {
         } = args;
         let (owner, instance, token) = (owner.as_str(), instance.as_str(), page_token.as_str());
         let owner = name(kind, "name", owner)?;
-        let output = match pb::StatusOutput::try_from(output) {
-            Ok(pb::StatusOutput::Summary) => Output::Summary,
-            Ok(pb::StatusOutput::All | pb::StatusOutput::Unspecified) => Output::All,
-            Ok(pb::StatusOutput::Detail) => Output::Detail,
-            Ok(pb::StatusOutput::Rsync) => Output::Rsync,
-            Err(_) => {
-                return Err(Error::invalid(
-                    "output",
-                    format!("unknown enum value {output}"),
-                ));
-            }
-        };
+        let output = parse_output(output)?;
         let instance = if instance.is_empty() {
             None
         } else {
@@ -115,22 +149,61 @@ impl StatusApi {
             page_size,
             after,
         };
+        let started = std::time::Instant::now();
         let result = self.app.query(&owner, &query).await?;
+        let queried = started.elapsed();
         let next = result
             .next
             .as_ref()
             .map(|key| encode_token(&scope, key))
             .unwrap_or_default();
-        Ok(to_proto(result, output, next))
+        let answer = to_proto(result, output, next);
+        tracing::debug!(
+            query_us = queried.as_micros() as u64,
+            encode_us = (started.elapsed() - queried).as_micros() as u64,
+            "status query"
+        );
+        Ok(answer)
     }
 }
 
-fn counts(result: &StatusResult, dimension: &str, value: &str) -> i64 {
-    result
-        .counts
-        .get(&(dimension.to_string(), value.to_string()))
-        .copied()
-        .unwrap_or(0)
+/// (dimension, value) -> count.
+pub(crate) type Counts = std::collections::BTreeMap<(String, String), i64>;
+
+/// The three count messages of `counts`; cluster and readiness counts only
+/// `with_cluster` (not for RSYNC output).
+pub(crate) fn counts_to_proto(
+    counts: &Counts,
+    with_cluster: bool,
+) -> (
+    Option<pb::RsyncStatusCounts>,
+    Option<pb::ClusterStatusCounts>,
+    Option<pb::ReadinessCounts>,
+) {
+    let c = |dimension: &str, value: &str| {
+        counts
+            .get(&(dimension.to_string(), value.to_string()))
+            .copied()
+            .unwrap_or(0)
+    };
+    (
+        Some(pb::RsyncStatusCounts {
+            pending: c("rsync", "Pending"),
+            applied: c("rsync", "Applied"),
+            failed: c("rsync", "Failed"),
+            retrying: c("rsync", "Retrying"),
+            terminated: c("rsync", "Terminated"),
+        }),
+        with_cluster.then(|| pb::ClusterStatusCounts {
+            present: c("cluster", "Present"),
+            not_present: c("cluster", "NotPresent"),
+            unknown: c("cluster", "Unknown"),
+        }),
+        with_cluster.then(|| pb::ReadinessCounts {
+            ready: c("readiness", "Ready"),
+            not_ready: c("readiness", "NotReady"),
+        }),
+    )
 }
 
 fn rsync_to_proto(status: RsyncStatus) -> pb::RsyncStatus {
@@ -143,7 +216,7 @@ fn rsync_to_proto(status: RsyncStatus) -> pb::RsyncStatus {
     }
 }
 
-fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
+pub(crate) fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
     pb::ResourceStatusEntry {
         gvk: Some(pb::GroupVersionKind {
             group: entry.key.group.clone(),
@@ -220,8 +293,8 @@ fn to_proto(result: StatusResult, output: Output, next_page_token: String) -> pb
             .resources
             .push(entry_to_proto(entry));
     }
-    let c = |d, v| counts(&result, d, v);
-    let with_cluster = output != Output::Rsync;
+    let (rsync_status, cluster_status, readiness) =
+        counts_to_proto(&result.counts, output != Output::Rsync);
     pb::ResourceStatus {
         name: owner.to_string(),
         project: if is_dig {
@@ -246,22 +319,9 @@ fn to_proto(result: StatusResult, output: Output, next_page_token: String) -> pb
             .as_ref()
             .map(|i| format!("{}/instances/{}", i.owner, i.id))
             .unwrap_or_default(),
-        rsync_status: Some(pb::RsyncStatusCounts {
-            pending: c("rsync", "Pending"),
-            applied: c("rsync", "Applied"),
-            failed: c("rsync", "Failed"),
-            retrying: c("rsync", "Retrying"),
-            terminated: c("rsync", "Terminated"),
-        }),
-        cluster_status: with_cluster.then(|| pb::ClusterStatusCounts {
-            present: c("cluster", "Present"),
-            not_present: c("cluster", "NotPresent"),
-            unknown: c("cluster", "Unknown"),
-        }),
-        readiness: with_cluster.then(|| pb::ReadinessCounts {
-            ready: c("readiness", "Ready"),
-            not_ready: c("readiness", "NotReady"),
-        }),
+        rsync_status,
+        cluster_status,
+        readiness,
         resources,
         conditions: conditions_to_proto(&result.conditions),
         next_page_token,
@@ -316,12 +376,7 @@ impl StatusService for StatusApi {
     ) -> Rpc<pb::ListInstancesResponse> {
         let r = check_size(request)?;
         let result: Result<pb::ListInstancesResponse> = async {
-            let kind = if r.name.starts_with("clusterProviders/") {
-                &CLUSTER
-            } else {
-                &DEPLOYMENT_INTENT_GROUP
-            };
-            let owner: ResourceName = name(kind, "name", &r.name)?;
+            let owner: ResourceName = owner_name("name", &r.name)?;
             let size = page_size(r.page_size)?;
             let scope = format!("ListInstances:{owner}");
             let before: Option<String> = decode_token(&scope, &r.page_token)?;
@@ -366,5 +421,10 @@ impl StatusService for StatusApi {
         }
         .await;
         result.map(Response::new).map_err(Status::from)
+    }
+
+    async fn watch_status(&self, request: Request<pb::WatchStatusRequest>) -> Rpc<WatchStream> {
+        let r = check_size(request)?;
+        Ok(Response::new(self.watch(r).await?))
     }
 }

@@ -4,7 +4,8 @@
 //! Every change of a resource's status updates the aggregates (`status_counts`) and
 //! the owner's conditions in the same transaction.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 
 use serde_json::{Value, json};
 
@@ -30,6 +31,7 @@ use crate::store::status::{
     counts_sum, instance_apps, owners_placed_on, placed_connectivity, rsync_bulk_transition,
     rsync_rows_for_bundle, rsync_set_cluster_status, rsync_set_status,
 };
+use crate::store::watch::{NewEvent, Statuses};
 use crate::store::{Store, Tx, now_micros};
 
 /// A ResourceBundleState: what a cluster holds for one deployment id.
@@ -101,7 +103,18 @@ pub struct StatusResult {
 #[derive(Clone)]
 pub struct StatusApp {
     store: Store,
+    /// Unfiltered summaries of intent groups, each valid until its group's next commit
+    /// (status events, lifecycle verbs and spec updates all signal the group).
+    summaries: Arc<std::sync::Mutex<HashMap<String, CachedSummary>>>,
 }
+
+struct CachedSummary {
+    changes: tokio::sync::watch::Receiver<u64>,
+    result: StatusResult,
+}
+
+/// Cached summaries at most; past it the cache starts over.
+const SUMMARY_CACHE: usize = 10_000;
 
 /// Parses `<instance uuid>-<app>`.
 pub fn parse_deployment_id(id: &str) -> Result<(InstanceId, String)> {
@@ -126,7 +139,10 @@ fn same_namespace(a: &str, b: &str) -> bool {
 
 impl StatusApp {
     pub fn new(store: Store) -> Self {
-        Self { store }
+        Self {
+            store,
+            summaries: Arc::default(),
+        }
     }
 
     pub fn store(&self) -> &Store {
@@ -141,6 +157,7 @@ impl StatusApp {
             for owner in owners_placed_on(&mut tx, cluster).await? {
                 refresh_conditions(&mut tx, &owner).await?;
             }
+            emit_connectivity(&mut tx, cluster, connectivity).await?;
         }
         tx.commit().await
     }
@@ -169,6 +186,7 @@ impl StatusApp {
         let mut matched = vec![false; bundle.resources.len()];
         let mut rows = Vec::new();
         for r in &rendered {
+            let mut observed_body = None;
             let found = bundle.resources.iter().position(|o| {
                 o.gvk.kind == r.gvk.kind
                     && o.gvk.group == r.gvk.group
@@ -179,6 +197,7 @@ impl StatusApp {
                 Some(index) => {
                     matched[index] = true;
                     let o = &bundle.resources[index];
+                    observed_body = Some(body_of(o));
                     rows.push(cluster_row(
                         &app,
                         cluster,
@@ -209,6 +228,34 @@ impl StatusApp {
                     ready.as_str(),
                 )
                 .await?;
+                let old = Statuses {
+                    rsync: r.rsync_status.clone(),
+                    cluster: r.cluster_status.clone(),
+                    readiness: r.readiness.clone(),
+                };
+                let new = Statuses {
+                    cluster: cluster_status.as_str().to_string(),
+                    readiness: ready.as_str().to_string(),
+                    ..old.clone()
+                };
+                let key = ResourceKey {
+                    app: app.clone(),
+                    cluster: cluster.to_string(),
+                    kind: r.gvk.kind.clone(),
+                    group: r.gvk.group.clone(),
+                    namespace: r.namespace.clone(),
+                    name: r.name.clone(),
+                };
+                tx.emit(NewEvent::resource(
+                    &row.owner,
+                    &instance.to_string(),
+                    &key,
+                    &r.gvk.version,
+                    true,
+                    Some(old),
+                    new,
+                    observed_body,
+                ));
                 deltas.moved(
                     instance,
                     &app,
@@ -280,6 +327,34 @@ impl StatusApp {
             }
         }
         for new in rows.iter().filter(|r| !r.rsync_backed) {
+            let statuses = |r: &ClusterResourceRow| Statuses {
+                rsync: String::new(),
+                cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
+                readiness: r.readiness.clone(),
+            };
+            let before = old_rows
+                .iter()
+                .find(|o| {
+                    !o.rsync_backed
+                        && o.gvk.kind == new.gvk.kind
+                        && o.gvk.group == new.gvk.group
+                        && o.namespace == new.namespace
+                        && o.name == new.name
+                })
+                .map(statuses);
+            let after = statuses(new);
+            if before.as_ref() != Some(&after) {
+                tx.emit(NewEvent::resource(
+                    &row.owner,
+                    &instance.to_string(),
+                    &new.key(),
+                    &new.gvk.version,
+                    false,
+                    before,
+                    after,
+                    serde_json::from_str(&new.body).ok(),
+                ));
+            }
             deltas.add(
                 instance,
                 &app,
@@ -311,17 +386,17 @@ impl StatusApp {
             return Ok(());
         }
         let mut tx = self.store.begin().await?;
-        let mut owners = BTreeSet::new();
+        let mut owners = BTreeMap::new();
         for instance in outcomes
             .iter()
             .map(|(w, _)| w.instance)
             .collect::<BTreeSet<_>>()
         {
             if let Some(row) = instance_find(&mut tx, instance).await? {
-                owners.insert(row.owner);
+                owners.insert(instance, row.owner);
             }
         }
-        lock_owners(&mut tx, owners).await?;
+        lock_owners(&mut tx, owners.values().cloned()).await?;
         let mut deltas = CountDeltas::default();
         let mut instances = BTreeSet::new();
         for (work, outcome) in outcomes {
@@ -341,14 +416,24 @@ impl StatusApp {
                     RsyncStatus::Terminated,
                 ]
             };
-            rsync_set_status(&mut tx, work.instance, &work.key, expected, to, &mut deltas).await?;
+            let Some(owner) = owners.get(&work.instance) else {
+                continue;
+            };
+            rsync_set_status(
+                &mut tx,
+                owner,
+                work.instance,
+                &work.key,
+                expected,
+                to,
+                &mut deltas,
+            )
+            .await?;
             instances.insert(work.instance);
         }
         deltas.apply(&mut tx).await?;
         for instance in instances {
-            if let Some(row) = instance_find(&mut tx, instance).await? {
-                refresh_conditions(&mut tx, &row.owner).await?;
-            }
+            refresh_conditions(&mut tx, &owners[&instance]).await?;
         }
         tx.commit().await
     }
@@ -405,6 +490,9 @@ impl StatusApp {
         )
         .await?;
         let changed = moved > 0 && cluster_set_connectivity(&mut tx, cluster, "Retrying").await?;
+        if changed {
+            emit_connectivity(&mut tx, cluster, "Retrying").await?;
+        }
         if moved > 0 || changed {
             refresh_conditions(&mut tx, cluster).await?;
             for owner in owners_placed_on(&mut tx, cluster).await? {
@@ -417,14 +505,57 @@ impl StatusApp {
 
     /// The status of a deployment intent group or of a cluster's network intents.
     pub async fn query(&self, owner: &ResourceName, query: &StatusQuery) -> Result<StatusResult> {
-        let mut conn = self.store.read().await?;
+        let cacheable = query.output == Output::Summary
+            && query.apps.is_empty()
+            && query.clusters.is_empty()
+            && query.resources.is_empty()
+            && query.instance.is_none()
+            && owner.kind() == &DEPLOYMENT_INTENT_GROUP;
+        if !cacheable {
+            let mut conn = self.store.read().await?;
+            return self.query_on(&mut conn, owner, query).await;
+        }
+        let key = owner.to_string();
+        if let Some(cached) = self.summaries.lock().expect("summary cache").get(&key)
+            && !cached.changes.has_changed().unwrap_or(true)
+        {
+            return Ok(cached.result.clone());
+        }
+        // Listen before reading, so a commit in between invalidates what we read.
+        let mut changes = self.store.signals().subscribe(&key);
+        changes.borrow_and_update();
+        let result = {
+            let mut conn = self.store.read().await?;
+            self.query_on(&mut conn, owner, query).await?
+        };
+        let mut cache = self.summaries.lock().expect("summary cache");
+        if cache.len() >= SUMMARY_CACHE {
+            cache.clear();
+        }
+        cache.insert(
+            key,
+            CachedSummary {
+                changes,
+                result: result.clone(),
+            },
+        );
+        Ok(result)
+    }
+
+    /// [`StatusApp::query`] on a given connection (a snapshot transaction for watches).
+    pub async fn query_on(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        owner: &ResourceName,
+        query: &StatusQuery,
+    ) -> Result<StatusResult> {
         let (state, current, composite_profile, conditions) =
             if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
-                let status = dig_status(&mut conn, owner, "").await?.ok_or_else(|| {
+                let status = dig_status(conn, owner, "").await?.ok_or_else(|| {
                     Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, owner.to_string())
                 })?;
                 let object: crate::store::object::Object<crate::domain::resources::DigSpec> =
-                    crate::store::object::object_get(&mut conn, owner).await?;
+                    crate::store::object::object_get(conn, owner).await?;
                 (
                     status.state.to_string(),
                     status.current_instance,
@@ -432,7 +563,7 @@ impl StatusApp {
                     status.conditions,
                 )
             } else {
-                let status = cluster_network_status(&mut conn, owner, "")
+                let status = cluster_network_status(conn, owner, "")
                     .await?
                     .ok_or_else(|| Error::not_found(CLUSTER.type_name, owner.to_string()))?;
                 (
@@ -467,7 +598,7 @@ impl StatusApp {
                 ));
             }
         };
-        let instance = instance_find(&mut conn, instance_id)
+        let instance = instance_find(conn, instance_id)
             .await?
             .filter(|row| row.owner == owner.to_string())
             .ok_or_else(|| {
@@ -476,18 +607,18 @@ impl StatusApp {
                     format!("{owner}/instances/{instance_id}"),
                 )
             })?;
-        let filter = self.resolve_filter(&mut conn, instance_id, query).await?;
+        let filter = self.resolve_filter(conn, instance_id, query).await?;
         result.counts = if filter.names.is_empty() {
-            counts_sum(&mut conn, instance_id, &filter).await?
+            counts_sum(conn, instance_id, &filter).await?
         } else {
-            counts_for_names(&mut conn, instance_id, &filter).await?
+            counts_for_names(conn, instance_id, &filter).await?
         };
         result.counts.retain(|(dimension, _), count| {
             *count != 0 && (query.output != Output::Rsync || dimension == "rsync")
         });
         result.instance = Some(instance);
         if query.output != Output::Summary {
-            let (entries, next) = self.page(&mut conn, instance_id, &filter, query).await?;
+            let (entries, next) = self.page(conn, instance_id, &filter, query).await?;
             result.entries = entries;
             result.next = next;
         }
@@ -501,6 +632,12 @@ impl StatusApp {
         instance: InstanceId,
         query: &StatusQuery,
     ) -> Result<ResourceFilter> {
+        if query.apps.is_empty() && query.clusters.is_empty() {
+            return Ok(ResourceFilter {
+                names: query.resources.clone(),
+                ..ResourceFilter::default()
+            });
+        }
         let apps = instance_apps(conn, instance).await?;
         for (index, app) in query.apps.iter().enumerate() {
             if !apps.contains(app) {
@@ -546,43 +683,98 @@ impl StatusApp {
         query: &StatusQuery,
     ) -> Result<(Vec<StatusEntry>, Option<ResourceKey>)> {
         let limit = query.page_size as i64 + 1;
-        let rendered =
-            rsync_resources_list(conn, instance, filter, query.after.as_ref(), limit).await?;
+        let started = std::time::Instant::now();
+        let rendered = rsync_resources_list(
+            conn,
+            instance,
+            filter,
+            query.after.as_ref(),
+            limit,
+            query.output == Output::Rsync,
+        )
+        .await?;
         let observed = if query.output == Output::Rsync {
             Vec::new()
         } else {
-            cluster_resources_page(conn, instance, filter, query.after.as_ref(), limit).await?
+            cluster_resources_page(
+                conn,
+                instance,
+                filter,
+                query.after.as_ref(),
+                limit,
+                query.output == Output::Detail,
+            )
+            .await?
         };
-        let mut merged: BTreeMap<ResourceKey, (Option<RsyncResource>, Option<ClusterResourceRow>)> =
-            BTreeMap::new();
-        for r in rendered {
-            let key = r.key();
-            merged.entry(key).or_default().0 = Some(r);
+        let read = started.elapsed();
+        // Both lists come in key order (sorted here too: the database's collation
+        // may differ from byte order); merge them, a resource's rendered and observed
+        // rows side by side.
+        fn observed_key(c: &ClusterResourceRow) -> (&str, &str, &str, &str, &str, &str) {
+            (
+                &c.app,
+                &c.cluster,
+                &c.gvk.kind,
+                &c.gvk.group,
+                &c.namespace,
+                &c.name,
+            )
         }
-        for c in observed {
-            let key = ResourceKey {
-                app: c.app.clone(),
-                cluster: c.cluster.clone(),
-                kind: c.gvk.kind.clone(),
-                group: c.gvk.group.clone(),
-                namespace: c.namespace.clone(),
-                name: c.name.clone(),
+        fn rendered_key(r: &RsyncResource) -> (&str, &str, &str, &str, &str, &str) {
+            (
+                &r.app,
+                &r.cluster,
+                &r.gvk.kind,
+                &r.gvk.group,
+                &r.namespace,
+                &r.name,
+            )
+        }
+        let (mut rendered, mut observed) = (rendered, observed);
+        rendered.sort_unstable_by(|a, b| rendered_key(a).cmp(&rendered_key(b)));
+        observed.sort_unstable_by(|a, b| observed_key(a).cmp(&observed_key(b)));
+        let mut rendered = rendered.into_iter().peekable();
+        let mut observed = observed.into_iter().peekable();
+        let mut entries: Vec<StatusEntry> = Vec::with_capacity(query.page_size.min(10_000) + 1);
+        while entries.len() <= query.page_size {
+            let order = match (rendered.peek(), observed.peek()) {
+                (None, None) => break,
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (Some(r), Some(o)) => rendered_key(r).cmp(&observed_key(o)),
             };
-            merged.entry(key).or_default().1 = Some(c);
+            let (r, o) = match order {
+                std::cmp::Ordering::Less => (rendered.next(), None),
+                std::cmp::Ordering::Greater => (None, observed.next()),
+                std::cmp::Ordering::Equal => (rendered.next(), observed.next()),
+            };
+            let key = match (&r, &o) {
+                (Some(r), _) => r.key(),
+                (None, Some(c)) => c.key(),
+                (None, None) => unreachable!("one side is present"),
+            };
+            entries.push(entry(key, r, o, query.output));
         }
-        let more = merged.len() > query.page_size;
-        let entries: Vec<StatusEntry> = merged
-            .into_iter()
-            .take(query.page_size)
-            .map(|(key, (rendered, observed))| entry(key, rendered, observed, query.output))
-            .collect();
+        let more = entries.len() > query.page_size;
+        entries.truncate(query.page_size);
         let next = if more {
             entries.last().map(|e| e.key.clone())
         } else {
             None
         };
+        tracing::debug!(
+            entries = entries.len(),
+            read_us = read.as_micros() as u64,
+            merge_us = (started.elapsed() - read).as_micros() as u64,
+            "status page"
+        );
         Ok((entries, next))
     }
+}
+
+/// The stored body of an observed resource.
+fn body_of(o: &Observed) -> Value {
+    json!({"metadata": o.metadata, "spec": o.spec, "status": o.status})
 }
 
 fn cluster_row(
@@ -608,11 +800,12 @@ fn cluster_row(
         readiness: readiness(&o.gvk.kind, &o.spec, &o.status)
             .as_str()
             .to_string(),
-        body: json!({"metadata": o.metadata, "spec": o.spec, "status": o.status}).to_string(),
+        body: body_of(o).to_string(),
     }
 }
 
-fn entry(
+/// A status tree entry from a rendered resource and/or what its cluster reported.
+pub(crate) fn entry(
     key: ResourceKey,
     rendered: Option<RsyncResource>,
     observed: Option<ClusterResourceRow>,
@@ -672,6 +865,17 @@ fn entry(
         Output::All | Output::Summary => {}
     }
     entry
+}
+
+/// Tells the watchers of `cluster` and of every owner placed on it that its
+/// connectivity changed.
+async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Result<()> {
+    let mut targets = owners_placed_on(tx, cluster).await?;
+    targets.push(cluster.to_string());
+    for target in targets {
+        tx.emit(NewEvent::connectivity(&target, cluster, connectivity));
+    }
+    Ok(())
 }
 
 /// Locks the rows of `owners` (clusters first, then intent groups, each in name order)

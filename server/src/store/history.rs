@@ -3,8 +3,12 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, now_micros};
+use super::watch::NewEvent;
+use super::{Tx, db_error, now_micros};
 use crate::error::Result;
+
+/// The lifecycle state a watch reports when its target was deleted.
+pub const DELETED: &str = "DELETED";
 
 /// One recorded verb.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -19,12 +23,32 @@ pub struct HistoryEntry {
 /// Appends an entry to `owner`'s history. Callers hold the owner's row (a CAS update in
 /// the same transaction), so `seq` cannot race.
 pub async fn history_append(
-    conn: &mut AnyConnection,
+    tx: &mut Tx,
     owner: &str,
     state: &str,
     instance: &str,
     revision: i64,
 ) -> Result<()> {
+    // The owner's current instance before this verb: the last one its history names.
+    let previous: String = sqlx::query(
+        "SELECT instance FROM lifecycle_history WHERE owner = $1 AND instance <> '' \
+         ORDER BY seq DESC LIMIT 1",
+    )
+    .bind(owner)
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(db_error)?
+    .map(|r| r.try_get("instance"))
+    .transpose()
+    .map_err(db_error)?
+    .unwrap_or_default();
+    let current = if instance.is_empty() {
+        previous.clone()
+    } else {
+        instance.to_string()
+    };
+    tx.emit(NewEvent::lifecycle(owner, state, &current, &previous));
+    let conn: &mut AnyConnection = tx;
     sqlx::query(
         "INSERT INTO lifecycle_history (owner, seq, state, instance, time, revision) \
          SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 \
@@ -63,11 +87,13 @@ pub async fn history_list(conn: &mut AnyConnection, owner: &str) -> Result<Vec<H
         .collect()
 }
 
-/// Deletes `owner`'s history.
-pub async fn history_delete(conn: &mut AnyConnection, owner: &str) -> Result<()> {
+/// Deletes `owner`'s history (the owner is being deleted), telling its watchers with a
+/// lifecycle event of state `DELETED`.
+pub async fn history_delete(tx: &mut Tx, owner: &str) -> Result<()> {
+    tx.emit(NewEvent::lifecycle(owner, DELETED, "", ""));
     sqlx::query("DELETE FROM lifecycle_history WHERE owner = $1")
         .bind(owner)
-        .execute(conn)
+        .execute(&mut **tx)
         .await
         .map_err(db_error)?;
     Ok(())

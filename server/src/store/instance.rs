@@ -101,6 +101,7 @@ pub async fn instance_find(
 pub async fn instance_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
     for sql in [
         "DELETE FROM status_counts WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
+        "DELETE FROM status_totals WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
         "DELETE FROM cluster_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
         "DELETE FROM rsync_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
         "DELETE FROM instance_clusters WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",

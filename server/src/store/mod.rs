@@ -20,7 +20,9 @@ pub mod object;
 pub mod request;
 pub mod rsync_resource;
 pub mod status;
+pub mod watch;
 
+use std::collections::HashMap;
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -49,6 +51,63 @@ pub struct Store {
     backend: Backend,
     /// Serializes write transactions on SQLite; `None` on PostgreSQL.
     write_lock: Option<Arc<Mutex<()>>>,
+    /// Wakes the readers of a target's event log when a transaction appended to it.
+    signals: Arc<Signals>,
+}
+
+/// Per-target wake-ups for event-log readers (the watch hub's feeds): a counter per
+/// target, bumped after each commit that appended to it, and the committed events
+/// themselves, so a feed usually needs no read of the log. Both are hints: feeds also
+/// read and poll the log, so a lost one only delays delivery.
+#[derive(Default)]
+pub struct Signals {
+    map: std::sync::Mutex<HashMap<String, Signal>>,
+}
+
+struct Signal {
+    counter: tokio::sync::watch::Sender<u64>,
+    events: Option<tokio::sync::mpsc::UnboundedSender<Vec<watch::Event>>>,
+}
+
+impl Signals {
+    /// A receiver that changes after each commit to `target`.
+    pub fn subscribe(&self, target: &str) -> tokio::sync::watch::Receiver<u64> {
+        let mut map = self.map.lock().expect("signals lock");
+        Self::entry(&mut map, target).counter.subscribe()
+    }
+
+    /// Receives the events committed to `target` from now on (replacing an earlier
+    /// receiver of the same target).
+    pub fn attach(&self, target: &str) -> tokio::sync::mpsc::UnboundedReceiver<Vec<watch::Event>> {
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        let mut map = self.map.lock().expect("signals lock");
+        Self::entry(&mut map, target).events = Some(sender);
+        receiver
+    }
+
+    fn entry<'a>(map: &'a mut HashMap<String, Signal>, target: &str) -> &'a mut Signal {
+        map.entry(target.to_string()).or_insert_with(|| Signal {
+            counter: tokio::sync::watch::channel(0).0,
+            events: None,
+        })
+    }
+
+    fn signal(&self, target: &str, events: Option<Vec<watch::Event>>) {
+        let mut map = self.map.lock().expect("signals lock");
+        let Some(signal) = map.get_mut(target) else {
+            return;
+        };
+        if let (Some(sender), Some(events)) = (&signal.events, events)
+            && sender.send(events).is_err()
+        {
+            signal.events = None;
+        }
+        if signal.counter.receiver_count() == 0 && signal.events.is_none() {
+            map.remove(target);
+        } else {
+            signal.counter.send_modify(|n| *n += 1);
+        }
+    }
 }
 
 /// A write transaction. Dereferences to a connection for queries.
@@ -56,6 +115,11 @@ pub struct Tx {
     tx: Transaction<'static, Any>,
     backend: Backend,
     _write_guard: Option<OwnedMutexGuard<()>>,
+    /// Events to append at commit.
+    events: Vec<watch::NewEvent>,
+    /// Targets whose readers must hear of this commit even without events.
+    touched: Vec<String>,
+    signals: Arc<Signals>,
 }
 
 impl Store {
@@ -108,6 +172,7 @@ impl Store {
             pool,
             backend,
             write_lock: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+            signals: Arc::default(),
         })
     }
 
@@ -143,7 +208,27 @@ impl Store {
             tx,
             backend: self.backend,
             _write_guard: guard,
+            events: Vec::new(),
+            touched: Vec::new(),
+            signals: self.signals.clone(),
         })
+    }
+
+    /// The event-log wake-ups.
+    pub fn signals(&self) -> &Arc<Signals> {
+        &self.signals
+    }
+
+    /// Begins a read-only transaction that sees one consistent snapshot of the database
+    /// (REPEATABLE READ on PostgreSQL; a deferred transaction in SQLite's WAL mode).
+    pub async fn snapshot(&self) -> Result<Transaction<'static, Any>> {
+        let mut tx = self.pool.begin().await.map_err(db_error)?;
+        if self.backend == Backend::Postgres {
+            tx.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+                .await
+                .map_err(db_error)?;
+        }
+        Ok(tx)
     }
 
     /// Closes the pool, waiting for connections to be returned.
@@ -159,8 +244,32 @@ impl Store {
 }
 
 impl Tx {
-    pub async fn commit(self) -> Result<()> {
-        self.tx.commit().await.map_err(db_error)
+    /// Appends the buffered events, commits, then wakes the targets' readers.
+    pub async fn commit(mut self) -> Result<()> {
+        let events = std::mem::take(&mut self.events);
+        let written = if events.is_empty() {
+            Vec::new()
+        } else {
+            watch::append(&mut self.tx, events).await?
+        };
+        self.tx.commit().await.map_err(db_error)?;
+        for (target, events) in written {
+            self.signals.signal(&target, Some(events));
+        }
+        for target in &self.touched {
+            self.signals.signal(target, None);
+        }
+        Ok(())
+    }
+
+    /// Tells the readers of `target` (caches) that it changed, after commit.
+    pub fn touch(&mut self, target: &str) {
+        self.touched.push(target.to_string());
+    }
+
+    /// Buffers a status event, appended to the log when the transaction commits.
+    pub fn emit(&mut self, event: watch::NewEvent) {
+        self.events.push(event);
     }
 
     pub fn backend(&self) -> Backend {

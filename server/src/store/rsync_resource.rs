@@ -126,6 +126,23 @@ pub async fn rsync_resources_insert(
     deltas.apply(conn).await
 }
 
+/// How many rendered resources of `instance` the filter selects.
+pub async fn rendered_count(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &ResourceFilter,
+) -> Result<i64> {
+    let mut binds: Vec<String> = vec![instance.to_string()];
+    let mut sql = String::from("SELECT COUNT(*) AS n FROM rsync_resources WHERE instance_id = $1");
+    sql.push_str(&filter.sql("", &mut binds));
+    let mut query = sqlx::query(&sql);
+    for bind in binds {
+        query = query.bind(bind);
+    }
+    let row = query.fetch_one(conn).await.map_err(db_error)?;
+    row.try_get::<i64, _>("n").map_err(db_error)
+}
+
 /// Filters of a listing; empty lists match everything.
 #[derive(Debug, Clone, Default)]
 pub struct ResourceFilter {
@@ -195,11 +212,16 @@ pub async fn rsync_resources_list(
     filter: &ResourceFilter,
     after: Option<&ResourceKey>,
     limit: i64,
+    with_manifest: bool,
 ) -> Result<Vec<RsyncResource>> {
+    if !with_manifest {
+        return rsync_status_page(conn, instance, filter, after, limit).await;
+    }
     let mut binds: Vec<String> = vec![instance.to_string()];
-    let mut sql = String::from(
-        "SELECT app, cluster, kind, api_group, api_version, namespace, name, manifest, \
-         rsync_status, cluster_status, readiness FROM rsync_resources WHERE instance_id = $1",
+    let manifest = "manifest";
+    let mut sql = format!(
+        "SELECT app, cluster, kind, api_group, api_version, namespace, name, {manifest}, \
+         rsync_status, cluster_status, readiness FROM rsync_resources WHERE instance_id = $1"
     );
     sql.push_str(&filter.sql("", &mut binds));
     sql.push_str(&after_sql(after, "", &mut binds));
@@ -230,6 +252,130 @@ pub async fn rsync_resources_list(
                 readiness: row.try_get("readiness").map_err(db_error)?,
             })
         })
+        .collect()
+}
+
+/// Aggregates the rows `select` returns (columns named in `columns`, all text) into
+/// one JSON array of arrays, in key order, and decodes it: one row to transfer instead
+/// of one per resource, which is what status pages cost through sqlx.
+pub(crate) async fn json_page(
+    conn: &mut AnyConnection,
+    select: &str,
+    columns: &[&str; 10],
+    binds: Vec<String>,
+) -> Result<Vec<[String; 10]>> {
+    let key = "app, cluster, kind, api_group, namespace, name";
+    let sql = if conn.backend_name() == "PostgreSQL" {
+        let list: Vec<String> = columns.iter().map(|c| format!("{c}::text")).collect();
+        format!(
+            "SELECT COALESCE(json_agg(json_build_array({}) ORDER BY {key}), '[]')::text AS page FROM ({select}) page",
+            list.join(", ")
+        )
+    } else {
+        format!(
+            "SELECT json_group_array(json_array({}) ORDER BY {key}) AS page FROM ({select})",
+            columns
+                .iter()
+                .map(|c| format!("CAST({c} AS TEXT)"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    let mut query = sqlx::query(&sql);
+    for bind in binds {
+        query = query.bind(bind);
+    }
+    let row = query.fetch_one(conn).await.map_err(db_error)?;
+    let page: String = row.try_get("page").map_err(db_error)?;
+    serde_json::from_str(&page).map_err(Error::internal)
+}
+
+/// `SELECT columns FROM table` for one status page of `instance`: the filter, keyset
+/// paging after `after`, key order, `limit` rows; with its bind values.
+pub(crate) fn page_select(
+    table: &str,
+    columns: &[&str],
+    condition: &str,
+    instance: InstanceId,
+    filter: &ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+) -> (String, Vec<String>) {
+    let mut binds: Vec<String> = vec![instance.to_string()];
+    let mut select = format!(
+        "SELECT {} FROM {table} WHERE instance_id = $1{condition}",
+        columns.join(", ")
+    );
+    select.push_str(&filter.sql("", &mut binds));
+    select.push_str(&after_sql(after, "", &mut binds));
+    select.push_str(&format!(
+        " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {limit}"
+    ));
+    (select, binds)
+}
+
+/// A page of rendered resources with their statuses but without manifests.
+async fn rsync_status_page(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+) -> Result<Vec<RsyncResource>> {
+    const COLUMNS: [&str; 10] = [
+        "app",
+        "cluster",
+        "kind",
+        "api_group",
+        "api_version",
+        "namespace",
+        "name",
+        "rsync_status",
+        "cluster_status",
+        "readiness",
+    ];
+    let (select, binds) = page_select(
+        "rsync_resources",
+        &COLUMNS,
+        "",
+        instance,
+        filter,
+        after,
+        limit,
+    );
+    json_page(conn, &select, &COLUMNS, binds)
+        .await?
+        .into_iter()
+        .map(
+            |[
+                app,
+                cluster,
+                kind,
+                group,
+                version,
+                namespace,
+                name,
+                status,
+                cluster_status,
+                readiness,
+            ]| {
+                Ok(RsyncResource {
+                    app,
+                    cluster,
+                    gvk: Gvk {
+                        group,
+                        version,
+                        kind,
+                    },
+                    namespace,
+                    name,
+                    manifest: String::new(),
+                    status: status.parse().map_err(Error::internal)?,
+                    cluster_status,
+                    readiness,
+                })
+            },
+        )
         .collect()
 }
 

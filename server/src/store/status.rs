@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 
 use sqlx::{AnyConnection, Row};
 
-use super::db_error;
 use super::rsync_resource::ResourceKey;
+use super::watch::{NewEvent, Statuses};
+use super::{Tx, db_error};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -80,13 +81,42 @@ impl CountDeltas {
         self.0.values().all(|d| *d == 0)
     }
 
-    /// Writes the deltas: multi-row upserts, 100 rows a statement.
+    /// Writes the deltas (multi-row upserts, 100 rows a statement) to the per
+    /// (app, cluster) aggregates and to the instance totals.
     pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
         let rows: Vec<_> = self
             .0
             .into_iter()
             .filter(|(_, delta)| *delta != 0)
             .collect();
+        let mut totals: BTreeMap<(&str, Dimension, &str), i64> = BTreeMap::new();
+        for ((instance, _, _, dimension, value), delta) in &rows {
+            *totals.entry((instance, *dimension, value)).or_default() += delta;
+        }
+        let totals: Vec<_> = totals.into_iter().filter(|(_, d)| *d != 0).collect();
+        for chunk in totals.chunks(100) {
+            let values: Vec<String> = (0..chunk.len())
+                .map(|i| {
+                    let b = i * 4;
+                    format!("(${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4)
+                })
+                .collect();
+            let sql = format!(
+                "INSERT INTO status_totals (instance_id, dimension, value, count) VALUES {} \
+                 ON CONFLICT (instance_id, dimension, value) \
+                 DO UPDATE SET count = status_totals.count + excluded.count",
+                values.join(", ")
+            );
+            let mut query = sqlx::query(&sql);
+            for ((instance, dimension, value), delta) in chunk {
+                query = query
+                    .bind(instance.to_string())
+                    .bind(dimension.as_str())
+                    .bind(value.to_string())
+                    .bind(*delta);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
+        }
         for chunk in rows.chunks(100) {
             let values: Vec<String> = (0..chunk.len())
                 .map(|i| {
@@ -133,11 +163,18 @@ pub async fn counts_sum(
 ) -> Result<BTreeMap<(String, String), i64>> {
     debug_assert!(filter.names.is_empty(), "aggregates are not kept per name");
     let mut binds = vec![instance.to_string()];
-    let mut sql = String::from(
-        "SELECT dimension, value, CAST(SUM(count) AS BIGINT) AS total FROM status_counts WHERE instance_id = $1",
-    );
-    sql.push_str(&filter.sql("", &mut binds));
-    sql.push_str(" GROUP BY dimension, value");
+    let sql = if filter.apps.is_empty() && filter.clusters.is_empty() {
+        String::from(
+            "SELECT dimension, value, count AS total FROM status_totals WHERE instance_id = $1",
+        )
+    } else {
+        let mut sql = String::from(
+            "SELECT dimension, value, CAST(SUM(count) AS BIGINT) AS total FROM status_counts WHERE instance_id = $1",
+        );
+        sql.push_str(&filter.sql("", &mut binds));
+        sql.push_str(" GROUP BY dimension, value");
+        sql
+    };
     let mut query = sqlx::query(&sql);
     for bind in binds {
         query = query.bind(bind);
@@ -160,7 +197,7 @@ pub async fn counts_sum(
 /// aggregates. The selection is `instance` (all its clusters) or, with `cluster`, the
 /// resources on that cluster of its non-superseded instances. Returns how many moved.
 pub async fn rsync_bulk_transition(
-    conn: &mut AnyConnection,
+    tx: &mut Tx,
     lock: &str,
     instance: Option<InstanceId>,
     cluster: Option<&str>,
@@ -194,26 +231,66 @@ pub async fn rsync_bulk_transition(
     // Read (and on PostgreSQL lock) the rows first, so the aggregate deltas match
     // exactly the rows the update moves.
     let select = format!(
-        "SELECT instance_id, app, cluster, rsync_status FROM rsync_resources WHERE 1 = 1{selection} \
+        "SELECT instance_id, app, cluster, kind, api_group, api_version, namespace, name, rsync_status, \
+         cluster_status, readiness FROM rsync_resources WHERE 1 = 1{selection} \
          ORDER BY instance_id, app, cluster, kind, api_group, namespace, name{lock}"
     );
     let mut query = sqlx::query(&select);
     for value in &binds {
         query = query.bind(value.clone());
     }
-    let rows = query.fetch_all(&mut *conn).await.map_err(db_error)?;
+    let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
     if rows.is_empty() {
         return Ok(0);
     }
     let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
+    let mut owners: BTreeMap<String, String> = BTreeMap::new();
     for row in &rows {
-        let key = (
-            row.try_get("instance_id").map_err(db_error)?,
-            row.try_get("app").map_err(db_error)?,
-            row.try_get("cluster").map_err(db_error)?,
-            row.try_get("rsync_status").map_err(db_error)?,
-        );
-        *groups.entry(key).or_default() += 1;
+        let instance: String = row.try_get("instance_id").map_err(db_error)?;
+        let key = ResourceKey {
+            app: row.try_get("app").map_err(db_error)?,
+            cluster: row.try_get("cluster").map_err(db_error)?,
+            kind: row.try_get("kind").map_err(db_error)?,
+            group: row.try_get("api_group").map_err(db_error)?,
+            namespace: row.try_get("namespace").map_err(db_error)?,
+            name: row.try_get("name").map_err(db_error)?,
+        };
+        let old = Statuses {
+            rsync: row.try_get("rsync_status").map_err(db_error)?,
+            cluster: row.try_get("cluster_status").map_err(db_error)?,
+            readiness: row.try_get("readiness").map_err(db_error)?,
+        };
+        if !owners.contains_key(&instance) {
+            let id: InstanceId = instance.parse().map_err(Error::internal)?;
+            let owner = super::instance::instance_find(tx, id)
+                .await?
+                .map(|i| i.owner)
+                .unwrap_or_default();
+            owners.insert(instance.clone(), owner);
+        }
+        let version: String = row.try_get("api_version").map_err(db_error)?;
+        let new = Statuses {
+            rsync: to.as_str().to_string(),
+            ..old.clone()
+        };
+        *groups
+            .entry((
+                instance.clone(),
+                key.app.clone(),
+                key.cluster.clone(),
+                old.rsync.clone(),
+            ))
+            .or_default() += 1;
+        tx.emit(NewEvent::resource(
+            &owners[&instance],
+            &instance,
+            &key,
+            &version,
+            true,
+            Some(old),
+            new,
+            None,
+        ));
     }
     let to_bind = format!("${}", binds.len() + 1);
     let update =
@@ -224,7 +301,7 @@ pub async fn rsync_bulk_transition(
     }
     query
         .bind(to.as_str())
-        .execute(&mut *conn)
+        .execute(&mut **tx)
         .await
         .map_err(db_error)?;
 
@@ -236,7 +313,7 @@ pub async fn rsync_bulk_transition(
         deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
         moved += n;
     }
-    deltas.apply(conn).await?;
+    deltas.apply(tx).await?;
     Ok(moved)
 }
 
@@ -320,15 +397,17 @@ pub async fn rsync_work(
 /// Sets the rsync status of one resource if it is still in one of `expected`; returns
 /// the status it had, or None if it was in none of them.
 pub async fn rsync_set_status(
-    conn: &mut AnyConnection,
+    tx: &mut Tx,
+    owner: &str,
     instance: InstanceId,
     key: &ResourceKey,
     expected: &[RsyncStatus],
     to: RsyncStatus,
     deltas: &mut CountDeltas,
 ) -> Result<Option<RsyncStatus>> {
+    let conn: &mut AnyConnection = tx;
     let row = sqlx::query(
-        "SELECT rsync_status FROM rsync_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3 \
+        "SELECT rsync_status, cluster_status, readiness, api_version FROM rsync_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3 \
          AND kind = $4 AND api_group = $5 AND namespace = $6 AND name = $7",
     )
     .bind(instance.to_string())
@@ -376,6 +455,26 @@ pub async fn rsync_set_status(
             current.as_str(),
             to.as_str(),
         );
+        let old = Statuses {
+            rsync: current.as_str().to_string(),
+            cluster: row.try_get("cluster_status").map_err(db_error)?,
+            readiness: row.try_get("readiness").map_err(db_error)?,
+        };
+        let version: String = row.try_get("api_version").map_err(db_error)?;
+        let new = Statuses {
+            rsync: to.as_str().to_string(),
+            ..old.clone()
+        };
+        tx.emit(NewEvent::resource(
+            owner,
+            &instance.to_string(),
+            key,
+            &version,
+            true,
+            Some(old),
+            new,
+            None,
+        ));
     }
     Ok(Some(current))
 }
@@ -384,6 +483,7 @@ pub async fn rsync_set_status(
 #[derive(Debug, Clone)]
 pub struct ObservedRsyncRow {
     pub gvk: Gvk,
+    pub rsync_status: String,
     pub namespace: String,
     pub name: String,
     pub cluster_status: String,
@@ -398,7 +498,7 @@ pub async fn rsync_rows_for_bundle(
     cluster: &str,
 ) -> Result<Vec<ObservedRsyncRow>> {
     let rows = sqlx::query(
-        "SELECT kind, api_group, api_version, namespace, name, cluster_status, readiness FROM rsync_resources \
+        "SELECT kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness FROM rsync_resources \
          WHERE instance_id = $1 AND app = $2 AND cluster = $3 ORDER BY kind, api_group, namespace, name",
     )
     .bind(instance.to_string())
@@ -415,6 +515,7 @@ pub async fn rsync_rows_for_bundle(
                     version: r.try_get("api_version").map_err(db_error)?,
                     kind: r.try_get("kind").map_err(db_error)?,
                 },
+                rsync_status: r.try_get("rsync_status").map_err(db_error)?,
                 namespace: r.try_get("namespace").map_err(db_error)?,
                 name: r.try_get("name").map_err(db_error)?,
                 cluster_status: r.try_get("cluster_status").map_err(db_error)?,
@@ -469,6 +570,19 @@ pub struct ClusterResourceRow {
     pub readiness: String,
     /// {"metadata", "spec", "status"} as JSON.
     pub body: String,
+}
+
+impl ClusterResourceRow {
+    pub fn key(&self) -> ResourceKey {
+        ResourceKey {
+            app: self.app.clone(),
+            cluster: self.cluster.clone(),
+            kind: self.gvk.kind.clone(),
+            group: self.gvk.group.clone(),
+            namespace: self.namespace.clone(),
+            name: self.name.clone(),
+        }
+    }
 }
 
 /// The cluster resources of (instance, app, cluster), or of the whole instance.
@@ -566,11 +680,16 @@ pub async fn cluster_resources_page(
     filter: &super::rsync_resource::ResourceFilter,
     after: Option<&ResourceKey>,
     limit: i64,
+    with_body: bool,
 ) -> Result<Vec<ClusterResourceRow>> {
+    if !with_body {
+        return cluster_status_page(conn, instance, filter, after, limit).await;
+    }
     let mut binds = vec![instance.to_string()];
-    let mut sql = String::from(
-        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body \
-         FROM cluster_resources WHERE instance_id = $1",
+    let body = "body";
+    let mut sql = format!(
+        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, {body} \
+         FROM cluster_resources WHERE instance_id = $1"
     );
     sql.push_str(&filter.sql("", &mut binds));
     sql.push_str(&super::rsync_resource::after_sql(after, "", &mut binds));
@@ -583,6 +702,74 @@ pub async fn cluster_resources_page(
     }
     let rows = query.fetch_all(conn).await.map_err(db_error)?;
     rows.iter().map(decode_cluster_resource).collect()
+}
+
+/// A page of cluster-only resources (the rendered ones carry their cluster status
+/// themselves) without their bodies, in one aggregated row.
+async fn cluster_status_page(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &super::rsync_resource::ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+) -> Result<Vec<ClusterResourceRow>> {
+    const COLUMNS: [&str; 10] = [
+        "app",
+        "cluster",
+        "kind",
+        "api_group",
+        "api_version",
+        "namespace",
+        "name",
+        "rsync_backed",
+        "present",
+        "readiness",
+    ];
+    let (select, binds) = super::rsync_resource::page_select(
+        "cluster_resources",
+        &COLUMNS,
+        " AND rsync_backed = 0",
+        instance,
+        filter,
+        after,
+        limit,
+    );
+    Ok(
+        super::rsync_resource::json_page(conn, &select, &COLUMNS, binds)
+            .await?
+            .into_iter()
+            .map(
+                |[
+                    app,
+                    cluster,
+                    kind,
+                    group,
+                    version,
+                    namespace,
+                    name,
+                    backed,
+                    present,
+                    readiness,
+                ]| {
+                    ClusterResourceRow {
+                        app,
+                        cluster,
+                        gvk: Gvk {
+                            group,
+                            version,
+                            kind,
+                        },
+                        namespace,
+                        name,
+                        rsync_backed: backed == "1",
+                        present: present == "1",
+                        readiness,
+                        body: String::new(),
+                    }
+                },
+            )
+            .collect(),
+    )
 }
 
 fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> {

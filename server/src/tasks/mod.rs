@@ -3,6 +3,7 @@
 //! input, is idempotent, returns a status (logged) and does not retry by itself — the
 //! next period does.
 
+pub mod event_compaction;
 pub mod request_expiry;
 
 use std::sync::Arc;

@@ -11,7 +11,7 @@ use prost_types::{FieldMask, Timestamp, value::Kind as ValueKind};
 pub use resources::*;
 use serde_json::Value;
 
-use crate::domain::names::{Kind, ResourceName, validate_id};
+use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName, validate_id};
 use crate::domain::resources::{Labels, ManifestPatch};
 use crate::error::{Error, Result, Violations};
 
@@ -57,6 +57,17 @@ pub fn name(kind: &'static Kind, field: &str, value: &str) -> Result<ResourceNam
     ResourceName::parse(kind, field, value).map_err(|v| Error::InvalidArgument {
         violations: vec![v],
     })
+}
+
+/// Parses the name of a status owner: a cluster (`clusterProviders/…`) or a
+/// deployment intent group.
+pub fn owner_name(field: &str, value: &str) -> Result<ResourceName> {
+    let kind = if value.starts_with("clusterProviders/") {
+        &CLUSTER
+    } else {
+        &DEPLOYMENT_INTENT_GROUP
+    };
+    name(kind, field, value)
 }
 
 /// Validates a new resource id.

@@ -384,7 +384,7 @@ impl Lifecycle {
             }
         }
         let mut resources =
-            rsync_resources_list(&mut conn, id, &filter, after, page_size as i64 + 1).await?;
+            rsync_resources_list(&mut conn, id, &filter, after, page_size as i64 + 1, true).await?;
         let more = resources.len() > page_size;
         resources.truncate(page_size);
         Ok(RenderedPage {

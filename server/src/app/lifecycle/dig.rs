@@ -77,6 +77,7 @@ impl Lifecycle {
         object_update(&mut tx, name, &spec, current.generation).await?;
         self.dig_changed(&mut tx, name, Some(spec.composite_profile.clone()))
             .await?;
+        tx.touch(&name.to_string());
         let view = self.dig_view(&mut tx, name).await?;
         tx.commit().await?;
         Ok(view)

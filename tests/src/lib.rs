@@ -43,12 +43,17 @@ pub async fn create_postgres_database() -> String {
 /// The path of a workspace binary, built by `cargo test --workspace`.
 pub fn binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().expect("test executable path");
-    // target/<profile>/deps/<test> -> target/<profile>/<name>
-    let dir = exe.parent().and_then(|d| d.parent()).expect("target dir");
+    // target/<profile>/deps/<test> (tests) or target/<profile>/<bin> (flotilla-bench)
+    // -> target/<profile>/<name>
+    let mut dir = exe.parent().expect("target dir");
+    if dir.ends_with("deps") {
+        dir = dir.parent().expect("target dir");
+    }
     let path = dir.join(name);
     assert!(
         path.exists(),
-        "{} is missing: run the tests with `cargo test --workspace` so it is built",
+        "{} is missing: build it first (`cargo test --workspace` builds the debug binaries; \
+         `cargo build --release -p flotilla-server` the release one flotilla-bench uses)",
         path.display()
     );
     path
@@ -124,7 +129,10 @@ impl TestServer {
             .arg(self.data_dir.path())
             .args(&self.args)
             .env("FLOTILLA_DATABASE_URL", &self.database_url)
-            .env("RUST_LOG", "info")
+            .env(
+                "RUST_LOG",
+                std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
+            )
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -160,6 +168,11 @@ impl TestServer {
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
+    }
+
+    /// The server process id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
     }
 
     pub fn url(&self) -> String {
@@ -202,6 +215,7 @@ impl Drop for TestServer {
 }
 
 /// The decoded error details of a failed call.
+#[derive(Debug)]
 pub struct ErrorView {
     pub code: Code,
     pub message: String,
@@ -389,4 +403,50 @@ pub async fn wait_connectivity(
         },
     )
     .await;
+}
+
+/// The demo seeded by `--demo`: its intent group and the verbs tests drive it with.
+pub mod demo {
+    use flotilla_client::Client;
+    use flotilla_client::v1::{
+        ApproveDeploymentIntentGroupRequest, DeploymentIntentGroup,
+        InstantiateDeploymentIntentGroupRequest, TerminateDeploymentIntentGroupRequest,
+    };
+
+    /// The demo's deployment intent group.
+    pub const DIG: &str =
+        "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
+
+    /// Approves and instantiates the demo group; returns it.
+    pub async fn approve_and_instantiate(client: &mut Client) -> DeploymentIntentGroup {
+        client
+            .lifecycle
+            .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+                name: DIG.into(),
+                ..Default::default()
+            })
+            .await
+            .expect("approve");
+        client
+            .lifecycle
+            .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+                name: DIG.into(),
+                ..Default::default()
+            })
+            .await
+            .expect("instantiate")
+            .into_inner()
+    }
+
+    /// Terminates the demo group.
+    pub async fn terminate(client: &mut Client) {
+        client
+            .lifecycle
+            .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+                name: DIG.into(),
+                ..Default::default()
+            })
+            .await
+            .expect("terminate");
+    }
 }

@@ -87,8 +87,11 @@ fn readme_output(marker: &str) -> String {
 async fn readme_quickstart_works_as_written(server: &TestServer) {
     let script =
         readme_block("## Quickstart with grpcurl").replace("localhost:50051", &server.address);
+    // The quickstart writes files (watch.json): run it where it cannot litter the tree.
+    let workdir = tempfile::tempdir().expect("temp dir");
     let output = Command::new("bash")
         .args(["-uo", "pipefail", "-c", &script])
+        .current_dir(workdir.path())
         .output()
         .expect("bash");
     let text = String::from_utf8_lossy(&output.stdout).to_string()
@@ -109,6 +112,15 @@ async fn readme_quickstart_works_as_written(server: &TestServer) {
     }
     // After the pod deletion the pod is back.
     assert!(text.contains("\"name\": \"collectd-0\""), "{text}");
+    // The watch session: snapshot, SYNCED, then the pod NotPresent and back, live.
+    let watched = &text[text.find("WATCH_EVENT_TYPE_SYNCED").expect("SYNCED")..];
+    let gone = watched
+        .find("\"clusterStatus\": \"CLUSTER_RESOURCE_STATUS_NOT_PRESENT\"")
+        .unwrap_or_else(|| panic!("the deletion was streamed:\n{text}"));
+    assert!(
+        watched[gone..].contains("\"clusterStatus\": \"CLUSTER_RESOURCE_STATUS_PRESENT\""),
+        "the recreation was streamed:\n{text}"
+    );
     // The network intent was applied.
     assert!(text.contains("\"state\": \"APPLIED\""), "{text}");
     assert!(text.contains("\"appName\": \"network-intents\""), "{text}");

@@ -19,28 +19,9 @@ e2e_suite!(
     network_intents_render_and_apply,
 );
 
-const DIG: &str = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
-const WAIT: Duration = Duration::from_secs(60);
+use flotilla_tests::demo::{DIG, approve_and_instantiate as instantiate};
 
-async fn instantiate(client: &mut Client) -> DeploymentIntentGroup {
-    client
-        .lifecycle
-        .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-            name: DIG.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: DIG.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-}
+const WAIT: Duration = Duration::from_secs(60);
 
 fn query(
     output: StatusOutput,
@@ -481,14 +462,7 @@ async fn terminate_and_historical_instances(server: &TestServer) {
     let mut client = server.client().await;
     let first = instantiate(&mut client).await.current_instance;
     converged(&mut client).await;
-    client
-        .lifecycle
-        .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
-            name: DIG.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    flotilla_tests::demo::terminate(&mut client).await;
     eventually(WAIT, "rsync to delete everything", || {
         let mut client = client.clone();
         async move {

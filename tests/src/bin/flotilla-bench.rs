@@ -1,0 +1,924 @@
+//! flotilla-bench: DESIGN §14's P1–P6 against real `flotilla-server` processes on
+//! SQLite and PostgreSQL, with the baselines measured in the same run: a no-op RPC on
+//! the same server (gRPC health check), an etcd prefix read plus JSON decode of the
+//! same instance in EMCO's AppContext key layout, and etcd's own watch with the same
+//! subscriber count and change rate (etcd-server started by the bench on loopback).
+//!
+//!   cargo build --release -p flotilla-server    # the server the bench starts
+//!   cargo run --release -p flotilla-tests --bin flotilla-bench            # full scale
+//!   cargo run --release -p flotilla-tests --bin flotilla-bench -- --quick # CI scale
+//!
+//! Prints one table (figure, baseline, ratio, target, pass/fail) and exits non-zero
+//! when a check fails.
+
+use std::collections::BTreeMap;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, Result, bail};
+use flotilla_client::Client;
+use flotilla_client::v1::*;
+use flotilla_tests::{Backend, TestServer, free_port};
+use tokio::sync::Mutex;
+
+/// The scale of one run.
+#[derive(Debug, Clone, Copy)]
+struct Scale {
+    apps: usize,
+    clusters: usize,
+    docs: usize,
+    subscribers: usize,
+    /// Target change rate of P5 (changes per second).
+    rate: usize,
+    /// How long P5 drives changes.
+    p5_seconds: u64,
+    /// Samples of P1.
+    samples: usize,
+    /// The CI scale: targets the project does not meet yet are reported, not gating.
+    quick: bool,
+}
+
+const FULL: Scale = Scale {
+    apps: 100,
+    clusters: 100,
+    docs: 10,
+    subscribers: 1000,
+    rate: 5000,
+    p5_seconds: 10,
+    samples: 500,
+    quick: false,
+};
+
+const QUICK: Scale = Scale {
+    apps: 10,
+    clusters: 10,
+    docs: 10,
+    subscribers: 100,
+    rate: 500,
+    p5_seconds: 3,
+    samples: 200,
+    quick: true,
+};
+
+/// One line of the result table.
+struct Row {
+    backend: &'static str,
+    id: &'static str,
+    figure: String,
+    baseline: String,
+    ratio: String,
+    target: String,
+    pass: bool,
+    /// Whether a failure fails the run (`--quick` reports the targets the project does
+    /// not meet yet without failing CI on them; BENCHMARKS.md lists them).
+    gating: bool,
+}
+
+fn micros_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_micros() as i64)
+        .unwrap_or_default()
+}
+
+fn percentile(samples: &mut [f64], p: f64) -> f64 {
+    if samples.is_empty() {
+        return f64::NAN;
+    }
+    samples.sort_by(|a, b| a.partial_cmp(b).expect("no NaN"));
+    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[index]
+}
+
+const PROJECT: &str = "projects/bench";
+const VERSION: &str = "projects/bench/compositeApps/fleet/versions/v1";
+const DIG: &str = "projects/bench/compositeApps/fleet/versions/v1/deploymentIntentGroups/prod";
+
+/// The documents of app `app`: `docs` ConfigMaps (monitored, no pods), named per app
+/// so that apps sharing a cluster do not claim each other's objects.
+fn manifests(app: usize, docs: usize) -> String {
+    (0..docs)
+        .map(|d| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a{app}-cm{d}\ndata:\n  key: value-{d}\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
+}
+
+/// Creates the project, the apps, the clusters (embedded sim) and the group.
+async fn setup(client: &mut Client, scale: Scale) -> Result<()> {
+    let l = &mut client.lifecycle;
+    l.create_project(CreateProjectRequest {
+        project_id: "bench".into(),
+        ..Default::default()
+    })
+    .await?;
+    l.create_composite_app(CreateCompositeAppRequest {
+        parent: PROJECT.into(),
+        composite_app_id: "fleet".into(),
+        version_id: "v1".into(),
+        ..Default::default()
+    })
+    .await?;
+    l.create_composite_profile(CreateCompositeProfileRequest {
+        parent: VERSION.into(),
+        composite_profile_id: "default".into(),
+        ..Default::default()
+    })
+    .await?;
+    l.create_cluster_provider(CreateClusterProviderRequest {
+        cluster_provider_id: "edge".into(),
+        ..Default::default()
+    })
+    .await?;
+    for c in 0..scale.clusters {
+        l.create_cluster(CreateClusterRequest {
+            parent: "clusterProviders/edge".into(),
+            cluster_id: format!("c{c}"),
+            cluster: Some(Cluster {
+                connection_mode: ConnectionMode::EmbeddedSim as i32,
+                labels: [("fleet".to_string(), "edge".to_string())].into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await?;
+    }
+    l.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: VERSION.into(),
+        deployment_intent_group_id: "prod".into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "default".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await?;
+    for a in 0..scale.apps {
+        l.create_app(CreateAppRequest {
+            parent: VERSION.into(),
+            app_id: format!("a{a}"),
+            app: Some(App {
+                manifests: manifests(a, scale.docs),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await?;
+        l.create_placement_intent(CreatePlacementIntentRequest {
+            parent: DIG.into(),
+            placement_intent_id: format!("a{a}"),
+            placement_intent: Some(PlacementIntent {
+                app: format!("a{a}"),
+                cluster_provider: "edge".into(),
+                cluster_selector: [("fleet".to_string(), "edge".to_string())].into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await?;
+    }
+    l.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        name: DIG.into(),
+        ..Default::default()
+    })
+    .await?;
+    Ok(())
+}
+
+async fn summary(client: &mut Client) -> Result<ResourceStatus> {
+    Ok(client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: DIG.into(),
+            output: StatusOutput::Summary as i32,
+            ..Default::default()
+        })
+        .await?
+        .into_inner())
+}
+
+/// Reads the whole `all` tree page by page; returns the resources read.
+async fn read_all(client: &mut Client) -> Result<usize> {
+    let mut token = String::new();
+    let mut count = 0;
+    loop {
+        let page = client
+            .status
+            .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+                name: DIG.into(),
+                output: StatusOutput::All as i32,
+                page_size: 10_000,
+                page_token: token,
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        count += page
+            .resources
+            .iter()
+            .flat_map(|a| &a.clusters)
+            .map(|c| c.resources.len())
+            .sum::<usize>();
+        token = page.next_page_token;
+        if token.is_empty() {
+            return Ok(count);
+        }
+    }
+}
+
+fn rss_kib(pid: u32) -> (u64, u64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let field = |name: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(name))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0)
+    };
+    (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// A local etcd on loopback, killed on drop.
+struct Etcd {
+    child: Child,
+    endpoint: String,
+    _dir: tempfile::TempDir,
+}
+
+impl Etcd {
+    async fn start() -> Result<Etcd> {
+        let dir = tempfile::tempdir()?;
+        let (client, peer) = (free_port(), free_port());
+        let endpoint = format!("http://127.0.0.1:{client}");
+        let child = Command::new("etcd")
+            .args([
+                "--data-dir",
+                &dir.path().join("etcd").display().to_string(),
+                "--listen-client-urls",
+                &endpoint,
+                "--advertise-client-urls",
+                &endpoint,
+                "--listen-peer-urls",
+                &format!("http://127.0.0.1:{peer}"),
+                "--initial-advertise-peer-urls",
+                &format!("http://127.0.0.1:{peer}"),
+                "--initial-cluster",
+                &format!("default=http://127.0.0.1:{peer}"),
+                "--quota-backend-bytes",
+                "8589934592",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .context("etcd (Debian package etcd-server) must be installed")?;
+        let etcd = Etcd {
+            child,
+            endpoint,
+            _dir: dir,
+        };
+        for _ in 0..100 {
+            if let Ok(mut c) = etcd_client::Client::connect([&etcd.endpoint], None).await
+                && c.status().await.is_ok()
+            {
+                return Ok(etcd);
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        bail!("etcd did not start")
+    }
+
+    async fn client(&self) -> Result<etcd_client::Client> {
+        Ok(etcd_client::Client::connect([&self.endpoint], None).await?)
+    }
+}
+
+impl Drop for Etcd {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Loads the instance into etcd the way EMCO's AppContext stores it: one key per
+/// resource under `/context/{id}/app/{app}/cluster/{provider}+{cluster}/resource/`
+/// holding the manifest, and its rsync status under `.../status/`.
+async fn etcd_load(etcd: &Etcd, scale: Scale) -> Result<String> {
+    let mut client = etcd.client().await?;
+    let context = "/context/6557391872918937610";
+    let mut ops = Vec::new();
+    for a in 0..scale.apps {
+        for c in 0..scale.clusters {
+            for d in 0..scale.docs {
+                let base =
+                    format!("{context}/app/a{a}/cluster/edge+c{c}/resource/a{a}-cm{d}+ConfigMap");
+                let manifest = serde_json::json!({
+                    "apiVersion": "v1", "kind": "ConfigMap",
+                    "metadata": {"name": format!("a{a}-cm{d}"), "labels": {"emco/deployment-id": format!("{context}-a{a}")}},
+                    "data": {"key": format!("value-{d}")},
+                });
+                ops.push(etcd_client::TxnOp::put(
+                    format!("{base}/"),
+                    manifest.to_string(),
+                    None,
+                ));
+                ops.push(etcd_client::TxnOp::put(
+                    format!("{base}/status/"),
+                    r#"{"rsyncStatus":"Applied","clusterStatus":"Present","readiness":"Ready"}"#,
+                    None,
+                ));
+                if ops.len() >= 128 {
+                    client
+                        .txn(etcd_client::Txn::new().and_then(std::mem::take(&mut ops)))
+                        .await?;
+                }
+            }
+        }
+    }
+    if !ops.is_empty() {
+        client.txn(etcd_client::Txn::new().and_then(ops)).await?;
+    }
+    Ok(context.to_string())
+}
+
+/// Reads the instance from etcd with paged prefix reads and decodes every value.
+async fn etcd_read(etcd: &Etcd, context: &str) -> Result<usize> {
+    let mut client = etcd.client().await?;
+    let prefix = format!("{context}/");
+    let end = format!("{context}0");
+    let mut from = prefix.clone().into_bytes();
+    let mut resources = 0;
+    loop {
+        let options = etcd_client::GetOptions::new()
+            .with_range(end.clone())
+            .with_limit(10_000);
+        let response = client.get(from.clone(), Some(options)).await?;
+        for kv in response.kvs() {
+            let _value: serde_json::Value = serde_json::from_slice(kv.value())?;
+            if kv.key().ends_with(b"/status/") {
+                resources += 1;
+            }
+        }
+        match response.kvs().last() {
+            Some(last) if response.more() => {
+                from = last.key().to_vec();
+                from.push(0);
+            }
+            _ => return Ok(resources),
+        }
+    }
+}
+
+/// One P5 subscriber: counts the resource events after SYNCED and their delivery
+/// latencies (receive time - the event's commit time), until told to stop.
+async fn p5_subscriber(
+    mut client: Client,
+    cluster: Option<String>,
+    ready: tokio::sync::oneshot::Sender<()>,
+    stop: Arc<AtomicBool>,
+) -> Result<(BTreeMap<String, u64>, Vec<f64>)> {
+    let mut stream = client
+        .status
+        .watch_status(WatchStatusRequest {
+            name: DIG.into(),
+            output: StatusOutput::All as i32,
+            clusters: cluster.into_iter().collect(),
+            ..Default::default()
+        })
+        .await?
+        .into_inner();
+    let mut ready = Some(ready);
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    let mut latencies = Vec::new();
+    while let Some(event) = stream.message().await? {
+        let kind = event.r#type;
+        if kind == WatchEventType::Synced as i32 {
+            if let Some(r) = ready.take() {
+                let _ = r.send(());
+            }
+        } else if kind == WatchEventType::Heartbeat as i32 {
+            if stop.load(Ordering::Relaxed) {
+                break;
+            }
+        } else if ready.is_none() && kind == WatchEventType::ResourceChanged as i32 {
+            let time = event.time.unwrap_or_default();
+            let sent = time.seconds * 1_000_000 + i64::from(time.nanos) / 1000;
+            latencies.push((micros_now() - sent) as f64 / 1000.0);
+            *counts.entry(event.cluster).or_default() += 1;
+        }
+    }
+    Ok((counts, latencies))
+}
+
+/// P5: `subscribers` watches of the group, each filtered to one cluster, plus one
+/// unfiltered reference. Changes are driven through the SimulatorService: a cluster's
+/// agent is cut (its resources go Retrying) and let back (they go Applied again),
+/// paced to `rate` changes per second. Returns (p99 ms, achieved changes/s, events
+/// lost: what a subscriber missed of what the reference saw for its cluster).
+async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(f64, f64, u64)> {
+    let per_cluster = scale.apps * scale.docs;
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut channels = Vec::new();
+    for _ in 0..(scale.subscribers / 100).max(1) {
+        channels.push(server.client().await);
+    }
+    let mut tasks = Vec::new();
+    let mut synced = Vec::new();
+    for s in 0..=scale.subscribers {
+        let cluster = (s < scale.subscribers).then(|| format!("c{}", s % scale.clusters));
+        let (ready, ready_rx) = tokio::sync::oneshot::channel();
+        synced.push(ready_rx);
+        tasks.push(tokio::spawn(p5_subscriber(
+            channels[s % channels.len()].clone(),
+            cluster,
+            ready,
+            stop.clone(),
+        )));
+    }
+    for ready in synced {
+        ready.await.context("a subscriber did not sync")?;
+    }
+    let mut client = server.client().await;
+    // A flip (cut or let back) of a cluster changes `per_cluster` resources.
+    let flips_per_second = (scale.rate as f64 / per_cluster as f64).max(0.5);
+    let interval = Duration::from_secs_f64(1.0 / flips_per_second);
+    let started = Instant::now();
+    let mut flips = 0u64;
+    let mut next_cluster = 0;
+    let mut down: Vec<usize> = Vec::new();
+    let name = |c: usize| format!("clusterProviders/edge/clusters/c{c}");
+    while started.elapsed() < Duration::from_secs(scale.p5_seconds) {
+        let tick = Instant::now();
+        if down.len() >= 2 {
+            let c = down.remove(0);
+            client
+                .simulator
+                .reconnect_cluster(ReconnectClusterRequest { cluster: name(c) })
+                .await?;
+        } else {
+            let c = next_cluster % scale.clusters;
+            next_cluster += 1;
+            client
+                .simulator
+                .disconnect_cluster(DisconnectClusterRequest { cluster: name(c) })
+                .await?;
+            down.push(c);
+        }
+        flips += 1;
+        if let Some(rest) = interval.checked_sub(tick.elapsed()) {
+            tokio::time::sleep(rest).await;
+        }
+    }
+    let driven = started.elapsed().as_secs_f64();
+    for c in down {
+        client
+            .simulator
+            .reconnect_cluster(ReconnectClusterRequest { cluster: name(c) })
+            .await?;
+    }
+    wait_converged(&mut client, scale, Duration::from_secs(120)).await?;
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stop.store(true, Ordering::Relaxed);
+    let mut results = Vec::new();
+    for task in tasks {
+        results.push(task.await??);
+    }
+    let (reference, _) = results.pop().expect("the reference subscriber");
+    let mut latencies = Vec::new();
+    let mut lost = 0;
+    for (s, (counts, mine)) in results.into_iter().enumerate() {
+        let cluster = name(s % scale.clusters);
+        let seen = reference.get(&cluster).copied().unwrap_or(0);
+        lost += seen.saturating_sub(counts.get(&cluster).copied().unwrap_or(0));
+        latencies.extend(mine);
+    }
+    let changes: u64 = reference.values().sum();
+    let _ = flips;
+    Ok((
+        percentile(&mut latencies, 0.99),
+        changes as f64 / driven,
+        lost,
+    ))
+}
+
+/// etcd's own watch under the same load: the same number of watchers on per-cluster
+/// prefixes, the same change rate of puts (values carry the send time).
+async fn p5_etcd(etcd: &Etcd, scale: Scale, rate: f64, seconds: u64) -> Result<(f64, u64, u64)> {
+    let latencies = Arc::new(Mutex::new(Vec::<f64>::new()));
+    let received = Arc::new(AtomicU64::new(0));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut clients = Vec::new();
+    for _ in 0..(scale.subscribers / 100).max(1) {
+        clients.push(etcd.client().await?);
+    }
+    let mut tasks = Vec::new();
+    for s in 0..scale.subscribers {
+        let mut client = clients[s % clients.len()].clone();
+        let prefix = format!("/load/c{}/", s % scale.clusters);
+        let (mut watcher, mut stream) = client
+            .watch(prefix, Some(etcd_client::WatchOptions::new().with_prefix()))
+            .await?;
+        let latencies = latencies.clone();
+        let received = received.clone();
+        let stop = stop.clone();
+        tasks.push(tokio::spawn(async move {
+            let mut mine = Vec::new();
+            loop {
+                let response = match tokio::time::timeout(
+                    Duration::from_millis(500),
+                    stream.message(),
+                )
+                .await
+                {
+                    Ok(Ok(Some(response))) => response,
+                    Ok(_) => break,
+                    Err(_) if stop.load(Ordering::Relaxed) => break,
+                    Err(_) => continue,
+                };
+                for event in response.events() {
+                    if let Some(kv) = event.kv() {
+                        let sent: i64 = std::str::from_utf8(kv.value())
+                            .ok()
+                            .and_then(|v| v.parse().ok())
+                            .unwrap_or_default();
+                        mine.push((micros_now() - sent) as f64 / 1000.0);
+                        received.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+            }
+            let _ = watcher.cancel().await;
+            latencies.lock().await.extend(mine);
+        }));
+    }
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let mut writer = etcd.client().await?;
+    let per_cluster = scale.apps * scale.docs;
+    let batch = per_cluster.min(128);
+    let started = Instant::now();
+    let mut sent = 0u64;
+    let mut i = 0usize;
+    while started.elapsed() < Duration::from_secs(seconds) {
+        let due = (started.elapsed().as_secs_f64() * rate) as u64;
+        if sent >= due {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+            continue;
+        }
+        let cluster = (i / per_cluster) % scale.clusters;
+        let ops: Vec<_> = (0..batch)
+            .map(|k| {
+                etcd_client::TxnOp::put(
+                    format!("/load/c{cluster}/r{}", (i + k) % per_cluster),
+                    micros_now().to_string(),
+                    None,
+                )
+            })
+            .collect();
+        writer.txn(etcd_client::Txn::new().and_then(ops)).await?;
+        i += batch;
+        sent += batch as u64;
+    }
+    // Let the watchers drain, then stop them.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    stop.store(true, Ordering::Relaxed);
+    for task in tasks {
+        task.await?;
+    }
+    let mut all = std::mem::take(&mut *latencies.lock().await);
+    let per_change = (scale.subscribers / scale.clusters) as u64;
+    Ok((
+        percentile(&mut all, 0.99),
+        received.load(Ordering::Relaxed),
+        sent * per_change,
+    ))
+}
+
+async fn wait_converged(client: &mut Client, scale: Scale, timeout: Duration) -> Result<()> {
+    let total = (scale.apps * scale.clusters * scale.docs) as i64;
+    let deadline = Instant::now() + timeout;
+    let mut last_report = Instant::now();
+    loop {
+        let s = summary(client).await?;
+        let rsync = s.rsync_status.unwrap_or_default();
+        let cluster = s.cluster_status.unwrap_or_default();
+        if rsync.applied == total && cluster.present == total {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("not converged: {rsync:?} {cluster:?}");
+        }
+        if last_report.elapsed() > Duration::from_secs(5) {
+            eprintln!(
+                "  converging: applied {} present {} of {total}",
+                rsync.applied, cluster.present
+            );
+            last_report = Instant::now();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn run_backend(
+    backend: Backend,
+    label: &'static str,
+    scale: Scale,
+    etcd: &Etcd,
+    etcd_read_rate: f64,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    let total = scale.apps * scale.clusters * scale.docs;
+    let server = TestServer::start_with(
+        backend,
+        &[
+            "--sim-pod-ready-millis",
+            "100",
+            "--max-watches",
+            "20000",
+            "--watch-heartbeat-millis",
+            "500",
+        ],
+    )
+    .await;
+    let pid = server.pid().context("server pid")?;
+    let mut client = server.client().await;
+    eprintln!("[{label}] setting up {total} resources");
+    setup(&mut client, scale).await?;
+
+    // P3: instantiate (render + persist + hand to rsync).
+    let started = Instant::now();
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await?;
+    let p3 = started.elapsed().as_secs_f64();
+    let p3_target = match backend {
+        Backend::Sqlite => 5.0,
+        Backend::Postgres => 10.0,
+    } * time_scale(total);
+    rows.push(Row {
+        backend: label,
+        id: "P3 instantiate",
+        figure: format!("{p3:.2} s"),
+        baseline: "-".into(),
+        ratio: "-".into(),
+        target: format!("<= {p3_target:.2} s"),
+        pass: p3 <= p3_target,
+        gating: true,
+    });
+
+    // P4: convergence through the sim agents.
+    wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
+    let p4 = started.elapsed().as_secs_f64();
+    let p4_target = 15.0 * time_scale(total);
+    rows.push(Row {
+        backend: label,
+        id: "P4 converge",
+        figure: format!("{p4:.2} s"),
+        baseline: "-".into(),
+        ratio: "-".into(),
+        target: format!("<= {p4_target:.2} s"),
+        pass: p4 <= p4_target,
+        gating: true,
+    });
+    let (_, after_p4) = rss_kib(pid);
+    // Let the status reports settle before timing queries.
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    // P1: summary vs a no-op RPC, interleaved.
+    let mut health = tonic_health::pb::health_client::HealthClient::new(
+        tonic::transport::Endpoint::from_shared(server.url())?
+            .connect()
+            .await?,
+    );
+    let (mut noop, mut sums) = (Vec::new(), Vec::new());
+    for _ in 0..scale.samples {
+        let t = Instant::now();
+        health
+            .check(tonic_health::pb::HealthCheckRequest::default())
+            .await?;
+        noop.push(t.elapsed().as_secs_f64() * 1e6);
+        let t = Instant::now();
+        summary(&mut client).await?;
+        sums.push(t.elapsed().as_secs_f64() * 1e6);
+    }
+    let (noop50, sum50) = (percentile(&mut noop, 0.5), percentile(&mut sums, 0.5));
+    rows.push(Row {
+        backend: label,
+        id: "P1 summary p50",
+        figure: format!("{sum50:.0} us"),
+        baseline: format!("{noop50:.0} us no-op"),
+        ratio: format!("{:.2}x", sum50 / noop50),
+        target: "<= 2x".into(),
+        pass: sum50 <= 2.0 * noop50,
+        gating: true,
+    });
+
+    // P2: the whole `all` tree, paged.
+    let started = Instant::now();
+    let read = read_all(&mut client).await?;
+    let p2 = read as f64 / started.elapsed().as_secs_f64();
+    rows.push(Row {
+        backend: label,
+        id: "P2 all, paged",
+        figure: format!("{:.0} res/s", p2),
+        baseline: format!("{etcd_read_rate:.0} res/s etcd"),
+        ratio: format!("{:.1}x", p2 / etcd_read_rate),
+        target: ">= 500000/s, >= 10x".into(),
+        pass: read == total && p2 >= 500_000.0 && p2 >= 10.0 * etcd_read_rate,
+        gating: !scale.quick || read != total,
+    });
+
+    // P5: watch fan-out.
+    eprintln!("[{label}] P5 with {} subscribers", scale.subscribers);
+    let (p99, rate, lost) = p5_flotilla(&server, scale).await?;
+    let (etcd_p99, etcd_delivered, etcd_expected) =
+        p5_etcd(etcd, scale, rate, scale.p5_seconds).await?;
+    rows.push(Row {
+        backend: label,
+        id: "P5 watch p99",
+        figure: format!("{p99:.1} ms @ {rate:.0}/s"),
+        baseline: "-".into(),
+        ratio: "-".into(),
+        target: format!("<= 50 ms at {}/s", scale.rate),
+        pass: p99 <= 50.0 && rate >= scale.rate as f64 * 0.9,
+        gating: true,
+    });
+    rows.push(Row {
+        backend: label,
+        id: "P5 p99 vs etcd",
+        figure: format!("{p99:.1} ms"),
+        baseline: format!("{etcd_p99:.1} ms etcd watch"),
+        ratio: format!("{:.2}x", p99 / etcd_p99),
+        target: "<= 1x".into(),
+        pass: p99 <= etcd_p99,
+        gating: !scale.quick,
+    });
+    rows.push(Row {
+        backend: label,
+        id: "P5 events lost",
+        figure: format!("{lost}"),
+        baseline: format!("{} etcd", etcd_expected.saturating_sub(etcd_delivered)),
+        ratio: "-".into(),
+        target: "0".into(),
+        pass: lost == 0,
+        gating: true,
+    });
+
+    // P6: memory through all of the above.
+    let (rss, hwm) = rss_kib(pid);
+    rows.push(Row {
+        backend: label,
+        id: "P6 server RSS",
+        figure: format!(
+            "{} MB peak ({} MB by P4's end, {} MB now)",
+            hwm / 1024,
+            after_p4 / 1024,
+            rss / 1024
+        ),
+        baseline: "-".into(),
+        ratio: "-".into(),
+        target: "<= 500 MB".into(),
+        pass: hwm <= 500 * 1024,
+        gating: true,
+    });
+    drop(server);
+    Ok(())
+}
+
+const FULL_TOTAL: f64 = 100_000.0;
+
+/// How time targets scale down with the work: linearly, but never below a tenth (a
+/// scaled-down run still pays fixed costs: RPCs, agent round trips, rsync passes).
+fn time_scale(total: usize) -> f64 {
+    (total as f64 / FULL_TOTAL).max(0.1)
+}
+
+#[tokio::main]
+async fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let quick = args.iter().any(|a| a == "--quick");
+    let only: Option<&str> = args
+        .iter()
+        .position(|a| a == "--backend")
+        .and_then(|i| args.get(i + 1))
+        .map(String::as_str);
+    let scale = if quick { QUICK } else { FULL };
+    eprintln!("flotilla-bench {scale:?}");
+    if args.iter().any(|a| a == "--serve") {
+        // For profiling: set up and converge the instance on SQLite, then keep serving.
+        let server = TestServer::start_with(Backend::Sqlite, &[]).await;
+        let mut client = server.client().await;
+        setup(&mut client, scale).await?;
+        client
+            .lifecycle
+            .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+                name: DIG.into(),
+                ..Default::default()
+            })
+            .await?;
+        wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
+        println!("serving {DIG} at {}", server.address);
+        tokio::time::sleep(Duration::from_secs(3600)).await;
+        return Ok(());
+    }
+
+    let etcd = Etcd::start().await?;
+    eprintln!("loading etcd with the AppContext layout");
+    let context = etcd_load(&etcd, scale).await?;
+    let started = Instant::now();
+    let read = etcd_read(&etcd, &context).await?;
+    let etcd_rate = read as f64 / started.elapsed().as_secs_f64();
+
+    let mut rows = Vec::new();
+    let backends: Vec<(Backend, &'static str)> =
+        [(Backend::Sqlite, "sqlite"), (Backend::Postgres, "postgres")]
+            .into_iter()
+            .filter(|(_, l)| only.is_none_or(|o| o == *l))
+            .collect();
+    for (backend, label) in backends {
+        if let Err(error) = run_backend(backend, label, scale, &etcd, etcd_rate, &mut rows).await {
+            rows.push(Row {
+                backend: label,
+                id: "run",
+                figure: format!("error: {error:#}"),
+                baseline: "-".into(),
+                ratio: "-".into(),
+                target: "-".into(),
+                pass: false,
+                gating: true,
+            });
+        }
+    }
+    let mut widths = BTreeMap::new();
+    let header = [
+        "backend", "check", "figure", "baseline", "ratio", "target", "result",
+    ];
+    let cells: Vec<[String; 7]> = rows
+        .iter()
+        .map(|r| {
+            [
+                r.backend.to_string(),
+                r.id.to_string(),
+                r.figure.clone(),
+                r.baseline.clone(),
+                r.ratio.clone(),
+                r.target.clone(),
+                match (r.pass, r.gating) {
+                    (true, _) => "pass",
+                    (false, true) => "FAIL",
+                    (false, false) => "FAIL (known, not gating --quick)",
+                }
+                .to_string(),
+            ]
+        })
+        .collect();
+    for (i, h) in header.iter().enumerate() {
+        let w = cells
+            .iter()
+            .map(|c| c[i].len())
+            .max()
+            .unwrap_or(0)
+            .max(h.len());
+        widths.insert(i, w);
+    }
+    let line = |c: &[String]| {
+        let parts: Vec<String> = c
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{v:<w$}", w = widths[&i]))
+            .collect();
+        format!("| {} |", parts.join(" | "))
+    };
+    println!(
+        "\nflotilla-bench ({}: {} apps x {} clusters x {} docs = {} resources; {} subscribers)",
+        if quick { "quick" } else { "full" },
+        scale.apps,
+        scale.clusters,
+        scale.docs,
+        scale.apps * scale.clusters * scale.docs,
+        scale.subscribers
+    );
+    println!("{}", line(&header.map(String::from)));
+    println!(
+        "|{}|",
+        widths
+            .values()
+            .map(|w| "-".repeat(w + 2))
+            .collect::<Vec<_>>()
+            .join("|")
+    );
+    for c in &cells {
+        println!("{}", line(c));
+    }
+    if rows.iter().any(|r| !r.pass && r.gating) {
+        std::process::exit(1);
+    }
+    Ok(())
+}

@@ -1,0 +1,862 @@
+//! End-to-end: WatchStatus. Snapshot + SYNCED + live events mirror the status query;
+//! resume tokens replay every change exactly once (across reconnects and restarts);
+//! expired tokens get RESYNC_REQUIRED; one stalled subscriber among 1,000 neither
+//! slows the others nor loses events; limits, bad input and shutdown. On SQLite and
+//! PostgreSQL.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use flotilla_client::v1::*;
+use flotilla_client::{Client, names};
+use flotilla_tests::{TestServer, e2e_suite, error_view, eventually, wait_connectivity};
+use tonic::Code;
+use tonic::codec::Streaming;
+
+e2e_suite!(
+    args = [
+        "--demo",
+        "--sim-pod-ready-millis",
+        "100",
+        "--watch-heartbeat-millis",
+        "300",
+        "--watch-tail-events",
+        "16",
+        "--max-watches",
+        "1100",
+    ],
+    snapshot_then_live_events_mirror_the_query,
+    filtered_and_summary_watches_count_their_selection,
+    reconnect_with_last_token_gets_every_change_exactly_once,
+    restart_then_resume_misses_nothing,
+    stalled_subscriber_among_a_thousand,
+    bad_watch_requests_are_refused,
+    shutdown_ends_streams_cleanly,
+);
+
+mod expiry {
+    use super::*;
+    e2e_suite!(
+        args = [
+            "--demo",
+            "--sim-pod-ready-millis",
+            "100",
+            "--watch-retention-secs",
+            "1",
+        ],
+        expired_token_gets_resync_required,
+    );
+}
+
+mod limit {
+    use super::*;
+    e2e_suite!(
+        args = ["--demo", "--max-watches", "2"],
+        watch_limit_is_resource_exhausted,
+    );
+}
+
+use flotilla_tests::demo::{DIG, terminate};
+
+async fn approve_and_instantiate(client: &mut Client) {
+    flotilla_tests::demo::approve_and_instantiate(client).await;
+}
+const WAIT: Duration = Duration::from_secs(60);
+
+fn watch_request(output: StatusOutput, token: &str) -> WatchStatusRequest {
+    WatchStatusRequest {
+        name: DIG.into(),
+        output: output as i32,
+        resume_token: token.into(),
+        ..Default::default()
+    }
+}
+
+async fn watch(client: &mut Client, request: WatchStatusRequest) -> Streaming<WatchStatusResponse> {
+    client
+        .status
+        .watch_status(request)
+        .await
+        .expect("watch starts")
+        .into_inner()
+}
+
+async fn next(stream: &mut Streaming<WatchStatusResponse>) -> WatchStatusResponse {
+    tokio::time::timeout(WAIT, stream.message())
+        .await
+        .expect("an event in time")
+        .expect("the stream is healthy")
+        .expect("the stream goes on")
+}
+
+/// The next event that is not a heartbeat.
+async fn next_event(stream: &mut Streaming<WatchStatusResponse>) -> WatchStatusResponse {
+    loop {
+        let event = next(stream).await;
+        if event.r#type != WatchEventType::Heartbeat as i32 {
+            return event;
+        }
+    }
+}
+
+async fn query(
+    client: &mut Client,
+    output: StatusOutput,
+    apps: &[&str],
+    clusters: &[&str],
+) -> ResourceStatus {
+    client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: DIG.into(),
+            output: output as i32,
+            apps: apps.iter().map(|s| s.to_string()).collect(),
+            clusters: clusters.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+type Key = (String, String, String, String, String);
+type Statuses = (i32, i32, i32);
+
+/// What a client rebuilds from the events of a watch.
+#[derive(Debug, Default, Clone, PartialEq)]
+struct Mirror {
+    state: String,
+    instance: String,
+    resources: BTreeMap<Key, Statuses>,
+    rsync: RsyncStatusCounts,
+    cluster: ClusterStatusCounts,
+    readiness: ReadinessCounts,
+    connectivity: BTreeMap<String, i32>,
+    synced: bool,
+    token: String,
+}
+
+impl Mirror {
+    fn apply(&mut self, event: &WatchStatusResponse) {
+        let kind = WatchEventType::try_from(event.r#type).unwrap();
+        if kind != WatchEventType::Heartbeat {
+            assert!(!event.resume_token.is_empty(), "{event:?} has a token");
+        }
+        match kind {
+            WatchEventType::LifecycleChanged => {
+                if event.instance != self.instance {
+                    self.resources.clear();
+                }
+                self.state = event.state.clone();
+                self.instance = event.instance.clone();
+            }
+            WatchEventType::ResourceChanged => {
+                let r = event.resource.as_ref().unwrap();
+                let gvk = r.gvk.clone().unwrap_or_default();
+                let cluster = event.cluster.rsplit('/').next().unwrap().to_string();
+                self.resources.insert(
+                    (
+                        event.app_name.clone(),
+                        cluster,
+                        gvk.kind,
+                        r.namespace.clone(),
+                        r.name.clone(),
+                    ),
+                    (r.rsync_status, r.cluster_status, r.readiness),
+                );
+            }
+            WatchEventType::CountsChanged => {
+                self.rsync = event.rsync_status.unwrap_or_default();
+                self.cluster = event.cluster_status.unwrap_or_default();
+                self.readiness = event.readiness.unwrap_or_default();
+            }
+            WatchEventType::ConnectivityChanged => {
+                self.connectivity
+                    .insert(event.cluster.clone(), event.connectivity);
+            }
+            WatchEventType::Synced => self.synced = true,
+            WatchEventType::ResyncRequired => {
+                *self = Mirror::default();
+            }
+            WatchEventType::Heartbeat | WatchEventType::Unspecified => {}
+        }
+        if !event.resume_token.is_empty() {
+            self.token = event.resume_token.clone();
+        }
+    }
+
+    /// The mirror of a status query's answer.
+    fn of_query(status: &ResourceStatus) -> Mirror {
+        let mut mirror = Mirror {
+            state: status.state.clone(),
+            instance: status.instance.clone(),
+            rsync: status.rsync_status.unwrap_or_default(),
+            cluster: status.cluster_status.unwrap_or_default(),
+            readiness: status.readiness.unwrap_or_default(),
+            ..Default::default()
+        };
+        for app in &status.resources {
+            for cluster in &app.clusters {
+                for r in &cluster.resources {
+                    let gvk = r.gvk.clone().unwrap_or_default();
+                    mirror.resources.insert(
+                        (
+                            app.app_name.clone(),
+                            cluster.name.clone(),
+                            gvk.kind,
+                            r.namespace.clone(),
+                            r.name.clone(),
+                        ),
+                        (r.rsync_status, r.cluster_status, r.readiness),
+                    );
+                }
+            }
+        }
+        mirror
+    }
+
+    /// The parts a status query also shows.
+    fn comparable(&self) -> Mirror {
+        Mirror {
+            connectivity: BTreeMap::new(),
+            synced: false,
+            token: String::new(),
+            ..self.clone()
+        }
+    }
+}
+
+/// Reads `stream` into a fresh mirror up to SYNCED.
+async fn read_snapshot(stream: &mut Streaming<WatchStatusResponse>) -> Mirror {
+    let mut mirror = Mirror::default();
+    while !mirror.synced {
+        mirror.apply(&next_event(stream).await);
+    }
+    mirror
+}
+
+/// An ALL watch of the group read until it matches the settled status query.
+async fn settled_watch(client: &mut Client) -> (Streaming<WatchStatusResponse>, Mirror) {
+    let mut stream = watch(client, watch_request(StatusOutput::All, "")).await;
+    let mut mirror = Mirror::default();
+    settle(
+        client,
+        &mut stream,
+        &mut mirror,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    (stream, mirror)
+}
+
+/// Reads events into `mirror` until the stream is idle (a heartbeat arrives).
+async fn drain(
+    stream: &mut Streaming<WatchStatusResponse>,
+    mirror: &mut Mirror,
+) -> Vec<WatchStatusResponse> {
+    let mut seen = Vec::new();
+    loop {
+        let event = next(stream).await;
+        mirror.apply(&event);
+        if event.r#type == WatchEventType::Heartbeat as i32 {
+            return seen;
+        }
+        seen.push(event);
+    }
+}
+
+/// Reads until the mirror equals the query's answer (the system settled).
+async fn settle(
+    client: &mut Client,
+    stream: &mut Streaming<WatchStatusResponse>,
+    mirror: &mut Mirror,
+    output: StatusOutput,
+    apps: &[&str],
+    clusters: &[&str],
+) -> Vec<WatchStatusResponse> {
+    let mut all = Vec::new();
+    let deadline = tokio::time::Instant::now() + WAIT;
+    loop {
+        all.extend(drain(stream, mirror).await);
+        let expected = Mirror::of_query(&query(client, output, apps, clusters).await);
+        let mut got = mirror.comparable();
+        if output == StatusOutput::Summary {
+            got.resources.clear();
+        }
+        if got == expected {
+            // Settled only if nothing arrives in the meantime either.
+            let more = drain(stream, mirror).await;
+            if more.is_empty() {
+                return all;
+            }
+            all.extend(more);
+            continue;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "watch mirror never matched the query:\n got {got:#?}\nwant {expected:#?}"
+        );
+    }
+}
+
+async fn converge(client: &mut Client) {
+    eventually(WAIT, "the demo to converge", || {
+        let mut client = client.clone();
+        async move {
+            let s = query(&mut client, StatusOutput::Summary, &[], &[]).await;
+            (s.rsync_status.unwrap_or_default().applied == 8
+                && s.readiness.unwrap_or_default().ready == 16)
+                .then_some(())
+        }
+    })
+    .await;
+}
+
+async fn delete_pod(client: &mut Client, cluster: &str, pod: &str) {
+    client
+        .simulator
+        .delete_pod(DeletePodRequest {
+            cluster: names::cluster("edge", cluster),
+            namespace: String::new(),
+            pod: pod.into(),
+        })
+        .await
+        .unwrap();
+}
+
+/// Some churn: pods deleted (NotPresent, then recreated and Ready again).
+async fn churn(client: &mut Client, rounds: usize) {
+    for i in 0..rounds {
+        let cluster = if i % 2 == 0 { "cluster1" } else { "cluster2" };
+        delete_pod(client, cluster, &format!("collectd-{}", i % 2)).await;
+        tokio::time::sleep(Duration::from_millis(30)).await;
+    }
+}
+
+async fn snapshot_then_live_events_mirror_the_query(server: &TestServer) {
+    let mut client = server.client().await;
+    // Before any instance: the snapshot is the state and SYNCED.
+    let mut stream = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let first = next_event(&mut stream).await;
+    assert_eq!(first.r#type, WatchEventType::LifecycleChanged as i32);
+    assert_eq!(first.state, "CREATED");
+    let mut mirror = Mirror::default();
+    mirror.apply(&first);
+    loop {
+        let event = next_event(&mut stream).await;
+        mirror.apply(&event);
+        if mirror.synced {
+            break;
+        }
+    }
+    approve_and_instantiate(&mut client).await;
+    let events = settle(
+        &mut client,
+        &mut stream,
+        &mut mirror,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    assert_eq!(mirror.state, "INSTANTIATED");
+    // The new instance's 8 rendered resources were announced, then went Applied.
+    assert!(
+        events
+            .iter()
+            .any(|e| e.r#type == WatchEventType::ResourceChanged as i32
+                && e.resource.as_ref().unwrap().rsync_status == RsyncStatus::Applied as i32)
+    );
+    assert_eq!(mirror.rsync.applied, 8);
+    // Tokens increase.
+    let tokens: Vec<(i64, i64)> = events.iter().map(|e| position(&e.resume_token)).collect();
+    assert!(tokens.windows(2).all(|w| w[0] < w[1]), "{tokens:?}");
+
+    // A pod deleted out of band: NotPresent then Present again, live.
+    delete_pod(&mut client, "cluster1", "collectd-0").await;
+    let events = settle(
+        &mut client,
+        &mut stream,
+        &mut mirror,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    let statuses: Vec<i32> = events
+        .iter()
+        .filter_map(|e| {
+            e.resource
+                .as_ref()
+                .filter(|r| r.name == "collectd-0" && e.cluster.ends_with("cluster1"))
+        })
+        .map(|r| r.cluster_status)
+        .collect();
+    assert!(
+        statuses.contains(&(ClusterResourceStatus::NotPresent as i32)),
+        "{statuses:?}"
+    );
+    assert_eq!(
+        statuses.last(),
+        Some(&(ClusterResourceStatus::Present as i32))
+    );
+
+    // A second snapshot of the settled system equals the mirror.
+    let mut again = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let fresh = read_snapshot(&mut again).await;
+    assert_eq!(fresh.comparable(), mirror.comparable());
+    assert_eq!(fresh.connectivity.len(), 2, "{:?}", fresh.connectivity);
+}
+
+/// The (revision, sub) a token names (the test knows the format).
+fn position(token: &str) -> (i64, i64) {
+    use base64::Engine;
+    let text = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(token)
+        .unwrap();
+    let text = String::from_utf8(text).unwrap();
+    let parts: Vec<&str> = text.split('.').collect();
+    (parts[1].parse().unwrap(), parts[2].parse().unwrap())
+}
+
+async fn filtered_and_summary_watches_count_their_selection(server: &TestServer) {
+    let mut client = server.client().await;
+    approve_and_instantiate(&mut client).await;
+    let mut filtered = watch(
+        &mut client,
+        WatchStatusRequest {
+            apps: vec!["collectd".into()],
+            clusters: vec!["cluster1".into()],
+            ..watch_request(StatusOutput::All, "")
+        },
+    )
+    .await;
+    let mut summary = watch(&mut client, watch_request(StatusOutput::Summary, "")).await;
+    let mut rsync = watch(&mut client, watch_request(StatusOutput::Rsync, "")).await;
+    let (mut m1, mut m2, mut m3) = (Mirror::default(), Mirror::default(), Mirror::default());
+    churn(&mut client, 4).await;
+    converge(&mut client).await;
+    settle(
+        &mut client,
+        &mut filtered,
+        &mut m1,
+        StatusOutput::All,
+        &["collectd"],
+        &["cluster1"],
+    )
+    .await;
+    assert!(
+        m1.resources
+            .keys()
+            .all(|k| k.0 == "collectd" && k.1 == "cluster1"),
+        "{:?}",
+        m1.resources
+    );
+    assert!(m1.connectivity.keys().all(|c| c.ends_with("cluster1")));
+    let events = settle(
+        &mut client,
+        &mut summary,
+        &mut m2,
+        StatusOutput::Summary,
+        &[],
+        &[],
+    )
+    .await;
+    assert!(m2.resources.is_empty());
+    assert!(
+        events
+            .iter()
+            .all(|e| e.r#type != WatchEventType::ResourceChanged as i32)
+    );
+    // RSYNC: rsync statuses only, no cluster counts.
+    let events = drain(&mut rsync, &mut m3).await;
+    assert!(m3.synced);
+    assert_eq!(m3.rsync.applied, 8);
+    assert_eq!(m3.cluster, ClusterStatusCounts::default());
+    assert!(
+        events
+            .iter()
+            .filter_map(|e| e.resource.as_ref())
+            .all(|r| r.cluster_status == 0 && r.rsync_status != 0)
+    );
+}
+
+/// Reads `stream` until its token reaches `until` (or beyond), skipping heartbeats.
+async fn read_until(
+    stream: &mut Streaming<WatchStatusResponse>,
+    until: (i64, i64),
+) -> Vec<WatchStatusResponse> {
+    let mut events = Vec::new();
+    loop {
+        let event = next(stream).await;
+        let at = position(&event.resume_token);
+        if event.r#type != WatchEventType::Heartbeat as i32 {
+            events.push(event);
+        }
+        if at >= until {
+            return events;
+        }
+    }
+}
+
+async fn reconnect_with_last_token_gets_every_change_exactly_once(server: &TestServer) {
+    let mut client = server.client().await;
+    // Start both subscribers from the same token (after the snapshot of an empty group).
+    let mut first = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let mirror = read_snapshot(&mut first).await;
+    drop(first);
+    let start = mirror.token.clone();
+    let mut reference = watch(&mut client, watch_request(StatusOutput::All, &start)).await;
+
+    // Load: instantiate, churn, terminate, re-instantiate, churn — while the other
+    // subscriber disconnects every few events and resumes with its last token.
+    let load = {
+        let mut client = client.clone();
+        tokio::spawn(async move {
+            approve_and_instantiate(&mut client).await;
+            churn(&mut client, 6).await;
+            terminate(&mut client).await;
+            approve_and_instantiate(&mut client).await;
+            churn(&mut client, 6).await;
+        })
+    };
+    let mut resumed: Vec<WatchStatusResponse> = Vec::new();
+    let mut token = start.clone();
+    let mut reconnects = 0;
+    while !load.is_finished() || reconnects < 3 {
+        let mut stream = watch(&mut client, watch_request(StatusOutput::All, &token)).await;
+        for _ in 0..(3 + reconnects % 5) {
+            let event = next_event(&mut stream).await;
+            token = event.resume_token.clone();
+            resumed.push(event);
+        }
+        reconnects += 1;
+        drop(stream);
+    }
+    load.await.unwrap();
+    converge(&mut client).await;
+    // Let the reference settle, then read the resumed one up to the same point.
+    let mut reference_mirror = Mirror::default();
+    let expected =
+        [reference_mirror_events(&mut client, &mut reference, &mut reference_mirror).await]
+            .concat();
+    let end = position(&expected.last().unwrap().resume_token);
+    let mut stream = watch(&mut client, watch_request(StatusOutput::All, &token)).await;
+    if position(&token) < end {
+        resumed.extend(read_until(&mut stream, end).await);
+    }
+    assert!(reconnects >= 3);
+    for (i, (got, want)) in resumed.iter().zip(&expected).enumerate() {
+        assert_eq!(got, want, "event {i} differs");
+    }
+    assert_eq!(
+        resumed.len(),
+        expected.len(),
+        "resumed and uninterrupted streams differ in length"
+    );
+}
+
+async fn reference_mirror_events(
+    client: &mut Client,
+    stream: &mut Streaming<WatchStatusResponse>,
+    mirror: &mut Mirror,
+) -> Vec<WatchStatusResponse> {
+    settle(client, stream, mirror, StatusOutput::All, &[], &[]).await
+}
+
+async fn restart_then_resume_misses_nothing(server: &TestServer) {
+    let mut server_owned = TestServer::start_with(
+        server.backend,
+        &[
+            "--demo",
+            "--sim-pod-ready-millis",
+            "100",
+            "--watch-heartbeat-millis",
+            "300",
+        ],
+    )
+    .await;
+    let mut client = server_owned.client().await;
+    approve_and_instantiate(&mut client).await;
+    converge(&mut client).await;
+    let (mut stream, mut mirror) = settled_watch(&mut client).await;
+    let token = mirror.token.clone();
+    // Restart: the stream ends with UNAVAILABLE; the sim clusters come back, agents
+    // reconnect (connectivity events) and pods are recreated (status events).
+    assert_eq!(server_owned.stop_with(libc::SIGTERM).code(), Some(0));
+    let end = tokio::time::timeout(WAIT, async {
+        loop {
+            match stream.message().await {
+                Ok(Some(_)) => continue,
+                Ok(None) => return Code::Ok,
+                Err(status) => return status.code(),
+            }
+        }
+    })
+    .await
+    .unwrap();
+    assert_eq!(end, Code::Unavailable);
+    server_owned.spawn().await;
+    let mut client = server_owned.client().await;
+    for cluster in ["cluster1", "cluster2"] {
+        wait_connectivity(
+            &client,
+            &names::cluster("edge", cluster),
+            Connectivity::Available,
+        )
+        .await;
+    }
+    churn(&mut client, 2).await;
+    converge(&mut client).await;
+    let mut resumed = watch(&mut client, watch_request(StatusOutput::All, &token)).await;
+    let events = settle(
+        &mut client,
+        &mut resumed,
+        &mut mirror,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    assert!(
+        !events.is_empty(),
+        "changes after the restart were replayed"
+    );
+    // Resuming twice from the same token replays the same events.
+    let mut twice = watch(&mut client, watch_request(StatusOutput::All, &token)).await;
+    let end = position(&events.last().unwrap().resume_token);
+    assert_eq!(read_until(&mut twice, end).await, events);
+}
+
+async fn stalled_subscriber_among_a_thousand(server: &TestServer) {
+    let mut client = server.client().await;
+    approve_and_instantiate(&mut client).await;
+    converge(&mut client).await;
+    let (mut first, mut mirror) = settled_watch(&mut client).await;
+    let start = mirror.token.clone();
+    // 999 readers on 10 connections plus one that never reads, all from `start`.
+    let mut channels = Vec::new();
+    for _ in 0..10 {
+        channels.push(server.client().await);
+    }
+    let stalled = watch(&mut channels[0], watch_request(StatusOutput::All, &start)).await;
+    let mut readers = Vec::new();
+    for i in 0..999 {
+        let mut c = channels[i % 10].clone();
+        readers.push(watch(&mut c, watch_request(StatusOutput::All, &start)).await);
+    }
+    terminate(&mut client).await;
+    approve_and_instantiate(&mut client).await;
+    converge(&mut client).await;
+    let reference = settle(
+        &mut client,
+        &mut first,
+        &mut mirror,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    let end = position(&reference.last().unwrap().resume_token);
+    // Every reader gets exactly the reference sequence while one subscriber stalls.
+    let mut tasks = Vec::new();
+    for mut stream in readers {
+        tasks.push(tokio::spawn(
+            async move { read_until(&mut stream, end).await },
+        ));
+    }
+    for task in tasks {
+        assert_eq!(task.await.unwrap(), reference);
+    }
+    // The stalled one is far behind the 16-event tail; it catches up from the log.
+    let mut stalled = stalled;
+    assert_eq!(read_until(&mut stalled, end).await, reference);
+}
+
+async fn bad_watch_requests_are_refused(server: &TestServer) {
+    let mut client = server.client().await;
+    let err = |r: Result<tonic::Response<Streaming<WatchStatusResponse>>, tonic::Status>| {
+        error_view(r.map(|_| ()))
+    };
+    let e = err(client
+        .status
+        .watch_status(WatchStatusRequest {
+            name: format!("{DIG}x"),
+            ..Default::default()
+        })
+        .await);
+    assert_eq!(e.code, Code::NotFound);
+    let e = err(client
+        .status
+        .watch_status(watch_request(StatusOutput::All, "not-a-token"))
+        .await);
+    assert_eq!(
+        (
+            e.code,
+            e.field_violations
+                .iter()
+                .map(|v| v.0.as_str())
+                .collect::<Vec<_>>()
+        ),
+        (Code::InvalidArgument, vec!["resume_token"]),
+        "{e:?}"
+    );
+    let e = err(client
+        .status
+        .watch_status(WatchStatusRequest {
+            name: "nope".into(),
+            ..Default::default()
+        })
+        .await);
+    assert_eq!(e.code, Code::InvalidArgument);
+    let e = err(client
+        .status
+        .watch_status(WatchStatusRequest {
+            output: 42,
+            ..watch_request(StatusOutput::All, "")
+        })
+        .await);
+    assert_eq!(
+        (
+            e.code,
+            e.field_violations
+                .iter()
+                .map(|v| v.0.as_str())
+                .collect::<Vec<_>>()
+        ),
+        (Code::InvalidArgument, vec!["output"])
+    );
+    approve_and_instantiate(&mut client).await;
+    let e = err(client
+        .status
+        .watch_status(WatchStatusRequest {
+            apps: vec!["ghost".into()],
+            ..watch_request(StatusOutput::All, "")
+        })
+        .await);
+    assert_eq!(
+        (
+            e.code,
+            e.field_violations
+                .iter()
+                .map(|v| v.0.as_str())
+                .collect::<Vec<_>>()
+        ),
+        (Code::InvalidArgument, vec!["apps[0]"])
+    );
+    // A token of another target.
+    let cluster = names::cluster("edge", "cluster1");
+    let mut stream = watch(
+        &mut client,
+        WatchStatusRequest {
+            name: cluster,
+            ..Default::default()
+        },
+    )
+    .await;
+    let token = loop {
+        let e = next_event(&mut stream).await;
+        if e.r#type == WatchEventType::Synced as i32 {
+            break e.resume_token;
+        }
+    };
+    let e = err(client
+        .status
+        .watch_status(watch_request(StatusOutput::All, &token))
+        .await);
+    assert_eq!(
+        (
+            e.code,
+            e.field_violations
+                .iter()
+                .map(|v| v.0.as_str())
+                .collect::<Vec<_>>()
+        ),
+        (Code::InvalidArgument, vec!["resume_token"])
+    );
+}
+
+async fn shutdown_ends_streams_cleanly(server: &TestServer) {
+    let mut own = TestServer::start_with(server.backend, &["--demo"]).await;
+    let mut client = own.client().await;
+    let mut stream = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    read_snapshot(&mut stream).await;
+    let started = std::time::Instant::now();
+    assert_eq!(own.stop_with(libc::SIGTERM).code(), Some(0));
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "shutdown waited for the stream"
+    );
+    let status = loop {
+        match stream.message().await {
+            Ok(Some(_)) => continue,
+            Ok(None) => panic!("the stream should say why it ends"),
+            Err(status) => break status,
+        }
+    };
+    assert_eq!(status.code(), Code::Unavailable, "{status:?}");
+    assert!(status.message().contains("resume token"), "{status:?}");
+}
+
+async fn expired_token_gets_resync_required(server: &TestServer) {
+    let mut client = server.client().await;
+    let mut stream = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let mirror = read_snapshot(&mut stream).await;
+    drop(stream);
+    let token = mirror.token.clone();
+    approve_and_instantiate(&mut client).await;
+    converge(&mut client).await;
+    // Retention is one second; compaction runs every 200 ms.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let mut stream = watch(&mut client, watch_request(StatusOutput::All, &token)).await;
+    let first = next_event(&mut stream).await;
+    assert_eq!(first.r#type, WatchEventType::ResyncRequired as i32);
+    let fresh = read_snapshot(&mut stream).await;
+    let expected = Mirror::of_query(&query(&mut client, StatusOutput::All, &[], &[]).await);
+    assert_eq!(fresh.comparable(), expected);
+    // A token from inside a snapshot cannot be resumed either.
+    let snapshot_token = {
+        let mut s = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+        next_event(&mut s).await.resume_token
+    };
+    let mut stream = watch(
+        &mut client,
+        watch_request(StatusOutput::All, &snapshot_token),
+    )
+    .await;
+    assert_eq!(
+        next_event(&mut stream).await.r#type,
+        WatchEventType::ResyncRequired as i32
+    );
+}
+
+async fn watch_limit_is_resource_exhausted(server: &TestServer) {
+    let mut client = server.client().await;
+    let _a = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let b = watch(&mut client, watch_request(StatusOutput::Summary, "")).await;
+    let e = error_view(
+        client
+            .status
+            .watch_status(watch_request(StatusOutput::All, ""))
+            .await
+            .map(|_| ()),
+    );
+    assert_eq!(e.code, Code::ResourceExhausted);
+    assert_eq!(e.reason, "TOO_MANY_WATCHES");
+    // A closed watch frees its slot.
+    drop(b);
+    eventually(WAIT, "a watch slot to free up", || {
+        let mut client = client.clone();
+        async move {
+            client
+                .status
+                .watch_status(watch_request(StatusOutput::All, ""))
+                .await
+                .ok()
+                .map(|_| ())
+        }
+    })
+    .await;
+}

@@ -28,6 +28,7 @@ e2e_suite!(
     snapshot_then_live_events_mirror_the_query,
     filtered_and_summary_watches_count_their_selection,
     reconnect_with_last_token_gets_every_change_exactly_once,
+    resume_at_an_instance_switch_sends_its_resources,
     restart_then_resume_misses_nothing,
     stalled_subscriber_among_a_thousand,
     bad_watch_requests_are_refused,
@@ -499,6 +500,41 @@ async fn read_until(
             return events;
         }
     }
+}
+
+/// Resuming with the token of the LIFECYCLE_CHANGED that announces a new instance
+/// replays that instance's resources and counts, as the uninterrupted stream had them.
+async fn resume_at_an_instance_switch_sends_its_resources(server: &TestServer) {
+    let mut client = server.client().await;
+    let mut stream = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    read_snapshot(&mut stream).await;
+    approve_and_instantiate(&mut client).await;
+    let switch = loop {
+        let event = next_event(&mut stream).await;
+        if event.r#type == WatchEventType::LifecycleChanged as i32 && !event.instance.is_empty() {
+            break event;
+        }
+    };
+    let mut expansion = Vec::new();
+    loop {
+        let event = next_event(&mut stream).await;
+        let counts = event.r#type == WatchEventType::CountsChanged as i32;
+        expansion.push(event);
+        if counts {
+            break;
+        }
+    }
+    assert!(expansion.len() > 1, "{expansion:?}");
+    let mut resumed = watch(
+        &mut client,
+        watch_request(StatusOutput::All, &switch.resume_token),
+    )
+    .await;
+    let mut again = Vec::new();
+    for _ in 0..expansion.len() {
+        again.push(next_event(&mut resumed).await);
+    }
+    assert_eq!(again, expansion);
 }
 
 async fn reconnect_with_last_token_gets_every_change_exactly_once(server: &TestServer) {

@@ -23,7 +23,7 @@ use tracing::warn;
 
 use crate::error::{Error, Result};
 use crate::store::Store;
-use crate::store::watch::{Event, events_after, target_revision};
+use crate::store::watch::{Event, Payload, events_after, target_revision};
 
 /// Tunables of the hub.
 #[derive(Debug, Clone)]
@@ -59,7 +59,68 @@ pub struct Feed {
 struct Tail {
     /// The revision just before the first event held.
     start: i64,
-    events: VecDeque<Arc<Event>>,
+    events: VecDeque<Held>,
+}
+
+/// An event in the tail, with the segment it belongs to.
+struct Held {
+    event: Arc<Event>,
+    segment: Arc<Segment>,
+}
+
+/// What a run of consecutive events of one transaction touches, so a subscriber can
+/// pass over a run none of whose events it selects without looking at each event
+/// (1,000 watches filtered to one cluster each must not all walk every event of a
+/// change to another cluster).
+#[derive(Debug, Default)]
+pub struct Segment {
+    /// The last revision of the run.
+    pub end: i64,
+    /// Whether the run holds events other than resource changes (lifecycle,
+    /// connectivity): those are always looked at one by one.
+    pub other: bool,
+    /// The distinct instances, clusters and apps of the run's resource events; `None`
+    /// when there are more than [`SEGMENT_KEYS`] (then the run is looked at).
+    pub instances: Option<Vec<String>>,
+    pub clusters: Option<Vec<String>>,
+    pub apps: Option<Vec<String>>,
+}
+
+/// Distinct values a segment lists per field.
+const SEGMENT_KEYS: usize = 16;
+
+impl Segment {
+    fn of(events: &[Arc<Event>]) -> Segment {
+        fn note(values: &mut Option<Vec<String>>, value: &str) {
+            if let Some(list) = values
+                && !list.iter().any(|v| v == value)
+            {
+                if list.len() == SEGMENT_KEYS {
+                    *values = None;
+                } else {
+                    list.push(value.to_string());
+                }
+            }
+        }
+        let mut segment = Segment {
+            end: events.last().map_or(0, |e| e.revision),
+            other: false,
+            instances: Some(Vec::new()),
+            clusters: Some(Vec::new()),
+            apps: Some(Vec::new()),
+        };
+        for event in events {
+            match event.payload {
+                Payload::Resource { .. } => {
+                    note(&mut segment.instances, &event.instance);
+                    note(&mut segment.clusters, &event.cluster);
+                    note(&mut segment.apps, &event.app);
+                }
+                _ => segment.other = true,
+            }
+        }
+        segment
+    }
 }
 
 /// What a subscriber gets from a feed.
@@ -78,7 +139,31 @@ impl Feed {
             return Next::Behind;
         }
         let skip = (after - tail.start) as usize;
-        Next::Events(tail.events.iter().skip(skip).take(max).cloned().collect())
+        Next::Events(
+            tail.events
+                .iter()
+                .skip(skip)
+                .take(max)
+                .map(|held| held.event.clone())
+                .collect(),
+        )
+    }
+
+    /// Moves `after` past the whole segments that `wanted` rejects, as far as the tail
+    /// goes; the position is unchanged when it is older than the tail or the next
+    /// segment is wanted.
+    pub fn pass_over(&self, mut after: i64, wanted: impl Fn(&Segment) -> bool) -> i64 {
+        let tail = self.tail.read().expect("tail lock");
+        if after < tail.start {
+            return after;
+        }
+        while let Some(held) = tail.events.get((after - tail.start) as usize) {
+            if wanted(&held.segment) {
+                break;
+            }
+            after = held.segment.end;
+        }
+        after
     }
 
     /// A receiver of the latest revision.
@@ -96,17 +181,24 @@ pub struct WatchHub {
     /// Bounds the watches reading a snapshot (or positioning a resume) at once, so a
     /// burst of new watches queues here instead of exhausting the database pool.
     snapshots: Arc<Semaphore>,
+    /// Bounds the short reads of live watches (catching up from the log, a new
+    /// instance's resources): a thousand watches behind the tail queue here rather than
+    /// time out waiting for a pooled connection.
+    reads: Arc<Semaphore>,
     shutdown: CancellationToken,
 }
 
 /// Concurrent snapshot reads.
 const SNAPSHOT_READERS: usize = 4;
+/// Concurrent short reads of live watches.
+const LOG_READERS: usize = 4;
 
 impl WatchHub {
     pub fn new(store: Store, options: WatchOptions, shutdown: CancellationToken) -> Arc<Self> {
         Arc::new(Self {
             permits: Arc::new(Semaphore::new(options.max_watches)),
             snapshots: Arc::new(Semaphore::new(SNAPSHOT_READERS)),
+            reads: Arc::new(Semaphore::new(LOG_READERS)),
             store,
             options,
             feeds: Mutex::default(),
@@ -134,6 +226,15 @@ impl WatchHub {
             .acquire_owned()
             .await
             .expect("the snapshot semaphore is never closed")
+    }
+
+    /// Waits for a turn to read the log or a new instance's resources.
+    pub async fn read_turn(&self) -> OwnedSemaphorePermit {
+        self.reads
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the read semaphore is never closed")
     }
 
     /// Takes one of the concurrent-watch slots, or RESOURCE_EXHAUSTED.
@@ -210,14 +311,24 @@ impl Feed {
             return true;
         }
         let mut tail = self.tail.write().expect("tail lock");
-        let fresh: Vec<Event> = events.into_iter().filter(|e| e.revision > last).collect();
+        let fresh: Vec<Arc<Event>> = events
+            .into_iter()
+            .filter(|e| e.revision > last)
+            .map(Arc::new)
+            .collect();
         if fresh[0].revision != last + 1 {
             return false;
         }
-        tail.events.extend(fresh.into_iter().map(Arc::new));
+        for run in fresh.chunk_by(|a, b| a.batch == b.batch) {
+            let segment = Arc::new(Segment::of(run));
+            tail.events.extend(run.iter().map(|event| Held {
+                event: event.clone(),
+                segment: segment.clone(),
+            }));
+        }
         while tail.events.len() > tail_len {
             if let Some(dropped) = tail.events.pop_front() {
-                tail.start = dropped.revision;
+                tail.start = dropped.event.revision;
             }
         }
         drop(tail);
@@ -304,5 +415,77 @@ async fn run_feed(
             }
             () = tokio::time::sleep(options.poll) => read_log = true,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::watch::Statuses;
+
+    fn resource(revision: i64, batch: i64, cluster: &str) -> Event {
+        Event {
+            revision,
+            batch,
+            time: 0,
+            instance: "i1".into(),
+            app: "app".into(),
+            cluster: cluster.into(),
+            name: format!("r{revision}"),
+            payload: Payload::Resource {
+                kind: "ConfigMap".into(),
+                group: String::new(),
+                version: "v1".into(),
+                namespace: "default".into(),
+                rendered: true,
+                old: None,
+                new: Statuses::default(),
+                body: None,
+            },
+        }
+    }
+
+    fn feed(start: i64) -> Feed {
+        Feed {
+            tail: RwLock::new(Tail {
+                start,
+                events: VecDeque::new(),
+            }),
+            latest: watch::channel(start).0,
+        }
+    }
+
+    #[test]
+    fn passes_over_unwanted_transactions_only() {
+        let feed = feed(10);
+        let mut events: Vec<Event> = (11..=13).map(|r| resource(r, 13, "a")).collect();
+        events.extend((14..=15).map(|r| resource(r, 15, "b")));
+        events.push(Event {
+            payload: Payload::Connectivity {
+                connectivity: "AVAILABLE".into(),
+            },
+            ..resource(16, 16, "a")
+        });
+        events.extend((17..=18).map(|r| resource(r, 18, "a")));
+        assert!(feed.push(events, 100));
+        let only_b = |s: &Segment| s.other || s.clusters.as_ref().unwrap().contains(&"b".into());
+        // From the start: batch 11..13 (cluster a) is passed over, 14..15 is wanted.
+        assert_eq!(feed.pass_over(10, only_b), 13);
+        assert_eq!(feed.pass_over(13, only_b), 13);
+        // The connectivity event is always looked at.
+        assert_eq!(feed.pass_over(15, only_b), 15);
+        // Past it, the rest of the tail (cluster a) is passed over.
+        assert_eq!(feed.pass_over(16, only_b), 18);
+        // A position older than the tail is left for the log.
+        assert_eq!(feed.pass_over(5, only_b), 5);
+        // Many distinct clusters: the segment does not list them and is always wanted.
+        let many: Vec<Event> = (19..=19 + SEGMENT_KEYS as i64)
+            .map(|r| resource(r, 19 + SEGMENT_KEYS as i64, &format!("c{r}")))
+            .collect();
+        assert!(feed.push(many, 100));
+        assert_eq!(
+            feed.pass_over(18, |s| s.clusters.as_ref().is_none_or(|c| c.is_empty())),
+            18
+        );
     }
 }

@@ -21,7 +21,7 @@ use tonic::Status;
 use tracing::{debug, warn};
 
 use super::token::{self, Position};
-use super::{Feed, Next, WatchHub};
+use super::{Feed, Next, Segment, WatchHub};
 use crate::api::convert::timestamp;
 use crate::api::status_api::{Counts, counts_to_proto, entry_to_proto};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
@@ -439,7 +439,9 @@ impl Subscriber {
         }
         drop(tx);
         drop(turn);
-        let switch = at_event.clone().filter(|_| position.sub > 0);
+        // A token at (or inside) an instance switch: the new instance's resources after
+        // the token's sub-position are still owed (none were sent yet at sub 0).
+        let switch = at_event.clone();
         self.counts = counts;
         self.pos = position.revision;
         self.last_sent = position;
@@ -476,6 +478,13 @@ impl Subscriber {
         let heartbeat = self.hub.options().heartbeat;
         loop {
             latest.borrow_and_update();
+            if !self.counts_dirty {
+                // Counts owed at a transaction's end stop the passing over: the
+                // transaction's last event is looked at and sends them.
+                self.pos = self
+                    .feed
+                    .pass_over(self.pos, |segment| self.wanted(segment));
+            }
             let events = match self.feed.after(self.pos, CHUNK) {
                 Next::Events(events) => events,
                 Next::Behind => self.read_log().await?,
@@ -500,6 +509,7 @@ impl Subscriber {
 
     /// Events after `pos` from the log itself (the subscriber is behind the feed).
     async fn read_log(&mut self) -> std::result::Result<Vec<Arc<Event>>, Stop> {
+        let _turn = self.hub.read_turn().await;
         let mut conn = self.hub.store().read().await?;
         let events =
             events_after(&mut conn, &self.target, self.pos, i64::MAX, CHUNK as i64).await?;
@@ -660,10 +670,12 @@ impl Subscriber {
         let id: InstanceId = instance.parse().map_err(Error::internal)?;
         self.instance = instance.clone();
         self.counts_dirty = false;
+        let turn = self.hub.read_turn().await;
         let mut conn = self.hub.store().read().await?;
         let filter = self.sql_filter(&mut conn, id).await?;
         let total = rendered_count(&mut conn, id, &filter).await?;
         drop(conn);
+        drop(turn);
         self.counts = Counts::new();
         if total > 0 {
             self.counts.insert(
@@ -680,6 +692,7 @@ impl Subscriber {
         if output != Output::Summary {
             let mut after: Option<ResourceKey> = None;
             loop {
+                let turn = self.hub.read_turn().await;
                 let mut conn = self.hub.store().read().await?;
                 let page = rsync_resources_list(
                     &mut conn,
@@ -691,6 +704,7 @@ impl Subscriber {
                 )
                 .await?;
                 drop(conn);
+                drop(turn);
                 let Some(last) = page.last() else { break };
                 after = Some(last.key());
                 let full = page.len() == PAGE;
@@ -733,6 +747,19 @@ impl Subscriber {
             || clusters
                 .iter()
                 .any(|c| c == cluster || cluster.rsplit('/').next() == Some(c.as_str()))
+    }
+
+    /// Whether a segment of the feed may hold an event this stream looks at; a
+    /// segment it does not want changes neither what it sends nor its counts.
+    fn wanted(&self, segment: &Segment) -> bool {
+        fn any(values: &Option<Vec<String>>, wanted: impl Fn(&str) -> bool) -> bool {
+            values.as_ref().is_none_or(|v| v.iter().any(|x| wanted(x)))
+        }
+        segment.other
+            || (any(&segment.instances, |i| i == self.instance)
+                && any(&segment.clusters, |c| self.cluster_matches(c))
+                && (self.request.apps.is_empty()
+                    || any(&segment.apps, |a| self.request.apps.iter().any(|w| w == a))))
     }
 
     fn matches(&self, event: &Event) -> bool {

@@ -3,7 +3,7 @@
 //! reference. Every change names the deployment ids it touched on the `changes`
 //! channel, which the agent's monitor debounces into ResourceBundleStates.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
@@ -31,6 +31,8 @@ struct SimObject {
     uid: u64,
     /// The desired-state generation of the last apply (0 for objects the sim made).
     generation: i64,
+    /// Its deployment-id label, read once when stored.
+    deployment: Option<String>,
 }
 
 /// A resource as the monitor reports it.
@@ -46,6 +48,9 @@ pub struct Observed {
 
 struct State {
     objects: BTreeMap<Key, SimObject>,
+    /// The keys of the objects of each deployment id (a bundle reads one id's objects
+    /// without walking the whole cluster).
+    by_deployment: HashMap<String, BTreeSet<Key>>,
     /// Every deployment id an apply or delete named, so empty bundles get reported.
     deployment_ids: BTreeSet<String>,
     pod_ready_delay: Duration,
@@ -53,6 +58,46 @@ struct State {
     fail_rules: Vec<(String, String)>,
     nodes: Vec<String>,
     next_uid: u64,
+}
+
+impl State {
+    /// Stores `object` under `key`, keeping the deployment index.
+    fn put(&mut self, key: Key, object: SimObject) {
+        if let Some(id) = &object.deployment {
+            self.by_deployment
+                .entry(id.clone())
+                .or_default()
+                .insert(key.clone());
+        }
+        if let Some(old) = self.objects.insert(key.clone(), object) {
+            self.unindex(&key, &old);
+        }
+    }
+
+    /// Removes the object under `key`, keeping the deployment index.
+    fn take(&mut self, key: &Key) -> Option<SimObject> {
+        let old = self.objects.remove(key)?;
+        self.unindex(key, &old);
+        Some(old)
+    }
+
+    fn unindex(&mut self, key: &Key, old: &SimObject) {
+        let Some(id) = &old.deployment else { return };
+        let current = self.objects.get(key).and_then(|o| o.deployment.as_ref());
+        if current == Some(id) {
+            return;
+        }
+        if let Some(keys) = self.by_deployment.get_mut(id) {
+            keys.remove(key);
+            if keys.is_empty() {
+                self.by_deployment.remove(id);
+            }
+        }
+    }
+}
+
+fn is_controller(kind: &str) -> bool {
+    matches!(kind, "Deployment" | "StatefulSet" | "DaemonSet" | "Job")
 }
 
 /// An in-memory Kubernetes-like cluster.
@@ -91,6 +136,7 @@ impl SimCluster {
         let cluster = Arc::new_cyclic(|this| SimCluster {
             state: Mutex::new(State {
                 objects: BTreeMap::new(),
+                by_deployment: HashMap::new(),
                 deployment_ids: BTreeSet::new(),
                 pod_ready_delay,
                 fail_rules: Vec::new(),
@@ -177,13 +223,14 @@ impl SimCluster {
             owner: None,
             uid,
             generation,
+            deployment: id.clone(),
         };
         // Data-only kinds keep their payload where Kubernetes has it.
         if let Some(data) = manifest.get("data") {
             object.spec = json!({"data": data});
         }
         let is_pod = kind == "Pod";
-        state.objects.insert(key.clone(), object);
+        state.put(key.clone(), object);
         if is_pod {
             self.schedule_ready(&state, key.clone(), uid);
         }
@@ -206,12 +253,22 @@ impl SimCluster {
         if let Some(id) = deployment {
             state.deployment_ids.insert(id.to_string());
         }
-        let removed = state.objects.remove(&key);
-        state.objects.retain(|_, o| o.owner.as_ref() != Some(&key));
+        let removed = state.take(&key);
+        if removed.is_some() && is_controller(&key.0) {
+            let owned: Vec<Key> = state
+                .objects
+                .iter()
+                .filter(|(_, o)| o.owner.as_ref() == Some(&key))
+                .map(|(k, _)| k.clone())
+                .collect();
+            for pod in owned {
+                state.take(&pod);
+            }
+        }
         drop(state);
         self.notify(
             removed
-                .and_then(|o| deployment_id(&o.metadata))
+                .and_then(|o| o.deployment)
                 .or(deployment.map(str::to_string)),
         );
         Ok(())
@@ -227,7 +284,7 @@ impl SimCluster {
             name.to_string(),
         );
         let mut state = self.lock();
-        let Some(pod) = state.objects.remove(&key) else {
+        let Some(pod) = state.take(&key) else {
             return false;
         };
         if let Some(owner) = &pod.owner {
@@ -239,10 +296,7 @@ impl SimCluster {
                     let mut state = cluster.lock();
                     if state.objects.contains_key(&owner) {
                         cluster.reconcile(&mut state, &owner);
-                        let id = state
-                            .objects
-                            .get(&owner)
-                            .and_then(|o| deployment_id(&o.metadata));
+                        let id = state.objects.get(&owner).and_then(|o| o.deployment.clone());
                         drop(state);
                         cluster.notify(id);
                     }
@@ -250,7 +304,7 @@ impl SimCluster {
             });
         }
         drop(state);
-        self.notify(deployment_id(&pod.metadata));
+        self.notify(pod.deployment);
         true
     }
 
@@ -285,13 +339,12 @@ impl SimCluster {
     /// The monitored resources labelled with `deployment_id` (a ResourceBundleState).
     pub fn bundle(&self, deployment_id_value: &str) -> Vec<Observed> {
         let state = self.lock();
-        state
-            .objects
-            .iter()
-            .filter(|((kind, ..), o)| {
-                is_monitored(kind)
-                    && deployment_id(&o.metadata).as_deref() == Some(deployment_id_value)
-            })
+        let Some(keys) = state.by_deployment.get(deployment_id_value) else {
+            return Vec::new();
+        };
+        keys.iter()
+            .filter(|(kind, ..)| is_monitored(kind))
+            .filter_map(|key| state.objects.get(key).map(|o| (key, o)))
             .map(|((kind, _, namespace, name), o)| Observed {
                 gvk: Gvk::from_api_version(&o.api_version, kind),
                 namespace: namespace.clone(),
@@ -363,8 +416,8 @@ impl SimCluster {
                 .and_then(Value::as_object)
                 .cloned()
                 .unwrap_or_default();
-            if let Some(id) = deployment_id(&object.metadata) {
-                labels.insert(DEPLOYMENT_ID_LABEL.to_string(), Value::String(id));
+            if let Some(id) = &object.deployment {
+                labels.insert(DEPLOYMENT_ID_LABEL.to_string(), Value::String(id.clone()));
             }
             let mut metadata = Map::new();
             metadata.insert("name".into(), json!(pod_name));
@@ -378,7 +431,8 @@ impl SimCluster {
             );
             let uid = state.next_uid;
             state.next_uid += 1;
-            state.objects.insert(
+            let deployment = object.deployment.clone();
+            state.put(
                 pk.clone(),
                 SimObject {
                     api_version: "v1".into(),
@@ -388,6 +442,7 @@ impl SimCluster {
                     owner: Some(key.clone()),
                     uid,
                     generation: 0,
+                    deployment,
                 },
             );
             self.schedule_ready(state, pk, uid);
@@ -418,7 +473,7 @@ impl SimCluster {
                 json!({"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]})
             };
             let owner = object.owner.clone();
-            let id = deployment_id(&object.metadata);
+            let id = object.deployment.clone();
             if let Some(owner) = owner {
                 cluster.update_owner_status(&mut state, &owner);
             }

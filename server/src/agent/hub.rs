@@ -1,10 +1,13 @@
 //! The server side of agent sessions. Each cluster has a [`ClusterLink`] holding its
 //! current [`Session`] (at most one: a new session replaces the old). The rsync worker
 //! of the cluster sends operations through the session and awaits their results; the
-//! session's reader feeds bundle states to status ingest. Opening and losing sessions
-//! updates the cluster's connectivity.
+//! session's reader completes operation results at once and queues bundle states for
+//! the session's ingester, which keeps only the latest state per deployment id and
+//! ingests what accumulated in one transaction (so results never wait behind a queue
+//! of bundle ingests, and a burst of reports costs one write). Opening and losing
+//! sessions updates the cluster's connectivity.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -17,7 +20,7 @@ use tonic::Status;
 use tracing::{info, warn};
 
 use crate::api::convert::struct_to_json;
-use crate::app::status::{Bundle, StatusApp};
+use crate::app::status::{Bundle, StatusApp, parse_deployment_id};
 use crate::domain::manifest::Gvk;
 use crate::error::{Error, Result};
 use crate::sim::cluster::Observed;
@@ -28,6 +31,9 @@ pub struct ClusterLink {
     session: watch::Sender<Option<Arc<Session>>>,
     /// Wakes the cluster's rsync worker (new work, new session).
     pub wake: Notify,
+    /// Held while the cluster's bundles are ingested: an old session's last batch
+    /// finishes before the next session's first.
+    ingest: tokio::sync::Mutex<()>,
 }
 
 impl ClusterLink {
@@ -51,7 +57,13 @@ pub struct Session {
     next_operation: AtomicI64,
     /// Cancelled when the session ends, for whatever reason.
     pub closed: CancellationToken,
+    /// Bundle states not ingested yet, the latest per deployment id.
+    bundles: Mutex<BTreeMap<String, Bundle>>,
+    bundles_ready: Notify,
 }
+
+/// Bundles per ingest transaction.
+const INGEST_BATCH: usize = 64;
 
 impl Session {
     /// Sends a message to the agent.
@@ -91,6 +103,70 @@ impl Session {
 
     fn fail_pending(&self) {
         self.pending.lock().expect("pending lock").clear();
+    }
+
+    /// Queues a bundle state for ingest, replacing an older one of its deployment id.
+    fn queue_bundle(&self, bundle: Bundle) {
+        self.bundles
+            .lock()
+            .expect("bundles lock")
+            .insert(bundle.deployment_id.clone(), bundle);
+        self.bundles_ready.notify_one();
+    }
+
+    /// Puts back bundles whose ingest failed, unless a newer state arrived meanwhile.
+    fn requeue_bundles(&self, bundles: Vec<Bundle>) {
+        let mut queued = self.bundles.lock().expect("bundles lock");
+        for bundle in bundles {
+            queued.entry(bundle.deployment_id.clone()).or_insert(bundle);
+        }
+    }
+
+    fn take_bundles(&self) -> Vec<Bundle> {
+        let mut queued = self.bundles.lock().expect("bundles lock");
+        let keys: Vec<String> = queued.keys().take(INGEST_BATCH).cloned().collect();
+        keys.iter().filter_map(|k| queued.remove(k)).collect()
+    }
+}
+
+/// Ingests the bundles `session` queues until it ends (then what it queued last, unless
+/// a newer session of the cluster took over: that one re-reports everything).
+async fn ingest_bundles(status: StatusApp, link: Arc<ClusterLink>, session: Arc<Session>) {
+    let mut attempt = 0u32;
+    loop {
+        let batch = session.take_bundles();
+        if batch.is_empty() {
+            if session.closed.is_cancelled() {
+                return;
+            }
+            tokio::select! {
+                () = session.bundles_ready.notified() => {}
+                () = session.closed.cancelled() => {}
+            }
+            continue;
+        }
+        let _turn = link.ingest.lock().await;
+        if link
+            .current()
+            .is_some_and(|current| current.id != session.id)
+        {
+            return;
+        }
+        match status.ingest_bundles(&session.cluster, &batch).await {
+            Ok(()) => attempt = 0,
+            // A transient failure (lost race, busy pool) must not drop the states, or
+            // their resources stay stale: retry, with anything newer taking precedence.
+            Err(error @ (Error::Aborted { .. } | Error::Unavailable(_))) if attempt < 8 => {
+                attempt += 1;
+                warn!(cluster = %session.cluster, %error, attempt, "bundle ingest failed; retrying");
+                session.requeue_bundles(batch);
+                tokio::time::sleep(Duration::from_millis(10 << attempt.min(6))).await;
+            }
+            Err(error) => {
+                attempt = 0;
+                warn!(cluster = %session.cluster, %error, bundles = batch.len(), "cannot ingest bundle states");
+            }
+        }
     }
 }
 
@@ -134,6 +210,7 @@ impl AgentHub {
                     cluster: cluster.to_string(),
                     session: watch::channel(None).0,
                     wake: Notify::new(),
+                    ingest: tokio::sync::Mutex::new(()),
                 })
             })
             .clone()
@@ -161,6 +238,8 @@ impl AgentHub {
             pending: Mutex::new(HashMap::new()),
             next_operation: AtomicI64::new(1),
             closed: CancellationToken::new(),
+            bundles: Mutex::new(BTreeMap::new()),
+            bundles_ready: Notify::new(),
         });
         // The agent must see the acceptance first: send it before the session is
         // published to the rsync worker, which may start sending at once.
@@ -171,6 +250,11 @@ impl AgentHub {
             .await
             .map_err(|_| Error::Unavailable("the agent went away".into()))?;
         let link = self.link(cluster);
+        tokio::spawn(ingest_bundles(
+            self.status.clone(),
+            link.clone(),
+            session.clone(),
+        ));
         let previous = link.session.send_replace(Some(session.clone()));
         if let Some(previous) = previous {
             previous.closed.cancel();
@@ -261,23 +345,9 @@ impl AgentHub {
             }
             Some(Up::BundleState(bundle)) => {
                 let bundle = bundle_from_proto(bundle)?;
-                // The agent sends a bundle once per change: a transient failure (lost
-                // race, busy pool) must not drop it, or its resources stay stale.
-                let mut attempt = 0;
-                loop {
-                    match self
-                        .status
-                        .ingest_bundle(&session.cluster, bundle.clone())
-                        .await
-                    {
-                        Err(Error::Aborted { .. } | Error::Unavailable(_)) if attempt < 8 => {
-                            attempt += 1;
-                            let backoff = std::time::Duration::from_millis(10 << attempt.min(6));
-                            tokio::time::sleep(backoff).await;
-                        }
-                        result => break result,
-                    }
-                }
+                parse_deployment_id(&bundle.deployment_id)?;
+                session.queue_bundle(bundle);
+                Ok(())
             }
             Some(Up::Heartbeat(_)) => Ok(()),
             // Action progress arrives here once the ActionService lands.

@@ -167,215 +167,57 @@ impl StatusApp {
     /// A malformed deployment id is INVALID_ARGUMENT; a bundle of an unknown instance or
     /// of an instance not placed on the cluster is ignored.
     pub async fn ingest_bundle(&self, cluster: &str, bundle: Bundle) -> Result<()> {
-        let (instance, app) = parse_deployment_id(&bundle.deployment_id)?;
+        self.ingest_bundles(cluster, std::slice::from_ref(&bundle))
+            .await
+    }
+
+    /// Ingests several bundle states of `cluster` in one transaction (the aggregates
+    /// and conditions of each owner are written once for all of them).
+    pub async fn ingest_bundles(&self, cluster: &str, bundles: &[Bundle]) -> Result<()> {
+        let mut parsed = Vec::with_capacity(bundles.len());
+        for bundle in bundles {
+            let (instance, app) = parse_deployment_id(&bundle.deployment_id)?;
+            parsed.push((instance, app, bundle));
+        }
         let mut tx = self.store.begin().await?;
-        let Some(row) = instance_find(&mut tx, instance).await? else {
-            return Ok(());
-        };
-        if !instance_clusters(&mut tx, instance)
-            .await?
-            .iter()
-            .any(|c| c == cluster)
-        {
-            return Ok(());
-        }
-        lock_owners(&mut tx, [row.owner.clone()]).await?;
-        let mut deltas = CountDeltas::default();
-        let rendered = rsync_rows_for_bundle(&mut tx, instance, &app, cluster).await?;
-        let old_rows = cluster_resources_list(&mut tx, instance, Some(&app), Some(cluster)).await?;
-        let mut matched = vec![false; bundle.resources.len()];
-        let mut rows = Vec::new();
-        for r in &rendered {
-            let mut observed_body = None;
-            let found = bundle.resources.iter().position(|o| {
-                o.gvk.kind == r.gvk.kind
-                    && o.gvk.group == r.gvk.group
-                    && o.name == r.name
-                    && same_namespace(&o.namespace, &r.namespace)
-            });
-            let (cluster_status, ready) = match found {
-                Some(index) => {
-                    matched[index] = true;
-                    let o = &bundle.resources[index];
-                    observed_body = Some(body_of(o));
-                    rows.push(cluster_row(
-                        &app,
-                        cluster,
-                        &r.gvk,
-                        &r.namespace,
-                        o,
-                        true,
-                        true,
-                    ));
-                    (
-                        ClusterStatus::Present,
-                        readiness(&o.gvk.kind, &o.spec, &o.status),
-                    )
+        // The owner of each instance placed on the cluster; bundles of other instances
+        // are ignored.
+        let mut owners: BTreeMap<InstanceId, Option<String>> = BTreeMap::new();
+        for (instance, _, _) in &parsed {
+            if owners.contains_key(instance) {
+                continue;
+            }
+            let owner = match instance_find(&mut tx, *instance).await? {
+                Some(row)
+                    if instance_clusters(&mut tx, *instance)
+                        .await?
+                        .iter()
+                        .any(|c| c == cluster) =>
+                {
+                    Some(row.owner)
                 }
-                None if is_monitored(&r.gvk.kind) => (ClusterStatus::NotPresent, Readiness::None),
-                None => (ClusterStatus::Unknown, Readiness::None),
+                _ => None,
             };
-            if cluster_status.as_str() != r.cluster_status || ready.as_str() != r.readiness {
-                rsync_set_cluster_status(
-                    &mut tx,
-                    instance,
-                    &app,
-                    cluster,
-                    &r.gvk,
-                    &r.namespace,
-                    &r.name,
-                    cluster_status.as_str(),
-                    ready.as_str(),
-                )
-                .await?;
-                let old = Statuses {
-                    rsync: r.rsync_status.clone(),
-                    cluster: r.cluster_status.clone(),
-                    readiness: r.readiness.clone(),
-                };
-                let new = Statuses {
-                    cluster: cluster_status.as_str().to_string(),
-                    readiness: ready.as_str().to_string(),
-                    ..old.clone()
-                };
-                let key = ResourceKey {
-                    app: app.clone(),
-                    cluster: cluster.to_string(),
-                    kind: r.gvk.kind.clone(),
-                    group: r.gvk.group.clone(),
-                    namespace: r.namespace.clone(),
-                    name: r.name.clone(),
-                };
-                tx.emit(NewEvent::resource(
-                    &row.owner,
-                    &instance.to_string(),
-                    &key,
-                    &r.gvk.version,
-                    true,
-                    Some(old),
-                    new,
-                    observed_body,
-                ));
-                deltas.moved(
-                    instance,
-                    &app,
-                    cluster,
-                    Dimension::Cluster,
-                    &r.cluster_status,
-                    cluster_status.as_str(),
-                );
-                deltas.moved(
-                    instance,
-                    &app,
-                    cluster,
-                    Dimension::Readiness,
-                    &r.readiness,
-                    ready.as_str(),
-                );
-            }
+            owners.insert(*instance, owner);
         }
-        // Cluster-only resources: counted too; remembered as NotPresent when they vanish.
-        for old in old_rows.iter().filter(|o| !o.rsync_backed) {
-            deltas.add(
-                instance,
-                &app,
-                cluster,
-                Dimension::Cluster,
-                if old.present { "Present" } else { "NotPresent" },
-                -1,
-            );
-            deltas.add(
-                instance,
-                &app,
-                cluster,
-                Dimension::Readiness,
-                &old.readiness,
-                -1,
-            );
+        if owners.values().all(Option::is_none) {
+            return Ok(());
         }
-        let mut seen = BTreeSet::new();
-        for (o, _) in bundle.resources.iter().zip(&matched).filter(|(_, m)| !**m) {
-            seen.insert((
-                o.gvk.kind.clone(),
-                o.gvk.group.clone(),
-                o.namespace.clone(),
-                o.name.clone(),
-            ));
-            rows.push(cluster_row(
-                &app,
-                cluster,
-                &o.gvk,
-                &o.namespace,
-                o,
-                false,
-                true,
-            ));
-        }
-        for old in old_rows.iter().filter(|o| !o.rsync_backed) {
-            let key = (
-                old.gvk.kind.clone(),
-                old.gvk.group.clone(),
-                old.namespace.clone(),
-                old.name.clone(),
-            );
-            if !seen.contains(&key) {
-                rows.push(ClusterResourceRow {
-                    present: false,
-                    readiness: String::new(),
-                    ..old.clone()
-                });
-            }
-        }
-        for new in rows.iter().filter(|r| !r.rsync_backed) {
-            let statuses = |r: &ClusterResourceRow| Statuses {
-                rsync: String::new(),
-                cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
-                readiness: r.readiness.clone(),
+        lock_owners(&mut tx, owners.values().flatten().cloned()).await?;
+        let mut deltas = CountDeltas::default();
+        let mut touched = BTreeSet::new();
+        for (instance, app, bundle) in parsed {
+            let Some(owner) = &owners[&instance] else {
+                continue;
             };
-            let before = old_rows
-                .iter()
-                .find(|o| {
-                    !o.rsync_backed
-                        && o.gvk.kind == new.gvk.kind
-                        && o.gvk.group == new.gvk.group
-                        && o.namespace == new.namespace
-                        && o.name == new.name
-                })
-                .map(statuses);
-            let after = statuses(new);
-            if before.as_ref() != Some(&after) {
-                tx.emit(NewEvent::resource(
-                    &row.owner,
-                    &instance.to_string(),
-                    &new.key(),
-                    &new.gvk.version,
-                    false,
-                    before,
-                    after,
-                    serde_json::from_str(&new.body).ok(),
-                ));
-            }
-            deltas.add(
-                instance,
-                &app,
-                cluster,
-                Dimension::Cluster,
-                if new.present { "Present" } else { "NotPresent" },
-                1,
-            );
-            deltas.add(
-                instance,
-                &app,
-                cluster,
-                Dimension::Readiness,
-                &new.readiness,
-                1,
-            );
+            ingest_one(&mut tx, cluster, instance, owner, &app, bundle, &mut deltas).await?;
+            touched.insert(owner.clone());
         }
-        cluster_resources_sync(&mut tx, instance, &app, cluster, &old_rows, &rows).await?;
         if !deltas.is_empty() {
             deltas.apply(&mut tx).await?;
-            refresh_conditions(&mut tx, &row.owner).await?;
+            for owner in &touched {
+                refresh_conditions(&mut tx, owner).await?;
+            }
         }
         tx.commit().await
     }
@@ -876,6 +718,210 @@ async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Re
         tx.emit(NewEvent::connectivity(&target, cluster, connectivity));
     }
     Ok(())
+}
+
+/// Ingests one bundle state of `app` of `instance` (owned by `owner`) on `cluster`.
+async fn ingest_one(
+    tx: &mut Tx,
+    cluster: &str,
+    instance: InstanceId,
+    owner: &str,
+    app: &str,
+    bundle: &Bundle,
+    deltas: &mut CountDeltas,
+) -> Result<()> {
+    let rendered = rsync_rows_for_bundle(tx, instance, app, cluster).await?;
+    let old_rows = cluster_resources_list(tx, instance, Some(app), Some(cluster)).await?;
+    let mut matched = vec![false; bundle.resources.len()];
+    let mut rows = Vec::new();
+    for r in &rendered {
+        let mut observed_body = None;
+        let found = bundle.resources.iter().position(|o| {
+            o.gvk.kind == r.gvk.kind
+                && o.gvk.group == r.gvk.group
+                && o.name == r.name
+                && same_namespace(&o.namespace, &r.namespace)
+        });
+        let (cluster_status, ready) = match found {
+            Some(index) => {
+                matched[index] = true;
+                let o = &bundle.resources[index];
+                observed_body = Some(body_of(o));
+                rows.push(cluster_row(
+                    app,
+                    cluster,
+                    &r.gvk,
+                    &r.namespace,
+                    o,
+                    true,
+                    true,
+                ));
+                (
+                    ClusterStatus::Present,
+                    readiness(&o.gvk.kind, &o.spec, &o.status),
+                )
+            }
+            None if is_monitored(&r.gvk.kind) => (ClusterStatus::NotPresent, Readiness::None),
+            None => (ClusterStatus::Unknown, Readiness::None),
+        };
+        if cluster_status.as_str() != r.cluster_status || ready.as_str() != r.readiness {
+            rsync_set_cluster_status(
+                tx,
+                instance,
+                app,
+                cluster,
+                &r.gvk,
+                &r.namespace,
+                &r.name,
+                cluster_status.as_str(),
+                ready.as_str(),
+            )
+            .await?;
+            let old = Statuses {
+                rsync: r.rsync_status.clone(),
+                cluster: r.cluster_status.clone(),
+                readiness: r.readiness.clone(),
+            };
+            let new = Statuses {
+                cluster: cluster_status.as_str().to_string(),
+                readiness: ready.as_str().to_string(),
+                ..old.clone()
+            };
+            let key = ResourceKey {
+                app: app.to_string(),
+                cluster: cluster.to_string(),
+                kind: r.gvk.kind.clone(),
+                group: r.gvk.group.clone(),
+                namespace: r.namespace.clone(),
+                name: r.name.clone(),
+            };
+            tx.emit(NewEvent::resource(
+                owner,
+                &instance.to_string(),
+                &key,
+                &r.gvk.version,
+                true,
+                Some(old),
+                new,
+                observed_body,
+            ));
+            deltas.moved(
+                instance,
+                app,
+                cluster,
+                Dimension::Cluster,
+                &r.cluster_status,
+                cluster_status.as_str(),
+            );
+            deltas.moved(
+                instance,
+                app,
+                cluster,
+                Dimension::Readiness,
+                &r.readiness,
+                ready.as_str(),
+            );
+        }
+    }
+    // Cluster-only resources: counted too; remembered as NotPresent when they vanish.
+    for old in old_rows.iter().filter(|o| !o.rsync_backed) {
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Cluster,
+            if old.present { "Present" } else { "NotPresent" },
+            -1,
+        );
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Readiness,
+            &old.readiness,
+            -1,
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for (o, _) in bundle.resources.iter().zip(&matched).filter(|(_, m)| !**m) {
+        seen.insert((
+            o.gvk.kind.clone(),
+            o.gvk.group.clone(),
+            o.namespace.clone(),
+            o.name.clone(),
+        ));
+        rows.push(cluster_row(
+            app,
+            cluster,
+            &o.gvk,
+            &o.namespace,
+            o,
+            false,
+            true,
+        ));
+    }
+    for old in old_rows.iter().filter(|o| !o.rsync_backed) {
+        let key = (
+            old.gvk.kind.clone(),
+            old.gvk.group.clone(),
+            old.namespace.clone(),
+            old.name.clone(),
+        );
+        if !seen.contains(&key) {
+            rows.push(ClusterResourceRow {
+                present: false,
+                readiness: String::new(),
+                ..old.clone()
+            });
+        }
+    }
+    for new in rows.iter().filter(|r| !r.rsync_backed) {
+        let statuses = |r: &ClusterResourceRow| Statuses {
+            rsync: String::new(),
+            cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
+            readiness: r.readiness.clone(),
+        };
+        let before = old_rows
+            .iter()
+            .find(|o| {
+                !o.rsync_backed
+                    && o.gvk.kind == new.gvk.kind
+                    && o.gvk.group == new.gvk.group
+                    && o.namespace == new.namespace
+                    && o.name == new.name
+            })
+            .map(statuses);
+        let after = statuses(new);
+        if before.as_ref() != Some(&after) {
+            tx.emit(NewEvent::resource(
+                owner,
+                &instance.to_string(),
+                &new.key(),
+                &new.gvk.version,
+                false,
+                before,
+                after,
+                serde_json::from_str(&new.body).ok(),
+            ));
+        }
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Cluster,
+            if new.present { "Present" } else { "NotPresent" },
+            1,
+        );
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Readiness,
+            &new.readiness,
+            1,
+        );
+    }
+    cluster_resources_sync(tx, instance, app, cluster, &old_rows, &rows).await
 }
 
 /// Locks the rows of `owners` (clusters first, then intent groups, each in name order)

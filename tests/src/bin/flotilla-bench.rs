@@ -630,7 +630,6 @@ async fn run_backend(
     etcd_read_rate: f64,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
-    let total = scale.apps * scale.clusters * scale.docs;
     let server = TestServer::start_with(
         backend,
         &[
@@ -643,6 +642,29 @@ async fn run_backend(
         ],
     )
     .await;
+    let result = run_checks(&server, label, scale, etcd, etcd_read_rate, rows).await;
+    if result.is_err() {
+        // What the server said last explains most failures (it is gone with its
+        // temporary directory once dropped).
+        let log = server.log();
+        let lines: Vec<&str> = log.lines().collect();
+        eprintln!("[{label}] last lines of the server log:");
+        for line in &lines[lines.len().saturating_sub(60)..] {
+            eprintln!("  {line}");
+        }
+    }
+    result
+}
+
+async fn run_checks(
+    server: &TestServer,
+    label: &'static str,
+    scale: Scale,
+    etcd: &Etcd,
+    etcd_read_rate: f64,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    let total = scale.apps * scale.clusters * scale.docs;
     let pid = server.pid().context("server pid")?;
     let mut client = server.client().await;
     eprintln!("[{label}] setting up {total} resources");
@@ -658,7 +680,7 @@ async fn run_backend(
         })
         .await?;
     let p3 = started.elapsed().as_secs_f64();
-    let p3_target = match backend {
+    let p3_target = match server.backend {
         Backend::Sqlite => 5.0,
         Backend::Postgres => 10.0,
     } * time_scale(total);
@@ -737,7 +759,7 @@ async fn run_backend(
 
     // P5: watch fan-out.
     eprintln!("[{label}] P5 with {} subscribers", scale.subscribers);
-    let (p99, rate, lost) = p5_flotilla(&server, scale).await?;
+    let (p99, rate, lost) = p5_flotilla(server, scale).await?;
     let (etcd_p99, etcd_delivered, etcd_expected) =
         p5_etcd(etcd, scale, rate, scale.p5_seconds).await?;
     rows.push(Row {
@@ -788,7 +810,6 @@ async fn run_backend(
         pass: hwm <= 500 * 1024,
         gating: true,
     });
-    drop(server);
     Ok(())
 }
 

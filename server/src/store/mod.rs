@@ -2,11 +2,12 @@
 //! (the embedded default, WAL mode) and PostgreSQL. Migrations live in
 //! `migrations/{sqlite,postgres}` and run at start-up.
 //!
-//! Writes go through [`Store::begin`], which on SQLite also takes a process-wide write
-//! lock (SQLite has a single writer anyway, so writers queue in-process instead of
-//! spinning in the busy handler) and begins with `BEGIN IMMEDIATE`: a transaction that
-//! is dropped without commit is rolled back asynchronously by sqlx, so its connection
-//! can still hold the database lock after the in-process lock is released, and a
+//! Writes go through [`Store::begin`], which first takes a write slot: one on SQLite
+//! (SQLite has a single writer anyway, so writers queue in-process instead of spinning
+//! in the busy handler), half the pool on PostgreSQL (writers never hold every
+//! connection). On SQLite the transaction begins with `BEGIN IMMEDIATE`: a transaction
+//! that is dropped without commit is rolled back asynchronously by sqlx, so its
+//! connection can still hold the database lock after the slot is released, and a
 //! deferred transaction upgrading from read to write would then fail with
 //! `SQLITE_BUSY` at once instead of waiting. Every state change is a compare-and-swap
 //! inside such a transaction.
@@ -29,10 +30,16 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
-use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Transaction};
-use tokio::sync::{Mutex, OwnedMutexGuard};
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Transaction};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::{Error, Result};
+
+/// The pool size on PostgreSQL.
+const POSTGRES_CONNECTIONS: u32 = 16;
+
+/// The duration past which a statement is logged as slow.
+const SLOW_STATEMENT: Duration = Duration::from_millis(100);
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
@@ -44,13 +51,16 @@ pub enum Backend {
     Postgres,
 }
 
-/// A handle on the database: a connection pool plus, on SQLite, the write lock.
+/// A handle on the database: a connection pool plus the write slots.
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
     backend: Backend,
-    /// Serializes write transactions on SQLite; `None` on PostgreSQL.
-    write_lock: Option<Arc<Mutex<()>>>,
+    /// Write-transaction slots: one on SQLite (a single writer), half the pool on
+    /// PostgreSQL, so that a burst of writers (a hundred agent sessions ingesting,
+    /// all waiting on the same owner's row lock) cannot hold every connection while
+    /// queries time out waiting for one.
+    write_slots: Arc<Semaphore>,
     /// Wakes the readers of a target's event log when a transaction appended to it.
     signals: Arc<Signals>,
 }
@@ -114,7 +124,7 @@ impl Signals {
 pub struct Tx {
     tx: Transaction<'static, Any>,
     backend: Backend,
-    _write_guard: Option<OwnedMutexGuard<()>>,
+    _write_slot: OwnedSemaphorePermit,
     /// Events to append at commit.
     events: Vec<watch::NewEvent>,
     /// Targets whose readers must hear of this commit even without events.
@@ -137,12 +147,15 @@ impl Store {
             )));
         };
         let options: AnyConnectOptions = url
-            .parse()
-            .map_err(|e| Error::internal(format!("bad database url: {e}")))?;
+            .parse::<AnyConnectOptions>()
+            .map_err(|e| Error::internal(format!("bad database url: {e}")))?
+            // Statements slower than this are logged (sqlx's default is 1 s, which
+            // hides the scans that make a busy server slow).
+            .log_slow_statements(log::LevelFilter::Warn, SLOW_STATEMENT);
         let pool = AnyPoolOptions::new()
             .max_connections(match backend {
                 Backend::Sqlite => 8,
-                Backend::Postgres => 16,
+                Backend::Postgres => POSTGRES_CONNECTIONS,
             })
             .acquire_timeout(Duration::from_secs(5))
             .after_connect(move |conn, _meta| {
@@ -171,7 +184,10 @@ impl Store {
         Ok(Store {
             pool,
             backend,
-            write_lock: (backend == Backend::Sqlite).then(|| Arc::new(Mutex::new(()))),
+            write_slots: Arc::new(Semaphore::new(match backend {
+                Backend::Sqlite => 1,
+                Backend::Postgres => POSTGRES_CONNECTIONS as usize / 2,
+            })),
             signals: Arc::default(),
         })
     }
@@ -192,10 +208,12 @@ impl Store {
 
     /// Begins a write transaction.
     pub async fn begin(&self) -> Result<Tx> {
-        let guard = match &self.write_lock {
-            Some(lock) => Some(lock.clone().lock_owned().await),
-            None => None,
-        };
+        let slot = self
+            .write_slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the write semaphore is never closed");
         // SQLite: take the database's write lock at BEGIN, where the busy timeout applies.
         // A deferred transaction that reads first and then writes cannot wait for the
         // lock (SQLite returns SQLITE_BUSY at once on that upgrade).
@@ -207,7 +225,7 @@ impl Store {
         Ok(Tx {
             tx,
             backend: self.backend,
-            _write_guard: guard,
+            _write_slot: slot,
             events: Vec::new(),
             touched: Vec::new(),
             signals: self.signals.clone(),

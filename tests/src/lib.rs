@@ -225,6 +225,13 @@ pub struct ErrorView {
     pub resource_name: Option<String>,
 }
 
+impl ErrorView {
+    /// The fields of the field violations, in order.
+    pub fn fields(&self) -> Vec<&str> {
+        self.field_violations.iter().map(|v| v.0.as_str()).collect()
+    }
+}
+
 /// Decodes a failed call's status with its details (google.rpc.Status).
 pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> ErrorView {
     let status = result.expect_err("the call should have failed");

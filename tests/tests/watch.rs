@@ -729,13 +729,7 @@ async fn bad_watch_requests_are_refused(server: &TestServer) {
         .watch_status(watch_request(StatusOutput::All, "not-a-token"))
         .await);
     assert_eq!(
-        (
-            e.code,
-            e.field_violations
-                .iter()
-                .map(|v| v.0.as_str())
-                .collect::<Vec<_>>()
-        ),
+        (e.code, e.fields()),
         (Code::InvalidArgument, vec!["resume_token"]),
         "{e:?}"
     );
@@ -755,13 +749,7 @@ async fn bad_watch_requests_are_refused(server: &TestServer) {
         })
         .await);
     assert_eq!(
-        (
-            e.code,
-            e.field_violations
-                .iter()
-                .map(|v| v.0.as_str())
-                .collect::<Vec<_>>()
-        ),
+        (e.code, e.fields()),
         (Code::InvalidArgument, vec!["output"])
     );
     approve_and_instantiate(&mut client).await;
@@ -773,13 +761,7 @@ async fn bad_watch_requests_are_refused(server: &TestServer) {
         })
         .await);
     assert_eq!(
-        (
-            e.code,
-            e.field_violations
-                .iter()
-                .map(|v| v.0.as_str())
-                .collect::<Vec<_>>()
-        ),
+        (e.code, e.fields()),
         (Code::InvalidArgument, vec!["apps[0]"])
     );
     // A token of another target.
@@ -803,13 +785,7 @@ async fn bad_watch_requests_are_refused(server: &TestServer) {
         .watch_status(watch_request(StatusOutput::All, &token))
         .await);
     assert_eq!(
-        (
-            e.code,
-            e.field_violations
-                .iter()
-                .map(|v| v.0.as_str())
-                .collect::<Vec<_>>()
-        ),
+        (e.code, e.fields()),
         (Code::InvalidArgument, vec!["resume_token"])
     );
 }

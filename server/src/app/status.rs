@@ -26,10 +26,10 @@ use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list,
 };
 use crate::store::status::{
-    ClusterResourceRow, CountDeltas, Dimension, RsyncWork, applied_deployments,
-    cluster_resources_list, cluster_resources_page, cluster_resources_sync, counts_for_names,
-    counts_sum, instance_apps, owners_placed_on, placed_connectivity, rsync_bulk_transition,
-    rsync_rows_for_bundle, rsync_set_cluster_status, rsync_set_status,
+    ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow, RsyncWork,
+    StatusMove, applied_deployments, cluster_resources_for_bundles, cluster_resources_page,
+    counts_for_names, counts_sum, instance_apps, owners_placed_on, placed_connectivity,
+    rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
 };
 use crate::store::watch::{NewEvent, Statuses};
 use crate::store::{Store, Tx, now_micros};
@@ -174,11 +174,16 @@ impl StatusApp {
     /// Ingests several bundle states of `cluster` in one transaction (the aggregates
     /// and conditions of each owner are written once for all of them).
     pub async fn ingest_bundles(&self, cluster: &str, bundles: &[Bundle]) -> Result<()> {
-        let mut parsed = Vec::with_capacity(bundles.len());
+        // The last state of each deployment wins: the writes of one batch are made
+        // together, so one deployment must not appear twice in them.
+        let mut latest: BTreeMap<(InstanceId, String), &Bundle> = BTreeMap::new();
         for bundle in bundles {
-            let (instance, app) = parse_deployment_id(&bundle.deployment_id)?;
-            parsed.push((instance, app, bundle));
+            latest.insert(parse_deployment_id(&bundle.deployment_id)?, bundle);
         }
+        let parsed: Vec<(InstanceId, String, &Bundle)> = latest
+            .into_iter()
+            .map(|((instance, app), bundle)| (instance, app, bundle))
+            .collect();
         let mut tx = self.store.begin().await?;
         // The owner of each instance placed on the cluster; bundles of other instances
         // are ignored.
@@ -204,15 +209,42 @@ impl StatusApp {
             return Ok(());
         }
         lock_owners(&mut tx, owners.values().flatten().cloned()).await?;
+        // What is stored for the batch's deployments: two reads per instance.
+        let mut stored = BTreeMap::new();
+        for (instance, owner) in &owners {
+            if owner.is_none() {
+                continue;
+            }
+            let apps: Vec<&str> = parsed
+                .iter()
+                .filter(|(i, _, _)| i == instance)
+                .map(|(_, app, _)| app.as_str())
+                .collect();
+            let rendered = rsync_rows_for_bundles(&mut tx, *instance, cluster, &apps).await?;
+            let reported =
+                cluster_resources_for_bundles(&mut tx, *instance, cluster, &apps).await?;
+            stored.insert(*instance, (rendered, reported));
+        }
         let mut deltas = CountDeltas::default();
+        let mut writes = IngestWrites::default();
         let mut touched = BTreeSet::new();
-        for (instance, app, bundle) in parsed {
-            let Some(owner) = &owners[&instance] else {
+        for (instance, app, bundle) in &parsed {
+            let Some(owner) = &owners[instance] else {
                 continue;
             };
-            ingest_one(&mut tx, cluster, instance, owner, &app, bundle, &mut deltas).await?;
+            let (rendered, reported) = &stored[instance];
+            let deployment = Deployment {
+                cluster,
+                instance: *instance,
+                owner,
+                app,
+                rendered: rendered.get(app).map(Vec::as_slice).unwrap_or_default(),
+                reported: reported.get(app).map(Vec::as_slice).unwrap_or_default(),
+            };
+            ingest_one(&mut tx, &deployment, bundle, &mut deltas, &mut writes);
             touched.insert(owner.clone());
         }
+        writes.apply(&mut tx).await?;
         if !deltas.is_empty() {
             deltas.apply(&mut tx).await?;
             for owner in &touched {
@@ -241,6 +273,7 @@ impl StatusApp {
         lock_owners(&mut tx, owners.values().cloned()).await?;
         let mut deltas = CountDeltas::default();
         let mut instances = BTreeSet::new();
+        let mut moves = Vec::with_capacity(outcomes.len());
         for (work, outcome) in outcomes {
             let to = match (work.delete, outcome) {
                 (false, Outcome::Succeeded) => RsyncStatus::Applied,
@@ -261,18 +294,16 @@ impl StatusApp {
             let Some(owner) = owners.get(&work.instance) else {
                 continue;
             };
-            rsync_set_status(
-                &mut tx,
+            moves.push(StatusMove {
                 owner,
-                work.instance,
-                &work.key,
+                instance: work.instance,
+                key: &work.key,
                 expected,
                 to,
-                &mut deltas,
-            )
-            .await?;
+            });
             instances.insert(work.instance);
         }
+        rsync_set_statuses(&mut tx, &moves, &mut deltas).await?;
         deltas.apply(&mut tx).await?;
         for instance in instances {
             refresh_conditions(&mut tx, &owners[&instance]).await?;
@@ -720,21 +751,38 @@ async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Re
     Ok(())
 }
 
-/// Ingests one bundle state of `app` of `instance` (owned by `owner`) on `cluster`.
-async fn ingest_one(
-    tx: &mut Tx,
-    cluster: &str,
+/// One deployment of an ingest batch with what is stored for it.
+struct Deployment<'a> {
+    cluster: &'a str,
     instance: InstanceId,
-    owner: &str,
-    app: &str,
+    owner: &'a str,
+    app: &'a str,
+    /// Its rendered resources with their cluster status.
+    rendered: &'a [ObservedRsyncRow],
+    /// Its cluster resources as last reported.
+    reported: &'a [ClusterResourceRow],
+}
+
+/// Compares one bundle state with what is stored for its deployment; collects the
+/// writes, aggregate deltas and events that bring the store to it.
+fn ingest_one(
+    tx: &mut Tx,
+    deployment: &Deployment<'_>,
     bundle: &Bundle,
     deltas: &mut CountDeltas,
-) -> Result<()> {
-    let rendered = rsync_rows_for_bundle(tx, instance, app, cluster).await?;
-    let old_rows = cluster_resources_list(tx, instance, Some(app), Some(cluster)).await?;
+    writes: &mut IngestWrites,
+) {
+    let Deployment {
+        cluster,
+        instance,
+        owner,
+        app,
+        rendered,
+        reported: old_rows,
+    } = *deployment;
     let mut matched = vec![false; bundle.resources.len()];
     let mut rows = Vec::new();
-    for r in &rendered {
+    for r in rendered {
         let mut observed_body = None;
         let found = bundle.resources.iter().position(|o| {
             o.gvk.kind == r.gvk.kind
@@ -765,18 +813,6 @@ async fn ingest_one(
             None => (ClusterStatus::Unknown, Readiness::None),
         };
         if cluster_status.as_str() != r.cluster_status || ready.as_str() != r.readiness {
-            rsync_set_cluster_status(
-                tx,
-                instance,
-                app,
-                cluster,
-                &r.gvk,
-                &r.namespace,
-                &r.name,
-                cluster_status.as_str(),
-                ready.as_str(),
-            )
-            .await?;
             let old = Statuses {
                 rsync: r.rsync_status.clone(),
                 cluster: r.cluster_status.clone(),
@@ -795,6 +831,12 @@ async fn ingest_one(
                 namespace: r.namespace.clone(),
                 name: r.name.clone(),
             };
+            writes.set_cluster_status(
+                instance,
+                key.clone(),
+                cluster_status.as_str(),
+                ready.as_str(),
+            );
             tx.emit(NewEvent::resource(
                 owner,
                 &instance.to_string(),
@@ -921,7 +963,7 @@ async fn ingest_one(
             1,
         );
     }
-    cluster_resources_sync(tx, instance, app, cluster, &old_rows, &rows).await
+    writes.sync_cluster_resources(instance, old_rows, &rows);
 }
 
 /// Locks the rows of `owners` (clusters first, then intent groups, each in name order)

@@ -318,6 +318,31 @@ impl DerefMut for Tx {
     }
 }
 
+/// `($1, …, $k), ($k+1, …)`: placeholders for `rows` rows of `columns` values of a
+/// multi-row statement whose only parameters they are, bound in order. (sqlx's
+/// QueryBuilder writes `?` for the Any driver, which PostgreSQL rejects.) On SQLite they
+/// are anonymous `?`: sqlx looks up the name of every numbered parameter when binding,
+/// and SQLite finds a name by walking the statement's list of names, so a statement with
+/// n numbered parameters costs n² steps to bind.
+pub(crate) fn placeholders(conn: &AnyConnection, rows: usize, columns: usize) -> String {
+    let sqlite = conn.backend_name() == "SQLite";
+    (0..rows)
+        .map(|row| {
+            let values: Vec<String> = (1..=columns)
+                .map(|c| {
+                    if sqlite {
+                        "?".to_string()
+                    } else {
+                        format!("${}", row * columns + c)
+                    }
+                })
+                .collect();
+            format!("({})", values.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Translates a database error: lost connections and exhausted pools are UNAVAILABLE
 /// (retryable); everything else is INTERNAL. Unique violations are handled by the
 /// callers that expect them (see [`is_unique_violation`]).

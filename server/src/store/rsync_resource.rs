@@ -3,8 +3,8 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::db_error;
 use super::status::{CountDeltas, Dimension};
+use super::{db_error, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -60,20 +60,6 @@ impl RsyncResource {
 const INSERT_CHUNK: usize = 50;
 const INSERT_COLUMNS: usize = 10;
 
-/// `($1, …, $k), ($k+1, …)`: numbered placeholders for `rows` rows of `columns` values.
-/// (sqlx's QueryBuilder writes `?` for the Any driver, which PostgreSQL rejects.)
-fn placeholders(rows: usize, columns: usize) -> String {
-    (0..rows)
-        .map(|row| {
-            let values: Vec<String> = (1..=columns)
-                .map(|c| format!("${}", row * columns + c))
-                .collect();
-            format!("({})", values.join(", "))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
 /// Inserts the rendered resources of a new instance.
 pub async fn rsync_resources_insert(
     conn: &mut AnyConnection,
@@ -86,7 +72,7 @@ pub async fn rsync_resources_insert(
         let sql = format!(
             "INSERT INTO rsync_resources (instance_id, app, cluster, kind, api_group, \
              api_version, namespace, name, manifest, rsync_status) VALUES {}",
-            placeholders(chunk.len(), INSERT_COLUMNS)
+            placeholders(conn, chunk.len(), INSERT_COLUMNS)
         );
         let mut query = sqlx::query(&sql);
         for resource in chunk {

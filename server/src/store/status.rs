@@ -2,13 +2,13 @@
 //! resources reported by agents, and the aggregates (`status_counts`) maintained in the
 //! same transactions so that status queries never count by scanning resources.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
 use super::watch::{NewEvent, Statuses};
-use super::{Tx, db_error};
+use super::{Tx, db_error, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -95,17 +95,11 @@ impl CountDeltas {
         }
         let totals: Vec<_> = totals.into_iter().filter(|(_, d)| *d != 0).collect();
         for chunk in totals.chunks(100) {
-            let values: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let b = i * 4;
-                    format!("(${}, ${}, ${}, ${})", b + 1, b + 2, b + 3, b + 4)
-                })
-                .collect();
             let sql = format!(
                 "INSERT INTO status_totals (instance_id, dimension, value, count) VALUES {} \
                  ON CONFLICT (instance_id, dimension, value) \
                  DO UPDATE SET count = status_totals.count + excluded.count",
-                values.join(", ")
+                placeholders(conn, chunk.len(), 4)
             );
             let mut query = sqlx::query(&sql);
             for ((instance, dimension, value), delta) in chunk {
@@ -118,25 +112,11 @@ impl CountDeltas {
             query.execute(&mut *conn).await.map_err(db_error)?;
         }
         for chunk in rows.chunks(100) {
-            let values: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let b = i * 6;
-                    format!(
-                        "(${}, ${}, ${}, ${}, ${}, ${})",
-                        b + 1,
-                        b + 2,
-                        b + 3,
-                        b + 4,
-                        b + 5,
-                        b + 6
-                    )
-                })
-                .collect();
             let sql = format!(
                 "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) VALUES {} \
                  ON CONFLICT (instance_id, app, cluster, dimension, value) \
                  DO UPDATE SET count = status_counts.count + excluded.count",
-                values.join(", ")
+                placeholders(conn, chunk.len(), 6)
             );
             let mut query = sqlx::query(&sql);
             for ((instance, app, cluster, dimension, value), delta) in chunk {
@@ -394,89 +374,168 @@ pub async fn rsync_work(
         .collect()
 }
 
-/// Sets the rsync status of one resource if it is still in one of `expected`; returns
-/// the status it had, or None if it was in none of them.
-pub async fn rsync_set_status(
+/// One rsync status change: the resource `key` of `instance` (owned by `owner`) moves
+/// to `to` if its status is still one of `expected`.
+#[derive(Debug)]
+pub struct StatusMove<'a> {
+    pub owner: &'a str,
+    pub instance: InstanceId,
+    pub key: &'a ResourceKey,
+    pub expected: &'a [RsyncStatus],
+    pub to: RsyncStatus,
+}
+
+/// Makes `moves` (compare-and-swap each), keeping the aggregates and emitting an event
+/// per resource that changed; returns how many changed. Each chunk costs two
+/// statements: one read of the current statuses, one multi-row update that re-checks
+/// them and returns the rows it changed (a row changed meanwhile by another writer is
+/// left alone, as a single compare-and-swap would). A resource named twice is moved
+/// once, by its first move.
+pub async fn rsync_set_statuses(
     tx: &mut Tx,
-    owner: &str,
-    instance: InstanceId,
-    key: &ResourceKey,
-    expected: &[RsyncStatus],
-    to: RsyncStatus,
+    moves: &[StatusMove<'_>],
     deltas: &mut CountDeltas,
-) -> Result<Option<RsyncStatus>> {
-    let conn: &mut AnyConnection = tx;
-    let row = sqlx::query(
-        "SELECT rsync_status, cluster_status, readiness, api_version FROM rsync_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3 \
-         AND kind = $4 AND api_group = $5 AND namespace = $6 AND name = $7",
-    )
-    .bind(instance.to_string())
-    .bind(&key.app)
-    .bind(&key.cluster)
-    .bind(&key.kind)
-    .bind(&key.group)
-    .bind(&key.namespace)
-    .bind(&key.name)
-    .fetch_optional(&mut *conn)
-    .await
-    .map_err(db_error)?;
-    let Some(row) = row else { return Ok(None) };
-    let current: String = row.try_get("rsync_status").map_err(db_error)?;
-    let current: RsyncStatus = current.parse().map_err(Error::internal)?;
-    if !expected.contains(&current) {
-        return Ok(None);
-    }
-    if current != to {
-        let result = sqlx::query(
-            "UPDATE rsync_resources SET rsync_status = $1 WHERE instance_id = $2 AND app = $3 AND cluster = $4 \
-             AND kind = $5 AND api_group = $6 AND namespace = $7 AND name = $8 AND rsync_status = $9",
+) -> Result<usize> {
+    type Key = (String, String, String, String, String, String, String);
+    fn key_of(instance: &str, key: &ResourceKey) -> Key {
+        (
+            instance.to_string(),
+            key.app.clone(),
+            key.cluster.clone(),
+            key.kind.clone(),
+            key.group.clone(),
+            key.namespace.clone(),
+            key.name.clone(),
         )
-        .bind(to.as_str())
-        .bind(instance.to_string())
-        .bind(&key.app)
-        .bind(&key.cluster)
-        .bind(&key.kind)
-        .bind(&key.group)
-        .bind(&key.namespace)
-        .bind(&key.name)
-        .bind(current.as_str())
-        .execute(&mut *conn)
-        .await
-        .map_err(db_error)?;
-        if result.rows_affected() == 0 {
-            // Changed since it was read: the aggregates stay as they are.
-            return Ok(None);
-        }
-        deltas.moved(
-            instance,
-            &key.app,
-            &key.cluster,
-            Dimension::Rsync,
-            current.as_str(),
-            to.as_str(),
-        );
-        let old = Statuses {
-            rsync: current.as_str().to_string(),
-            cluster: row.try_get("cluster_status").map_err(db_error)?,
-            readiness: row.try_get("readiness").map_err(db_error)?,
-        };
-        let version: String = row.try_get("api_version").map_err(db_error)?;
-        let new = Statuses {
-            rsync: to.as_str().to_string(),
-            ..old.clone()
-        };
-        tx.emit(NewEvent::resource(
-            owner,
-            &instance.to_string(),
-            key,
-            &version,
-            true,
-            Some(old),
-            new,
-            None,
-        ));
     }
-    Ok(Some(current))
+    fn key_of_row(r: &sqlx::any::AnyRow) -> Result<Key> {
+        Ok((
+            r.try_get("instance_id").map_err(db_error)?,
+            r.try_get("app").map_err(db_error)?,
+            r.try_get("cluster").map_err(db_error)?,
+            r.try_get("kind").map_err(db_error)?,
+            r.try_get("api_group").map_err(db_error)?,
+            r.try_get("namespace").map_err(db_error)?,
+            r.try_get("name").map_err(db_error)?,
+        ))
+    }
+    const MATCH: &str = "r.instance_id = v.column1 AND r.app = v.column2 AND r.cluster = v.column3 \
+        AND r.kind = v.column4 AND r.api_group = v.column5 AND r.namespace = v.column6 AND r.name = v.column7";
+    let mut changed = 0;
+    for chunk in moves.chunks(WRITE_CHUNK) {
+        let keys: Vec<Key> = chunk
+            .iter()
+            .map(|m| key_of(&m.instance.to_string(), m.key))
+            .collect();
+        let sql = format!(
+            "SELECT r.instance_id AS instance_id, r.app AS app, r.cluster AS cluster, r.kind AS kind, \
+             r.api_group AS api_group, r.namespace AS namespace, r.name AS name, r.rsync_status AS rsync_status, \
+             r.cluster_status AS cluster_status, r.readiness AS readiness, r.api_version AS api_version \
+             FROM rsync_resources r JOIN (VALUES {}) AS v ON {MATCH}",
+            placeholders(tx, chunk.len(), 7)
+        );
+        let mut query = sqlx::query(&sql);
+        for k in &keys {
+            query = query
+                .bind(&k.0)
+                .bind(&k.1)
+                .bind(&k.2)
+                .bind(&k.3)
+                .bind(&k.4)
+                .bind(&k.5)
+                .bind(&k.6);
+        }
+        let mut current: BTreeMap<Key, (RsyncStatus, Statuses, String)> = BTreeMap::new();
+        for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
+            let status: String = row.try_get("rsync_status").map_err(db_error)?;
+            let statuses = Statuses {
+                rsync: status.clone(),
+                cluster: row.try_get("cluster_status").map_err(db_error)?,
+                readiness: row.try_get("readiness").map_err(db_error)?,
+            };
+            current.insert(
+                key_of_row(&row)?,
+                (
+                    status.parse().map_err(Error::internal)?,
+                    statuses,
+                    row.try_get("api_version").map_err(db_error)?,
+                ),
+            );
+        }
+        // The moves to make: (index in chunk, status it had).
+        let mut planned: Vec<(usize, RsyncStatus)> = Vec::new();
+        let mut named = BTreeSet::new();
+        for (i, m) in chunk.iter().enumerate() {
+            if !named.insert(&keys[i]) {
+                continue;
+            }
+            if let Some((status, _, _)) = current.get(&keys[i])
+                && m.expected.contains(status)
+                && *status != m.to
+            {
+                planned.push((i, *status));
+            }
+        }
+        if planned.is_empty() {
+            continue;
+        }
+        let sql = format!(
+            "UPDATE rsync_resources AS r SET rsync_status = v.column8 FROM (VALUES {}) AS v \
+             WHERE {MATCH} AND r.rsync_status = v.column9 \
+             RETURNING instance_id, app, cluster, kind, api_group, namespace, name",
+            placeholders(tx, planned.len(), 9)
+        );
+        let mut query = sqlx::query(&sql);
+        for (i, from) in &planned {
+            let k = &keys[*i];
+            query = query
+                .bind(&k.0)
+                .bind(&k.1)
+                .bind(&k.2)
+                .bind(&k.3)
+                .bind(&k.4)
+                .bind(&k.5)
+                .bind(&k.6)
+                .bind(chunk[*i].to.as_str())
+                .bind(from.as_str());
+        }
+        let mut updated = BTreeSet::new();
+        for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
+            updated.insert(key_of_row(&row)?);
+        }
+        for (i, from) in planned {
+            if !updated.contains(&keys[i]) {
+                // Changed since it was read: the aggregates stay as they are.
+                continue;
+            }
+            let m = &chunk[i];
+            let (_, old, version) = &current[&keys[i]];
+            deltas.moved(
+                m.instance,
+                &m.key.app,
+                &m.key.cluster,
+                Dimension::Rsync,
+                from.as_str(),
+                m.to.as_str(),
+            );
+            let new = Statuses {
+                rsync: m.to.as_str().to_string(),
+                ..old.clone()
+            };
+            tx.emit(NewEvent::resource(
+                m.owner,
+                &keys[i].0,
+                m.key,
+                version,
+                true,
+                Some(old.clone()),
+                new,
+                None,
+            ));
+            changed += 1;
+        }
+    }
+    Ok(changed)
 }
 
 /// A rendered resource's cluster-side status, as ingest needs it.
@@ -490,71 +549,53 @@ pub struct ObservedRsyncRow {
     pub readiness: String,
 }
 
-/// The rendered resources of (instance, app, cluster) with their cluster status.
-pub async fn rsync_rows_for_bundle(
-    conn: &mut AnyConnection,
-    instance: InstanceId,
-    app: &str,
-    cluster: &str,
-) -> Result<Vec<ObservedRsyncRow>> {
-    let rows = sqlx::query(
-        "SELECT kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness FROM rsync_resources \
-         WHERE instance_id = $1 AND app = $2 AND cluster = $3 ORDER BY kind, api_group, namespace, name",
-    )
-    .bind(instance.to_string())
-    .bind(app)
-    .bind(cluster)
-    .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
-    rows.iter()
-        .map(|r| {
-            Ok(ObservedRsyncRow {
-                gvk: Gvk {
-                    group: r.try_get("api_group").map_err(db_error)?,
-                    version: r.try_get("api_version").map_err(db_error)?,
-                    kind: r.try_get("kind").map_err(db_error)?,
-                },
-                rsync_status: r.try_get("rsync_status").map_err(db_error)?,
-                namespace: r.try_get("namespace").map_err(db_error)?,
-                name: r.try_get("name").map_err(db_error)?,
-                cluster_status: r.try_get("cluster_status").map_err(db_error)?,
-                readiness: r.try_get("readiness").map_err(db_error)?,
-            })
-        })
-        .collect()
+/// `$first, $first+1, …` for `n` values (an `IN (…)` list after `first - 1` others).
+fn numbered(first: usize, n: usize) -> String {
+    (first..first + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
-/// Sets the cluster status and readiness of one rendered resource.
-#[allow(clippy::too_many_arguments)]
-pub async fn rsync_set_cluster_status(
+/// The rendered resources of `apps` of `instance` on `cluster` with their cluster
+/// status, by app (one read for a whole ingest batch, through the (instance, cluster,
+/// app) index).
+pub async fn rsync_rows_for_bundles(
     conn: &mut AnyConnection,
     instance: InstanceId,
-    app: &str,
     cluster: &str,
-    gvk: &Gvk,
-    namespace: &str,
-    name: &str,
-    cluster_status: &str,
-    readiness: &str,
-) -> Result<()> {
-    sqlx::query(
-        "UPDATE rsync_resources SET cluster_status = $1, readiness = $2 WHERE instance_id = $3 AND app = $4 \
-         AND cluster = $5 AND kind = $6 AND api_group = $7 AND namespace = $8 AND name = $9",
-    )
-    .bind(cluster_status)
-    .bind(readiness)
-    .bind(instance.to_string())
-    .bind(app)
-    .bind(cluster)
-    .bind(&gvk.kind)
-    .bind(&gvk.group)
-    .bind(namespace)
-    .bind(name)
-    .execute(conn)
-    .await
-    .map_err(db_error)?;
-    Ok(())
+    apps: &[&str],
+) -> Result<BTreeMap<String, Vec<ObservedRsyncRow>>> {
+    let mut by_app: BTreeMap<String, Vec<ObservedRsyncRow>> = BTreeMap::new();
+    if apps.is_empty() {
+        return Ok(by_app);
+    }
+    let sql = format!(
+        "SELECT app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness \
+         FROM rsync_resources WHERE instance_id = $1 AND cluster = $2 AND app IN ({}) \
+         ORDER BY app, kind, api_group, namespace, name",
+        numbered(3, apps.len())
+    );
+    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
+    for app in apps {
+        query = query.bind(*app);
+    }
+    for r in query.fetch_all(conn).await.map_err(db_error)? {
+        let app: String = r.try_get("app").map_err(db_error)?;
+        by_app.entry(app).or_default().push(ObservedRsyncRow {
+            gvk: Gvk {
+                group: r.try_get("api_group").map_err(db_error)?,
+                version: r.try_get("api_version").map_err(db_error)?,
+                kind: r.try_get("kind").map_err(db_error)?,
+            },
+            rsync_status: r.try_get("rsync_status").map_err(db_error)?,
+            namespace: r.try_get("namespace").map_err(db_error)?,
+            name: r.try_get("name").map_err(db_error)?,
+            cluster_status: r.try_get("cluster_status").map_err(db_error)?,
+            readiness: r.try_get("readiness").map_err(db_error)?,
+        });
+    }
+    Ok(by_app)
 }
 
 /// A cluster resource as stored.
@@ -585,92 +626,171 @@ impl ClusterResourceRow {
     }
 }
 
-/// The cluster resources of (instance, app, cluster), or of the whole instance.
-pub async fn cluster_resources_list(
+/// The cluster resources of `apps` of `instance` on `cluster`, by app (one read for a
+/// whole ingest batch, through the (instance, cluster, app) index).
+pub async fn cluster_resources_for_bundles(
     conn: &mut AnyConnection,
     instance: InstanceId,
-    app: Option<&str>,
-    cluster: Option<&str>,
-) -> Result<Vec<ClusterResourceRow>> {
-    let rows = sqlx::query(
+    cluster: &str,
+    apps: &[&str],
+) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
+    let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
+    if apps.is_empty() {
+        return Ok(by_app);
+    }
+    let sql = format!(
         "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body \
-         FROM cluster_resources WHERE instance_id = $1 AND ($2 = '' OR app = $2) AND ($3 = '' OR cluster = $3) \
-         ORDER BY app, cluster, kind, api_group, namespace, name",
-    )
-    .bind(instance.to_string())
-    .bind(app.unwrap_or_default())
-    .bind(cluster.unwrap_or_default())
-    .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
-    rows.iter().map(decode_cluster_resource).collect()
+         FROM cluster_resources WHERE instance_id = $1 AND cluster = $2 AND app IN ({}) \
+         ORDER BY app, kind, api_group, namespace, name",
+        numbered(3, apps.len())
+    );
+    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
+    for app in apps {
+        query = query.bind(*app);
+    }
+    for r in query.fetch_all(conn).await.map_err(db_error)? {
+        let row = decode_cluster_resource(&r)?;
+        by_app.entry(row.app.clone()).or_default().push(row);
+    }
+    Ok(by_app)
 }
 
-/// Brings the cluster resources of (instance, app, cluster) from `old` to `new`,
-/// writing only the rows that differ (an unchanged bundle costs no writes).
-pub async fn cluster_resources_sync(
-    conn: &mut AnyConnection,
-    instance: InstanceId,
-    app: &str,
-    cluster: &str,
-    old: &[ClusterResourceRow],
-    new: &[ClusterResourceRow],
-) -> Result<()> {
-    type RowKey<'a> = (&'a str, &'a str, &'a str, &'a str);
-    fn key(r: &ClusterResourceRow) -> RowKey<'_> {
-        (&r.gvk.kind, &r.gvk.group, &r.namespace, &r.name)
+/// Rows per multi-row statement of [`IngestWrites`] (12 binds a row at most).
+const WRITE_CHUNK: usize = 40;
+
+/// The row writes of an ingest batch, collected while its bundles are compared with
+/// the stored state and made at the end in multi-row statements (a statement per
+/// resource was most of an ingest's cost: each is a round trip to the database).
+#[derive(Debug, Default)]
+pub struct IngestWrites {
+    /// (instance, resource, cluster status, readiness) of rendered resources.
+    statuses: Vec<(String, ResourceKey, String, String)>,
+    /// Cluster resources to insert or update.
+    upserts: Vec<(String, ClusterResourceRow)>,
+    /// Cluster resources gone from their cluster's report.
+    deletes: Vec<(String, ClusterResourceRow)>,
+}
+
+impl IngestWrites {
+    /// Sets the cluster status and readiness of one rendered resource.
+    pub fn set_cluster_status(
+        &mut self,
+        instance: InstanceId,
+        key: ResourceKey,
+        cluster_status: &str,
+        readiness: &str,
+    ) {
+        self.statuses.push((
+            instance.to_string(),
+            key,
+            cluster_status.to_string(),
+            readiness.to_string(),
+        ));
     }
-    let old_by_key: BTreeMap<RowKey<'_>, &ClusterResourceRow> =
-        old.iter().map(|r| (key(r), r)).collect();
-    let new_by_key: BTreeMap<RowKey<'_>, &ClusterResourceRow> =
-        new.iter().map(|r| (key(r), r)).collect();
-    let id = instance.to_string();
-    for (k, gone) in &old_by_key {
-        if !new_by_key.contains_key(k) {
-            sqlx::query(
-                "DELETE FROM cluster_resources WHERE instance_id = $1 AND app = $2 AND cluster = $3 AND kind = $4 \
-                 AND api_group = $5 AND namespace = $6 AND name = $7",
-            )
-            .bind(&id)
-            .bind(app)
-            .bind(cluster)
-            .bind(&gone.gvk.kind)
-            .bind(&gone.gvk.group)
-            .bind(&gone.namespace)
-            .bind(&gone.name)
-            .execute(&mut *conn)
-            .await
-            .map_err(db_error)?;
+
+    /// Brings the stored cluster resources of one (instance, app, cluster) from `old`
+    /// to `new`, writing only the rows that differ (an unchanged bundle costs nothing).
+    pub fn sync_cluster_resources(
+        &mut self,
+        instance: InstanceId,
+        old: &[ClusterResourceRow],
+        new: &[ClusterResourceRow],
+    ) {
+        type RowKey<'a> = (&'a str, &'a str, &'a str, &'a str);
+        fn key(r: &ClusterResourceRow) -> RowKey<'_> {
+            (&r.gvk.kind, &r.gvk.group, &r.namespace, &r.name)
+        }
+        let old_by_key: BTreeMap<RowKey<'_>, &ClusterResourceRow> =
+            old.iter().map(|r| (key(r), r)).collect();
+        let new_by_key: BTreeMap<RowKey<'_>, &ClusterResourceRow> =
+            new.iter().map(|r| (key(r), r)).collect();
+        let id = instance.to_string();
+        for (k, gone) in &old_by_key {
+            if !new_by_key.contains_key(k) {
+                self.deletes.push((id.clone(), (*gone).clone()));
+            }
+        }
+        for (k, row) in new_by_key {
+            if old_by_key.get(&k).is_none_or(|old| *old != row) {
+                self.upserts.push((id.clone(), row.clone()));
+            }
         }
     }
-    for (k, row) in &new_by_key {
-        if old_by_key.get(k).is_some_and(|old| *old == *row) {
-            continue;
+
+    /// Makes the collected writes.
+    pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
+        for chunk in self.statuses.chunks(WRITE_CHUNK) {
+            let sql = format!(
+                "UPDATE rsync_resources SET cluster_status = v.column8, readiness = v.column9 FROM (VALUES {}) AS v \
+                 WHERE rsync_resources.instance_id = v.column1 AND rsync_resources.app = v.column2 \
+                 AND rsync_resources.cluster = v.column3 AND rsync_resources.kind = v.column4 \
+                 AND rsync_resources.api_group = v.column5 AND rsync_resources.namespace = v.column6 \
+                 AND rsync_resources.name = v.column7",
+                placeholders(conn, chunk.len(), 9)
+            );
+            let mut query = sqlx::query(&sql);
+            for (instance, key, cluster_status, readiness) in chunk {
+                query = query
+                    .bind(instance)
+                    .bind(&key.app)
+                    .bind(&key.cluster)
+                    .bind(&key.kind)
+                    .bind(&key.group)
+                    .bind(&key.namespace)
+                    .bind(&key.name)
+                    .bind(cluster_status)
+                    .bind(readiness);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
         }
-        sqlx::query(
-            "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, namespace, name, \
-             rsync_backed, present, readiness, body) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) \
-             ON CONFLICT (instance_id, app, cluster, kind, api_group, namespace, name) DO UPDATE SET \
-             api_version = excluded.api_version, rsync_backed = excluded.rsync_backed, present = excluded.present, \
-             readiness = excluded.readiness, body = excluded.body",
-        )
-        .bind(&id)
-        .bind(app)
-        .bind(cluster)
-        .bind(&row.gvk.kind)
-        .bind(&row.gvk.group)
-        .bind(&row.gvk.version)
-        .bind(&row.namespace)
-        .bind(&row.name)
-        .bind(i64::from(row.rsync_backed))
-        .bind(i64::from(row.present))
-        .bind(&row.readiness)
-        .bind(&row.body)
-        .execute(&mut *conn)
-        .await
-        .map_err(db_error)?;
+        for chunk in self.deletes.chunks(WRITE_CHUNK) {
+            let sql = format!(
+                "DELETE FROM cluster_resources WHERE (instance_id, app, cluster, kind, api_group, namespace, name) \
+                 IN (VALUES {})",
+                placeholders(conn, chunk.len(), 7)
+            );
+            let mut query = sqlx::query(&sql);
+            for (instance, row) in chunk {
+                query = query
+                    .bind(instance)
+                    .bind(&row.app)
+                    .bind(&row.cluster)
+                    .bind(&row.gvk.kind)
+                    .bind(&row.gvk.group)
+                    .bind(&row.namespace)
+                    .bind(&row.name);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
+        }
+        for chunk in self.upserts.chunks(WRITE_CHUNK) {
+            let sql = format!(
+                "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, namespace, \
+                 name, rsync_backed, present, readiness, body) VALUES {} \
+                 ON CONFLICT (instance_id, app, cluster, kind, api_group, namespace, name) DO UPDATE SET \
+                 api_version = excluded.api_version, rsync_backed = excluded.rsync_backed, present = excluded.present, \
+                 readiness = excluded.readiness, body = excluded.body",
+                placeholders(conn, chunk.len(), 12)
+            );
+            let mut query = sqlx::query(&sql);
+            for (instance, row) in chunk {
+                query = query
+                    .bind(instance)
+                    .bind(&row.app)
+                    .bind(&row.cluster)
+                    .bind(&row.gvk.kind)
+                    .bind(&row.gvk.group)
+                    .bind(&row.gvk.version)
+                    .bind(&row.namespace)
+                    .bind(&row.name)
+                    .bind(i64::from(row.rsync_backed))
+                    .bind(i64::from(row.present))
+                    .bind(&row.readiness)
+                    .bind(&row.body);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// A page of cluster resources of `instance` in key order.

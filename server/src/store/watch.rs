@@ -10,7 +10,7 @@ use serde_json::Value;
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
-use super::{Tx, db_error, now_micros};
+use super::{Tx, db_error, now_micros, placeholders};
 use crate::error::{Error, Result};
 
 /// The rsync status, cluster status and readiness of a resource ("" = none).
@@ -198,17 +198,10 @@ pub async fn append(
         let mut list = list.into_iter().peekable();
         while list.peek().is_some() {
             let chunk: Vec<NewEvent> = list.by_ref().take(INSERT_CHUNK).collect();
-            let values: Vec<String> = (0..chunk.len())
-                .map(|i| {
-                    let b = i * 10;
-                    let p: Vec<String> = (1..=10).map(|k| format!("${}", b + k)).collect();
-                    format!("({})", p.join(", "))
-                })
-                .collect();
             let sql = format!(
                 "INSERT INTO watch_events (target, revision, batch, time, kind, instance_id, app, cluster, name, payload) \
                  VALUES {}",
-                values.join(", ")
+                placeholders(conn, chunk.len(), 10)
             );
             let mut query = sqlx::query(&sql);
             for event in chunk {

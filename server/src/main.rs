@@ -6,6 +6,11 @@ use flotilla_server::config::{Config, Flags, LogFormat};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::EnvFilter;
 
+/// jemalloc: see the dependency's note in Cargo.toml.
+#[cfg(all(unix, not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let config = Config::load(Flags::parse())?;

@@ -837,6 +837,7 @@ async fn main() -> Result<()> {
         let server = TestServer::start_with(Backend::Sqlite, &[]).await;
         let mut client = server.client().await;
         setup(&mut client, scale).await?;
+        let started = Instant::now();
         client
             .lifecycle
             .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
@@ -845,7 +846,11 @@ async fn main() -> Result<()> {
             })
             .await?;
         wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
-        println!("serving {DIG} at {}", server.address);
+        println!(
+            "converged in {:.2} s; serving {DIG} at {}",
+            started.elapsed().as_secs_f64(),
+            server.address
+        );
         tokio::time::sleep(Duration::from_secs(3600)).await;
         return Ok(());
     }

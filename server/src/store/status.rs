@@ -374,6 +374,16 @@ pub async fn rsync_work(
         .collect()
 }
 
+/// Binds a resource's full key: instance, then (app, cluster, kind, group, namespace,
+/// name), the primary key's column order.
+fn bind_key<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    instance: &'q str,
+    key: [&'q str; 6],
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    key.into_iter().fold(query.bind(instance), |q, v| q.bind(v))
+}
+
 /// One rsync status change: the resource `key` of `instance` (owned by `owner`) moves
 /// to `to` if its status is still one of `expected`.
 #[derive(Debug)]
@@ -436,14 +446,7 @@ pub async fn rsync_set_statuses(
         );
         let mut query = sqlx::query(&sql);
         for k in &keys {
-            query = query
-                .bind(&k.0)
-                .bind(&k.1)
-                .bind(&k.2)
-                .bind(&k.3)
-                .bind(&k.4)
-                .bind(&k.5)
-                .bind(&k.6);
+            query = bind_key(query, &k.0, [&k.1, &k.2, &k.3, &k.4, &k.5, &k.6]);
         }
         let mut current: BTreeMap<Key, (RsyncStatus, Statuses, String)> = BTreeMap::new();
         for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
@@ -488,14 +491,7 @@ pub async fn rsync_set_statuses(
         let mut query = sqlx::query(&sql);
         for (i, from) in &planned {
             let k = &keys[*i];
-            query = query
-                .bind(&k.0)
-                .bind(&k.1)
-                .bind(&k.2)
-                .bind(&k.3)
-                .bind(&k.4)
-                .bind(&k.5)
-                .bind(&k.6)
+            query = bind_key(query, &k.0, [&k.1, &k.2, &k.3, &k.4, &k.5, &k.6])
                 .bind(chunk[*i].to.as_str())
                 .bind(from.as_str());
         }
@@ -549,12 +545,30 @@ pub struct ObservedRsyncRow {
     pub readiness: String,
 }
 
-/// `$first, $first+1, …` for `n` values (an `IN (…)` list after `first - 1` others).
-fn numbered(first: usize, n: usize) -> String {
-    (first..first + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// `columns` of the rows of `table` for `apps` of `instance` on `cluster`, in key
+/// order (the reads of an ingest batch, through the (instance, cluster, app) index).
+async fn bundle_rows(
+    conn: &mut AnyConnection,
+    columns: &str,
+    table: &str,
+    instance: InstanceId,
+    cluster: &str,
+    apps: &[&str],
+) -> Result<Vec<sqlx::any::AnyRow>> {
+    if apps.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list: Vec<String> = (3..3 + apps.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT {columns} FROM {table} WHERE instance_id = $1 AND cluster = $2 AND app IN ({}) \
+         ORDER BY app, kind, api_group, namespace, name",
+        list.join(", ")
+    );
+    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
+    for app in apps {
+        query = query.bind(*app);
+    }
+    query.fetch_all(conn).await.map_err(db_error)
 }
 
 /// The rendered resources of `apps` of `instance` on `cluster` with their cluster
@@ -567,20 +581,8 @@ pub async fn rsync_rows_for_bundles(
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ObservedRsyncRow>>> {
     let mut by_app: BTreeMap<String, Vec<ObservedRsyncRow>> = BTreeMap::new();
-    if apps.is_empty() {
-        return Ok(by_app);
-    }
-    let sql = format!(
-        "SELECT app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness \
-         FROM rsync_resources WHERE instance_id = $1 AND cluster = $2 AND app IN ({}) \
-         ORDER BY app, kind, api_group, namespace, name",
-        numbered(3, apps.len())
-    );
-    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
-    for app in apps {
-        query = query.bind(*app);
-    }
-    for r in query.fetch_all(conn).await.map_err(db_error)? {
+    let columns = "app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness";
+    for r in bundle_rows(conn, columns, "rsync_resources", instance, cluster, apps).await? {
         let app: String = r.try_get("app").map_err(db_error)?;
         by_app.entry(app).or_default().push(ObservedRsyncRow {
             gvk: Gvk {
@@ -614,6 +616,18 @@ pub struct ClusterResourceRow {
 }
 
 impl ClusterResourceRow {
+    /// (app, cluster, kind, group, namespace, name), borrowed.
+    fn key_columns(&self) -> [&str; 6] {
+        [
+            &self.app,
+            &self.cluster,
+            &self.gvk.kind,
+            &self.gvk.group,
+            &self.namespace,
+            &self.name,
+        ]
+    }
+
     pub fn key(&self) -> ResourceKey {
         ResourceKey {
             app: self.app.clone(),
@@ -635,20 +649,8 @@ pub async fn cluster_resources_for_bundles(
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
     let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
-    if apps.is_empty() {
-        return Ok(by_app);
-    }
-    let sql = format!(
-        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body \
-         FROM cluster_resources WHERE instance_id = $1 AND cluster = $2 AND app IN ({}) \
-         ORDER BY app, kind, api_group, namespace, name",
-        numbered(3, apps.len())
-    );
-    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
-    for app in apps {
-        query = query.bind(*app);
-    }
-    for r in query.fetch_all(conn).await.map_err(db_error)? {
+    let columns = "app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body";
+    for r in bundle_rows(conn, columns, "cluster_resources", instance, cluster, apps).await? {
         let row = decode_cluster_resource(&r)?;
         by_app.entry(row.app.clone()).or_default().push(row);
     }
@@ -730,16 +732,20 @@ impl IngestWrites {
             );
             let mut query = sqlx::query(&sql);
             for (instance, key, cluster_status, readiness) in chunk {
-                query = query
-                    .bind(instance)
-                    .bind(&key.app)
-                    .bind(&key.cluster)
-                    .bind(&key.kind)
-                    .bind(&key.group)
-                    .bind(&key.namespace)
-                    .bind(&key.name)
-                    .bind(cluster_status)
-                    .bind(readiness);
+                query = bind_key(
+                    query,
+                    instance,
+                    [
+                        &key.app,
+                        &key.cluster,
+                        &key.kind,
+                        &key.group,
+                        &key.namespace,
+                        &key.name,
+                    ],
+                )
+                .bind(cluster_status)
+                .bind(readiness);
             }
             query.execute(&mut *conn).await.map_err(db_error)?;
         }
@@ -751,14 +757,7 @@ impl IngestWrites {
             );
             let mut query = sqlx::query(&sql);
             for (instance, row) in chunk {
-                query = query
-                    .bind(instance)
-                    .bind(&row.app)
-                    .bind(&row.cluster)
-                    .bind(&row.gvk.kind)
-                    .bind(&row.gvk.group)
-                    .bind(&row.namespace)
-                    .bind(&row.name);
+                query = bind_key(query, instance, row.key_columns());
             }
             query.execute(&mut *conn).await.map_err(db_error)?;
         }

@@ -42,6 +42,32 @@ pub struct ResourceKey {
     pub name: String,
 }
 
+impl ResourceKey {
+    /// (app, cluster, kind, group, namespace, name), borrowed, in the key's column order.
+    pub fn columns(&self) -> [&str; 6] {
+        [
+            &self.app,
+            &self.cluster,
+            &self.kind,
+            &self.group,
+            &self.namespace,
+            &self.name,
+        ]
+    }
+
+    /// The key from a row with the columns app, cluster, kind, api_group, namespace, name.
+    pub fn decode(r: &sqlx::any::AnyRow) -> Result<ResourceKey> {
+        Ok(ResourceKey {
+            app: r.try_get("app").map_err(db_error)?,
+            cluster: r.try_get("cluster").map_err(db_error)?,
+            kind: r.try_get("kind").map_err(db_error)?,
+            group: r.try_get("api_group").map_err(db_error)?,
+            namespace: r.try_get("namespace").map_err(db_error)?,
+            name: r.try_get("name").map_err(db_error)?,
+        })
+    }
+}
+
 impl RsyncResource {
     pub fn key(&self) -> ResourceKey {
         ResourceKey {

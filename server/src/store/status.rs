@@ -356,14 +356,7 @@ pub async fn rsync_work(
             let deleting: i64 = r.try_get("deleting").map_err(db_error)?;
             Ok(RsyncWork {
                 instance: instance.parse().map_err(Error::internal)?,
-                key: ResourceKey {
-                    app: r.try_get("app").map_err(db_error)?,
-                    cluster: r.try_get("cluster").map_err(db_error)?,
-                    kind: r.try_get("kind").map_err(db_error)?,
-                    group: r.try_get("api_group").map_err(db_error)?,
-                    namespace: r.try_get("namespace").map_err(db_error)?,
-                    name: r.try_get("name").map_err(db_error)?,
-                },
+                key: ResourceKey::decode(r)?,
                 api_version: r.try_get("api_version").map_err(db_error)?,
                 manifest: r.try_get("manifest").map_err(db_error)?,
                 status: status.parse().map_err(Error::internal)?,
@@ -406,27 +399,12 @@ pub async fn rsync_set_statuses(
     moves: &[StatusMove<'_>],
     deltas: &mut CountDeltas,
 ) -> Result<usize> {
-    type Key = (String, String, String, String, String, String, String);
-    fn key_of(instance: &str, key: &ResourceKey) -> Key {
-        (
-            instance.to_string(),
-            key.app.clone(),
-            key.cluster.clone(),
-            key.kind.clone(),
-            key.group.clone(),
-            key.namespace.clone(),
-            key.name.clone(),
-        )
-    }
+    /// A resource's instance and key.
+    type Key = (String, ResourceKey);
     fn key_of_row(r: &sqlx::any::AnyRow) -> Result<Key> {
         Ok((
             r.try_get("instance_id").map_err(db_error)?,
-            r.try_get("app").map_err(db_error)?,
-            r.try_get("cluster").map_err(db_error)?,
-            r.try_get("kind").map_err(db_error)?,
-            r.try_get("api_group").map_err(db_error)?,
-            r.try_get("namespace").map_err(db_error)?,
-            r.try_get("name").map_err(db_error)?,
+            ResourceKey::decode(r)?,
         ))
     }
     const MATCH: &str = "r.instance_id = v.column1 AND r.app = v.column2 AND r.cluster = v.column3 \
@@ -435,7 +413,7 @@ pub async fn rsync_set_statuses(
     for chunk in moves.chunks(WRITE_CHUNK) {
         let keys: Vec<Key> = chunk
             .iter()
-            .map(|m| key_of(&m.instance.to_string(), m.key))
+            .map(|m| (m.instance.to_string(), m.key.clone()))
             .collect();
         let sql = format!(
             "SELECT r.instance_id AS instance_id, r.app AS app, r.cluster AS cluster, r.kind AS kind, \
@@ -445,8 +423,8 @@ pub async fn rsync_set_statuses(
             placeholders(tx, chunk.len(), 7)
         );
         let mut query = sqlx::query(&sql);
-        for k in &keys {
-            query = bind_key(query, &k.0, [&k.1, &k.2, &k.3, &k.4, &k.5, &k.6]);
+        for (instance, key) in &keys {
+            query = bind_key(query, instance, key.columns());
         }
         let mut current: BTreeMap<Key, (RsyncStatus, Statuses, String)> = BTreeMap::new();
         for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
@@ -490,8 +468,8 @@ pub async fn rsync_set_statuses(
         );
         let mut query = sqlx::query(&sql);
         for (i, from) in &planned {
-            let k = &keys[*i];
-            query = bind_key(query, &k.0, [&k.1, &k.2, &k.3, &k.4, &k.5, &k.6])
+            let (instance, key) = &keys[*i];
+            query = bind_key(query, instance, key.columns())
                 .bind(chunk[*i].to.as_str())
                 .bind(from.as_str());
         }
@@ -732,20 +710,9 @@ impl IngestWrites {
             );
             let mut query = sqlx::query(&sql);
             for (instance, key, cluster_status, readiness) in chunk {
-                query = bind_key(
-                    query,
-                    instance,
-                    [
-                        &key.app,
-                        &key.cluster,
-                        &key.kind,
-                        &key.group,
-                        &key.namespace,
-                        &key.name,
-                    ],
-                )
-                .bind(cluster_status)
-                .bind(readiness);
+                query = bind_key(query, instance, key.columns())
+                    .bind(cluster_status)
+                    .bind(readiness);
             }
             query.execute(&mut *conn).await.map_err(db_error)?;
         }

@@ -11,7 +11,6 @@ use flotilla_api::v1::agent_service_server::AgentServiceServer;
 use flotilla_api::v1::container_cluster_service_server::ContainerClusterServiceServer;
 use flotilla_api::v1::lifecycle_service_server::LifecycleServiceServer;
 use flotilla_api::v1::simulator_service_server::SimulatorServiceServer;
-use flotilla_api::v1::status_service_server::StatusServiceServer;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 use tonic::transport::server::TcpIncoming;
@@ -26,6 +25,7 @@ use crate::api::agent::AgentApi;
 use crate::api::lifecycle::LifecycleApi;
 use crate::api::simulator::SimulatorApi;
 use crate::api::status_api::StatusApi;
+use crate::api::watch_route::StatusRoutes;
 use crate::api::{ActionApi, ContainerClusterApi, MAX_MESSAGE_BYTES};
 use crate::app::Hooks;
 use crate::app::lifecycle::Lifecycle;
@@ -179,7 +179,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             LifecycleServiceServer::new(LifecycleApi::new(lifecycle))
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
-        .add_service(StatusServiceServer::new(StatusApi::new(status, watch_hub)))
+        .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub)))
         .add_service(ActionServiceServer::new(ActionApi))
         .add_service(ContainerClusterServiceServer::new(ContainerClusterApi))
         .add_service(

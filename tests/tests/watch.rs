@@ -436,6 +436,10 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
     .await;
     let mut summary = watch(&mut client, watch_request(StatusOutput::Summary, "")).await;
     let mut rsync = watch(&mut client, watch_request(StatusOutput::Rsync, "")).await;
+    // ALL and DETAIL subscribers of the same target share the live events but not
+    // their messages (each output level has its own encoding).
+    let mut all = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let mut detail = watch(&mut client, watch_request(StatusOutput::Detail, "")).await;
     let (mut m1, mut m2, mut m3) = (Mirror::default(), Mirror::default(), Mirror::default());
     churn(&mut client, 4).await;
     converge(&mut client).await;
@@ -481,6 +485,39 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
             .iter()
             .filter_map(|e| e.resource.as_ref())
             .all(|r| r.cluster_status == 0 && r.rsync_status != 0)
+    );
+    let live = |events: Vec<WatchStatusResponse>| -> Vec<WatchStatusResponse> {
+        events
+            .into_iter()
+            .skip_while(|e| e.r#type != WatchEventType::Synced as i32)
+            .filter(|e| e.r#type == WatchEventType::ResourceChanged as i32)
+            .collect()
+    };
+    let all = live(drain(&mut all, &mut Mirror::default()).await);
+    let detail = live(drain(&mut detail, &mut Mirror::default()).await);
+    let id = |e: &WatchStatusResponse| {
+        let r = e.resource.as_ref().unwrap();
+        (e.resume_token.clone(), r.name.clone(), r.cluster_status)
+    };
+    assert!(!all.is_empty());
+    assert_eq!(
+        all.iter().map(id).collect::<Vec<_>>(),
+        detail.iter().map(id).collect::<Vec<_>>()
+    );
+    assert!(
+        all.iter()
+            .all(|e| e.resource.as_ref().unwrap().metadata.is_none())
+    );
+    let present = ClusterResourceStatus::Present as i32;
+    let detailed: Vec<_> = detail
+        .iter()
+        .filter_map(|e| e.resource.as_ref())
+        .filter(|r| r.cluster_status == present)
+        .collect();
+    assert!(!detailed.is_empty());
+    assert!(
+        detailed.iter().all(|r| r.metadata.is_some()),
+        "{detailed:?}"
     );
 }
 

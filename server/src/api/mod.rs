@@ -9,6 +9,7 @@ pub mod page;
 pub mod simulator;
 pub mod status;
 pub mod status_api;
+pub mod watch_route;
 
 use prost::Message;
 use sha2::{Digest, Sha256};

@@ -6,8 +6,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use flotilla_api::v1 as pb;
-use futures::Stream;
+use futures::{Stream, StreamExt};
 use pb::status_service_server::StatusService;
+use prost::Message;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
@@ -23,7 +24,7 @@ use crate::ids::InstanceId;
 use crate::store::instance::{InstanceRow, instance_list};
 use crate::store::rsync_resource::ResourceKey;
 use crate::watch::stream::{self, WatchRequest};
-use crate::watch::{WatchHub, token};
+use crate::watch::{Encoded, WatchHub, token};
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 
@@ -78,6 +79,9 @@ fn parse_output(output: i32) -> Result<Output> {
     }
 }
 
+/// A WatchStatus stream as the server writes it: encoded messages.
+pub type EncodedStream = Pin<Box<dyn Stream<Item = std::result::Result<Encoded, Status>> + Send>>;
+
 type WatchStream =
     Pin<Box<dyn Stream<Item = std::result::Result<pb::WatchStatusResponse, Status>> + Send>>;
 
@@ -86,7 +90,9 @@ impl StatusApi {
         Self { app, hub }
     }
 
-    async fn watch(&self, r: pb::WatchStatusRequest) -> Result<WatchStream> {
+    /// WatchStatus with messages encoded once for all subscribers (served by
+    /// [`super::watch_route::StatusRoutes`]).
+    pub async fn watch(&self, r: pb::WatchStatusRequest) -> Result<EncodedStream> {
         let owner = owner_name("name", &r.name)?;
         let output = parse_output(r.output)?;
         let resume = if r.resume_token.is_empty() {
@@ -423,8 +429,17 @@ impl StatusService for StatusApi {
         result.map(Response::new).map_err(Status::from)
     }
 
+    /// Only for a StatusServiceServer used without [`super::watch_route::StatusRoutes`]
+    /// (the server routes WatchStatus to [`StatusApi::watch`]): the same stream,
+    /// decoded back into messages.
     async fn watch_status(&self, request: Request<pb::WatchStatusRequest>) -> Rpc<WatchStream> {
         let r = check_size(request)?;
-        Ok(Response::new(self.watch(r).await?))
+        let stream = self.watch(r).await?.map(|item| {
+            item.and_then(|encoded| {
+                pb::WatchStatusResponse::decode(encoded.0)
+                    .map_err(|e| Status::internal(e.to_string()))
+            })
+        });
+        Ok(Response::new(Box::pin(stream)))
     }
 }

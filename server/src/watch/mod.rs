@@ -2,7 +2,9 @@
 //!
 //! One *feed* per watched target reads new events from the log once (woken by the
 //! committing transaction, with a poll as a safety net) into a bounded in-memory tail
-//! shared by every subscriber of that target; events are decoded once for all of them.
+//! shared by every subscriber of that target; events are decoded once for all of them,
+//! and the message a live event becomes is encoded once per output level and shared
+//! (subscribers of a target send the same bytes, resume token included).
 //! A subscriber that falls behind the tail (slow reader, resume from an old token)
 //! reads the log itself until it catches up, so nobody is ever silently skipped; a
 //! position older than the retention window gets RESYNC_REQUIRED and a fresh snapshot.
@@ -14,10 +16,12 @@ pub mod stream;
 pub mod token;
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, RwLock, Weak};
+use std::ops::Deref;
+use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
+use prost::bytes::{Buf, BufMut, Bytes};
+use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::warn;
 
@@ -52,8 +56,22 @@ impl Default for WatchOptions {
 /// The shared recent events of one target.
 pub struct Feed {
     tail: RwLock<Tail>,
-    /// The last revision in the tail; subscribers wait for it to change.
+    /// The last revision in the tail.
     latest: watch::Sender<i64>,
+    /// Who to wake when events arrive, by the cluster id they watch ("" = all).
+    waiters: Mutex<HashMap<String, Vec<Weak<Notify>>>>,
+}
+
+/// Wakes the live waiters of `list` and forgets the ones that are gone.
+fn notify(list: &mut Vec<Weak<Notify>>) {
+    list.retain(|waiter| waiter.upgrade().map(|w| w.notify_one()).is_some());
+}
+
+/// The key a cluster (a name `clusterProviders/{cp}/clusters/{c}` or an id) is
+/// waited on by: its id. Ids of different providers may share a key; that only wakes
+/// a subscriber for nothing.
+fn cluster_key(cluster: &str) -> &str {
+    cluster.rsplit('/').next().unwrap_or(cluster)
 }
 
 struct Tail {
@@ -63,8 +81,80 @@ struct Tail {
 }
 
 /// An event in the tail, with the segment it belongs to.
+/// One encoded message of a watch stream, written to the wire as it is. Cloning shares
+/// the bytes, so a message every subscriber sends alike is encoded once.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Encoded(pub Bytes);
+
+impl Encoded {
+    pub fn of(message: &impl prost::Message) -> Encoded {
+        Encoded(Bytes::from(message.encode_to_vec()))
+    }
+}
+
+/// Encodes as the message it holds (the bytes already are its fields). Never decoded
+/// by the server: decoding skips every field.
+impl prost::Message for Encoded {
+    fn encode_raw(&self, buf: &mut impl BufMut) {
+        buf.put_slice(&self.0);
+    }
+
+    fn merge_field(
+        &mut self,
+        tag: u32,
+        wire_type: prost::encoding::WireType,
+        buf: &mut impl Buf,
+        ctx: prost::encoding::DecodeContext,
+    ) -> std::result::Result<(), prost::DecodeError> {
+        prost::encoding::skip_field(wire_type, tag, buf, ctx)
+    }
+
+    fn encoded_len(&self) -> usize {
+        self.0.len()
+    }
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// Output levels whose resource messages a feed event caches (ALL, DETAIL, RSYNC).
+pub const MESSAGE_LEVELS: usize = 3;
+
+/// An event as subscribers see it: the log's event plus the messages it becomes,
+/// encoded by the first subscriber that sends it at each output level.
+#[derive(Debug)]
+pub struct FeedEvent {
+    pub event: Event,
+    messages: [OnceLock<Encoded>; MESSAGE_LEVELS],
+}
+
+impl FeedEvent {
+    pub fn new(event: Event) -> FeedEvent {
+        FeedEvent {
+            event,
+            messages: Default::default(),
+        }
+    }
+
+    /// The message of output level `level` (< MESSAGE_LEVELS), built and encoded once.
+    pub fn message<M: prost::Message>(&self, level: usize, build: impl FnOnce() -> M) -> Encoded {
+        self.messages[level]
+            .get_or_init(|| Encoded::of(&build()))
+            .clone()
+    }
+}
+
+impl Deref for FeedEvent {
+    type Target = Event;
+
+    fn deref(&self) -> &Event {
+        &self.event
+    }
+}
+
 struct Held {
-    event: Arc<Event>,
+    event: Arc<FeedEvent>,
     segment: Arc<Segment>,
 }
 
@@ -90,7 +180,7 @@ pub struct Segment {
 const SEGMENT_KEYS: usize = 16;
 
 impl Segment {
-    fn of(events: &[Arc<Event>]) -> Segment {
+    fn of(events: &[Arc<FeedEvent>]) -> Segment {
         fn note(values: &mut Option<Vec<String>>, value: &str) {
             if let Some(list) = values
                 && !list.iter().any(|v| v == value)
@@ -126,7 +216,7 @@ impl Segment {
 /// What a subscriber gets from a feed.
 pub enum Next {
     /// Events after the position (possibly none yet).
-    Events(Vec<Arc<Event>>),
+    Events(Vec<Arc<FeedEvent>>),
     /// The position is older than the tail: read the log.
     Behind,
 }
@@ -166,9 +256,56 @@ impl Feed {
         after
     }
 
-    /// A receiver of the latest revision.
-    pub fn subscribe(&self) -> watch::Receiver<i64> {
-        self.latest.subscribe()
+    /// Wakes `waiter` when events that may concern `clusters` (empty = every
+    /// cluster) arrive, for as long as the waiter lives. A wake-up that finds the
+    /// waiter busy is kept for its next wait (`Notify` holds one permit), so none is
+    /// lost. Waking only the subscribers of the clusters a transaction touched keeps
+    /// a thousand per-cluster watches from all waking on every commit.
+    pub fn register(&self, clusters: &[String], waiter: &Arc<Notify>) {
+        let mut waiters = self.waiters.lock().expect("waiters lock");
+        let mut keys: Vec<&str> = clusters.iter().map(|c| cluster_key(c)).collect();
+        if keys.is_empty() {
+            keys.push("");
+        }
+        keys.dedup();
+        for key in keys {
+            waiters
+                .entry(key.to_string())
+                .or_default()
+                .push(Arc::downgrade(waiter));
+        }
+    }
+
+    /// Wakes the waiters the segments may concern (all, for a segment of other
+    /// events or of too many clusters), dropping the ones that are gone.
+    fn wake(&self, segments: &[Arc<Segment>]) {
+        if segments.iter().any(|s| s.other || s.clusters.is_none()) {
+            return self.wake_all();
+        }
+        let mut waiters = self.waiters.lock().expect("waiters lock");
+        let mut keys: Vec<&str> = vec![""];
+        keys.extend(
+            segments
+                .iter()
+                .flat_map(|s| s.clusters.iter().flatten())
+                .map(|c| cluster_key(c)),
+        );
+        keys.sort_unstable();
+        keys.dedup();
+        for key in keys {
+            if let Some(list) = waiters.get_mut(key) {
+                notify(list);
+                if list.is_empty() {
+                    waiters.remove(key);
+                }
+            }
+        }
+    }
+
+    fn wake_all(&self) {
+        let mut waiters = self.waiters.lock().expect("waiters lock");
+        waiters.values_mut().for_each(notify);
+        waiters.retain(|_, list| !list.is_empty());
     }
 }
 
@@ -276,6 +413,7 @@ impl WatchHub {
                 events: VecDeque::new(),
             }),
             latest: watch::channel(start).0,
+            waiters: Mutex::default(),
         });
         feeds.insert(target.to_string(), Arc::downgrade(&feed));
         feeds.retain(|_, f| f.strong_count() > 0);
@@ -311,20 +449,28 @@ impl Feed {
             return true;
         }
         let mut tail = self.tail.write().expect("tail lock");
-        let fresh: Vec<Arc<Event>> = events
+        let fresh: Vec<Arc<FeedEvent>> = events
             .into_iter()
             .filter(|e| e.revision > last)
-            .map(Arc::new)
+            .map(|e| Arc::new(FeedEvent::new(e)))
             .collect();
         if fresh[0].revision != last + 1 {
             return false;
         }
+        // The rest of a transaction whose start came with the previous push: its
+        // segment may not name the clusters a waiter owes that transaction's counts to.
+        let continues = tail
+            .events
+            .back()
+            .is_some_and(|held| held.event.batch == fresh[0].batch);
+        let mut segments = Vec::new();
         for run in fresh.chunk_by(|a, b| a.batch == b.batch) {
             let segment = Arc::new(Segment::of(run));
             tail.events.extend(run.iter().map(|event| Held {
                 event: event.clone(),
                 segment: segment.clone(),
             }));
+            segments.push(segment);
         }
         while tail.events.len() > tail_len {
             if let Some(dropped) = tail.events.pop_front() {
@@ -333,6 +479,11 @@ impl Feed {
         }
         drop(tail);
         self.latest.send_replace(newest);
+        if continues {
+            self.wake_all();
+        } else {
+            self.wake(&segments);
+        }
         true
     }
 
@@ -343,6 +494,7 @@ impl Feed {
         tail.start = before;
         drop(tail);
         self.latest.send_replace(before);
+        self.wake_all();
     }
 }
 
@@ -452,6 +604,7 @@ mod tests {
                 events: VecDeque::new(),
             }),
             latest: watch::channel(start).0,
+            waiters: Mutex::default(),
         }
     }
 
@@ -487,5 +640,63 @@ mod tests {
             feed.pass_over(18, |s| s.clusters.as_ref().is_none_or(|c| c.is_empty())),
             18
         );
+    }
+
+    /// Whether `waiter` holds a wake-up (consuming it).
+    fn woken(waiter: &Arc<Notify>) -> bool {
+        let notified = waiter.notified();
+        futures::pin_mut!(notified);
+        let waker = futures::task::noop_waker();
+        notified
+            .as_mut()
+            .poll(&mut std::task::Context::from_waker(&waker))
+            .is_ready()
+    }
+
+    #[test]
+    fn wakes_only_the_subscribers_a_transaction_may_concern() {
+        let feed = feed(0);
+        let (a, b, all) = (
+            Arc::new(Notify::new()),
+            Arc::new(Notify::new()),
+            Arc::new(Notify::new()),
+        );
+        feed.register(&["a".to_string()], &a);
+        feed.register(&["cp/clusters/b".to_string()], &b);
+        feed.register(&[], &all);
+        // A transaction on cluster a: its watcher and the unfiltered one.
+        assert!(feed.push(
+            vec![
+                resource(1, 2, "cp/clusters/a"),
+                resource(2, 2, "cp/clusters/a")
+            ],
+            100
+        ));
+        assert!(woken(&a) && woken(&all) && !woken(&b));
+        // Other events concern everyone.
+        let connectivity = Event {
+            payload: Payload::Connectivity {
+                connectivity: "AVAILABLE".into(),
+            },
+            ..resource(3, 3, "cp/clusters/a")
+        };
+        assert!(feed.push(vec![connectivity], 100));
+        assert!(woken(&a) && woken(&b) && woken(&all));
+        // The rest of a transaction begun in the previous push: everyone.
+        assert!(feed.push(vec![resource(4, 6, "cp/clusters/a")], 100));
+        assert!(woken(&a) && woken(&all) && !woken(&b));
+        assert!(feed.push(
+            vec![
+                resource(5, 6, "cp/clusters/c"),
+                resource(6, 6, "cp/clusters/c")
+            ],
+            100
+        ));
+        assert!(woken(&a) && woken(&b) && woken(&all));
+        // A dropped subscriber is forgotten.
+        drop(b);
+        assert!(feed.push(vec![resource(7, 7, "cp/clusters/b")], 100));
+        assert!(woken(&all) && !woken(&a));
+        assert!(!feed.waiters.lock().unwrap().contains_key("b"));
     }
 }

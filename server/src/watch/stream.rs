@@ -15,13 +15,13 @@ use std::sync::Arc;
 
 use flotilla_api::v1 as pb;
 use sqlx::AnyConnection;
-use tokio::sync::{OwnedSemaphorePermit, mpsc};
+use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
 use tonic::Status;
 use tracing::{debug, warn};
 
 use super::token::{self, Position};
-use super::{Feed, Next, Segment, WatchHub};
+use super::{Encoded, Feed, FeedEvent, Next, Segment, WatchHub};
 use crate::api::convert::timestamp;
 use crate::api::status_api::{Counts, counts_to_proto, entry_to_proto};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
@@ -47,7 +47,7 @@ const PAGE: usize = 5000;
 /// watch: a subscriber further behind reads the log, not this buffer).
 const BUFFER: usize = 128;
 
-type Item = std::result::Result<pb::WatchStatusResponse, Status>;
+type Item = std::result::Result<Encoded, Status>;
 
 /// What a WatchStatus call asks for.
 #[derive(Debug, Clone)]
@@ -110,11 +110,14 @@ pub async fn start(
         }
     }
     let feed = hub.feed(&target).await?;
+    let wake = Arc::new(Notify::new());
+    feed.register(&request.clusters, &wake);
     let (out, receiver) = mpsc::channel(BUFFER);
     let subscriber = Subscriber {
         hub,
         status,
         feed,
+        wake,
         target,
         request,
         out,
@@ -155,6 +158,8 @@ struct Subscriber {
     hub: Arc<WatchHub>,
     status: StatusApp,
     feed: Arc<Feed>,
+    /// Woken by the feed when events that may concern the request arrive.
+    wake: Arc<Notify>,
     target: String,
     request: WatchRequest,
     out: mpsc::Sender<Item>,
@@ -220,8 +225,12 @@ impl Subscriber {
     }
 
     async fn send(&mut self, event: pb::WatchStatusResponse) -> std::result::Result<(), Stop> {
+        self.send_encoded(Encoded::of(&event)).await
+    }
+
+    async fn send_encoded(&mut self, message: Encoded) -> std::result::Result<(), Stop> {
         tokio::select! {
-            sent = self.out.send(Ok(event)) => sent.map_err(|_| Stop::Closed)?,
+            sent = self.out.send(Ok(message)) => sent.map_err(|_| Stop::Closed)?,
             () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
         }
         self.last_send = Instant::now();
@@ -474,10 +483,8 @@ impl Subscriber {
     }
 
     async fn live_inner(&mut self) -> std::result::Result<(), Stop> {
-        let mut latest = self.feed.subscribe();
         let heartbeat = self.hub.options().heartbeat;
         loop {
-            latest.borrow_and_update();
             if !self.counts_dirty {
                 // Counts owed at a transaction's end stop the passing over: the
                 // transaction's last event is looked at and sends them.
@@ -492,9 +499,7 @@ impl Subscriber {
             if events.is_empty() {
                 let deadline = self.last_send + heartbeat;
                 tokio::select! {
-                    changed = latest.changed() => if changed.is_err() {
-                        return Err(Stop::Failed(Error::internal("the watch feed stopped")));
-                    },
+                    () = self.wake.notified() => {}
                     () = tokio::time::sleep_until(deadline) => self.heartbeat().await?,
                     () = self.out.closed() => return Err(Stop::Closed),
                     () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
@@ -508,7 +513,7 @@ impl Subscriber {
     }
 
     /// Events after `pos` from the log itself (the subscriber is behind the feed).
-    async fn read_log(&mut self) -> std::result::Result<Vec<Arc<Event>>, Stop> {
+    async fn read_log(&mut self) -> std::result::Result<Vec<Arc<FeedEvent>>, Stop> {
         let _turn = self.hub.read_turn().await;
         let mut conn = self.hub.store().read().await?;
         let events =
@@ -524,7 +529,10 @@ impl Subscriber {
                 return Err(Stop::Resync);
             }
         }
-        Ok(events.into_iter().map(Arc::new).collect())
+        Ok(events
+            .into_iter()
+            .map(|e| Arc::new(FeedEvent::new(e)))
+            .collect())
     }
 
     async fn heartbeat(&mut self) -> std::result::Result<(), Stop> {
@@ -545,7 +553,11 @@ impl Subscriber {
         Ok(())
     }
 
-    async fn apply(&mut self, event: &Event, batch_ends: bool) -> std::result::Result<(), Stop> {
+    async fn apply(
+        &mut self,
+        event: &FeedEvent,
+        batch_ends: bool,
+    ) -> std::result::Result<(), Stop> {
         self.pos = event.revision;
         let position = Position::after(event.revision);
         match &event.payload {
@@ -588,11 +600,11 @@ impl Subscriber {
                 if event.instance != self.instance || !self.matches(event) {
                     return self.flush_counts(event, batch_ends).await;
                 }
-                let before = self.counts.clone();
-                apply_delta(&mut self.counts, *rendered, old.as_ref(), -1);
-                apply_delta(&mut self.counts, *rendered, Some(new), 1);
-                self.counts.retain(|_, n| *n != 0);
-                if self.counts != before {
+                // The counts move exactly when a counted dimension changed.
+                if dimensions(*rendered, old.as_ref()) != dimensions(*rendered, Some(new)) {
+                    apply_delta(&mut self.counts, *rendered, old.as_ref(), -1);
+                    apply_delta(&mut self.counts, *rendered, Some(new), 1);
+                    self.counts.retain(|_, n| *n != 0);
                     self.counts_dirty = true;
                 }
                 let output = self.request.output;
@@ -603,39 +615,51 @@ impl Subscriber {
                     Output::All | Output::Detail => true,
                 };
                 if send {
-                    let entry = StatusEntry {
-                        key: ResourceKey {
-                            app: event.app.clone(),
-                            cluster: event.cluster.clone(),
-                            kind: kind.clone(),
-                            group: group.clone(),
-                            namespace: namespace.clone(),
-                            name: event.name.clone(),
-                        },
-                        version: version.clone(),
-                        rsync_status: new.rsync.parse::<RsyncStatus>().ok(),
-                        cluster_status: (output != Output::Rsync).then(|| {
-                            ClusterStatus::parse(&new.cluster).unwrap_or(ClusterStatus::Unknown)
-                        }),
-                        readiness: if output == Output::Rsync {
-                            Readiness::None
-                        } else {
-                            Readiness::parse(&new.readiness).unwrap_or(Readiness::None)
-                        },
-                        metadata: None,
-                        spec: None,
-                        status: None,
+                    // Every subscriber of the target at this output level sends the
+                    // same message: the first one encodes it.
+                    let level = match output {
+                        Output::Detail => 1,
+                        Output::Rsync => 2,
+                        _ => 0,
                     };
-                    let mut entry = entry;
-                    if output == Output::Detail
-                        && let Some(body) = body
-                    {
-                        entry.metadata = body.get("metadata").cloned();
-                        entry.spec = body.get("spec").cloned();
-                        entry.status = body.get("status").cloned().filter(|s| !s.is_null());
-                    }
-                    let message = resource_event(&entry, event.time);
-                    self.send_at(message, position).await?;
+                    let message = event.message(level, || {
+                        let entry = StatusEntry {
+                            key: ResourceKey {
+                                app: event.app.clone(),
+                                cluster: event.cluster.clone(),
+                                kind: kind.clone(),
+                                group: group.clone(),
+                                namespace: namespace.clone(),
+                                name: event.name.clone(),
+                            },
+                            version: version.clone(),
+                            rsync_status: new.rsync.parse::<RsyncStatus>().ok(),
+                            cluster_status: (output != Output::Rsync).then(|| {
+                                ClusterStatus::parse(&new.cluster).unwrap_or(ClusterStatus::Unknown)
+                            }),
+                            readiness: if output == Output::Rsync {
+                                Readiness::None
+                            } else {
+                                Readiness::parse(&new.readiness).unwrap_or(Readiness::None)
+                            },
+                            metadata: None,
+                            spec: None,
+                            status: None,
+                        };
+                        let mut entry = entry;
+                        if output == Output::Detail
+                            && let Some(body) = body
+                        {
+                            entry.metadata = body.get("metadata").cloned();
+                            entry.spec = body.get("spec").cloned();
+                            entry.status = body.get("status").cloned().filter(|s| !s.is_null());
+                        }
+                        let mut message = resource_event(&entry, event.time);
+                        message.resume_token = token::encode(&self.target, position);
+                        message
+                    });
+                    self.send_encoded(message).await?;
+                    self.last_sent = position;
                 }
             }
         }
@@ -794,19 +818,35 @@ impl Subscriber {
     }
 }
 
+const DIMENSIONS: [&str; 3] = ["rsync", "cluster", "readiness"];
+
+/// The value a resource counts under in each of DIMENSIONS ("" = not counted).
+fn dimensions(rendered: bool, statuses: Option<&Statuses>) -> [&str; 3] {
+    match statuses {
+        Some(s) => [
+            if rendered { &s.rsync } else { "" },
+            &s.cluster,
+            &s.readiness,
+        ],
+        None => ["", "", ""],
+    }
+}
+
 /// Applies one resource's statuses to `counts` with `sign` (+1 new, -1 old).
 fn apply_delta(counts: &mut Counts, rendered: bool, statuses: Option<&Statuses>, sign: i64) {
-    let Some(s) = statuses else { return };
-    let dims = [
-        ("rsync", if rendered { &s.rsync } else { "" }),
-        ("cluster", s.cluster.as_str()),
-        ("readiness", s.readiness.as_str()),
-    ];
-    for (dimension, value) in dims {
-        if !value.is_empty() {
-            *counts
-                .entry((dimension.to_string(), value.to_string()))
-                .or_default() += sign;
+    for (dimension, value) in DIMENSIONS.into_iter().zip(dimensions(rendered, statuses)) {
+        if value.is_empty() {
+            continue;
+        }
+        // A handful of keys: found in place, allocated only when new.
+        match counts
+            .iter_mut()
+            .find(|((d, v), _)| d == dimension && v == value)
+        {
+            Some((_, n)) => *n += sign,
+            None => {
+                counts.insert((dimension.to_string(), value.to_string()), sign);
+            }
         }
     }
 }

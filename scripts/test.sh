@@ -38,5 +38,5 @@ cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
 # DESIGN §14's targets, scaled down: fails when a scaled-down check fails. The bench
 # starts the release server binary, so both are built first.
-cargo build --release -p flotilla-server -p flotilla-tests --bin flotilla-server --bin flotilla-bench
+cargo build --release -p flotilla-server -p flotilla-tests --bin flotilla-server --bin flotilla-agent --bin flotilla-bench
 target/release/flotilla-bench --quick

@@ -441,6 +441,22 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
     let mut all = watch(&mut client, watch_request(StatusOutput::All, "")).await;
     let mut detail = watch(&mut client, watch_request(StatusOutput::Detail, "")).await;
     let (mut m1, mut m2, mut m3) = (Mirror::default(), Mirror::default(), Mirror::default());
+    // Both synced before the churn, so that it is live for both.
+    let mut synced_all = Vec::new();
+    let mut synced_detail = Vec::new();
+    for (stream, seen) in [
+        (&mut all, &mut synced_all),
+        (&mut detail, &mut synced_detail),
+    ] {
+        loop {
+            let event = next_event(stream).await;
+            let done = event.r#type == WatchEventType::Synced as i32;
+            seen.push(event);
+            if done {
+                break;
+            }
+        }
+    }
     churn(&mut client, 4).await;
     converge(&mut client).await;
     settle(
@@ -486,15 +502,29 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
             .filter_map(|e| e.resource.as_ref())
             .all(|r| r.cluster_status == 0 && r.rsync_status != 0)
     );
+    // The live resource events after both snapshots (the second subscriber's snapshot
+    // may be later than the first's).
+    synced_all.extend(drain(&mut all, &mut Mirror::default()).await);
+    synced_detail.extend(drain(&mut detail, &mut Mirror::default()).await);
+    let (all, detail) = (synced_all, synced_detail);
+    let synced = |events: &[WatchStatusResponse]| {
+        events
+            .iter()
+            .find(|e| e.r#type == WatchEventType::Synced as i32)
+            .map(|e| position(&e.resume_token).0)
+            .expect("a SYNCED event")
+    };
+    let after = synced(&all).max(synced(&detail));
     let live = |events: Vec<WatchStatusResponse>| -> Vec<WatchStatusResponse> {
         events
             .into_iter()
-            .skip_while(|e| e.r#type != WatchEventType::Synced as i32)
-            .filter(|e| e.r#type == WatchEventType::ResourceChanged as i32)
+            .filter(|e| {
+                e.r#type == WatchEventType::ResourceChanged as i32
+                    && position(&e.resume_token).0 > after
+            })
             .collect()
     };
-    let all = live(drain(&mut all, &mut Mirror::default()).await);
-    let detail = live(drain(&mut detail, &mut Mirror::default()).await);
+    let (all, detail) = (live(all), live(detail));
     let id = |e: &WatchStatusResponse| {
         let r = e.resource.as_ref().unwrap();
         (e.resume_token.clone(), r.name.clone(), r.cluster_status)

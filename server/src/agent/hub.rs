@@ -4,7 +4,8 @@
 //! session's reader completes operation results at once and queues bundle states for
 //! the session's ingester, which keeps only the latest state per deployment id and
 //! ingests what accumulated in one transaction (so results never wait behind a queue
-//! of bundle ingests, and a burst of reports costs one write). Opening and losing
+//! of bundle ingests, and a burst of reports costs one write), together with what the
+//! other sessions queued meanwhile (group commit). Opening and losing
 //! sessions updates the cluster's connectivity.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -129,9 +130,105 @@ impl Session {
     }
 }
 
+/// Bundles per group transaction at most (each bundle is one app on one cluster).
+const GROUP_BUNDLES: usize = 256;
+
+/// Group commit of the sessions' bundle batches: whoever takes the turn ingests what
+/// every session queued by then, in one transaction, and answers each batch. With a
+/// hundred agents reporting at once, the database sees a few large transactions
+/// instead of a hundred small ones queueing for the (SQLite: single) writer.
+///
+/// Every queued batch brings a caller that flushes once after queueing, so there are
+/// never fewer flushes to come than batches queued: each batch is answered.
+#[derive(Default)]
+struct IngestGroup {
+    queue: Mutex<Vec<Queued>>,
+    turn: tokio::sync::Mutex<()>,
+}
+
+struct Queued {
+    cluster: String,
+    bundles: Vec<Bundle>,
+    done: oneshot::Sender<(Vec<Bundle>, Result<()>)>,
+}
+
+impl IngestGroup {
+    /// Ingests `bundles` of `cluster` with whatever else is queued; returns them with
+    /// the result (to requeue them after a transient failure).
+    async fn ingest(
+        &self,
+        status: &StatusApp,
+        cluster: &str,
+        bundles: Vec<Bundle>,
+    ) -> (Vec<Bundle>, Result<()>) {
+        let (done, answer) = oneshot::channel();
+        self.queue.lock().expect("ingest queue lock").push(Queued {
+            cluster: cluster.to_string(),
+            bundles,
+            done,
+        });
+        {
+            let _turn = self.turn.lock().await;
+            let group = self.take();
+            if !group.is_empty() {
+                flush(status, group).await;
+            }
+        }
+        answer.await.expect("every queued batch is answered")
+    }
+
+    /// The oldest queued batches, up to GROUP_BUNDLES bundles (at least one batch).
+    fn take(&self) -> Vec<Queued> {
+        let mut queue = self.queue.lock().expect("ingest queue lock");
+        let mut bundles = 0;
+        let count = queue
+            .iter()
+            .take_while(|q| {
+                bundles += q.bundles.len();
+                bundles <= GROUP_BUNDLES
+            })
+            .count()
+            .max(1)
+            .min(queue.len());
+        queue.drain(..count).collect()
+    }
+}
+
+/// Ingests a group in one transaction; if that fails, each batch on its own, so that
+/// one batch's error is not another's.
+async fn flush(status: &StatusApp, mut group: Vec<Queued>) {
+    let batches: Vec<(&str, &[Bundle])> = group
+        .iter()
+        .map(|q| (q.cluster.as_str(), q.bundles.as_slice()))
+        .collect();
+    let result = status.ingest_clusters(&batches).await;
+    match result {
+        Ok(()) => {
+            for q in group {
+                let _ = q.done.send((q.bundles, Ok(())));
+            }
+        }
+        Err(error) if group.len() == 1 => {
+            let q = group.pop().expect("one batch");
+            let _ = q.done.send((q.bundles, Err(error)));
+        }
+        Err(_) => {
+            for q in group {
+                let result = status.ingest_bundles(&q.cluster, &q.bundles).await;
+                let _ = q.done.send((q.bundles, result));
+            }
+        }
+    }
+}
+
 /// Ingests the bundles `session` queues until it ends (then what it queued last, unless
 /// a newer session of the cluster took over: that one re-reports everything).
-async fn ingest_bundles(status: StatusApp, link: Arc<ClusterLink>, session: Arc<Session>) {
+async fn ingest_bundles(
+    status: StatusApp,
+    group: Arc<IngestGroup>,
+    link: Arc<ClusterLink>,
+    session: Arc<Session>,
+) {
     let mut attempt = 0u32;
     loop {
         let batch = session.take_bundles();
@@ -152,7 +249,8 @@ async fn ingest_bundles(status: StatusApp, link: Arc<ClusterLink>, session: Arc<
         {
             return;
         }
-        match status.ingest_bundles(&session.cluster, &batch).await {
+        let (batch, result) = group.ingest(&status, &session.cluster, batch).await;
+        match result {
             Ok(()) => attempt = 0,
             // A transient failure (lost race, busy pool) must not drop the states, or
             // their resources stay stale: retry, with anything newer taking precedence.
@@ -178,6 +276,7 @@ pub struct AgentHub {
     /// Clusters the simulator disconnected: their agents are refused until reconnected.
     blocked: Mutex<HashSet<String>>,
     next_session: AtomicU64,
+    ingest: Arc<IngestGroup>,
 }
 
 impl AgentHub {
@@ -188,6 +287,7 @@ impl AgentHub {
             links: Mutex::new(HashMap::new()),
             blocked: Mutex::new(HashSet::new()),
             next_session: AtomicU64::new(1),
+            ingest: Arc::default(),
         })
     }
 
@@ -252,6 +352,7 @@ impl AgentHub {
         let link = self.link(cluster);
         tokio::spawn(ingest_bundles(
             self.status.clone(),
+            self.ingest.clone(),
             link.clone(),
             session.clone(),
         ));

@@ -174,65 +174,82 @@ impl StatusApp {
     /// Ingests several bundle states of `cluster` in one transaction (the aggregates
     /// and conditions of each owner are written once for all of them).
     pub async fn ingest_bundles(&self, cluster: &str, bundles: &[Bundle]) -> Result<()> {
-        // The last state of each deployment wins: the writes of one batch are made
-        // together, so one deployment must not appear twice in them.
-        let mut latest: BTreeMap<(InstanceId, String), &Bundle> = BTreeMap::new();
-        for bundle in bundles {
-            latest.insert(parse_deployment_id(&bundle.deployment_id)?, bundle);
+        self.ingest_clusters(&[(cluster, bundles)]).await
+    }
+
+    /// Ingests the bundle states of several clusters in one transaction: a group
+    /// commit of what many agent sessions reported at about the same time. The
+    /// transaction's fixed costs (owner locks, aggregates, conditions, the event
+    /// log's revision, the commit) are paid once for all of them.
+    pub async fn ingest_clusters(&self, batches: &[(&str, &[Bundle])]) -> Result<()> {
+        // The last state of each deployment of a cluster wins: the writes of one batch
+        // are made together, so one deployment must not appear twice in them.
+        let mut latest: BTreeMap<&str, BTreeMap<(InstanceId, String), &Bundle>> = BTreeMap::new();
+        for (cluster, bundles) in batches {
+            let of_cluster = latest.entry(*cluster).or_default();
+            for bundle in *bundles {
+                of_cluster.insert(parse_deployment_id(&bundle.deployment_id)?, bundle);
+            }
         }
-        let parsed: Vec<(InstanceId, String, &Bundle)> = latest
+        let parsed: Vec<(&str, InstanceId, String, &Bundle)> = latest
             .into_iter()
-            .map(|((instance, app), bundle)| (instance, app, bundle))
+            .flat_map(|(cluster, of_cluster)| {
+                of_cluster
+                    .into_iter()
+                    .map(move |((instance, app), bundle)| (cluster, instance, app, bundle))
+            })
             .collect();
         let mut tx = self.store.begin().await?;
-        // The owner of each instance placed on the cluster; bundles of other instances
-        // are ignored.
-        let mut owners: BTreeMap<InstanceId, Option<String>> = BTreeMap::new();
-        for (instance, _, _) in &parsed {
-            if owners.contains_key(instance) {
+        // The owner of each (cluster, instance) placed there; bundles of other
+        // instances are ignored.
+        let mut owners: BTreeMap<(&str, InstanceId), Option<String>> = BTreeMap::new();
+        let mut rows: HashMap<InstanceId, Option<(InstanceRow, Vec<String>)>> = HashMap::new();
+        for (cluster, instance, _, _) in &parsed {
+            if owners.contains_key(&(*cluster, *instance)) {
                 continue;
             }
-            let owner = match instance_find(&mut tx, *instance).await? {
-                Some(row)
-                    if instance_clusters(&mut tx, *instance)
-                        .await?
-                        .iter()
-                        .any(|c| c == cluster) =>
-                {
-                    Some(row.owner)
-                }
-                _ => None,
-            };
-            owners.insert(*instance, owner);
+            if !rows.contains_key(instance) {
+                let found = match instance_find(&mut tx, *instance).await? {
+                    Some(row) => Some((row, instance_clusters(&mut tx, *instance).await?)),
+                    None => None,
+                };
+                rows.insert(*instance, found);
+            }
+            let owner = rows[instance]
+                .as_ref()
+                .filter(|(_, clusters)| clusters.iter().any(|c| c == cluster))
+                .map(|(row, _)| row.owner.clone());
+            owners.insert((*cluster, *instance), owner);
         }
         if owners.values().all(Option::is_none) {
             return Ok(());
         }
         lock_owners(&mut tx, owners.values().flatten().cloned()).await?;
-        // What is stored for the batch's deployments: two reads per instance.
+        // What is stored for the batch's deployments: two reads per cluster and
+        // instance.
         let mut stored = BTreeMap::new();
-        for (instance, owner) in &owners {
+        for ((cluster, instance), owner) in &owners {
             if owner.is_none() {
                 continue;
             }
             let apps: Vec<&str> = parsed
                 .iter()
-                .filter(|(i, _, _)| i == instance)
-                .map(|(_, app, _)| app.as_str())
+                .filter(|(c, i, _, _)| c == cluster && i == instance)
+                .map(|(_, _, app, _)| app.as_str())
                 .collect();
             let rendered = rsync_rows_for_bundles(&mut tx, *instance, cluster, &apps).await?;
             let reported =
                 cluster_resources_for_bundles(&mut tx, *instance, cluster, &apps).await?;
-            stored.insert(*instance, (rendered, reported));
+            stored.insert((*cluster, *instance), (rendered, reported));
         }
         let mut deltas = CountDeltas::default();
         let mut writes = IngestWrites::default();
         let mut touched = BTreeSet::new();
-        for (instance, app, bundle) in &parsed {
-            let Some(owner) = &owners[instance] else {
+        for (cluster, instance, app, bundle) in &parsed {
+            let Some(owner) = &owners[&(*cluster, *instance)] else {
                 continue;
             };
-            let (rendered, reported) = &stored[instance];
+            let (rendered, reported) = &stored[&(*cluster, *instance)];
             let deployment = Deployment {
                 cluster,
                 instance: *instance,

@@ -2,9 +2,11 @@
 //! SQLite and PostgreSQL, with the baselines measured in the same run: a no-op RPC on
 //! the same server (gRPC health check), an etcd prefix read plus JSON decode of the
 //! same instance in EMCO's AppContext key layout, and etcd's own watch with the same
-//! subscriber count and change rate (etcd-server started by the bench on loopback).
+//! subscriber count, change rate and bursts (etcd-server started by the bench on
+//! loopback). The simulated clusters run as one `flotilla-agent` process each, so P6
+//! measures the server alone.
 //!
-//!   cargo build --release -p flotilla-server    # the server the bench starts
+//!   cargo build --release -p flotilla-server    # the server and agents the bench starts
 //!   cargo run --release -p flotilla-tests --bin flotilla-bench            # full scale
 //!   cargo run --release -p flotilla-tests --bin flotilla-bench -- --quick # CI scale
 //!

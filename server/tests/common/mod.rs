@@ -7,6 +7,20 @@ use flotilla_server::store::Store;
 pub struct TestDb {
     pub store: Store,
     _dir: Option<tempfile::TempDir>,
+    /// The PostgreSQL database, dropped with the guard unless the test failed.
+    postgres: Option<String>,
+}
+
+impl Drop for TestDb {
+    fn drop(&mut self) {
+        if let Some(url) = &self.postgres {
+            if std::thread::panicking() {
+                eprintln!("kept the failed test's database: {url}");
+            } else {
+                flotilla_tests::drop_postgres_database(url);
+            }
+        }
+    }
 }
 
 pub async fn sqlite() -> TestDb {
@@ -15,6 +29,7 @@ pub async fn sqlite() -> TestDb {
     TestDb {
         store: Store::connect(&url).await.expect("sqlite store"),
         _dir: Some(dir),
+        postgres: None,
     }
 }
 
@@ -23,6 +38,7 @@ pub async fn postgres() -> TestDb {
     TestDb {
         store: Store::connect(&url).await.expect("postgres store"),
         _dir: None,
+        postgres: Some(url),
     }
 }
 

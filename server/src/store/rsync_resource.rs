@@ -316,7 +316,12 @@ pub(crate) async fn json_page(
                 .expect("a status page selects every key column")
         };
         let order = ["app", "cluster", "kind", "api_group", "namespace", "name"].map(position);
-        rows.sort_by(|a, b| order.iter().map(|&i| &a[i]).cmp(order.iter().map(|&i| &b[i])));
+        rows.sort_by(|a, b| {
+            order
+                .iter()
+                .map(|&i| &a[i])
+                .cmp(order.iter().map(|&i| &b[i]))
+        });
     }
     Ok(rows)
 }

@@ -906,6 +906,13 @@ async fn main() -> Result<()> {
             started.elapsed().as_secs_f64(),
             server.address
         );
+        if let Ok(n) = std::env::var("P2LOOP") {
+            for _ in 0..n.parse::<usize>().unwrap_or(10) {
+                let t = Instant::now();
+                let n = read_all(&mut client).await?;
+                println!("p2 {n} in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
         tokio::time::sleep(Duration::from_secs(3600)).await;
         return Ok(());
     }

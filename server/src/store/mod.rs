@@ -155,6 +155,13 @@ impl Store {
                 redact(url)
             )));
         };
+        if backend == Backend::Sqlite && (url.contains(":memory:") || url.contains("mode=memory")) {
+            // Every pooled connection (and the writer) would open a database of its own.
+            return Err(Error::internal(format!(
+                "unsupported database url {url:?}: an in-memory SQLite database is not shared \
+                 between connections; use a file (sqlite://PATH?mode=rwc)"
+            )));
+        }
         let options: AnyConnectOptions = url
             .parse::<AnyConnectOptions>()
             .map_err(|e| Error::internal(format!("bad database url: {e}")))?
@@ -516,6 +523,14 @@ mod tests {
         tx.commit().await.unwrap();
         let (log, _) = store.checkpoint().await.unwrap().expect("sqlite");
         assert!(log < 10, "the log was not reused: {log} frames");
+    }
+
+    #[tokio::test]
+    async fn refuses_in_memory_sqlite() {
+        for url in ["sqlite::memory:", "sqlite://x.db?mode=memory"] {
+            let error = Store::connect(url).await.err().expect("refused");
+            assert!(error.to_string().contains("in-memory"), "{url}: {error}");
+        }
     }
 
     #[test]

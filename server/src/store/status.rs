@@ -342,9 +342,22 @@ pub async fn rsync_work(
     if after.is_some() {
         sql.push_str(" WHERE (w.instance_id, w.app, w.kind, w.api_group, w.namespace, w.name) > ($2, $3, $4, $5, $6, $7)");
     }
-    sql.push_str(&format!(
-        " ORDER BY w.instance_id, w.app, w.kind, w.api_group, w.namespace, w.name LIMIT {limit}"
-    ));
+    const ORDER: &str = "instance_id, app, kind, api_group, namespace, name";
+    sql.push_str(&format!(" ORDER BY {ORDER} LIMIT {limit}"));
+    // The batch comes back as one JSON row: a row per resource through sqlx's Any
+    // driver (a manifest each) cost ~18 µs, and a convergence reads 100,000 of them.
+    const FIELDS: &str = "instance_id, app, cluster, kind, api_group, api_version, namespace, \
+         name, manifest, rsync_status, generation, deleting";
+    let postgres = conn.backend_name() == "PostgreSQL";
+    let sql = if postgres {
+        format!(
+            "SELECT COALESCE(json_agg(json_build_array({FIELDS}) ORDER BY {ORDER}), '[]')::text \
+             AS page FROM ({sql}) page"
+        )
+    } else {
+        // Put in key order below: SQLite's BINARY collation is byte order.
+        format!("SELECT json_group_array(json_array({FIELDS})) AS page FROM ({sql})")
+    };
     let mut query = sqlx::query(&sql).bind(cluster);
     if let Some((instance, key)) = after {
         query = query
@@ -355,23 +368,65 @@ pub async fn rsync_work(
             .bind(key.namespace.clone())
             .bind(key.name.clone());
     }
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
-    rows.iter()
-        .map(|r| {
-            let instance: String = r.try_get("instance_id").map_err(db_error)?;
-            let status: String = r.try_get("rsync_status").map_err(db_error)?;
-            let deleting: i64 = r.try_get("deleting").map_err(db_error)?;
-            Ok(RsyncWork {
-                instance: instance.parse().map_err(Error::internal)?,
-                key: ResourceKey::decode(r)?,
-                api_version: r.try_get("api_version").map_err(db_error)?,
-                manifest: r.try_get("manifest").map_err(db_error)?,
-                status: status.parse().map_err(Error::internal)?,
-                delete: deleting == 1,
-                generation: r.try_get("generation").map_err(db_error)?,
-            })
-        })
-        .collect()
+    let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
+    let page: String = row.try_get("page").map_err(db_error)?;
+    type WorkRow = (
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        i64,
+        i64,
+    );
+    let mut rows: Vec<WorkRow> = serde_json::from_str(&page).map_err(Error::internal)?;
+    if !postgres {
+        rows.sort_by(|a, b| {
+            (&a.0, &a.1, &a.3, &a.4, &a.6, &a.7).cmp(&(&b.0, &b.1, &b.3, &b.4, &b.6, &b.7))
+        });
+    }
+    let work = rows
+        .into_iter()
+        .map(
+            |(
+                instance,
+                app,
+                cluster,
+                kind,
+                group,
+                api_version,
+                namespace,
+                name,
+                manifest,
+                status,
+                generation,
+                deleting,
+            )| {
+                Ok(RsyncWork {
+                    instance: instance.parse().map_err(Error::internal)?,
+                    key: ResourceKey {
+                        app,
+                        cluster,
+                        kind,
+                        group,
+                        namespace,
+                        name,
+                    },
+                    api_version,
+                    manifest,
+                    status: status.parse().map_err(Error::internal)?,
+                    delete: deleting == 1,
+                    generation,
+                })
+            },
+        )
+        .collect::<Result<Vec<RsyncWork>>>()?;
+    Ok(work)
 }
 
 /// Binds a resource's full key: instance, then (app, cluster, kind, group, namespace,

@@ -36,6 +36,7 @@ use crate::sim::embedded::EmbeddedAgents;
 use crate::store::{Backend, Store, redact};
 use crate::tasks::event_compaction::EventCompaction;
 use crate::tasks::request_expiry::RequestExpiry;
+use crate::tasks::table_statistics::TableStatistics;
 use crate::tasks::wal_checkpoint::WalCheckpoint;
 use crate::tasks::{self, Activator};
 use crate::watch::{WatchHub, WatchOptions};
@@ -43,6 +44,8 @@ use crate::watch::{WatchHub, WatchOptions};
 /// How often the WAL is checkpointed (SQLite): often enough that each checkpoint copies
 /// a few MB at most under a full write load.
 const WAL_CHECKPOINT_PERIOD: Duration = Duration::from_millis(100);
+/// How often PostgreSQL tables that changed a lot are analyzed.
+const STATISTICS_PERIOD: Duration = Duration::from_secs(5);
 
 /// Request logging: a span per RPC (DEBUG), and a WARN line for RPCs that fail on the
 /// server's side. Errors that describe the caller's request (bad input, not found,
@@ -238,6 +241,18 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         )
     });
 
+    // PostgreSQL only: autovacuum analyzes once a minute at most.
+    let statistics_task = (store.backend() == Backend::Postgres).then(|| {
+        tasks::spawn(
+            Arc::new(TableStatistics {
+                store: store.clone(),
+            }),
+            STATISTICS_PERIOD,
+            Activator::default(),
+            workers.clone(),
+        )
+    });
+
     engine.start_all().await?;
     if let Some(embedded) = &embedded {
         embedded.start_all().await?;
@@ -268,7 +283,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     if tokio::time::timeout(config.shutdown_timeout, async {
         let _ = expiry_task.await;
         let _ = compaction_task.await;
-        if let Some(task) = checkpoint_task {
+        for task in [checkpoint_task, statistics_task].into_iter().flatten() {
             let _ = task.await;
         }
     })

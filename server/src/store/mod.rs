@@ -317,6 +317,37 @@ impl Store {
         Ok(Some((log, done)))
     }
 
+    /// PostgreSQL: ANALYZEs the tables whose rows changed by more than a tenth (plus
+    /// 1,000) since their last analysis, and returns their names. Autovacuum does the
+    /// same but looks once a minute: until then, a table that went from empty to the
+    /// 100,000 rows of an instantiate is planned as nearly empty (a status page then
+    /// sorted the whole instance instead of walking the primary key: 148 ms a page
+    /// instead of 34). Nothing on SQLite.
+    pub async fn refresh_statistics(&self) -> Result<Vec<String>> {
+        if self.backend != Backend::Postgres {
+            return Ok(Vec::new());
+        }
+        let mut conn = self.read().await?;
+        let stale: Vec<String> = sqlx::query(
+            "SELECT relname::text AS relname FROM pg_stat_user_tables \
+             WHERE schemaname = current_schema() AND n_mod_since_analyze > 1000 + n_live_tup / 10 \
+             ORDER BY relname",
+        )
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(db_error)?
+        .iter()
+        .map(|row| row.try_get::<String, _>("relname").map_err(db_error))
+        .collect::<Result<_>>()?;
+        for table in &stale {
+            sqlx::query(&format!("ANALYZE \"{}\"", table.replace('"', "\"\"")))
+                .execute(&mut *conn)
+                .await
+                .map_err(db_error)?;
+        }
+        Ok(stale)
+    }
+
     /// Closes the pool, waiting for connections to be returned.
     pub async fn close(&self) {
         if let Some(writer) = &self.writer {
@@ -523,6 +554,49 @@ mod tests {
         tx.commit().await.unwrap();
         let (log, _) = store.checkpoint().await.unwrap().expect("sqlite");
         assert!(log < 10, "the log was not reused: {log} frames");
+    }
+
+    /// A table that changed a lot is analyzed (its column statistics appear) without
+    /// waiting for autovacuum.
+    #[tokio::test]
+    async fn analyzes_changed_tables_on_postgres() {
+        let url = flotilla_tests::create_postgres_database().await;
+        let store = Store::connect(&url).await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        sqlx::query("CREATE TABLE filler (n BIGINT NOT NULL)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        sqlx::query("INSERT INTO filler (n) SELECT generate_series(1, 5000)")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let analyzed = |store: Store| async move {
+            let mut conn = store.read().await.unwrap();
+            let row = sqlx::query("SELECT COUNT(*) AS n FROM pg_stats WHERE tablename = 'filler'")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap();
+            row.try_get::<i64, _>("n").unwrap() > 0
+        };
+        assert!(!analyzed(store.clone()).await, "no statistics before");
+        // The backend's counters reach pg_stat_user_tables within about a second.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let tables = store.refresh_statistics().await.unwrap();
+            if tables.iter().any(|t| t == "filler") {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "filler never analyzed"
+            );
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        assert!(analyzed(store.clone()).await, "statistics after");
+        store.close().await;
+        flotilla_tests::drop_postgres_database(&url);
     }
 
     #[tokio::test]

@@ -5,6 +5,7 @@
 
 pub mod event_compaction;
 pub mod request_expiry;
+pub mod table_statistics;
 pub mod wal_checkpoint;
 
 use std::sync::Arc;

@@ -887,8 +887,13 @@ async fn main() -> Result<()> {
     let scale = if quick { QUICK } else { FULL };
     eprintln!("flotilla-bench {scale:?}");
     if args.iter().any(|a| a == "--serve") {
-        // For profiling: set up and converge the instance on SQLite, then keep serving.
-        let server = TestServer::start_with(Backend::Sqlite, &[]).await;
+        // For profiling: set up and converge the instance (on SQLite unless `--backend
+        // postgres`), then keep serving.
+        let backend = match only {
+            Some("postgres") => Backend::Postgres,
+            _ => Backend::Sqlite,
+        };
+        let server = TestServer::start_with(backend, &[]).await;
         let mut client = server.client().await;
         let clusters = setup(&mut client, scale).await?;
         let _agents = start_agents(&server, &client, &clusters).await;

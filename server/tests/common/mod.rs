@@ -14,7 +14,11 @@ pub struct TestDb {
 impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some(url) = &self.postgres {
-            flotilla_tests::drop_postgres_database(url);
+            if std::thread::panicking() {
+                eprintln!("kept the failed test's database: {url}");
+            } else {
+                flotilla_tests::drop_postgres_database(url);
+            }
         }
     }
 }

@@ -14,6 +14,7 @@ e2e_suite!(
     seed_scenario_status_queries,
     failing_applies_are_failed_and_the_rest_applied,
     disconnected_cluster_retries_then_recovers,
+    flapping_cluster_ends_available,
     pod_deleted_out_of_band_goes_not_present_then_present,
     terminate_and_historical_instances,
     network_intents_render_and_apply,
@@ -411,6 +412,39 @@ async fn disconnected_cluster_retries_then_recovers(server: &TestServer) {
         .unwrap()
         .into_inner();
     assert_eq!(cluster.connectivity, Connectivity::Available as i32);
+}
+
+/// A cluster whose agent flaps while its resources are delivered ends Available and
+/// converged: the rsync worker's "unreachable" write, decided while no session was
+/// open, never lands after the Available of a session that opened meanwhile.
+async fn flapping_cluster_ends_available(server: &TestServer) {
+    let mut client = server.client().await;
+    let cluster1 = names::cluster("edge", "cluster1");
+    wait_connectivity(&client, &cluster1, Connectivity::Available).await;
+    instantiate(&mut client).await;
+    for round in 0..30 {
+        client
+            .simulator
+            .disconnect_cluster(DisconnectClusterRequest {
+                cluster: cluster1.clone(),
+            })
+            .await
+            .unwrap();
+        if round % 2 == 1 {
+            tokio::time::sleep(Duration::from_millis(5 * (round % 7))).await;
+        }
+        client
+            .simulator
+            .reconnect_cluster(ReconnectClusterRequest {
+                cluster: cluster1.clone(),
+            })
+            .await
+            .unwrap();
+        // Let the agent's backoff (100 ms + jitter) bring the session back sometimes.
+        tokio::time::sleep(Duration::from_millis(40 * (round % 5))).await;
+    }
+    converged(&mut client).await;
+    wait_connectivity(&client, &cluster1, Connectivity::Available).await;
 }
 
 async fn pod_deleted_out_of_band_goes_not_present_then_present(server: &TestServer) {

@@ -35,6 +35,11 @@ pub struct ClusterLink {
     /// Held while the cluster's bundles are ingested: an old session's last batch
     /// finishes before the next session's first.
     ingest: tokio::sync::Mutex<()>,
+    /// Held while the cluster's connectivity is written. Each writer decides what to
+    /// write from the session it sees under this lock, so a write that saw "no
+    /// session" cannot land after the write of a session that opened meanwhile (the
+    /// cluster would stay Retrying with a live agent).
+    connectivity: tokio::sync::Mutex<()>,
 }
 
 impl ClusterLink {
@@ -311,6 +316,7 @@ impl AgentHub {
                     session: watch::channel(None).0,
                     wake: Notify::new(),
                     ingest: tokio::sync::Mutex::new(()),
+                    connectivity: tokio::sync::Mutex::new(()),
                 })
             })
             .clone()
@@ -365,8 +371,14 @@ impl AgentHub {
         if let Err(error) = self.status.reconcile_session(cluster, held).await {
             warn!(%cluster, %error, "cannot reconcile the new session");
         }
-        if let Err(error) = self.status.connectivity_changed(cluster, "Available").await {
-            warn!(%cluster, %error, "cannot record connectivity");
+        {
+            let _connectivity = link.connectivity.lock().await;
+            // A newer session (or a close) may have come meanwhile: it writes its own.
+            if link.current().is_some_and(|c| c.id == session.id)
+                && let Err(error) = self.status.connectivity_changed(cluster, "Available").await
+            {
+                warn!(%cluster, %error, "cannot record connectivity");
+            }
         }
         link.wake.notify_one();
         Ok((session, receiver))
@@ -388,15 +400,29 @@ impl AgentHub {
         });
         if was_current {
             info!(cluster = %session.cluster, session = session.id, %reason, "agent session closed");
-            if let Err(error) = self
-                .status
-                .connectivity_changed(&session.cluster, "Retrying")
-                .await
+            let _connectivity = link.connectivity.lock().await;
+            // An agent that reconnected meanwhile keeps the cluster Available.
+            if link.current().is_none()
+                && let Err(error) = self
+                    .status
+                    .connectivity_changed(&session.cluster, "Retrying")
+                    .await
             {
                 warn!(cluster = %session.cluster, %error, "cannot record connectivity");
             }
             link.wake.notify_one();
         }
+    }
+
+    /// Marks what rsync cannot deliver to `link`'s cluster as Retrying (and the cluster
+    /// unreachable), unless an agent session is open by the time the connectivity lock
+    /// is held. Returns how many resources moved.
+    pub async fn mark_unreachable(&self, link: &ClusterLink) -> Result<i64> {
+        let _connectivity = link.connectivity.lock().await;
+        if link.current().is_some() {
+            return Ok(0);
+        }
+        self.status.mark_unreachable(&link.cluster).await
     }
 
     /// Cuts `cluster`'s session and refuses its agent until [`AgentHub::reconnect`].

@@ -128,7 +128,7 @@ impl RsyncEngine {
                 Ok(pass) => {
                     if link.current().is_none() {
                         // Nothing can reach the cluster: what it should hold is Retrying.
-                        match self.hub.status().mark_unreachable(&cluster).await {
+                        match self.hub.mark_unreachable(&link).await {
                             Ok(moved) if moved > 0 => {
                                 info!(%cluster, moved, "cluster unreachable; resources retrying")
                             }

@@ -344,32 +344,15 @@ pub async fn rsync_work(
     }
     const ORDER: &str = "instance_id, app, kind, api_group, namespace, name";
     sql.push_str(&format!(" ORDER BY {ORDER} LIMIT {limit}"));
-    // The batch comes back as one JSON row: a row per resource through sqlx's Any
-    // driver (a manifest each) cost ~18 µs, and a convergence reads 100,000 of them.
     const FIELDS: &str = "instance_id, app, cluster, kind, api_group, api_version, namespace, \
          name, manifest, rsync_status, generation, deleting";
-    let postgres = conn.backend_name() == "PostgreSQL";
-    let sql = if postgres {
-        format!(
-            "SELECT COALESCE(json_agg(json_build_array({FIELDS}) ORDER BY {ORDER}), '[]')::text \
-             AS page FROM ({sql}) page"
-        )
-    } else {
-        // Put in key order below: SQLite's BINARY collation is byte order.
-        format!("SELECT json_group_array(json_array({FIELDS})) AS page FROM ({sql})")
-    };
-    let mut query = sqlx::query(&sql).bind(cluster);
+    let mut binds = vec![cluster.to_string()];
     if let Some((instance, key)) = after {
-        query = query
-            .bind(instance.clone())
-            .bind(key.app.clone())
-            .bind(key.kind.clone())
-            .bind(key.group.clone())
-            .bind(key.namespace.clone())
-            .bind(key.name.clone());
+        binds.push(instance.clone());
+        binds.extend(
+            [&key.app, &key.kind, &key.group, &key.namespace, &key.name].map(|v| v.to_string()),
+        );
     }
-    let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
-    let page: String = row.try_get("page").map_err(db_error)?;
     type WorkRow = (
         String,
         String,
@@ -384,14 +367,18 @@ pub async fn rsync_work(
         i64,
         i64,
     );
-    let mut rows: Vec<WorkRow> = serde_json::from_str(&page).map_err(Error::internal)?;
-    if !postgres {
-        rows.sort_by(|a, b| {
+    let rows: Vec<WorkRow> = super::rsync_resource::json_rows(
+        conn,
+        &sql,
+        FIELDS,
+        ORDER,
+        binds,
+        |a: &WorkRow, b: &WorkRow| {
             (&a.0, &a.1, &a.3, &a.4, &a.6, &a.7).cmp(&(&b.0, &b.1, &b.3, &b.4, &b.6, &b.7))
-        });
-    }
-    let work = rows
-        .into_iter()
+        },
+    )
+    .await?;
+    rows.into_iter()
         .map(
             |(
                 instance,
@@ -425,8 +412,7 @@ pub async fn rsync_work(
                 })
             },
         )
-        .collect::<Result<Vec<RsyncWork>>>()?;
-    Ok(work)
+        .collect()
 }
 
 /// Binds a resource's full key: instance, then (app, cluster, kind, group, namespace,

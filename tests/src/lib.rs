@@ -212,19 +212,20 @@ impl Drop for TestServer {
             let _ = child.wait();
         }
         if self.backend == Backend::Postgres {
-            if std::thread::panicking() {
-                eprintln!("kept the failed test's database: {}", self.database_url);
-            } else {
-                drop_postgres_database(&self.database_url);
-            }
+            drop_postgres_database(&self.database_url);
         }
     }
 }
 
-/// Drops a database `create_postgres_database` made (from a thread of its own: drop
-/// runs inside the test's runtime, which must not block on itself).
+/// Drops a database `create_postgres_database` made, for the guards that own one
+/// (from a thread of its own: drop runs inside the test's runtime, which must not
+/// block on itself). A failing test keeps its database and prints its URL.
 pub fn drop_postgres_database(url: &str) {
     use sqlx::Connection;
+    if std::thread::panicking() {
+        eprintln!("kept the failed test's database: {url}");
+        return;
+    }
     let Some((_, name)) = url.rsplit_once('/') else {
         return;
     };

@@ -14,11 +14,7 @@ pub struct TestDb {
 impl Drop for TestDb {
     fn drop(&mut self) {
         if let Some(url) = &self.postgres {
-            if std::thread::panicking() {
-                eprintln!("kept the failed test's database: {url}");
-            } else {
-                flotilla_tests::drop_postgres_database(url);
-            }
+            flotilla_tests::drop_postgres_database(url);
         }
     }
 }

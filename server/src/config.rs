@@ -61,6 +61,11 @@ pub struct Flags {
     /// read the event log [default: 50000].
     #[arg(long, env = "FLOTILLA_WATCH_TAIL_EVENTS")]
     pub watch_tail_events: Option<usize>,
+    /// Resources of intent-group status kept in memory (across the groups being
+    /// queried) to serve paged `all` status without SQL; 0 turns it off
+    /// [default: 1000000].
+    #[arg(long, env = "FLOTILLA_STATUS_TREE_ENTRIES")]
+    pub status_tree_entries: Option<usize>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -93,6 +98,7 @@ struct FileConfig {
     watch_heartbeat_millis: Option<u64>,
     max_watches: Option<usize>,
     watch_tail_events: Option<usize>,
+    status_tree_entries: Option<usize>,
 }
 
 /// The effective configuration.
@@ -117,6 +123,8 @@ pub struct Config {
     pub watch_heartbeat: Duration,
     pub max_watches: usize,
     pub watch_tail_events: usize,
+    /// Resources kept in in-memory status trees (0: off).
+    pub status_tree_entries: usize,
 }
 
 impl Config {
@@ -178,6 +186,10 @@ impl Config {
                 .or(file.watch_tail_events)
                 .unwrap_or(50_000)
                 .max(1),
+            status_tree_entries: flags
+                .status_tree_entries
+                .or(file.status_tree_entries)
+                .unwrap_or(1_000_000),
             sim_pod_ready: Duration::from_millis(
                 flags
                     .sim_pod_ready_millis

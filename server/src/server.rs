@@ -130,9 +130,10 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         _ => format!("http://{address}"),
     };
 
-    let status = StatusApp::new(store.clone());
-    let hub = AgentHub::new(status.clone(), config.agent_heartbeat);
     let workers = shutdown.child_token();
+    let status =
+        StatusApp::new(store.clone()).with_trees(config.status_tree_entries, workers.clone());
+    let hub = AgentHub::new(status.clone(), config.agent_heartbeat);
     let engine = RsyncEngine::new(hub.clone(), RsyncOptions::default(), workers.clone());
     let embedded = config.sim.then(|| {
         EmbeddedAgents::new(

@@ -15,6 +15,7 @@ e2e_suite!(
     failing_applies_are_failed_and_the_rest_applied,
     disconnected_cluster_retries_then_recovers,
     flapping_cluster_ends_available,
+    status_tree_agrees_with_sql_and_is_never_stale,
     pod_deleted_out_of_band_goes_not_present_then_present,
     terminate_and_historical_instances,
     network_intents_render_and_apply,
@@ -445,6 +446,138 @@ async fn flapping_cluster_ends_available(server: &TestServer) {
     }
     converged(&mut client).await;
     wait_connectivity(&client, &cluster1, Connectivity::Available).await;
+}
+
+/// Every resource of `request`'s status, paged by `page_size`, as (app, cluster,
+/// kind, name, version, rsync status, cluster status, readiness).
+async fn status_rows(
+    client: &mut Client,
+    mut request: GetDeploymentIntentGroupStatusRequest,
+    page_size: i32,
+) -> Vec<(String, String, String, String, String, i32, i32, i32)> {
+    let mut rows = Vec::new();
+    request.page_size = page_size;
+    loop {
+        let page = status(client, request.clone()).await;
+        for app in &page.resources {
+            for c in &app.clusters {
+                for r in &c.resources {
+                    let gvk = r.gvk.clone().unwrap_or_default();
+                    rows.push((
+                        app.app_name.clone(),
+                        c.name.clone(),
+                        gvk.kind,
+                        r.name.clone(),
+                        gvk.version,
+                        r.rsync_status,
+                        r.cluster_status,
+                        r.readiness,
+                    ));
+                }
+            }
+        }
+        if page.next_page_token.is_empty() {
+            return rows;
+        }
+        request.page_token = page.next_page_token;
+    }
+}
+
+/// Paged ALL status is served from the in-memory status tree once the group is
+/// quiet: it agrees with DETAIL (always read from SQL) on every page and filter, and
+/// a change the group's watchers have seen is never answered from a stale tree.
+async fn status_tree_agrees_with_sql_and_is_never_stale(server: &TestServer) {
+    let mut client = server.client().await;
+    instantiate(&mut client).await;
+    converged(&mut client).await;
+    let built = |server: &TestServer| server.log().matches("status tree ready").count();
+    eventually(WAIT, "the status tree to be built", || async {
+        (built(server) > 0).then_some(())
+    })
+    .await;
+    for (apps, clusters) in [
+        (&[][..], &[][..]),
+        (&["collectd"][..], &[][..]),
+        (&[][..], &["cluster2"][..]),
+        (&["collectd", "operator"][..], &["cluster1"][..]),
+    ] {
+        for page_size in [1, 3, 1000] {
+            let all = status_rows(
+                &mut client,
+                query(StatusOutput::All, apps, clusters),
+                page_size,
+            )
+            .await;
+            let detail = status_rows(
+                &mut client,
+                query(StatusOutput::Detail, apps, clusters),
+                page_size,
+            )
+            .await;
+            assert!(!all.is_empty());
+            assert_eq!(
+                all, detail,
+                "apps {apps:?} clusters {clusters:?} page {page_size}"
+            );
+        }
+    }
+    let before = built(server);
+
+    // A pod deleted out of band: once a watcher has its event, ALL shows it.
+    let mut stream = client
+        .status
+        .watch_status(WatchStatusRequest {
+            name: DIG.into(),
+            output: StatusOutput::All as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    loop {
+        let event = stream.message().await.unwrap().expect("the watch goes on");
+        if event.r#type == WatchEventType::Synced as i32 {
+            break;
+        }
+    }
+    client
+        .simulator
+        .delete_pod(DeletePodRequest {
+            cluster: names::cluster("edge", "cluster1"),
+            namespace: String::new(),
+            pod: "collectd-0".into(),
+        })
+        .await
+        .unwrap();
+    loop {
+        let event = tokio::time::timeout(WAIT, stream.message())
+            .await
+            .expect("the pod's event in time")
+            .unwrap()
+            .expect("the watch goes on");
+        let gone = event.resource.as_ref().is_some_and(|r| {
+            r.name == "collectd-0" && r.cluster_status == ClusterResourceStatus::NotPresent as i32
+        });
+        if gone {
+            break;
+        }
+    }
+    let all = status_rows(&mut client, query(StatusOutput::All, &[], &[]), 1000).await;
+    let pod = all
+        .iter()
+        .find(|row| row.1.ends_with("cluster1") && row.3 == "collectd-0")
+        .expect("the pod is listed");
+    assert_eq!(pod.6, ClusterResourceStatus::NotPresent as i32, "{pod:?}");
+
+    // Once the group is quiet again the tree is rebuilt, and still agrees.
+    converged(&mut client).await;
+    eventually(WAIT, "the status tree to be rebuilt", || async {
+        (built(server) > before).then_some(())
+    })
+    .await;
+    let all = status_rows(&mut client, query(StatusOutput::All, &[], &[]), 2).await;
+    let detail = status_rows(&mut client, query(StatusOutput::Detail, &[], &[]), 2).await;
+    assert_eq!(all, detail);
 }
 
 async fn pod_deleted_out_of_band_goes_not_present_then_present(server: &TestServer) {

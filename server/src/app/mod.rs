@@ -4,6 +4,7 @@
 
 pub mod lifecycle;
 pub mod status;
+pub mod status_tree;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

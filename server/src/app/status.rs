@@ -8,7 +8,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
+use super::status_tree::{StatusTrees, Tree};
 use crate::domain::conditions::{self, Condition, Severity, SummaryOptions};
 use crate::domain::lifecycle::{DigState, NetworkState};
 use crate::domain::manifest::Gvk;
@@ -106,6 +108,8 @@ pub struct StatusApp {
     /// Unfiltered summaries of intent groups, each valid until its group's next commit
     /// (status events, lifecycle verbs and spec updates all signal the group).
     summaries: Arc<std::sync::Mutex<HashMap<String, CachedSummary>>>,
+    /// In-memory `all` trees of queried intent groups (None: off).
+    trees: Option<Arc<StatusTrees>>,
 }
 
 struct CachedSummary {
@@ -142,7 +146,19 @@ impl StatusApp {
         Self {
             store,
             summaries: Arc::default(),
+            trees: None,
         }
+    }
+
+    /// Keeps in-memory status trees of queried intent groups, up to `max_entries`
+    /// resources in all (0: none); their warmers stop at `shutdown`.
+    pub fn with_trees(mut self, max_entries: usize, shutdown: CancellationToken) -> Self {
+        self.trees = (max_entries > 0).then(|| StatusTrees::new(max_entries, shutdown));
+        self
+    }
+
+    pub(crate) fn trees(&self) -> Option<&Arc<StatusTrees>> {
+        self.trees.as_ref()
     }
 
     pub fn store(&self) -> &Store {
@@ -401,9 +417,13 @@ impl StatusApp {
             && query.resources.is_empty()
             && query.instance.is_none()
             && owner.kind() == &DEPLOYMENT_INTENT_GROUP;
+        let tree = match &self.trees {
+            Some(trees) if owner.kind() == &DEPLOYMENT_INTENT_GROUP => trees.touch(self, owner),
+            _ => None,
+        };
         if !cacheable {
             let mut conn = self.store.read().await?;
-            return self.query_on(&mut conn, owner, query).await;
+            return self.query_with(&mut conn, owner, query, tree).await;
         }
         let key = owner.to_string();
         if let Some(cached) = self.summaries.lock().expect("summary cache").get(&key)
@@ -438,6 +458,18 @@ impl StatusApp {
         conn: &mut sqlx::AnyConnection,
         owner: &ResourceName,
         query: &StatusQuery,
+    ) -> Result<StatusResult> {
+        self.query_with(conn, owner, query, None).await
+    }
+
+    /// [`StatusApp::query_on`], taking the page from `tree` when it holds the queried
+    /// instance and is still current once everything else has been read.
+    async fn query_with(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        owner: &ResourceName,
+        query: &StatusQuery,
+        tree: Option<Arc<Tree>>,
     ) -> Result<StatusResult> {
         let (state, current, composite_profile, conditions) =
             if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
@@ -508,7 +540,16 @@ impl StatusApp {
         });
         result.instance = Some(instance);
         if query.output != Output::Summary {
-            let (entries, next) = self.page(conn, instance_id, &filter, query).await?;
+            let tree = tree.filter(|tree| {
+                tree.instance == instance_id
+                    && query.output == Output::All
+                    && filter.names.is_empty()
+                    && tree.is_current()
+            });
+            let (entries, next) = match tree {
+                Some(tree) => tree.page(&filter, query),
+                None => self.page(conn, instance_id, &filter, query).await?,
+            };
             result.entries = entries;
             result.next = next;
         }
@@ -565,7 +606,7 @@ impl StatusApp {
 
     /// One page of the resource tree: rendered resources merged with cluster resources
     /// in key order.
-    async fn page(
+    pub(crate) async fn page(
         &self,
         conn: &mut sqlx::AnyConnection,
         instance: InstanceId,

@@ -1,0 +1,368 @@
+//! In-memory status trees: the `all` status of an intent group's current instance,
+//! kept in memory so paged reads of a large instance do not run two SQL range reads
+//! and a merge per page.
+//!
+//! A tree is only ever served when it is exactly what SQL would answer: it is built
+//! from reads that start after subscribing to the group's commit signal (bumped after
+//! every commit that changes the group's status or lifecycle, the same signal the
+//! summary cache and the watch feeds use), and it is valid only while that signal has
+//! not moved. Any change makes it stale; queries then fall back to SQL until the
+//! group's warmer has rebuilt it, which it does once the group has been quiet for
+//! [`QUIET`] (a rebuild reads the whole instance, so a group that changes
+//! continuously is served from SQL rather than rebuilt on every change).
+//!
+//! Trees are demand-driven: a group's warmer starts with the first status query of
+//! the group (any output) and stops, dropping the tree, after [`IDLE`] without one.
+//! Entries are stored compactly (interned strings, one-byte statuses): about 70 bytes
+//! per resource, so 100,000 resources cost ~7 MB. `max_entries` bounds the sum over
+//! all groups; an instance that does not fit is not kept.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+use tracing::{info, warn};
+
+use super::status::{Output, StatusApp, StatusEntry, StatusQuery};
+use crate::domain::names::ResourceName;
+use crate::domain::readiness::{ClusterStatus, Readiness};
+use crate::domain::status::RsyncStatus;
+use crate::error::Result;
+use crate::ids::InstanceId;
+use crate::store::dig::dig_status;
+use crate::store::rsync_resource::{ResourceFilter, ResourceKey};
+
+/// How long a group must go without commits before its tree is rebuilt.
+pub const QUIET: Duration = Duration::from_millis(300);
+/// How long a tree is kept without a status query of its group.
+pub const IDLE: Duration = Duration::from_secs(600);
+/// Entries per SQL page while building.
+const BUILD_PAGE: usize = 10_000;
+
+/// The status trees of this server.
+pub struct StatusTrees {
+    max_entries: usize,
+    shutdown: CancellationToken,
+    slots: Mutex<HashMap<String, Slot>>,
+}
+
+struct Slot {
+    tree: Option<Arc<Tree>>,
+    last_query: Instant,
+}
+
+/// The `all` entries of one instance, in key order.
+pub struct Tree {
+    pub instance: InstanceId,
+    /// The group's commit signal as of the build's first read.
+    changes: watch::Receiver<u64>,
+    strings: Vec<Box<str>>,
+    entries: Vec<Compact>,
+}
+
+/// One entry; strings are indexes into `Tree::strings`.
+struct Compact {
+    app: u32,
+    cluster: u32,
+    kind: u32,
+    group: u32,
+    namespace: u32,
+    version: u32,
+    name: Box<str>,
+    rsync: Option<RsyncStatus>,
+    cluster_status: Option<ClusterStatus>,
+    readiness: Readiness,
+}
+
+impl StatusTrees {
+    /// `max_entries` = 0 turns trees off.
+    pub fn new(max_entries: usize, shutdown: CancellationToken) -> Arc<StatusTrees> {
+        Arc::new(StatusTrees {
+            max_entries,
+            shutdown,
+            slots: Mutex::new(HashMap::new()),
+        })
+    }
+
+    /// Notes a status query of `owner` (starting its warmer if it has none) and returns
+    /// its tree if the tree is current.
+    pub fn touch(&self, status: &StatusApp, owner: &ResourceName) -> Option<Arc<Tree>> {
+        if self.max_entries == 0 || self.shutdown.is_cancelled() {
+            return None;
+        }
+        let key = owner.to_string();
+        let mut slots = self.slots.lock().expect("status trees lock");
+        match slots.get_mut(&key) {
+            Some(slot) => {
+                slot.last_query = Instant::now();
+                slot.tree.clone().filter(|tree| tree.is_current())
+            }
+            None => {
+                slots.insert(
+                    key,
+                    Slot {
+                        tree: None,
+                        last_query: Instant::now(),
+                    },
+                );
+                tokio::spawn(warm(status.clone(), owner.clone()));
+                None
+            }
+        }
+    }
+
+    fn entries_elsewhere(&self, key: &str) -> usize {
+        self.slots
+            .lock()
+            .expect("status trees lock")
+            .iter()
+            .filter(|(k, _)| k.as_str() != key)
+            .filter_map(|(_, slot)| slot.tree.as_ref())
+            .map(|tree| tree.entries.len())
+            .sum()
+    }
+}
+
+/// Keeps `owner`'s tree current while the group is queried.
+async fn warm(status: StatusApp, owner: ResourceName) {
+    let Some(trees) = status.trees().cloned() else {
+        return;
+    };
+    let key = owner.to_string();
+    let mut changes = status.store().signals().subscribe(&key);
+    let mut failures = 0u32;
+    loop {
+        let idle = {
+            let mut slots = trees.slots.lock().expect("status trees lock");
+            let idle = slots
+                .get(&key)
+                .is_none_or(|slot| slot.last_query.elapsed() >= IDLE);
+            if idle {
+                slots.remove(&key);
+            }
+            idle
+        };
+        if idle || trees.shutdown.is_cancelled() {
+            return;
+        }
+        // Wait until the group has been quiet for QUIET.
+        changes.borrow_and_update();
+        tokio::select! {
+            () = trees.shutdown.cancelled() => return,
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+                continue;
+            }
+            () = tokio::time::sleep(QUIET) => {}
+        }
+        let current = trees
+            .slots
+            .lock()
+            .expect("status trees lock")
+            .get(&key)
+            .and_then(|slot| slot.tree.as_ref().map(|tree| tree.is_current()))
+            .unwrap_or(false);
+        if !current {
+            let started = Instant::now();
+            let budget = trees
+                .max_entries
+                .saturating_sub(trees.entries_elsewhere(&key));
+            match build(&status, &owner, budget).await {
+                Ok(tree) => {
+                    failures = 0;
+                    if let Some(tree) = &tree {
+                        info!(
+                            owner = %key,
+                            instance = %tree.instance,
+                            entries = tree.entries.len(),
+                            build_ms = started.elapsed().as_millis() as u64,
+                            "status tree ready"
+                        );
+                    }
+                    if let Some(slot) = trees.slots.lock().expect("status trees lock").get_mut(&key)
+                    {
+                        slot.tree = tree.map(Arc::new);
+                    }
+                }
+                Err(error) => {
+                    failures += 1;
+                    warn!(owner = %key, %error, "cannot build the status tree");
+                    let wait = QUIET * (1 << failures.min(6));
+                    tokio::select! {
+                        () = trees.shutdown.cancelled() => return,
+                        () = tokio::time::sleep(wait) => {}
+                    }
+                    continue;
+                }
+            }
+        }
+        // Sleep until the next commit of the group, or the idle check.
+        tokio::select! {
+            () = trees.shutdown.cancelled() => return,
+            changed = changes.changed() => {
+                if changed.is_err() {
+                    return;
+                }
+            }
+            () = tokio::time::sleep(IDLE) => {}
+        }
+    }
+}
+
+/// Reads `owner`'s current instance into a tree; None if it has no instance or more
+/// than `budget` entries.
+async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Result<Option<Tree>> {
+    // Subscribe before reading: a commit after this point makes the tree stale.
+    let mut changes = status.store().signals().subscribe(&owner.to_string());
+    changes.borrow_and_update();
+    let mut conn = status.store().read().await?;
+    let Some(instance) = dig_status(&mut conn, owner, "")
+        .await?
+        .and_then(|s| s.current_instance)
+    else {
+        return Ok(None);
+    };
+    let mut strings = Interner::default();
+    let mut entries = Vec::new();
+    let mut after = None;
+    loop {
+        let query = StatusQuery {
+            output: Output::All,
+            apps: Vec::new(),
+            clusters: Vec::new(),
+            resources: Vec::new(),
+            instance: Some(instance),
+            page_size: BUILD_PAGE,
+            after,
+        };
+        let (page, next) = status
+            .page(&mut conn, instance, &ResourceFilter::default(), &query)
+            .await?;
+        if entries.len() + page.len() > budget {
+            return Ok(None);
+        }
+        entries.extend(page.into_iter().map(|e| Compact {
+            app: strings.get(&e.key.app),
+            cluster: strings.get(&e.key.cluster),
+            kind: strings.get(&e.key.kind),
+            group: strings.get(&e.key.group),
+            namespace: strings.get(&e.key.namespace),
+            version: strings.get(&e.version),
+            name: e.key.name.into_boxed_str(),
+            rsync: e.rsync_status,
+            cluster_status: e.cluster_status,
+            readiness: e.readiness,
+        }));
+        if changes.has_changed().unwrap_or(true) {
+            // Stale already: the warmer waits for quiet again.
+            return Ok(None);
+        }
+        match next {
+            Some(key) => after = Some(key),
+            None => break,
+        }
+    }
+    entries.shrink_to_fit();
+    Ok(Some(Tree {
+        instance,
+        changes,
+        strings: strings.strings,
+        entries,
+    }))
+}
+
+#[derive(Default)]
+struct Interner {
+    index: HashMap<String, u32>,
+    strings: Vec<Box<str>>,
+}
+
+impl Interner {
+    fn get(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.index.get(s) {
+            return i;
+        }
+        let i = self.strings.len() as u32;
+        self.strings.push(s.into());
+        self.index.insert(s.to_string(), i);
+        i
+    }
+}
+
+impl Tree {
+    /// No commit to the group since the build started.
+    pub fn is_current(&self) -> bool {
+        !self.changes.has_changed().unwrap_or(true)
+    }
+
+    fn s(&self, i: u32) -> &str {
+        &self.strings[i as usize]
+    }
+
+    fn key_of<'a>(&'a self, e: &'a Compact) -> [&'a str; 6] {
+        [
+            self.s(e.app),
+            self.s(e.cluster),
+            self.s(e.kind),
+            self.s(e.group),
+            self.s(e.namespace),
+            &e.name,
+        ]
+    }
+
+    /// A page as `StatusApp::page` answers it for ALL output: the entries after
+    /// `query.after` that pass `filter` (apps; clusters by resource name), up to
+    /// `query.page_size`, and the key to continue after if there are more.
+    pub fn page(
+        &self,
+        filter: &ResourceFilter,
+        query: &StatusQuery,
+    ) -> (Vec<StatusEntry>, Option<ResourceKey>) {
+        let start = match &query.after {
+            Some(after) => {
+                let after = after.columns();
+                self.entries.partition_point(|e| self.key_of(e) <= after)
+            }
+            None => 0,
+        };
+        let wanted = |e: &&Compact| {
+            (filter.apps.is_empty() || filter.apps.iter().any(|a| a == self.s(e.app)))
+                && (filter.clusters.is_empty()
+                    || filter.clusters.iter().any(|c| c == self.s(e.cluster)))
+        };
+        let mut entries: Vec<StatusEntry> = self.entries[start..]
+            .iter()
+            .filter(wanted)
+            .take(query.page_size + 1)
+            .map(|e| StatusEntry {
+                key: ResourceKey {
+                    app: self.s(e.app).to_string(),
+                    cluster: self.s(e.cluster).to_string(),
+                    kind: self.s(e.kind).to_string(),
+                    group: self.s(e.group).to_string(),
+                    namespace: self.s(e.namespace).to_string(),
+                    name: e.name.to_string(),
+                },
+                version: self.s(e.version).to_string(),
+                rsync_status: e.rsync,
+                cluster_status: e.cluster_status,
+                readiness: e.readiness,
+                metadata: None,
+                spec: None,
+                status: None,
+            })
+            .collect();
+        let more = entries.len() > query.page_size;
+        entries.truncate(query.page_size);
+        let next = if more {
+            entries.last().map(|e| e.key.clone())
+        } else {
+            None
+        };
+        (entries, next)
+    }
+}

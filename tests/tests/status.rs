@@ -521,6 +521,21 @@ async fn status_tree_agrees_with_sql_and_is_never_stale(server: &TestServer) {
             );
         }
     }
+    // Counts come from the tree too when unfiltered.
+    for page_size in [2, 1000] {
+        let mut all = query(StatusOutput::All, &[], &[]);
+        all.page_size = page_size;
+        let mut detail = query(StatusOutput::Detail, &[], &[]);
+        detail.page_size = page_size;
+        let (all, detail) = (
+            status(&mut client, all).await,
+            status(&mut client, detail).await,
+        );
+        assert_eq!(all.rsync_status, detail.rsync_status);
+        assert_eq!(all.cluster_status, detail.cluster_status);
+        assert_eq!(all.readiness, detail.readiness);
+        assert_eq!(all.rsync_status.unwrap().applied, 8);
+    }
     let before = built(server);
 
     // A pod deleted out of band: once a watcher has its event, ALL shows it.

@@ -223,25 +223,26 @@ fn rsync_to_proto(status: RsyncStatus) -> pb::RsyncStatus {
 }
 
 pub(crate) fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
+    entry_into_proto(entry.clone())
+}
+
+/// [`entry_to_proto`], moving the entry's strings instead of copying them (a page
+/// converts up to 10,000 entries).
+fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
+    let object = |value: Option<serde_json::Value>| {
+        value.filter(|v| v.is_object()).map(|v| json_to_struct(&v))
+    };
     pb::ResourceStatusEntry {
         gvk: Some(pb::GroupVersionKind {
-            group: entry.key.group.clone(),
-            version: entry.version.clone(),
-            kind: entry.key.kind.clone(),
+            group: entry.key.group,
+            version: entry.version,
+            kind: entry.key.kind,
         }),
-        name: entry.key.name.clone(),
-        namespace: entry.key.namespace.clone(),
+        name: entry.key.name,
+        namespace: entry.key.namespace,
         metadata: entry.metadata.as_ref().map(json_to_struct),
-        spec: entry
-            .spec
-            .as_ref()
-            .filter(|s| s.is_object())
-            .map(json_to_struct),
-        status: entry
-            .status
-            .as_ref()
-            .filter(|s| s.is_object())
-            .map(json_to_struct),
+        spec: object(entry.spec),
+        status: object(entry.status),
         rsync_status: entry
             .rsync_status
             .map(rsync_to_proto)
@@ -264,40 +265,33 @@ fn to_proto(result: StatusResult, output: Output, next_page_token: String) -> pb
     let owner = &result.owner;
     let is_dig = owner.kind() == &DEPLOYMENT_INTENT_GROUP;
     let mut resources: Vec<pb::AppResources> = Vec::new();
-    for entry in &result.entries {
-        if resources.last().is_none_or(|a| a.app_name != entry.key.app) {
+    // The cluster (full name) of the last entry: entries come grouped by app, then
+    // cluster, so the name is split only when it changes.
+    let mut last_cluster = String::new();
+    for mut entry in result.entries {
+        let app_name = std::mem::take(&mut entry.key.app);
+        let new_app = resources.last().is_none_or(|a| a.app_name != app_name);
+        if new_app {
             resources.push(pb::AppResources {
-                app_name: entry.key.app.clone(),
+                app_name,
                 clusters: Vec::new(),
             });
         }
         let app = resources.last_mut().expect("just pushed");
-        let cluster_id = entry
-            .key
-            .cluster
-            .rsplit('/')
-            .next()
-            .unwrap_or_default()
-            .to_string();
-        if app.clusters.last().is_none_or(|c| c.name != cluster_id) {
-            let provider = entry
-                .key
-                .cluster
-                .split('/')
-                .nth(1)
-                .unwrap_or_default()
-                .to_string();
+        if new_app || last_cluster != entry.key.cluster {
+            let cluster = std::mem::take(&mut entry.key.cluster);
             app.clusters.push(pb::ClusterResources {
-                name: cluster_id,
-                cluster_provider: provider,
+                name: cluster.rsplit('/').next().unwrap_or_default().to_string(),
+                cluster_provider: cluster.split('/').nth(1).unwrap_or_default().to_string(),
                 resources: Vec::new(),
             });
+            last_cluster = cluster;
         }
         app.clusters
             .last_mut()
             .expect("just pushed")
             .resources
-            .push(entry_to_proto(entry));
+            .push(entry_into_proto(entry));
     }
     let (rsync_status, cluster_status, readiness) =
         counts_to_proto(&result.counts, output != Output::Rsync);

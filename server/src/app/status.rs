@@ -530,22 +530,25 @@ impl StatusApp {
                 )
             })?;
         let filter = self.resolve_filter(conn, instance_id, query).await?;
-        result.counts = if filter.names.is_empty() {
-            counts_sum(conn, instance_id, &filter).await?
-        } else {
-            counts_for_names(conn, instance_id, &filter).await?
+        // The tree answers the page (and, unfiltered, the counts) if it holds this
+        // instance and no commit came since it was built: checked after every other read.
+        let tree = tree.filter(|tree| {
+            tree.instance == instance_id
+                && query.output == Output::All
+                && filter.names.is_empty()
+                && tree.is_current()
+        });
+        let unfiltered = filter.apps.is_empty() && filter.clusters.is_empty();
+        result.counts = match &tree {
+            Some(tree) if unfiltered => tree.counts.clone(),
+            _ if filter.names.is_empty() => counts_sum(conn, instance_id, &filter).await?,
+            _ => counts_for_names(conn, instance_id, &filter).await?,
         };
         result.counts.retain(|(dimension, _), count| {
             *count != 0 && (query.output != Output::Rsync || dimension == "rsync")
         });
         result.instance = Some(instance);
         if query.output != Output::Summary {
-            let tree = tree.filter(|tree| {
-                tree.instance == instance_id
-                    && query.output == Output::All
-                    && filter.names.is_empty()
-                    && tree.is_current()
-            });
             let (entries, next) = match tree {
                 Some(tree) => tree.page(&filter, query),
                 None => self.page(conn, instance_id, &filter, query).await?,

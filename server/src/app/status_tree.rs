@@ -17,7 +17,7 @@
 //! per resource, so 100,000 resources cost ~7 MB. `max_entries` bounds the sum over
 //! all groups; an instance that does not fit is not kept.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -33,6 +33,7 @@ use crate::error::Result;
 use crate::ids::InstanceId;
 use crate::store::dig::dig_status;
 use crate::store::rsync_resource::{ResourceFilter, ResourceKey};
+use crate::store::status::counts_sum;
 
 /// How long a group must go without commits before its tree is rebuilt.
 pub const QUIET: Duration = Duration::from_millis(300);
@@ -58,6 +59,8 @@ pub struct Tree {
     pub instance: InstanceId,
     /// The group's commit signal as of the build's first read.
     changes: watch::Receiver<u64>,
+    /// The instance's unfiltered counts, (dimension, value) -> resources.
+    pub counts: BTreeMap<(String, String), i64>,
     strings: Vec<Box<str>>,
     entries: Vec<Compact>,
 }
@@ -226,6 +229,7 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
     else {
         return Ok(None);
     };
+    let counts = counts_sum(&mut conn, instance, &ResourceFilter::default()).await?;
     let mut strings = Interner::default();
     let mut entries = Vec::new();
     let mut after = None;
@@ -270,6 +274,7 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
     Ok(Some(Tree {
         instance,
         changes,
+        counts,
         strings: strings.strings,
         entries,
     }))
@@ -334,28 +339,31 @@ impl Tree {
                 && (filter.clusters.is_empty()
                     || filter.clusters.iter().any(|c| c == self.s(e.cluster)))
         };
-        let mut entries: Vec<StatusEntry> = self.entries[start..]
-            .iter()
-            .filter(wanted)
-            .take(query.page_size + 1)
-            .map(|e| StatusEntry {
-                key: ResourceKey {
-                    app: self.s(e.app).to_string(),
-                    cluster: self.s(e.cluster).to_string(),
-                    kind: self.s(e.kind).to_string(),
-                    group: self.s(e.group).to_string(),
-                    namespace: self.s(e.namespace).to_string(),
-                    name: e.name.to_string(),
-                },
-                version: self.s(e.version).to_string(),
-                rsync_status: e.rsync,
-                cluster_status: e.cluster_status,
-                readiness: e.readiness,
-                metadata: None,
-                spec: None,
-                status: None,
-            })
-            .collect();
+        let mut entries: Vec<StatusEntry> =
+            Vec::with_capacity((self.entries.len() - start).min(query.page_size + 1));
+        entries.extend(
+            self.entries[start..]
+                .iter()
+                .filter(wanted)
+                .take(query.page_size + 1)
+                .map(|e| StatusEntry {
+                    key: ResourceKey {
+                        app: self.s(e.app).to_string(),
+                        cluster: self.s(e.cluster).to_string(),
+                        kind: self.s(e.kind).to_string(),
+                        group: self.s(e.group).to_string(),
+                        namespace: self.s(e.namespace).to_string(),
+                        name: e.name.to_string(),
+                    },
+                    version: self.s(e.version).to_string(),
+                    rsync_status: e.rsync,
+                    cluster_status: e.cluster_status,
+                    readiness: e.readiness,
+                    metadata: None,
+                    spec: None,
+                    status: None,
+                }),
+        );
         let more = entries.len() > query.page_size;
         entries.truncate(query.page_size);
         let next = if more {

@@ -448,6 +448,19 @@ async fn flapping_cluster_ends_available(server: &TestServer) {
     wait_connectivity(&client, &cluster1, Connectivity::Available).await;
 }
 
+/// Deletes cluster1's collectd-0 pod out of band (the sim recreates it).
+async fn delete_collectd_pod(client: &mut Client) {
+    client
+        .simulator
+        .delete_pod(DeletePodRequest {
+            cluster: names::cluster("edge", "cluster1"),
+            namespace: String::new(),
+            pod: "collectd-0".into(),
+        })
+        .await
+        .unwrap();
+}
+
 /// Every resource of `request`'s status, paged by `page_size`, as (app, cluster,
 /// kind, name, version, rsync status, cluster status, readiness).
 async fn status_rows(
@@ -555,15 +568,7 @@ async fn status_tree_agrees_with_sql_and_is_never_stale(server: &TestServer) {
             break;
         }
     }
-    client
-        .simulator
-        .delete_pod(DeletePodRequest {
-            cluster: names::cluster("edge", "cluster1"),
-            namespace: String::new(),
-            pod: "collectd-0".into(),
-        })
-        .await
-        .unwrap();
+    delete_collectd_pod(&mut client).await;
     loop {
         let event = tokio::time::timeout(WAIT, stream.message())
             .await
@@ -599,15 +604,7 @@ async fn pod_deleted_out_of_band_goes_not_present_then_present(server: &TestServ
     let mut client = server.client().await;
     instantiate(&mut client).await;
     converged(&mut client).await;
-    client
-        .simulator
-        .delete_pod(DeletePodRequest {
-            cluster: names::cluster("edge", "cluster1"),
-            namespace: String::new(),
-            pod: "collectd-0".into(),
-        })
-        .await
-        .unwrap();
+    delete_collectd_pod(&mut client).await;
     let pod_status = |client: &Client| {
         let mut client = client.clone();
         async move {

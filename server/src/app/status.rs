@@ -689,13 +689,7 @@ impl StatusApp {
             };
             entries.push(entry(key, r, o, query.output));
         }
-        let more = entries.len() > query.page_size;
-        entries.truncate(query.page_size);
-        let next = if more {
-            entries.last().map(|e| e.key.clone())
-        } else {
-            None
-        };
+        let (entries, next) = end_page(entries, query.page_size);
         tracing::debug!(
             entries = entries.len(),
             read_us = read.as_micros() as u64,
@@ -704,6 +698,22 @@ impl StatusApp {
         );
         Ok((entries, next))
     }
+}
+
+/// Cuts a page read with one entry more than `page_size`: the page, and the key to
+/// continue after if that extra entry showed there is more.
+pub(crate) fn end_page(
+    mut entries: Vec<StatusEntry>,
+    page_size: usize,
+) -> (Vec<StatusEntry>, Option<ResourceKey>) {
+    let more = entries.len() > page_size;
+    entries.truncate(page_size);
+    let next = if more {
+        entries.last().map(|e| e.key.clone())
+    } else {
+        None
+    };
+    (entries, next)
 }
 
 /// The stored body of an observed resource.

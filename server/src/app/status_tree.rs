@@ -25,7 +25,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use super::status::{Output, StatusApp, StatusEntry, StatusQuery};
+use super::status::{Output, StatusApp, StatusEntry, StatusQuery, end_page};
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;
@@ -364,13 +364,6 @@ impl Tree {
                     status: None,
                 }),
         );
-        let more = entries.len() > query.page_size;
-        entries.truncate(query.page_size);
-        let next = if more {
-            entries.last().map(|e| e.key.clone())
-        } else {
-            None
-        };
-        (entries, next)
+        end_page(entries, query.page_size)
     }
 }

@@ -157,10 +157,6 @@ impl StatusApp {
         self
     }
 
-    pub(crate) fn trees(&self) -> Option<&Arc<StatusTrees>> {
-        self.trees.as_ref()
-    }
-
     pub fn store(&self) -> &Store {
         &self.store
     }

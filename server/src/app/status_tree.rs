@@ -36,9 +36,9 @@ use crate::store::rsync_resource::{ResourceFilter, ResourceKey};
 use crate::store::status::counts_sum;
 
 /// How long a group must go without commits before its tree is rebuilt.
-pub const QUIET: Duration = Duration::from_millis(300);
+const QUIET: Duration = Duration::from_millis(300);
 /// How long a tree is kept without a status query of its group.
-pub const IDLE: Duration = Duration::from_secs(600);
+const IDLE: Duration = Duration::from_secs(600);
 /// Entries per SQL page while building.
 const BUILD_PAGE: usize = 10_000;
 
@@ -80,7 +80,6 @@ struct Compact {
 }
 
 impl StatusTrees {
-    /// `max_entries` = 0 turns trees off.
     pub fn new(max_entries: usize, shutdown: CancellationToken) -> Arc<StatusTrees> {
         Arc::new(StatusTrees {
             max_entries,
@@ -91,8 +90,8 @@ impl StatusTrees {
 
     /// Notes a status query of `owner` (starting its warmer if it has none) and returns
     /// its tree if the tree is current.
-    pub fn touch(&self, status: &StatusApp, owner: &ResourceName) -> Option<Arc<Tree>> {
-        if self.max_entries == 0 || self.shutdown.is_cancelled() {
+    pub fn touch(self: &Arc<Self>, status: &StatusApp, owner: &ResourceName) -> Option<Arc<Tree>> {
+        if self.shutdown.is_cancelled() {
             return None;
         }
         let key = owner.to_string();
@@ -110,7 +109,7 @@ impl StatusTrees {
                         last_query: Instant::now(),
                     },
                 );
-                tokio::spawn(warm(status.clone(), owner.clone()));
+                tokio::spawn(warm(self.clone(), status.clone(), owner.clone()));
                 None
             }
         }
@@ -129,10 +128,7 @@ impl StatusTrees {
 }
 
 /// Keeps `owner`'s tree current while the group is queried.
-async fn warm(status: StatusApp, owner: ResourceName) {
-    let Some(trees) = status.trees().cloned() else {
-        return;
-    };
+async fn warm(trees: Arc<StatusTrees>, status: StatusApp, owner: ResourceName) {
     let key = owner.to_string();
     let mut changes = status.store().signals().subscribe(&key);
     let mut failures = 0u32;
@@ -334,11 +330,7 @@ impl Tree {
             }
             None => 0,
         };
-        let wanted = |e: &&Compact| {
-            (filter.apps.is_empty() || filter.apps.iter().any(|a| a == self.s(e.app)))
-                && (filter.clusters.is_empty()
-                    || filter.clusters.iter().any(|c| c == self.s(e.cluster)))
-        };
+        let wanted = |e: &&Compact| filter.matches(self.s(e.app), self.s(e.cluster), &e.name);
         let mut entries: Vec<StatusEntry> =
             Vec::with_capacity((self.entries.len() - start).min(query.page_size + 1));
         entries.extend(

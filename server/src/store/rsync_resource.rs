@@ -198,6 +198,13 @@ impl ResourceFilter {
         }
         sql
     }
+
+    /// Whether a resource passes the filter: [`ResourceFilter::sql`] in Rust.
+    pub fn matches(&self, app: &str, cluster: &str, name: &str) -> bool {
+        let passes =
+            |values: &[String], value: &str| values.is_empty() || values.iter().any(|v| v == value);
+        passes(&self.apps, app) && passes(&self.clusters, cluster) && passes(&self.names, name)
+    }
 }
 
 /// ` AND (app, cluster, kind, api_group, namespace, name) > (…)` for keyset paging.

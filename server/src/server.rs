@@ -25,7 +25,7 @@ use crate::api::agent::AgentApi;
 use crate::api::lifecycle::LifecycleApi;
 use crate::api::simulator::SimulatorApi;
 use crate::api::status_api::StatusApi;
-use crate::api::watch_route::StatusRoutes;
+use crate::api::status_route::StatusRoutes;
 use crate::api::{ActionApi, ContainerClusterApi, MAX_MESSAGE_BYTES};
 use crate::app::Hooks;
 use crate::app::lifecycle::Lifecycle;

@@ -9,7 +9,8 @@ pub mod page;
 pub mod simulator;
 pub mod status;
 pub mod status_api;
-pub mod watch_route;
+pub mod status_route;
+pub mod tree_wire;
 
 use prost::Message;
 use sha2::{Digest, Sha256};

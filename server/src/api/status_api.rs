@@ -15,10 +15,9 @@ use tonic::{Request, Response, Status};
 use super::check_size;
 use super::convert::{conditions_to_proto, json_to_struct, name, owner_name, timestamp};
 use super::page::{decode_token, encode_token, page_size};
+use super::tree_wire;
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, StatusResult};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
-use crate::domain::readiness::{ClusterStatus, Readiness};
-use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::instance::{InstanceRow, instance_list};
@@ -91,7 +90,7 @@ impl StatusApi {
     }
 
     /// WatchStatus with messages encoded once for all subscribers (served by
-    /// [`super::watch_route::StatusRoutes`]).
+    /// [`super::status_route::StatusRoutes`]).
     pub async fn watch(&self, r: pb::WatchStatusRequest) -> Result<EncodedStream> {
         let owner = owner_name("name", &r.name)?;
         let output = parse_output(r.output)?;
@@ -112,12 +111,29 @@ impl StatusApi {
         Ok(Box::pin(ReceiverStream::new(receiver)))
     }
 
-    async fn status(
+    /// GetDeploymentIntentGroupStatus, encoded.
+    pub async fn dig_status(
         &self,
-        method: &str,
-        kind: &'static Kind,
-        args: StatusArgs,
-    ) -> Result<pb::ResourceStatus> {
+        r: pb::GetDeploymentIntentGroupStatusRequest,
+    ) -> Result<Encoded> {
+        self.status(
+            "GetDeploymentIntentGroupStatus",
+            &DEPLOYMENT_INTENT_GROUP,
+            status_args!(r),
+        )
+        .await
+    }
+
+    /// GetClusterNetworkStatus, encoded.
+    pub async fn network_status(&self, r: pb::GetClusterNetworkStatusRequest) -> Result<Encoded> {
+        self.status("GetClusterNetworkStatus", &CLUSTER, status_args!(r))
+            .await
+    }
+
+    /// A status query's answer, encoded: a page read from SQL as its message; a page
+    /// read from a status tree as the message without its resources, followed by the
+    /// resources written from the tree (see [`tree_wire`]).
+    async fn status(&self, method: &str, kind: &'static Kind, args: StatusArgs) -> Result<Encoded> {
         let StatusArgs {
             name: owner,
             output,
@@ -156,20 +172,28 @@ impl StatusApi {
             after,
         };
         let started = std::time::Instant::now();
-        let result = self.app.query(&owner, &query).await?;
+        let mut result = self.app.query(&owner, &query).await?;
         let queried = started.elapsed();
         let next = result
             .next
             .as_ref()
             .map(|key| encode_token(&scope, key))
             .unwrap_or_default();
-        let answer = to_proto(result, output, next);
+        let tree_page = result.tree_page.take();
+        let message = to_proto(result, output, next);
+        let mut bytes = Vec::with_capacity(message.encoded_len());
+        message.encode_raw(&mut bytes);
+        if let Some(page) = &tree_page {
+            tree_wire::encode_resources(page, &mut bytes);
+        }
         tracing::debug!(
             query_us = queried.as_micros() as u64,
             encode_us = (started.elapsed() - queried).as_micros() as u64,
+            tree = tree_page.is_some(),
+            bytes = bytes.len(),
             "status query"
         );
-        Ok(answer)
+        Ok(Encoded(bytes.into()))
     }
 }
 
@@ -212,16 +236,6 @@ pub(crate) fn counts_to_proto(
     )
 }
 
-fn rsync_to_proto(status: RsyncStatus) -> pb::RsyncStatus {
-    match status {
-        RsyncStatus::Pending => pb::RsyncStatus::Pending,
-        RsyncStatus::Applied => pb::RsyncStatus::Applied,
-        RsyncStatus::Failed => pb::RsyncStatus::Failed,
-        RsyncStatus::Retrying => pb::RsyncStatus::Retrying,
-        RsyncStatus::Terminated => pb::RsyncStatus::Terminated,
-    }
-}
-
 pub(crate) fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
     entry_into_proto(entry.clone())
 }
@@ -243,21 +257,9 @@ fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
         metadata: entry.metadata.as_ref().map(json_to_struct),
         spec: object(entry.spec),
         status: object(entry.status),
-        rsync_status: entry
-            .rsync_status
-            .map(rsync_to_proto)
-            .unwrap_or(pb::RsyncStatus::Unspecified) as i32,
-        cluster_status: match entry.cluster_status {
-            None => pb::ClusterResourceStatus::Unspecified,
-            Some(ClusterStatus::Unknown) => pb::ClusterResourceStatus::Unknown,
-            Some(ClusterStatus::NotPresent) => pb::ClusterResourceStatus::NotPresent,
-            Some(ClusterStatus::Present) => pb::ClusterResourceStatus::Present,
-        } as i32,
-        readiness: match entry.readiness {
-            Readiness::None => pb::Readiness::Unspecified,
-            Readiness::Ready => pb::Readiness::Ready,
-            Readiness::NotReady => pb::Readiness::NotReady,
-        } as i32,
+        rsync_status: tree_wire::rsync(entry.rsync_status),
+        cluster_status: tree_wire::cluster_status(entry.cluster_status),
+        readiness: tree_wire::readiness(entry.readiness),
     }
 }
 
@@ -344,30 +346,23 @@ fn instance_to_proto(row: &InstanceRow, current: bool) -> pb::Instance {
 
 #[tonic::async_trait]
 impl StatusService for StatusApi {
+    /// The generated form of [`StatusApi::dig_status`] (the server routes the method
+    /// there; see [`super::status_route::StatusRoutes`]).
     async fn get_deployment_intent_group_status(
         &self,
         request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
     ) -> Rpc<pb::ResourceStatus> {
-        let r = check_size(request)?;
-        let result = self
-            .status(
-                "GetDeploymentIntentGroupStatus",
-                &DEPLOYMENT_INTENT_GROUP,
-                status_args!(r),
-            )
-            .await?;
-        Ok(Response::new(result))
+        let encoded = self.dig_status(check_size(request)?).await?;
+        decoded(encoded).map(Response::new)
     }
 
+    /// The generated form of [`StatusApi::network_status`].
     async fn get_cluster_network_status(
         &self,
         request: Request<pb::GetClusterNetworkStatusRequest>,
     ) -> Rpc<pb::ResourceStatus> {
-        let r = check_size(request)?;
-        let result = self
-            .status("GetClusterNetworkStatus", &CLUSTER, status_args!(r))
-            .await?;
-        Ok(Response::new(result))
+        let encoded = self.network_status(check_size(request)?).await?;
+        decoded(encoded).map(Response::new)
     }
 
     async fn list_instances(
@@ -423,17 +418,177 @@ impl StatusService for StatusApi {
         result.map(Response::new).map_err(Status::from)
     }
 
-    /// Only for a StatusServiceServer used without [`super::watch_route::StatusRoutes`]
+    /// Only for a StatusServiceServer used without [`super::status_route::StatusRoutes`]
     /// (the server routes WatchStatus to [`StatusApi::watch`]): the same stream,
     /// decoded back into messages.
     async fn watch_status(&self, request: Request<pb::WatchStatusRequest>) -> Rpc<WatchStream> {
         let r = check_size(request)?;
-        let stream = self.watch(r).await?.map(|item| {
-            item.and_then(|encoded| {
-                pb::WatchStatusResponse::decode(encoded.0)
-                    .map_err(|e| Status::internal(e.to_string()))
-            })
-        });
+        let stream = self.watch(r).await?.map(|item| item.and_then(decoded));
         Ok(Response::new(Box::pin(stream)))
+    }
+}
+
+/// An encoded answer decoded back into its message.
+fn decoded<M: Message + Default>(encoded: Encoded) -> std::result::Result<M, Status> {
+    M::decode(encoded.0).map_err(|e| Status::internal(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::status_tree::Tree;
+    use crate::domain::readiness::{ClusterStatus, Readiness};
+    use crate::domain::status::RsyncStatus;
+    use crate::store::rsync_resource::ResourceFilter;
+
+    fn entry(
+        app: &str,
+        cluster: &str,
+        kind: &str,
+        group: &str,
+        name: &str,
+        n: usize,
+    ) -> StatusEntry {
+        StatusEntry {
+            key: ResourceKey {
+                app: app.into(),
+                cluster: format!("clusterProviders/edge/clusters/{cluster}"),
+                kind: kind.into(),
+                group: group.into(),
+                namespace: if n.is_multiple_of(3) {
+                    String::new()
+                } else {
+                    "default".into()
+                },
+                name: name.into(),
+            },
+            version: "v1".into(),
+            rsync_status: [
+                None,
+                Some(RsyncStatus::Pending),
+                Some(RsyncStatus::Applied),
+                Some(RsyncStatus::Failed),
+                Some(RsyncStatus::Retrying),
+                Some(RsyncStatus::Terminated),
+            ][n % 6],
+            cluster_status: [
+                None,
+                Some(ClusterStatus::Unknown),
+                Some(ClusterStatus::NotPresent),
+                Some(ClusterStatus::Present),
+            ][n % 4],
+            readiness: [Readiness::None, Readiness::Ready, Readiness::NotReady][n % 3],
+            metadata: None,
+            spec: None,
+            status: None,
+        }
+    }
+
+    /// Entries in key order over a few apps and clusters, with every enum value and
+    /// empty and long strings.
+    fn entries() -> Vec<StatusEntry> {
+        let mut entries = Vec::new();
+        let mut n = 0;
+        for app in ["alpha", "beta", "gamma"] {
+            for cluster in ["c1", "c2", "c3"] {
+                for (kind, group) in [("ConfigMap", ""), ("Deployment", "apps")] {
+                    for i in 0..5 {
+                        n += 1;
+                        let name = format!("{app}-{}-{i}", "x".repeat(n * 7 % 200));
+                        entries.push(entry(app, cluster, kind, group, &name, n));
+                    }
+                }
+            }
+        }
+        entries.sort_by(|a, b| a.key.columns().cmp(&b.key.columns()));
+        entries
+    }
+
+    /// The `resources` prost writes for `entries` grouped as SQL pages are.
+    fn prost_bytes(entries: Vec<StatusEntry>) -> Vec<u8> {
+        let owner = ResourceName::parse(
+            &DEPLOYMENT_INTENT_GROUP,
+            "name",
+            "projects/p/compositeApps/ca/versions/v1/deploymentIntentGroups/d",
+        )
+        .unwrap();
+        let result = StatusResult {
+            owner,
+            state: String::new(),
+            composite_profile: String::new(),
+            instance: None,
+            counts: Counts::new(),
+            entries,
+            tree_page: None,
+            next: None,
+            conditions: Vec::new(),
+        };
+        let message = to_proto(result, Output::All, String::new());
+        pb::ResourceStatus {
+            resources: message.resources,
+            ..Default::default()
+        }
+        .encode_to_vec()
+    }
+
+    #[test]
+    fn tree_pages_are_written_as_prost_writes_them() {
+        let all = entries();
+        let tree = Tree::of_entries(InstanceId::new(), all.clone());
+        let filters = [
+            ResourceFilter::default(),
+            ResourceFilter {
+                apps: vec!["beta".into()],
+                ..Default::default()
+            },
+            ResourceFilter {
+                clusters: vec!["clusterProviders/edge/clusters/c2".into()],
+                ..Default::default()
+            },
+        ];
+        for filter in &filters {
+            for page_size in [1, 4, 7, 1000] {
+                let mut after: Option<ResourceKey> = None;
+                let mut pages = 0;
+                loop {
+                    let query = StatusQuery {
+                        output: Output::All,
+                        apps: Vec::new(),
+                        clusters: Vec::new(),
+                        resources: Vec::new(),
+                        instance: None,
+                        page_size,
+                        after: after.clone(),
+                    };
+                    let (page, next) = tree.page(filter, &query);
+                    let expected: Vec<StatusEntry> = all
+                        .iter()
+                        .filter(|e| {
+                            after.as_ref().is_none_or(|a| e.key.columns() > a.columns())
+                                && filter.matches(&e.key.app, &e.key.cluster, &e.key.name)
+                        })
+                        .take(page_size)
+                        .cloned()
+                        .collect();
+                    assert_eq!(page.len(), expected.len());
+                    let mut bytes = Vec::new();
+                    tree_wire::encode_resources(&page, &mut bytes);
+                    assert_eq!(
+                        bytes,
+                        prost_bytes(expected.clone()),
+                        "{filter:?} {page_size}"
+                    );
+                    pages += 1;
+                    match next {
+                        Some(key) => {
+                            assert_eq!(Some(&key), expected.last().map(|e| &e.key));
+                            after = Some(key);
+                        }
+                        None => break,
+                    }
+                }
+                assert!(pages > 1 || page_size == 1000);
+            }
+        }
     }
 }

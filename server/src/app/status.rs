@@ -10,7 +10,7 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::status_tree::{StatusTrees, Tree};
+use super::status_tree::{StatusTrees, Tree, TreePage};
 use crate::domain::conditions::{self, Condition, Severity, SummaryOptions};
 use crate::domain::lifecycle::{DigState, NetworkState};
 use crate::domain::manifest::Gvk;
@@ -96,7 +96,11 @@ pub struct StatusResult {
     pub instance: Option<InstanceRow>,
     /// (dimension, value) -> count.
     pub counts: BTreeMap<(String, String), i64>,
+    /// The page's entries, when read from SQL.
     pub entries: Vec<StatusEntry>,
+    /// The page's entries, when read from the group's status tree (then `entries` is
+    /// empty).
+    pub tree_page: Option<TreePage>,
     pub next: Option<ResourceKey>,
     pub conditions: Vec<Condition>,
 }
@@ -498,6 +502,7 @@ impl StatusApp {
             instance: None,
             counts: BTreeMap::new(),
             entries: Vec::new(),
+            tree_page: None,
             next: None,
             conditions,
         };
@@ -545,12 +550,18 @@ impl StatusApp {
         });
         result.instance = Some(instance);
         if query.output != Output::Summary {
-            let (entries, next) = match tree {
-                Some(tree) => tree.page(&filter, query),
-                None => self.page(conn, instance_id, &filter, query).await?,
-            };
-            result.entries = entries;
-            result.next = next;
+            match tree {
+                Some(tree) => {
+                    let (page, next) = tree.page(&filter, query);
+                    result.tree_page = Some(page);
+                    result.next = next;
+                }
+                None => {
+                    let (entries, next) = self.page(conn, instance_id, &filter, query).await?;
+                    result.entries = entries;
+                    result.next = next;
+                }
+            }
         }
         Ok(result)
     }

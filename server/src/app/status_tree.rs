@@ -25,7 +25,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use super::status::{Output, StatusApp, StatusEntry, StatusQuery, end_page};
+use super::status::{Output, StatusApp, StatusEntry, StatusQuery};
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;
@@ -245,18 +245,7 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
         if entries.len() + page.len() > budget {
             return Ok(None);
         }
-        entries.extend(page.into_iter().map(|e| Compact {
-            app: strings.get(&e.key.app),
-            cluster: strings.get(&e.key.cluster),
-            kind: strings.get(&e.key.kind),
-            group: strings.get(&e.key.group),
-            namespace: strings.get(&e.key.namespace),
-            version: strings.get(&e.version),
-            name: e.key.name.into_boxed_str(),
-            rsync: e.rsync_status,
-            cluster_status: e.cluster_status,
-            readiness: e.readiness,
-        }));
+        entries.extend(page.into_iter().map(|e| Compact::of(e, &mut strings)));
         if changes.has_changed().unwrap_or(true) {
             // Stale already: the warmer waits for quiet again.
             return Ok(None);
@@ -274,6 +263,23 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
         strings: strings.strings,
         entries,
     }))
+}
+
+impl Compact {
+    fn of(e: StatusEntry, strings: &mut Interner) -> Compact {
+        Compact {
+            app: strings.get(&e.key.app),
+            cluster: strings.get(&e.key.cluster),
+            kind: strings.get(&e.key.kind),
+            group: strings.get(&e.key.group),
+            namespace: strings.get(&e.key.namespace),
+            version: strings.get(&e.version),
+            name: e.key.name.into_boxed_str(),
+            rsync: e.rsync_status,
+            cluster_status: e.cluster_status,
+            readiness: e.readiness,
+        }
+    }
 }
 
 #[derive(Default)]
@@ -295,6 +301,23 @@ impl Interner {
 }
 
 impl Tree {
+    /// A tree of `entries` (in key order) that is never current, for tests of pages.
+    #[cfg(test)]
+    pub(crate) fn of_entries(instance: InstanceId, entries: Vec<StatusEntry>) -> Arc<Tree> {
+        let mut strings = Interner::default();
+        let entries = entries
+            .into_iter()
+            .map(|e| Compact::of(e, &mut strings))
+            .collect();
+        Arc::new(Tree {
+            instance,
+            changes: watch::channel(0).1,
+            counts: BTreeMap::new(),
+            strings: strings.strings,
+            entries,
+        })
+    }
+
     /// No commit to the group since the build started.
     pub fn is_current(&self) -> bool {
         !self.changes.has_changed().unwrap_or(true)
@@ -319,10 +342,10 @@ impl Tree {
     /// `query.after` that pass `filter` (apps; clusters by resource name), up to
     /// `query.page_size`, and the key to continue after if there are more.
     pub fn page(
-        &self,
+        self: &Arc<Self>,
         filter: &ResourceFilter,
         query: &StatusQuery,
-    ) -> (Vec<StatusEntry>, Option<ResourceKey>) {
+    ) -> (TreePage, Option<ResourceKey>) {
         let start = match &query.after {
             Some(after) => {
                 let after = after.columns();
@@ -330,32 +353,102 @@ impl Tree {
             }
             None => 0,
         };
-        let wanted = |e: &&Compact| filter.matches(self.s(e.app), self.s(e.cluster), &e.name);
-        let mut entries: Vec<StatusEntry> =
+        let wanted = |e: &Compact| filter.matches(self.s(e.app), self.s(e.cluster), &e.name);
+        let mut indices: Vec<u32> =
             Vec::with_capacity((self.entries.len() - start).min(query.page_size + 1));
-        entries.extend(
-            self.entries[start..]
-                .iter()
-                .filter(wanted)
+        indices.extend(
+            (start..self.entries.len())
+                .filter(|&i| wanted(&self.entries[i]))
                 .take(query.page_size + 1)
-                .map(|e| StatusEntry {
-                    key: ResourceKey {
-                        app: self.s(e.app).to_string(),
-                        cluster: self.s(e.cluster).to_string(),
-                        kind: self.s(e.kind).to_string(),
-                        group: self.s(e.group).to_string(),
-                        namespace: self.s(e.namespace).to_string(),
-                        name: e.name.to_string(),
-                    },
-                    version: self.s(e.version).to_string(),
-                    rsync_status: e.rsync,
-                    cluster_status: e.cluster_status,
-                    readiness: e.readiness,
-                    metadata: None,
-                    spec: None,
-                    status: None,
-                }),
+                .map(|i| i as u32),
         );
-        end_page(entries, query.page_size)
+        let more = indices.len() > query.page_size;
+        indices.truncate(query.page_size);
+        let next = match indices.last() {
+            Some(&last) if more => {
+                let [app, cluster, kind, group, namespace, name] =
+                    self.key_of(&self.entries[last as usize]);
+                Some(ResourceKey {
+                    app: app.to_string(),
+                    cluster: cluster.to_string(),
+                    kind: kind.to_string(),
+                    group: group.to_string(),
+                    namespace: namespace.to_string(),
+                    name: name.to_string(),
+                })
+            }
+            _ => None,
+        };
+        let page = TreePage {
+            tree: self.clone(),
+            indices,
+        };
+        (page, next)
+    }
+}
+
+/// A page of a tree: its entries, read in place (a page is written to the wire
+/// straight from the tree, without a copy of its strings).
+#[derive(Clone)]
+pub struct TreePage {
+    tree: Arc<Tree>,
+    indices: Vec<u32>,
+}
+
+/// One entry of a [`TreePage`]. `app` and `cluster` are also given as ids, equal for
+/// equal strings within the page's tree.
+pub struct EntryRef<'a> {
+    pub app_id: u32,
+    pub app: &'a str,
+    pub cluster_id: u32,
+    pub cluster: &'a str,
+    pub group: &'a str,
+    pub version: &'a str,
+    pub kind: &'a str,
+    pub namespace: &'a str,
+    pub name: &'a str,
+    pub rsync_status: Option<RsyncStatus>,
+    pub cluster_status: Option<ClusterStatus>,
+    pub readiness: Readiness,
+}
+
+impl TreePage {
+    pub fn len(&self) -> usize {
+        self.indices.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.indices.is_empty()
+    }
+
+    /// The page's entries, in key order (grouped by app, then cluster).
+    pub fn entries(&self) -> impl Iterator<Item = EntryRef<'_>> {
+        let tree = &*self.tree;
+        self.indices.iter().map(move |&i| {
+            let e = &tree.entries[i as usize];
+            EntryRef {
+                app_id: e.app,
+                app: tree.s(e.app),
+                cluster_id: e.cluster,
+                cluster: tree.s(e.cluster),
+                group: tree.s(e.group),
+                version: tree.s(e.version),
+                kind: tree.s(e.kind),
+                namespace: tree.s(e.namespace),
+                name: &e.name,
+                rsync_status: e.rsync,
+                cluster_status: e.cluster_status,
+                readiness: e.readiness,
+            }
+        })
+    }
+}
+
+impl std::fmt::Debug for TreePage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TreePage")
+            .field("instance", &self.tree.instance)
+            .field("entries", &self.indices.len())
+            .finish()
     }
 }

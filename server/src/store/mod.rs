@@ -367,12 +367,23 @@ impl Tx {
     /// Appends the buffered events, commits, then wakes the targets' readers.
     pub async fn commit(mut self) -> Result<()> {
         let events = std::mem::take(&mut self.events);
+        let n = events.len();
+        let started = std::time::Instant::now();
         let written = if events.is_empty() {
             Vec::new()
         } else {
             watch::append(&mut self.tx, events).await?
         };
+        let appended = started.elapsed();
         self.tx.commit().await.map_err(db_error)?;
+        if n > 0 {
+            tracing::debug!(
+                events = n,
+                append_us = appended.as_micros() as u64,
+                commit_us = (started.elapsed() - appended).as_micros() as u64,
+                "tx commit"
+            );
+        }
         for (target, events) in written {
             self.signals.signal(&target, Some(events));
         }

@@ -4,6 +4,9 @@
 //! group or a cluster, by resource name) has its own contiguous revision sequence;
 //! allocating revisions updates the target's row, which serializes writers of one
 //! target, so a reader that sees revision n also sees every revision below it.
+//! The log (`watch_log`) keeps a transaction's events of a target in rows of up to
+//! [`ROW_EVENTS`] consecutive events, a JSON array each: a row per event made the
+//! append most of the time between a change's stamp and its commit on PostgreSQL.
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -55,16 +58,6 @@ pub enum Payload {
     },
     /// The connectivity of the event's cluster changed.
     Connectivity { connectivity: String },
-}
-
-impl Payload {
-    fn kind(&self) -> &'static str {
-        match self {
-            Payload::Resource { .. } => "resource",
-            Payload::Lifecycle { .. } => "lifecycle",
-            Payload::Connectivity { .. } => "connectivity",
-        }
-    }
 }
 
 /// An event about to be appended.
@@ -160,8 +153,30 @@ pub struct Event {
     pub payload: Payload,
 }
 
-/// Rows per INSERT statement (10 binds each).
-const INSERT_CHUNK: usize = 50;
+/// Events per row of the log (a row is read whole: this bounds what a reader that
+/// wants one event of a large transaction parses).
+const ROW_EVENTS: usize = 512;
+/// Rows per INSERT statement (6 binds each).
+const INSERT_ROWS: usize = 100;
+
+/// An event as a row of the log holds it (its revision, batch and time are the row's).
+#[derive(Serialize)]
+struct StoredRef<'a> {
+    instance: &'a str,
+    app: &'a str,
+    cluster: &'a str,
+    name: &'a str,
+    payload: &'a Payload,
+}
+
+#[derive(Deserialize)]
+struct Stored {
+    instance: String,
+    app: String,
+    cluster: String,
+    name: String,
+    payload: Payload,
+}
 
 /// Appends `events` (in order), allocating revisions per target. Returns the events
 /// written, by target, as readers will see them.
@@ -193,44 +208,58 @@ pub async fn append(
         .await
         .map_err(db_error)?;
         let last: i64 = row.try_get("revision").map_err(db_error)?;
-        let mut revision = last - n + 1;
-        let mut stored = Vec::with_capacity(list.len());
-        let mut list = list.into_iter().peekable();
-        while list.peek().is_some() {
-            let chunk: Vec<NewEvent> = list.by_ref().take(INSERT_CHUNK).collect();
+        let first = last - n + 1;
+        // (first revision, last revision, events JSON) of each row.
+        let rows = list
+            .chunks(ROW_EVENTS)
+            .enumerate()
+            .map(|(i, chunk)| {
+                let from = first + (i * ROW_EVENTS) as i64;
+                let stored: Vec<StoredRef<'_>> = chunk
+                    .iter()
+                    .map(|e| StoredRef {
+                        instance: &e.instance,
+                        app: &e.app,
+                        cluster: &e.cluster,
+                        name: &e.name,
+                        payload: &e.payload,
+                    })
+                    .collect();
+                let json = serde_json::to_string(&stored).map_err(Error::internal)?;
+                Ok((from, from + chunk.len() as i64 - 1, json))
+            })
+            .collect::<Result<Vec<_>>>()?;
+        for chunk in rows.chunks(INSERT_ROWS) {
             let sql = format!(
-                "INSERT INTO watch_events (target, revision, batch, time, kind, instance_id, app, cluster, name, payload) \
-                 VALUES {}",
-                placeholders(conn, chunk.len(), 10)
+                "INSERT INTO watch_log (target, first, last, batch, time, events) VALUES {}",
+                placeholders(conn, chunk.len(), 6)
             );
             let mut query = sqlx::query(&sql);
-            for event in chunk {
-                let payload = serde_json::to_string(&event.payload).map_err(Error::internal)?;
+            for (from, to, json) in chunk {
                 query = query
-                    .bind(target.clone())
-                    .bind(revision)
+                    .bind(target.as_str())
+                    .bind(*from)
+                    .bind(*to)
                     .bind(last)
                     .bind(time)
-                    .bind(event.payload.kind())
-                    .bind(event.instance.clone())
-                    .bind(event.app.clone())
-                    .bind(event.cluster.clone())
-                    .bind(event.name.clone())
-                    .bind(payload);
-                stored.push(Event {
-                    revision,
-                    batch: last,
-                    time,
-                    instance: event.instance,
-                    app: event.app,
-                    cluster: event.cluster,
-                    name: event.name,
-                    payload: event.payload,
-                });
-                revision += 1;
+                    .bind(json.as_str());
             }
             query.execute(&mut *conn).await.map_err(db_error)?;
         }
+        let stored = list
+            .into_iter()
+            .zip(first..)
+            .map(|(event, revision)| Event {
+                revision,
+                batch: last,
+                time,
+                instance: event.instance,
+                app: event.app,
+                cluster: event.cluster,
+                name: event.name,
+                payload: event.payload,
+            })
+            .collect();
         written.push((target, stored));
     }
     Ok(written)
@@ -261,9 +290,10 @@ pub async fn events_after(
     until: i64,
     limit: i64,
 ) -> Result<Vec<Event>> {
+    // Every row holds at least one event: `limit` rows hold enough.
     let rows = sqlx::query(
-        "SELECT revision, batch, time, instance_id, app, cluster, name, payload FROM watch_events \
-         WHERE target = $1 AND revision > $2 AND revision <= $3 ORDER BY revision LIMIT $4",
+        "SELECT first, batch, time, events FROM watch_log \
+         WHERE target = $1 AND last > $2 AND first <= $3 ORDER BY last LIMIT $4",
     )
     .bind(target)
     .bind(after)
@@ -272,21 +302,41 @@ pub async fn events_after(
     .fetch_all(conn)
     .await
     .map_err(db_error)?;
-    rows.iter()
-        .map(|r| {
-            let payload: String = r.try_get("payload").map_err(db_error)?;
-            Ok(Event {
-                revision: r.try_get("revision").map_err(db_error)?,
-                batch: r.try_get("batch").map_err(db_error)?,
-                time: r.try_get("time").map_err(db_error)?,
-                instance: r.try_get("instance_id").map_err(db_error)?,
-                app: r.try_get("app").map_err(db_error)?,
-                cluster: r.try_get("cluster").map_err(db_error)?,
-                name: r.try_get("name").map_err(db_error)?,
-                payload: serde_json::from_str(&payload).map_err(Error::internal)?,
-            })
+    let mut events = Vec::new();
+    for row in &rows {
+        for event in decode_row(row)? {
+            if event.revision > after && event.revision <= until {
+                events.push(event);
+                if events.len() as i64 >= limit {
+                    return Ok(events);
+                }
+            }
+        }
+    }
+    Ok(events)
+}
+
+/// The events of one row of the log.
+fn decode_row(row: &sqlx::any::AnyRow) -> Result<Vec<Event>> {
+    let first: i64 = row.try_get("first").map_err(db_error)?;
+    let batch: i64 = row.try_get("batch").map_err(db_error)?;
+    let time: i64 = row.try_get("time").map_err(db_error)?;
+    let json: &str = row.try_get("events").map_err(db_error)?;
+    let stored: Vec<Stored> = serde_json::from_str(json).map_err(Error::internal)?;
+    Ok(stored
+        .into_iter()
+        .zip(first..)
+        .map(|(e, revision)| Event {
+            revision,
+            batch,
+            time,
+            instance: e.instance,
+            app: e.app,
+            cluster: e.cluster,
+            name: e.name,
+            payload: e.payload,
         })
-        .collect()
+        .collect())
 }
 
 /// The events of `target`'s transaction `batch` up to revision `until`.
@@ -296,43 +346,164 @@ pub async fn batch_events(
     batch: i64,
     until: i64,
 ) -> Result<Vec<Event>> {
-    let mut events = Vec::new();
-    let mut after = until;
-    // Walk back from `until` in pages until the batch starts.
+    // The transaction's rows are the last ones at or below `batch`: walk back from
+    // there until a row of another transaction (or the log's start).
+    let mut rows = Vec::new();
+    let mut below = batch + 1;
     loop {
-        let from = (after - 512).max(0);
-        let page = events_after(conn, target, from, after, 512).await?;
-        let before = page.len();
-        let mut page: Vec<Event> = page.into_iter().filter(|e| e.batch == batch).collect();
-        let complete = page.len() < before || from == 0;
-        page.append(&mut events);
-        events = page;
-        if complete || events.is_empty() {
-            return Ok(events);
+        let page = sqlx::query(
+            "SELECT first, last, batch, time, events FROM watch_log \
+             WHERE target = $1 AND last < $2 ORDER BY last DESC LIMIT 8",
+        )
+        .bind(target)
+        .bind(below)
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(db_error)?;
+        let full = page.len() == 8;
+        for row in page {
+            let row_batch: i64 = row.try_get("batch").map_err(db_error)?;
+            if row_batch != batch {
+                return collect_batch(rows, until);
+            }
+            below = row.try_get("last").map_err(db_error)?;
+            rows.push(row);
         }
-        after = from;
+        if !full {
+            return collect_batch(rows, until);
+        }
     }
+}
+
+fn collect_batch(mut rows: Vec<sqlx::any::AnyRow>, until: i64) -> Result<Vec<Event>> {
+    rows.reverse();
+    let mut events = Vec::new();
+    for row in &rows {
+        events.extend(decode_row(row)?.into_iter().filter(|e| e.revision <= until));
+    }
+    Ok(events)
 }
 
 /// Removes the events older than `cutoff` (microseconds) and records, per target, the
 /// highest revision removed. Returns how many events went.
 pub async fn compact(tx: &mut Tx, cutoff: i64) -> Result<u64> {
     sqlx::query(
-        "UPDATE watch_targets SET compacted = (SELECT MAX(e.revision) FROM watch_events e \
-         WHERE e.target = watch_targets.target AND e.time < $1) \
-         WHERE EXISTS (SELECT 1 FROM watch_events e WHERE e.target = watch_targets.target AND e.time < $1)",
+        "UPDATE watch_targets SET compacted = (SELECT MAX(l.last) FROM watch_log l \
+         WHERE l.target = watch_targets.target AND l.time < $1) \
+         WHERE EXISTS (SELECT 1 FROM watch_log l WHERE l.target = watch_targets.target AND l.time < $1)",
     )
     .bind(cutoff)
     .execute(&mut **tx)
     .await
     .map_err(db_error)?;
+    let events: i64 = sqlx::query(
+        "SELECT CAST(COALESCE(SUM(last - first + 1), 0) AS BIGINT) AS n FROM watch_log WHERE time < $1",
+    )
+    .bind(cutoff)
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(db_error)?
+    .try_get("n")
+    .map_err(db_error)?;
     // Every event older than the cutoff is at or below its target's watermark now; an
     // event at or below it but newer stays until a later pass (readers detect the gap
     // by revision, not by what is left).
-    let deleted = sqlx::query("DELETE FROM watch_events WHERE time < $1")
+    sqlx::query("DELETE FROM watch_log WHERE time < $1")
         .bind(cutoff)
         .execute(&mut **tx)
         .await
         .map_err(db_error)?;
-    Ok(deleted.rows_affected())
+    Ok(events as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn connectivity(target: &str, n: usize) -> NewEvent {
+        NewEvent::connectivity(
+            target,
+            &format!("clusterProviders/p/clusters/c{n}"),
+            "Available",
+        )
+    }
+
+    /// Transactions larger than a row of the log read back exactly: every revision
+    /// range, limit and batch, across row boundaries.
+    async fn rows_read_back_as_events(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        // Revisions 1..=1300 (one transaction, three rows), then 1301..=1302.
+        for (target_events, other) in [(1300usize, 3usize), (2, 1)] {
+            let mut tx = store.begin().await.unwrap();
+            for n in 0..target_events {
+                tx.emit(connectivity("t", n));
+            }
+            for n in 0..other {
+                tx.emit(connectivity("other", n));
+            }
+            tx.commit().await.unwrap();
+        }
+        let mut conn = store.read().await.unwrap();
+        assert_eq!(target_revision(&mut conn, "t").await.unwrap(), (1302, 0));
+        for (after, until, limit) in [
+            (0, 1302, 5000),
+            (0, 1302, 7),
+            (510, 1302, 10),
+            (511, 515, 100),
+            (1023, 1025, 100),
+            (1299, 1302, 100),
+            (1302, 1302, 100),
+            (700, 600, 100),
+        ] {
+            let events = events_after(&mut conn, "t", after, until, limit)
+                .await
+                .unwrap();
+            let expected: Vec<i64> = ((after + 1)..=until).take(limit as usize).collect();
+            let revisions: Vec<i64> = events.iter().map(|e| e.revision).collect();
+            assert_eq!(revisions, expected, "({after}, {until}] limit {limit}");
+            for e in &events {
+                let batch = if e.revision <= 1300 { 1300 } else { 1302 };
+                assert_eq!(e.batch, batch);
+                let n = if e.revision <= 1300 {
+                    e.revision - 1
+                } else {
+                    e.revision - 1301
+                };
+                assert_eq!(e.cluster, format!("clusterProviders/p/clusters/c{n}"));
+            }
+        }
+        for (batch, until, first) in [(1300, 1300, 1), (1300, 700, 1), (1302, 1302, 1301)] {
+            let events = batch_events(&mut conn, "t", batch, until).await.unwrap();
+            let revisions: Vec<i64> = events.iter().map(|e| e.revision).collect();
+            assert_eq!(
+                revisions,
+                (first..=until).collect::<Vec<_>>(),
+                "batch {batch}"
+            );
+        }
+        let other = events_after(&mut conn, "other", 0, i64::MAX, 100)
+            .await
+            .unwrap();
+        assert_eq!(
+            other.iter().map(|e| e.revision).collect::<Vec<_>>(),
+            [1, 2, 3, 4]
+        );
+        drop(conn);
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn rows_read_back_as_events_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("w.db").display());
+        rows_read_back_as_events(&url).await;
+    }
+
+    #[tokio::test]
+    async fn rows_read_back_as_events_postgres() {
+        let url = flotilla_tests::create_postgres_database().await;
+        rows_read_back_as_events(&url).await;
+        flotilla_tests::drop_postgres_database(&url);
+    }
 }

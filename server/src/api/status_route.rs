@@ -7,8 +7,7 @@
 //!   service would make each stream build and encode its own copy.
 //! - GetDeploymentIntentGroupStatus and GetClusterNetworkStatus: a page read from a
 //!   status tree is written from the tree's strings to the wire (see
-//!   [`super::status_api::StatusApi::status`]) instead of being copied into messages
-//!   first.
+//!   `api::tree_wire`) instead of being copied into messages first.
 
 use std::convert::Infallible;
 use std::sync::Arc;

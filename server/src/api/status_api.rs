@@ -13,7 +13,10 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::check_size;
-use super::convert::{conditions_to_proto, json_to_struct, name, owner_name, timestamp};
+use super::convert::{
+    cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto, json_to_struct, name,
+    owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
+};
 use super::page::{decode_token, encode_token, page_size};
 use super::tree_wire;
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, StatusResult};
@@ -257,9 +260,9 @@ fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
         metadata: entry.metadata.as_ref().map(json_to_struct),
         spec: object(entry.spec),
         status: object(entry.status),
-        rsync_status: tree_wire::rsync(entry.rsync_status),
-        cluster_status: tree_wire::cluster_status(entry.cluster_status),
-        readiness: tree_wire::readiness(entry.readiness),
+        rsync_status: rsync_status_to_proto(entry.rsync_status),
+        cluster_status: cluster_status_to_proto(entry.cluster_status),
+        readiness: readiness_to_proto(entry.readiness),
     }
 }
 
@@ -282,9 +285,10 @@ fn to_proto(result: StatusResult, output: Output, next_page_token: String) -> pb
         let app = resources.last_mut().expect("just pushed");
         if new_app || last_cluster != entry.key.cluster {
             let cluster = std::mem::take(&mut entry.key.cluster);
+            let (id, provider) = cluster_id_and_provider(&cluster);
             app.clusters.push(pb::ClusterResources {
-                name: cluster.rsplit('/').next().unwrap_or_default().to_string(),
-                cluster_provider: cluster.split('/').nth(1).unwrap_or_default().to_string(),
+                name: id.to_string(),
+                cluster_provider: provider.to_string(),
                 resources: Vec::new(),
             });
             last_cluster = cluster;
@@ -551,15 +555,7 @@ mod tests {
                 let mut after: Option<ResourceKey> = None;
                 let mut pages = 0;
                 loop {
-                    let query = StatusQuery {
-                        output: Output::All,
-                        apps: Vec::new(),
-                        clusters: Vec::new(),
-                        resources: Vec::new(),
-                        instance: None,
-                        page_size,
-                        after: after.clone(),
-                    };
+                    let query = StatusQuery::all_page(None, page_size, after.clone());
                     let (page, next) = tree.page(filter, &query);
                     let expected: Vec<StatusEntry> = all
                         .iter()

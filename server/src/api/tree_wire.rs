@@ -6,13 +6,13 @@
 //! proto3 presence exactly as prost writes them (the tests compare the bytes with
 //! prost's own encoding of the same messages).
 
-use flotilla_api::v1 as pb;
 use prost::bytes::BufMut;
 use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, key_len};
 
+use super::convert::{
+    cluster_id_and_provider, cluster_status_to_proto, readiness_to_proto, rsync_status_to_proto,
+};
 use crate::app::status_tree::{EntryRef, TreePage};
-use crate::domain::readiness::{ClusterStatus, Readiness};
-use crate::domain::status::RsyncStatus;
 
 /// `ResourceStatus.resources`.
 const RESOURCES: u32 = 11;
@@ -53,7 +53,7 @@ pub fn encode_resources(page: &TreePage, buf: &mut Vec<u8>) {
             }
             last => {
                 let starts_app = last.is_none_or(|g| g.app_id != entry.app_id);
-                let (name, provider) = split_cluster(entry.cluster);
+                let (name, provider) = cluster_id_and_provider(entry.cluster);
                 groups.push(Group {
                     app_id: entry.app_id,
                     cluster_id: entry.cluster_id,
@@ -117,14 +117,6 @@ struct Group<'a> {
     app_len: usize,
 }
 
-/// (cluster name, cluster provider) of `clusterProviders/{cp}/clusters/{c}`.
-fn split_cluster(cluster: &str) -> (&str, &str) {
-    (
-        cluster.rsplit('/').next().unwrap_or_default(),
-        cluster.split('/').nth(1).unwrap_or_default(),
-    )
-}
-
 fn gvk_len(e: &EntryRef<'_>) -> usize {
     str_len(GVK_GROUP, e.group) + str_len(GVK_VERSION, e.version) + str_len(GVK_KIND, e.kind)
 }
@@ -133,9 +125,12 @@ fn entry_len(e: &EntryRef<'_>) -> usize {
     message_len(ENTRY_GVK, gvk_len(e))
         + str_len(ENTRY_NAME, e.name)
         + str_len(ENTRY_NAMESPACE, e.namespace)
-        + enum_len(ENTRY_RSYNC, rsync(e.rsync_status))
-        + enum_len(ENTRY_CLUSTER_STATUS, cluster_status(e.cluster_status))
-        + enum_len(ENTRY_READINESS, readiness(e.readiness))
+        + enum_len(ENTRY_RSYNC, rsync_status_to_proto(e.rsync_status))
+        + enum_len(
+            ENTRY_CLUSTER_STATUS,
+            cluster_status_to_proto(e.cluster_status),
+        )
+        + enum_len(ENTRY_READINESS, readiness_to_proto(e.readiness))
 }
 
 fn put_entry(e: &EntryRef<'_>, buf: &mut Vec<u8>) {
@@ -145,37 +140,13 @@ fn put_entry(e: &EntryRef<'_>, buf: &mut Vec<u8>) {
     put_str(GVK_KIND, e.kind, buf);
     put_str(ENTRY_NAME, e.name, buf);
     put_str(ENTRY_NAMESPACE, e.namespace, buf);
-    put_enum(ENTRY_RSYNC, rsync(e.rsync_status), buf);
-    put_enum(ENTRY_CLUSTER_STATUS, cluster_status(e.cluster_status), buf);
-    put_enum(ENTRY_READINESS, readiness(e.readiness), buf);
-}
-
-pub(crate) fn rsync(status: Option<RsyncStatus>) -> i32 {
-    (match status {
-        None => pb::RsyncStatus::Unspecified,
-        Some(RsyncStatus::Pending) => pb::RsyncStatus::Pending,
-        Some(RsyncStatus::Applied) => pb::RsyncStatus::Applied,
-        Some(RsyncStatus::Failed) => pb::RsyncStatus::Failed,
-        Some(RsyncStatus::Retrying) => pb::RsyncStatus::Retrying,
-        Some(RsyncStatus::Terminated) => pb::RsyncStatus::Terminated,
-    }) as i32
-}
-
-pub(crate) fn cluster_status(status: Option<ClusterStatus>) -> i32 {
-    (match status {
-        None => pb::ClusterResourceStatus::Unspecified,
-        Some(ClusterStatus::Unknown) => pb::ClusterResourceStatus::Unknown,
-        Some(ClusterStatus::NotPresent) => pb::ClusterResourceStatus::NotPresent,
-        Some(ClusterStatus::Present) => pb::ClusterResourceStatus::Present,
-    }) as i32
-}
-
-pub(crate) fn readiness(readiness: Readiness) -> i32 {
-    (match readiness {
-        Readiness::None => pb::Readiness::Unspecified,
-        Readiness::Ready => pb::Readiness::Ready,
-        Readiness::NotReady => pb::Readiness::NotReady,
-    }) as i32
+    put_enum(ENTRY_RSYNC, rsync_status_to_proto(e.rsync_status), buf);
+    put_enum(
+        ENTRY_CLUSTER_STATUS,
+        cluster_status_to_proto(e.cluster_status),
+        buf,
+    );
+    put_enum(ENTRY_READINESS, readiness_to_proto(e.readiness), buf);
 }
 
 /// A length-delimited field with a `body`-byte payload (written even when empty, as

@@ -72,6 +72,25 @@ pub struct StatusQuery {
     pub after: Option<ResourceKey>,
 }
 
+impl StatusQuery {
+    /// An unfiltered ALL page of `page_size` entries after `after`.
+    pub fn all_page(
+        instance: Option<InstanceId>,
+        page_size: usize,
+        after: Option<ResourceKey>,
+    ) -> StatusQuery {
+        StatusQuery {
+            output: Output::All,
+            apps: Vec::new(),
+            clusters: Vec::new(),
+            resources: Vec::new(),
+            instance,
+            page_size,
+            after,
+        }
+    }
+}
+
 /// One resource of the status tree.
 #[derive(Debug, Clone)]
 pub struct StatusEntry {
@@ -696,7 +715,13 @@ impl StatusApp {
             };
             entries.push(entry(key, r, o, query.output));
         }
-        let (entries, next) = end_page(entries, query.page_size);
+        let more = entries.len() > query.page_size;
+        entries.truncate(query.page_size);
+        let next = if more {
+            entries.last().map(|e| e.key.clone())
+        } else {
+            None
+        };
         tracing::debug!(
             entries = entries.len(),
             read_us = read.as_micros() as u64,
@@ -705,22 +730,6 @@ impl StatusApp {
         );
         Ok((entries, next))
     }
-}
-
-/// Cuts a page read with one entry more than `page_size`: the page, and the key to
-/// continue after if that extra entry showed there is more.
-pub(crate) fn end_page(
-    mut entries: Vec<StatusEntry>,
-    page_size: usize,
-) -> (Vec<StatusEntry>, Option<ResourceKey>) {
-    let more = entries.len() > page_size;
-    entries.truncate(page_size);
-    let next = if more {
-        entries.last().map(|e| e.key.clone())
-    } else {
-        None
-    };
-    (entries, next)
 }
 
 /// The stored body of an observed resource.

@@ -25,7 +25,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use super::status::{Output, StatusApp, StatusEntry, StatusQuery};
+use super::status::{StatusApp, StatusEntry, StatusQuery};
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;
@@ -230,15 +230,7 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
     let mut entries = Vec::new();
     let mut after = None;
     loop {
-        let query = StatusQuery {
-            output: Output::All,
-            apps: Vec::new(),
-            clusters: Vec::new(),
-            resources: Vec::new(),
-            instance: Some(instance),
-            page_size: BUILD_PAGE,
-            after,
-        };
+        let query = StatusQuery::all_page(Some(instance), BUILD_PAGE, after);
         let (page, next) = status
             .page(&mut conn, instance, &ResourceFilter::default(), &query)
             .await?;

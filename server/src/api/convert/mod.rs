@@ -12,7 +12,9 @@ pub use resources::*;
 use serde_json::Value;
 
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName, validate_id};
+use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::resources::{Labels, ManifestPatch};
+use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result, Violations};
 
 /// The longest accepted description, in characters.
@@ -314,4 +316,45 @@ pub fn connectivity_to_proto(connectivity: &str) -> pb::Connectivity {
         "Retrying" => pb::Connectivity::Retrying,
         _ => pb::Connectivity::Unknown,
     }
+}
+
+/// A status entry's rsync status as its proto enum value (unset for cluster-only
+/// resources).
+pub fn rsync_status_to_proto(status: Option<RsyncStatus>) -> i32 {
+    (match status {
+        None => pb::RsyncStatus::Unspecified,
+        Some(RsyncStatus::Pending) => pb::RsyncStatus::Pending,
+        Some(RsyncStatus::Applied) => pb::RsyncStatus::Applied,
+        Some(RsyncStatus::Failed) => pb::RsyncStatus::Failed,
+        Some(RsyncStatus::Retrying) => pb::RsyncStatus::Retrying,
+        Some(RsyncStatus::Terminated) => pb::RsyncStatus::Terminated,
+    }) as i32
+}
+
+/// A status entry's cluster status as its proto enum value (unset for RSYNC output).
+pub fn cluster_status_to_proto(status: Option<ClusterStatus>) -> i32 {
+    (match status {
+        None => pb::ClusterResourceStatus::Unspecified,
+        Some(ClusterStatus::Unknown) => pb::ClusterResourceStatus::Unknown,
+        Some(ClusterStatus::NotPresent) => pb::ClusterResourceStatus::NotPresent,
+        Some(ClusterStatus::Present) => pb::ClusterResourceStatus::Present,
+    }) as i32
+}
+
+/// A status entry's readiness as its proto enum value.
+pub fn readiness_to_proto(readiness: Readiness) -> i32 {
+    (match readiness {
+        Readiness::None => pb::Readiness::Unspecified,
+        Readiness::Ready => pb::Readiness::Ready,
+        Readiness::NotReady => pb::Readiness::NotReady,
+    }) as i32
+}
+
+/// (cluster id, cluster provider) of `clusterProviders/{cp}/clusters/{c}`, as status
+/// trees show a cluster.
+pub fn cluster_id_and_provider(cluster: &str) -> (&str, &str) {
+    (
+        cluster.rsplit('/').next().unwrap_or_default(),
+        cluster.split('/').nth(1).unwrap_or_default(),
+    )
 }

@@ -748,7 +748,6 @@ pub fn cluster_spec_to_proto(spec: &ClusterSpec) -> pb::Cluster {
 
 /// A rendered resource as a proto.
 pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb::RenderedResource {
-    use crate::domain::status::RsyncStatus;
     let (cluster_provider, cluster) = match r.cluster.split('/').collect::<Vec<_>>().as_slice() {
         [_, provider, _, cluster] => (provider.to_string(), cluster.to_string()),
         _ => (String::new(), r.cluster.clone()),
@@ -767,12 +766,6 @@ pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb:
         manifest: serde_json::from_str::<Value>(&r.manifest)
             .ok()
             .map(|v| json_to_struct(&v)),
-        rsync_status: match r.status {
-            RsyncStatus::Pending => pb::RsyncStatus::Pending,
-            RsyncStatus::Applied => pb::RsyncStatus::Applied,
-            RsyncStatus::Failed => pb::RsyncStatus::Failed,
-            RsyncStatus::Retrying => pb::RsyncStatus::Retrying,
-            RsyncStatus::Terminated => pb::RsyncStatus::Terminated,
-        } as i32,
+        rsync_status: super::rsync_status_to_proto(Some(r.status)),
     }
 }

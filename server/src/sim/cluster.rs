@@ -407,7 +407,14 @@ impl SimCluster {
             .retain(|k, o| o.owner.as_ref() != Some(key) || desired.contains(&k.3));
         for pod_name in &desired {
             let pk = pod_key(pod_name);
-            if state.objects.contains_key(&pk) {
+            // A pod of another deployment id is rolled like Kubernetes rolls a changed
+            // pod template: a controller re-applied by a newer instance (the label is in
+            // its template) gets new pods under that instance's id.
+            if state
+                .objects
+                .get(&pk)
+                .is_some_and(|pod| pod.deployment == object.deployment)
+            {
                 continue;
             }
             let mut labels = object
@@ -590,6 +597,15 @@ mod tests {
         let job = find(&bundle, "Job", "once").unwrap();
         assert_eq!(readiness("Job", &job.spec, &job.status), Readiness::Ready);
         assert!(find(&bundle, "ConfigMap", "cfg").is_some());
+    }
+
+    #[tokio::test]
+    async fn a_reapplied_controller_rolls_its_pods_to_the_new_deployment() {
+        let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+        sim.apply(&deployment("web", 2, "i-old"), 1).unwrap();
+        sim.apply(&deployment("web", 2, "i-new"), 2).unwrap();
+        assert_eq!(sim.bundle("i-new").len(), 3, "deployment and its two pods");
+        assert!(sim.bundle("i-old").is_empty(), "{:?}", sim.bundle("i-old"));
     }
 
     #[tokio::test]

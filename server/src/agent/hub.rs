@@ -25,6 +25,7 @@ use crate::app::status::{Bundle, StatusApp, parse_deployment_id};
 use crate::domain::manifest::Gvk;
 use crate::error::{Error, Result};
 use crate::sim::cluster::Observed;
+use crate::store::Backend;
 
 /// The link between the server and one cluster.
 pub struct ClusterLink {
@@ -135,6 +136,9 @@ impl Session {
     }
 }
 
+/// Group transactions in flight at once on PostgreSQL.
+const POSTGRES_INGEST_TURNS: usize = 4;
+
 /// Bundles per group transaction at most (each bundle is one app on one cluster).
 const GROUP_BUNDLES: usize = 256;
 
@@ -145,10 +149,14 @@ const GROUP_BUNDLES: usize = 256;
 ///
 /// Every queued batch brings a caller that flushes once after queueing, so there are
 /// never fewer flushes to come than batches queued: each batch is answered.
-#[derive(Default)]
+///
+/// On SQLite one group is ingested at a time (there is one writer). On PostgreSQL
+/// several are: status writes lock the clusters they write, not the intent group (see
+/// `app::status::lock_owners`), so groups of different clusters overlap up to where
+/// they update the instance's totals and commit.
 struct IngestGroup {
     queue: Mutex<Vec<Queued>>,
-    turn: tokio::sync::Mutex<()>,
+    turns: tokio::sync::Semaphore,
 }
 
 struct Queued {
@@ -158,6 +166,16 @@ struct Queued {
 }
 
 impl IngestGroup {
+    fn new(backend: Backend) -> Self {
+        IngestGroup {
+            queue: Mutex::default(),
+            turns: tokio::sync::Semaphore::new(match backend {
+                Backend::Sqlite => 1,
+                Backend::Postgres => POSTGRES_INGEST_TURNS,
+            }),
+        }
+    }
+
     /// Ingests `bundles` of `cluster` with whatever else is queued; returns them with
     /// the result (to requeue them after a transient failure).
     async fn ingest(
@@ -173,7 +191,7 @@ impl IngestGroup {
             done,
         });
         {
-            let _turn = self.turn.lock().await;
+            let _turn = self.turns.acquire().await.expect("never closed");
             let group = self.take();
             if !group.is_empty() {
                 flush(status, group).await;
@@ -286,13 +304,14 @@ pub struct AgentHub {
 
 impl AgentHub {
     pub fn new(status: StatusApp, heartbeat: Duration) -> Arc<AgentHub> {
+        let ingest = Arc::new(IngestGroup::new(status.store().backend()));
         Arc::new(AgentHub {
             status,
             heartbeat,
             links: Mutex::new(HashMap::new()),
             blocked: Mutex::new(HashSet::new()),
             next_session: AtomicU64::new(1),
-            ingest: Arc::default(),
+            ingest,
         })
     }
 

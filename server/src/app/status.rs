@@ -34,7 +34,7 @@ use crate::store::status::{
     rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
 };
 use crate::store::watch::{NewEvent, Statuses};
-use crate::store::{Store, Tx, now_micros};
+use crate::store::{RowLock, Store, Tx, now_micros};
 
 /// A ResourceBundleState: what a cluster holds for one deployment id.
 #[derive(Debug, Clone)]
@@ -187,10 +187,12 @@ impl StatusApp {
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
     pub async fn connectivity_changed(&self, cluster: &str, connectivity: &str) -> Result<()> {
         let mut tx = self.store.begin().await?;
+        let owners = owners_placed_on(&mut tx, cluster).await?;
+        lock_owners(&mut tx, owners.iter().cloned(), [cluster]).await?;
         if cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
             refresh_conditions(&mut tx, cluster).await?;
-            for owner in owners_placed_on(&mut tx, cluster).await? {
-                refresh_conditions(&mut tx, &owner).await?;
+            for owner in &owners {
+                refresh_conditions(&mut tx, owner).await?;
             }
             emit_connectivity(&mut tx, cluster, connectivity).await?;
         }
@@ -259,7 +261,15 @@ impl StatusApp {
         if owners.values().all(Option::is_none) {
             return Ok(());
         }
-        lock_owners(&mut tx, owners.values().flatten().cloned()).await?;
+        lock_owners(
+            &mut tx,
+            owners.values().flatten().cloned(),
+            owners
+                .iter()
+                .filter(|(_, owner)| owner.is_some())
+                .map(|((cluster, _), _)| *cluster),
+        )
+        .await?;
         // What is stored for the batch's deployments: two reads per cluster and
         // instance.
         let mut stored = BTreeMap::new();
@@ -322,7 +332,12 @@ impl StatusApp {
                 owners.insert(instance, row.owner);
             }
         }
-        lock_owners(&mut tx, owners.values().cloned()).await?;
+        lock_owners(
+            &mut tx,
+            owners.values().cloned(),
+            outcomes.iter().map(|(w, _)| w.key.cluster.as_str()),
+        )
+        .await?;
         let mut deltas = CountDeltas::default();
         let mut instances = BTreeSet::new();
         let mut moves = Vec::with_capacity(outcomes.len());
@@ -368,7 +383,7 @@ impl StatusApp {
     pub async fn reconcile_session(&self, cluster: &str, held: &[String]) -> Result<()> {
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
-        lock_owners(&mut tx, owners).await?;
+        lock_owners(&mut tx, owners, [cluster]).await?;
         let lock = tx.for_update();
         let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
             .await?
@@ -403,7 +418,7 @@ impl StatusApp {
             .into_iter()
             .collect();
         owners.insert(cluster.to_string());
-        lock_owners(&mut tx, owners).await?;
+        lock_owners(&mut tx, owners, [cluster]).await?;
         let lock = tx.for_update();
         let moved = rsync_bulk_transition(
             &mut tx,
@@ -1053,24 +1068,47 @@ fn ingest_one(
     writes.sync_cluster_resources(instance, old_rows, &rows);
 }
 
-/// Locks the rows of `owners` (clusters first, then intent groups, each in name order)
-/// on PostgreSQL. Every transaction that changes statuses takes these locks before it
-/// touches resources, in the same order as the lifecycle verbs do, so they cannot
-/// deadlock with each other or with the verbs.
-async fn lock_owners(tx: &mut Tx, owners: impl IntoIterator<Item = String>) -> Result<()> {
-    let lock = tx.for_update();
-    if lock.is_empty() {
+/// Takes, on PostgreSQL, the row locks every transaction that changes statuses takes
+/// before it touches resources: `clusters` (those whose resources it writes) and the
+/// clusters among `owners` with NO KEY UPDATE, then the intent groups among `owners`
+/// with KEY SHARE, each kind in name order.
+///
+/// Status writes of one cluster therefore run one after the other (they write the same
+/// rows), while those of different clusters run side by side, up to where they refresh
+/// their owners' conditions (`refresh_conditions` promotes the owner lock to NO KEY
+/// UPDATE; PostgreSQL lets a transaction promote a lock it holds without queueing
+/// behind waiters, so the promotion cannot deadlock). A lifecycle verb takes its intent
+/// group FOR UPDATE, which conflicts with KEY SHARE: verbs and status writes of one
+/// group still exclude each other, in the same order, so they cannot deadlock.
+async fn lock_owners<'c>(
+    tx: &mut Tx,
+    owners: impl IntoIterator<Item = String>,
+    clusters: impl IntoIterator<Item = &'c str>,
+) -> Result<()> {
+    if tx.for_update().is_empty() {
         return Ok(());
     }
     let owners: BTreeSet<String> = owners.into_iter().collect();
-    let (clusters, digs): (Vec<&String>, Vec<&String>) = owners
-        .iter()
-        .partition(|o| o.starts_with("clusterProviders/"));
-    for cluster in clusters {
+    let (mut locked, digs): (BTreeSet<&str>, Vec<&String>) = (
+        clusters.into_iter().collect(),
+        owners
+            .iter()
+            .filter(|o| !o.starts_with("clusterProviders/"))
+            .collect(),
+    );
+    locked.extend(
+        owners
+            .iter()
+            .filter(|o| o.starts_with("clusterProviders/"))
+            .map(String::as_str),
+    );
+    let lock = tx.row_lock(RowLock::NoKeyUpdate);
+    for cluster in locked {
         let name = ResourceName::parse(&CLUSTER, "owner", cluster)
             .map_err(|v| Error::internal(v.description))?;
         cluster_network_status(tx, &name, lock).await?;
     }
+    let lock = tx.row_lock(RowLock::KeyShare);
     for dig in digs {
         let name = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", dig)
             .map_err(|v| Error::internal(v.description))?;
@@ -1083,8 +1121,10 @@ async fn lock_owners(tx: &mut Tx, owners: impl IntoIterator<Item = String>) -> R
 pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
     let now = now_micros();
     // On PostgreSQL, lock the owner's row first: concurrent transactions then recompute
-    // one after the other, each seeing the aggregates the previous one committed.
-    let lock = tx.for_update();
+    // one after the other, each seeing the aggregates the previous one committed. NO KEY
+    // UPDATE, the lock the conditions' UPDATE takes anyway: a status write promotes its
+    // KEY SHARE owner lock (see `lock_owners`); a verb already holds FOR UPDATE.
+    let lock = tx.row_lock(RowLock::NoKeyUpdate);
     if let Ok(dig) = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", owner) {
         let Some(status) = dig_status(tx, &dig, lock).await? else {
             return Ok(());

@@ -237,6 +237,13 @@ impl Store {
                             format!("PRAGMA wal_autocheckpoint = {WAL_BACKSTOP_PAGES};").as_str(),
                         )
                         .await?;
+                    } else {
+                        // Flotilla's statements are short and many. A parallel plan
+                        // starts worker processes (~10 ms) to save less than that, and
+                        // JIT compiles a query for 50-100 ms once its estimated cost
+                        // crosses a threshold that a 100,000-resource status page does.
+                        conn.execute("SET jit = off; SET max_parallel_workers_per_gather = 0")
+                            .await?;
                     }
                     Ok(())
                 })
@@ -363,6 +370,18 @@ impl Store {
     }
 }
 
+/// PostgreSQL's row lock strengths that writers use. Lifecycle verbs take `Update` on
+/// the rows they change. Status writes take `KeyShare` on their owners (compatible with
+/// each other, not with a verb) and `NoKeyUpdate` on what they write: it conflicts
+/// with itself and with `Update`, not with `KeyShare`, so a status write can promote
+/// its owner lock to it while other status writes hold theirs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RowLock {
+    Update,
+    NoKeyUpdate,
+    KeyShare,
+}
+
 impl Tx {
     /// Appends the buffered events, commits, then wakes the targets' readers.
     pub async fn commit(mut self) -> Result<()> {
@@ -410,9 +429,17 @@ impl Tx {
     /// ` FOR UPDATE` on PostgreSQL (row locks for read-then-write), "" on SQLite where
     /// the write lock already serializes writers.
     pub fn for_update(&self) -> &'static str {
-        match self.backend {
-            Backend::Postgres => " FOR UPDATE",
-            Backend::Sqlite => "",
+        self.row_lock(RowLock::Update)
+    }
+
+    /// The clause that takes `lock` on the rows a SELECT reads, on PostgreSQL; "" on
+    /// SQLite.
+    pub fn row_lock(&self, lock: RowLock) -> &'static str {
+        match (self.backend, lock) {
+            (Backend::Sqlite, _) => "",
+            (Backend::Postgres, RowLock::Update) => " FOR UPDATE",
+            (Backend::Postgres, RowLock::NoKeyUpdate) => " FOR NO KEY UPDATE",
+            (Backend::Postgres, RowLock::KeyShare) => " FOR KEY SHARE",
         }
     }
 }

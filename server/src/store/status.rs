@@ -82,7 +82,9 @@ impl CountDeltas {
     }
 
     /// Writes the deltas (multi-row upserts, 100 rows a statement) to the per
-    /// (app, cluster) aggregates and to the instance totals.
+    /// (app, cluster) aggregates, then to the instance totals: every status write of an
+    /// instance updates the same few total rows and holds them until it commits, so
+    /// they come last.
     pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
         let rows: Vec<_> = self
             .0
@@ -94,23 +96,6 @@ impl CountDeltas {
             *totals.entry((instance, *dimension, value)).or_default() += delta;
         }
         let totals: Vec<_> = totals.into_iter().filter(|(_, d)| *d != 0).collect();
-        for chunk in totals.chunks(100) {
-            let sql = format!(
-                "INSERT INTO status_totals (instance_id, dimension, value, count) VALUES {} \
-                 ON CONFLICT (instance_id, dimension, value) \
-                 DO UPDATE SET count = status_totals.count + excluded.count",
-                placeholders(conn, chunk.len(), 4)
-            );
-            let mut query = sqlx::query(&sql);
-            for ((instance, dimension, value), delta) in chunk {
-                query = query
-                    .bind(instance.to_string())
-                    .bind(dimension.as_str())
-                    .bind(value.to_string())
-                    .bind(*delta);
-            }
-            query.execute(&mut *conn).await.map_err(db_error)?;
-        }
         for chunk in rows.chunks(100) {
             let sql = format!(
                 "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) VALUES {} \
@@ -126,6 +111,23 @@ impl CountDeltas {
                     .bind(cluster.clone())
                     .bind(dimension.as_str())
                     .bind(value.clone())
+                    .bind(*delta);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
+        }
+        for chunk in totals.chunks(100) {
+            let sql = format!(
+                "INSERT INTO status_totals (instance_id, dimension, value, count) VALUES {} \
+                 ON CONFLICT (instance_id, dimension, value) \
+                 DO UPDATE SET count = status_totals.count + excluded.count",
+                placeholders(conn, chunk.len(), 4)
+            );
+            let mut query = sqlx::query(&sql);
+            for ((instance, dimension, value), delta) in chunk {
+                query = query
+                    .bind(instance.to_string())
+                    .bind(dimension.as_str())
+                    .bind(value.to_string())
                     .bind(*delta);
             }
             query.execute(&mut *conn).await.map_err(db_error)?;
@@ -310,49 +312,51 @@ pub struct RsyncWork {
 /// The next resources rsync must act on for `cluster`: applies of active instances
 /// (Pending or Retrying), deletes of terminated ones (Applied or Retrying), skipping
 /// superseded instances. `after` continues a pass.
+///
+/// One read per instance placed on the cluster (an owner has one instance that is not
+/// superseded), each a range of the (instance, cluster, app, kind, group, namespace,
+/// name) index starting after `after`, in the order of that index, stopping at `limit`
+/// rows. Read as one UNION of applies and deletes ordered by key, the database found
+/// every pending resource of the cluster and sorted them all to return the first page:
+/// with a fresh instance of 1,000 resources a cluster, 7 ms a page uncontended on
+/// PostgreSQL, 40 ms while a hundred clusters converged.
 pub async fn rsync_work(
     conn: &mut AnyConnection,
     cluster: &str,
     after: Option<&(String, ResourceKey)>,
     limit: i64,
 ) -> Result<Vec<RsyncWork>> {
-    // Two index ranges instead of one OR: applies are found through (cluster, status),
-    // deletes from the (few) terminated instances through (instance, cluster, app)
-    // (CROSS JOIN fixes that order on SQLite). Written as one OR, the database walked
-    // every resource of the cluster and joined it to its instance on every call: 1.4 ms
-    // a call on a converged cluster of 1,000 resources, now 0.01 ms.
-    const COLUMNS: &str = "r.instance_id AS instance_id, r.app AS app, r.cluster AS cluster, \
-         r.kind AS kind, r.api_group AS api_group, r.api_version AS api_version, \
-         r.namespace AS namespace, r.name AS name, r.manifest AS manifest, \
-         r.rsync_status AS rsync_status, i.create_time AS generation";
-    let mut sql = format!(
-        "SELECT * FROM ( \
-           SELECT {COLUMNS}, CAST(0 AS BIGINT) AS deleting \
-           FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
-           WHERE r.cluster = $1 AND r.rsync_status IN ('Pending', 'Retrying') \
-             AND i.terminate_time IS NULL AND i.superseded = 0 \
-           UNION ALL \
-           SELECT {COLUMNS}, CAST(1 AS BIGINT) AS deleting \
-           FROM instances i CROSS JOIN rsync_resources r \
-           WHERE r.instance_id = i.id AND r.cluster = $1 \
-             AND i.terminate_time IS NOT NULL AND i.superseded = 0 \
-             AND r.rsync_status IN ('Applied', 'Retrying') \
-         ) w"
+    let mut sql = String::from(
+        "SELECT i.id AS id, i.create_time AS create_time, \
+         CASE WHEN i.terminate_time IS NULL THEN 0 ELSE 1 END AS deleting \
+         FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
+         WHERE c.cluster = $1 AND i.superseded = 0",
     );
     if after.is_some() {
-        sql.push_str(" WHERE (w.instance_id, w.app, w.kind, w.api_group, w.namespace, w.name) > ($2, $3, $4, $5, $6, $7)");
+        sql.push_str(" AND i.id >= $2");
     }
-    const ORDER: &str = "instance_id, app, kind, api_group, namespace, name";
-    sql.push_str(&format!(" ORDER BY {ORDER} LIMIT {limit}"));
-    const FIELDS: &str = "instance_id, app, cluster, kind, api_group, api_version, namespace, \
-         name, manifest, rsync_status, generation, deleting";
-    let mut binds = vec![cluster.to_string()];
-    if let Some((instance, key)) = after {
-        binds.push(instance.clone());
-        binds.extend(
-            [&key.app, &key.kind, &key.group, &key.namespace, &key.name].map(|v| v.to_string()),
-        );
+    sql.push_str(" ORDER BY i.id");
+    let mut query = sqlx::query(&sql).bind(cluster);
+    if let Some((instance, _)) = after {
+        query = query.bind(instance.as_str());
     }
+    let instances: Vec<(String, i64, bool)> = query
+        .fetch_all(&mut *conn)
+        .await
+        .map_err(db_error)?
+        .iter()
+        .map(|row| {
+            Ok((
+                row.try_get("id").map_err(db_error)?,
+                row.try_get("create_time").map_err(db_error)?,
+                row.try_get::<i64, _>("deleting").map_err(db_error)? == 1,
+            ))
+        })
+        .collect::<Result<_>>()?;
+
+    const FIELDS: &str =
+        "app, kind, api_group, api_version, namespace, name, manifest, rsync_status";
+    const ORDER: &str = "app, kind, api_group, namespace, name";
     type WorkRow = (
         String,
         String,
@@ -362,57 +366,63 @@ pub async fn rsync_work(
         String,
         String,
         String,
-        String,
-        String,
-        i64,
-        i64,
     );
-    let rows: Vec<WorkRow> = super::rsync_resource::json_rows(
-        conn,
-        &sql,
-        FIELDS,
-        ORDER,
-        binds,
-        |a: &WorkRow, b: &WorkRow| {
-            (&a.0, &a.1, &a.3, &a.4, &a.6, &a.7).cmp(&(&b.0, &b.1, &b.3, &b.4, &b.6, &b.7))
-        },
-    )
-    .await?;
-    rows.into_iter()
-        .map(
-            |(
-                instance,
-                app,
-                cluster,
-                kind,
-                group,
-                api_version,
-                namespace,
-                name,
-                manifest,
-                status,
-                generation,
-                deleting,
-            )| {
-                Ok(RsyncWork {
-                    instance: instance.parse().map_err(Error::internal)?,
-                    key: ResourceKey {
-                        app,
-                        cluster,
-                        kind,
-                        group,
-                        namespace,
-                        name,
-                    },
-                    api_version,
-                    manifest,
-                    status: status.parse().map_err(Error::internal)?,
-                    delete: deleting == 1,
-                    generation,
-                })
+    let mut work = Vec::new();
+    for (instance, generation, delete) in instances {
+        let left = limit - work.len() as i64;
+        if left <= 0 {
+            break;
+        }
+        let statuses = if delete {
+            "'Applied', 'Retrying'"
+        } else {
+            "'Pending', 'Retrying'"
+        };
+        let mut select = format!(
+            "SELECT {FIELDS} FROM rsync_resources \
+             WHERE instance_id = $1 AND cluster = $2 AND rsync_status IN ({statuses})"
+        );
+        let mut binds = vec![instance.clone(), cluster.to_string()];
+        // Instances before `after`'s were left out above; its own continue after it.
+        if let Some((_, key)) = after.filter(|(from, _)| *from == instance) {
+            select.push_str(" AND (app, kind, api_group, namespace, name) > ($3, $4, $5, $6, $7)");
+            binds.extend(
+                [&key.app, &key.kind, &key.group, &key.namespace, &key.name].map(|v| v.to_string()),
+            );
+        }
+        select.push_str(&format!(" ORDER BY {ORDER} LIMIT {left}"));
+        let rows: Vec<WorkRow> = super::rsync_resource::json_rows(
+            conn,
+            &select,
+            FIELDS,
+            ORDER,
+            binds,
+            |a: &WorkRow, b: &WorkRow| {
+                (&a.0, &a.1, &a.2, &a.4, &a.5).cmp(&(&b.0, &b.1, &b.2, &b.4, &b.5))
             },
         )
-        .collect()
+        .await?;
+        let parsed: InstanceId = instance.parse().map_err(Error::internal)?;
+        for (app, kind, group, api_version, namespace, name, manifest, status) in rows {
+            work.push(RsyncWork {
+                instance: parsed,
+                key: ResourceKey {
+                    app,
+                    cluster: cluster.to_string(),
+                    kind,
+                    group,
+                    namespace,
+                    name,
+                },
+                api_version,
+                manifest,
+                status: status.parse().map_err(Error::internal)?,
+                delete,
+                generation,
+            });
+        }
+    }
+    Ok(work)
 }
 
 /// Binds a resource's full key: instance, then (app, cluster, kind, group, namespace,

@@ -669,6 +669,17 @@ async fn wait_converged(client: &mut Client, scale: Scale, timeout: Duration) ->
     }
 }
 
+/// The server's flags in every run (and in `--serve`, so that what is profiled is what
+/// is measured).
+const SERVER_ARGS: &[&str] = &[
+    "--sim-pod-ready-millis",
+    "100",
+    "--max-watches",
+    "20000",
+    "--watch-heartbeat-millis",
+    "500",
+];
+
 async fn run_backend(
     backend: Backend,
     label: &'static str,
@@ -677,18 +688,7 @@ async fn run_backend(
     etcd_read_rate: f64,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
-    let server = TestServer::start_with(
-        backend,
-        &[
-            "--sim-pod-ready-millis",
-            "100",
-            "--max-watches",
-            "20000",
-            "--watch-heartbeat-millis",
-            "500",
-        ],
-    )
-    .await;
+    let server = TestServer::start_with(backend, SERVER_ARGS).await;
     let result = run_checks(&server, label, scale, etcd, etcd_read_rate, rows).await;
     if result.is_err() {
         // What the server said last explains most failures (it is gone with its
@@ -893,7 +893,7 @@ async fn main() -> Result<()> {
             Some("postgres") => Backend::Postgres,
             _ => Backend::Sqlite,
         };
-        let server = TestServer::start_with(backend, &[]).await;
+        let server = TestServer::start_with(backend, SERVER_ARGS).await;
         let mut client = server.client().await;
         let clusters = setup(&mut client, scale).await?;
         let _agents = start_agents(&server, &client, &clusters).await;

@@ -240,8 +240,8 @@ impl Store {
                     } else {
                         // Flotilla's statements are short and many. A parallel plan
                         // starts worker processes (~10 ms) to save less than that, and
-                        // JIT compiles a query for 50-100 ms once its estimated cost
-                        // crosses a threshold that a 100,000-resource status page does.
+                        // JIT compiles a query (tens of milliseconds) once its estimated
+                        // cost crosses a threshold that wide status reads can cross.
                         conn.execute("SET jit = off; SET max_parallel_workers_per_gather = 0")
                             .await?;
                     }

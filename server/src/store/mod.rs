@@ -104,6 +104,14 @@ impl Signals {
         receiver
     }
 
+    /// Whether committed events of `target` are handed to a live receiver.
+    pub fn attached(&self, target: &str) -> bool {
+        let map = self.map.lock().expect("signals lock");
+        map.get(target)
+            .and_then(|s| s.events.as_ref())
+            .is_some_and(|sender| !sender.is_closed())
+    }
+
     fn entry<'a>(map: &'a mut HashMap<String, Signal>, target: &str) -> &'a mut Signal {
         map.entry(target.to_string()).or_insert_with(|| Signal {
             counter: tokio::sync::watch::channel(0).0,

@@ -24,7 +24,7 @@ use std::time::Duration;
 use prost::bytes::{Buf, BufMut, Bytes};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio_util::sync::CancellationToken;
-use tracing::warn;
+use tracing::{debug, warn};
 
 use crate::error::{Error, Result};
 use crate::store::Store;
@@ -315,6 +315,10 @@ pub struct WatchHub {
     store: Store,
     options: WatchOptions,
     feeds: Mutex<HashMap<String, Weak<Feed>>>,
+    /// Feeds start one at a time: starting attaches the target's commit hand-over, and
+    /// a start that lost a race to another would take it from the feed that won
+    /// (leaving that feed to read the log after every commit).
+    starting: tokio::sync::Mutex<()>,
     permits: Arc<Semaphore>,
     /// Bounds the watches reading a snapshot (or positioning a resume) at once, so a
     /// burst of new watches queues here instead of exhausting the database pool.
@@ -340,6 +344,7 @@ impl WatchHub {
             store,
             options,
             feeds: Mutex::default(),
+            starting: tokio::sync::Mutex::default(),
             shutdown,
         })
     }
@@ -396,6 +401,10 @@ impl WatchHub {
         if let Some(feed) = self.live_feed(target) {
             return Ok(feed);
         }
+        let _starting = self.starting.lock().await;
+        if let Some(feed) = self.live_feed(target) {
+            return Ok(feed);
+        }
         // Subscribe to commit signals before reading the start revision, so no commit
         // falls between the two.
         let signals = self.store.signals().subscribe(target);
@@ -405,9 +414,6 @@ impl WatchHub {
             target_revision(&mut conn, target).await?
         };
         let mut feeds = self.feeds.lock().expect("feeds lock");
-        if let Some(feed) = feeds.get(target).and_then(Weak::upgrade) {
-            return Ok(feed);
-        }
         let feed = Arc::new(Feed {
             tail: RwLock::new(Tail {
                 start,
@@ -549,7 +555,13 @@ async fn run_feed(
             () = shutdown.cancelled() => return,
             batch = committed.recv(), if attached => match batch {
                 Some(events) => match feed.upgrade() {
-                    Some(strong) => read_log = !strong.push(events, options.tail),
+                    Some(strong) => {
+                        if let Some(first) = events.first() {
+                            let since_stamp_us = crate::store::now_micros() - first.time;
+                            debug!(events = events.len(), since_stamp_us, "feed hand-over");
+                        }
+                        read_log = !strong.push(events, options.tail)
+                    }
                     None => return,
                 },
                 // A newer feed of the target took the hand-over: poll the log.
@@ -641,6 +653,59 @@ mod tests {
             feed.pass_over(18, |s| s.clusters.as_ref().is_none_or(|c| c.is_empty())),
             18
         );
+    }
+
+    /// Many watches of one target starting at once share one feed, and that feed
+    /// keeps the commit hand-over (committed events reach it without a read of the
+    /// log); a start that raced another used to take the hand-over from the feed that
+    /// won, which then read the log after every commit.
+    async fn concurrent_starts_keep_the_hand_over(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        let options = WatchOptions {
+            poll: Duration::from_secs(3600),
+            ..WatchOptions::default()
+        };
+        let hub = WatchHub::new(store.clone(), options, CancellationToken::new());
+        let target = "projects/p/compositeApps/a/versions/v/deploymentIntentGroups/g";
+        let feeds = futures::future::join_all((0..20).map(|_| hub.feed(target))).await;
+        let feeds: Vec<Arc<Feed>> = feeds.into_iter().map(Result::unwrap).collect();
+        assert!(feeds.iter().all(|f| Arc::ptr_eq(f, &feeds[0])), "one feed");
+        assert!(
+            store.signals().attached(target),
+            "the feed holds the hand-over"
+        );
+        let waiter = Arc::new(Notify::new());
+        feeds[0].register(&[], &waiter);
+        let mut tx = store.begin().await.unwrap();
+        tx.emit(crate::store::watch::NewEvent::connectivity(
+            target,
+            "clusterProviders/p/clusters/c",
+            "Available",
+        ));
+        tx.commit().await.unwrap();
+        tokio::time::timeout(Duration::from_secs(5), waiter.notified())
+            .await
+            .expect("the feed is woken by the commit");
+        match feeds[0].after(0, 10) {
+            Next::Events(events) => assert_eq!(events.len(), 1),
+            Next::Behind => panic!("the feed starts at revision 0"),
+        }
+        drop(feeds);
+        store.close().await;
+    }
+
+    #[tokio::test]
+    async fn concurrent_starts_keep_the_hand_over_sqlite() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("w.db").display());
+        concurrent_starts_keep_the_hand_over(&url).await;
+    }
+
+    #[tokio::test]
+    async fn concurrent_starts_keep_the_hand_over_postgres() {
+        let url = flotilla_tests::create_postgres_database().await;
+        concurrent_starts_keep_the_hand_over(&url).await;
+        flotilla_tests::drop_postgres_database(&url);
     }
 
     /// Whether `waiter` holds a wake-up (consuming it).

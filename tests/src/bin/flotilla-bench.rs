@@ -11,7 +11,12 @@
 //!   cargo run --release -p flotilla-tests --bin flotilla-bench -- --quick # CI scale
 //!
 //! Prints one table (figure, baseline, ratio, target, pass/fail) and exits non-zero
-//! when a check fails.
+//! when a check fails. P5 also reports the CPU each process family used while the
+//! changes were driven, and the latency of each change's first and last event.
+//!
+//! Profiling: `--serve [--backend postgres]` converges the instance and keeps serving
+//! it; `P2LOOP=n` then reads the `all` tree n times, `P5LOOP=n` runs P5 n times, and
+//! `P5CHANGES=1` lists every change of P5 (subscribers, first and last latencies).
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -269,6 +274,67 @@ fn rss_kib(pid: u32) -> (u64, u64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
+/// CPU seconds (user + system) used so far by the processes whose command name is one
+/// of `names` ("" = this process), from /proc.
+fn cpu_seconds(names: &[&str]) -> f64 {
+    let ticks = |stat: &str| -> Option<(String, u64)> {
+        // pid (comm) state ... field 14 utime, 15 stime; comm may hold spaces.
+        let open = stat.find('(')?;
+        let close = stat.rfind(')')?;
+        let comm = stat[open + 1..close].to_string();
+        let rest: Vec<&str> = stat[close + 2..].split_whitespace().collect();
+        let used = rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?;
+        Some((comm, used))
+    };
+    let mut total = 0;
+    if names.contains(&"") {
+        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+        total += ticks(&stat).map_or(0, |(_, t)| t);
+    }
+    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
+        if !entry
+            .file_name()
+            .to_string_lossy()
+            .bytes()
+            .all(|b| b.is_ascii_digit())
+        {
+            continue;
+        }
+        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
+        if let Some((comm, used)) = ticks(&stat)
+            && names.iter().any(|n| !n.is_empty() && comm.starts_with(n))
+        {
+            total += used;
+        }
+    }
+    // USER_HZ is 100 on Linux.
+    total as f64 / 100.0
+}
+
+/// The process families P5's CPU is reported for.
+const CPU_FAMILIES: [(&str, &[&str]); 5] = [
+    ("server", &["flotilla-server"]),
+    ("postgres", &["postgres"]),
+    ("etcd", &["etcd"]),
+    ("agents", &["flotilla-agent"]),
+    ("bench", &[""]),
+];
+
+fn cpu_snapshot() -> Vec<f64> {
+    CPU_FAMILIES.iter().map(|(_, n)| cpu_seconds(n)).collect()
+}
+
+/// "server 3.1 s, postgres 2.0 s, ..." of the CPU used since `before`.
+fn cpu_report(before: &[f64]) -> String {
+    let after = cpu_snapshot();
+    CPU_FAMILIES
+        .iter()
+        .zip(after.iter().zip(before))
+        .map(|((name, _), (a, b))| format!("{name} {:.1} s", a - b))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// A local etcd on loopback, killed on drop.
 struct Etcd {
     child: Child,
@@ -406,7 +472,7 @@ async fn p5_subscriber(
     cluster: Option<String>,
     ready: tokio::sync::oneshot::Sender<()>,
     stop: Arc<AtomicBool>,
-) -> Result<(BTreeMap<String, u64>, Vec<f64>)> {
+) -> Result<(BTreeMap<String, u64>, Vec<f64>, Vec<(i64, f64, f64)>)> {
     let mut stream = client
         .status
         .watch_status(WatchStatusRequest {
@@ -420,6 +486,10 @@ async fn p5_subscriber(
     let mut ready = Some(ready);
     let mut counts: BTreeMap<String, u64> = BTreeMap::new();
     let mut latencies = Vec::new();
+    // Per change (the events of one transaction share their commit time): the
+    // latency of its first and of its last event, to tell the wait for the first
+    // from the time the rest take to stream.
+    let mut changes: Vec<(i64, f64, f64)> = Vec::new();
     while let Some(event) = stream.message().await? {
         let kind = event.r#type;
         if kind == WatchEventType::Synced as i32 {
@@ -433,11 +503,16 @@ async fn p5_subscriber(
         } else if ready.is_none() && kind == WatchEventType::ResourceChanged as i32 {
             let time = event.time.unwrap_or_default();
             let sent = time.seconds * 1_000_000 + i64::from(time.nanos) / 1000;
-            latencies.push((micros_now() - sent) as f64 / 1000.0);
+            let latency = (micros_now() - sent) as f64 / 1000.0;
+            latencies.push(latency);
+            match changes.last_mut() {
+                Some((time, _, last)) if *time == sent => *last = latency,
+                _ => changes.push((sent, latency, latency)),
+            }
             *counts.entry(event.cluster).or_default() += 1;
         }
     }
-    Ok((counts, latencies))
+    Ok((counts, latencies, changes))
 }
 
 /// P5: `subscribers` watches of the group, each filtered to one cluster, plus one
@@ -475,6 +550,7 @@ async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(f64, f64, u64
         syncing.elapsed().as_secs_f64()
     );
     let mut client = server.client().await;
+    let cpu = cpu_snapshot();
     // A flip (cut or let back) of a cluster changes `per_cluster` resources.
     let flips_per_second = (scale.rate as f64 / per_cluster as f64).max(0.5);
     let interval = Duration::from_secs_f64(1.0 / flips_per_second);
@@ -506,6 +582,7 @@ async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(f64, f64, u64
         }
     }
     let driven = started.elapsed().as_secs_f64();
+    eprintln!("  CPU while driving {driven:.1} s: {}", cpu_report(&cpu));
     for c in down {
         client
             .simulator
@@ -519,15 +596,45 @@ async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(f64, f64, u64
     for task in tasks {
         results.push(task.await??);
     }
-    let (reference, _) = results.pop().expect("the reference subscriber");
+    let (reference, _, _) = results.pop().expect("the reference subscriber");
     let mut latencies = Vec::new();
+    let (mut firsts, mut lasts) = (Vec::new(), Vec::new());
+    let mut by_change: BTreeMap<i64, (usize, f64, f64, f64)> = BTreeMap::new();
     let mut lost = 0;
-    for (s, (counts, mine)) in results.into_iter().enumerate() {
+    for (s, (counts, mine, changes)) in results.into_iter().enumerate() {
         let cluster = name(s % scale.clusters);
         let seen = reference.get(&cluster).copied().unwrap_or(0);
         lost += seen.saturating_sub(counts.get(&cluster).copied().unwrap_or(0));
         latencies.extend(mine);
+        for c in &changes {
+            let e = by_change
+                .entry(c.0)
+                .or_insert((0usize, f64::MAX, 0f64, 0f64));
+            e.0 += 1;
+            e.1 = e.1.min(c.1);
+            e.2 = e.2.max(c.1);
+            e.3 = e.3.max(c.2);
+        }
+        firsts.extend(changes.iter().map(|c| c.1));
+        lasts.extend(changes.iter().map(|c| c.2));
     }
+    if std::env::var("P5CHANGES").is_ok() {
+        let t0 = by_change.keys().next().copied().unwrap_or(0);
+        for (t, (n, min_first, max_first, max_last)) in &by_change {
+            eprintln!(
+                "    change +{:.3} s: {n} subs, first {min_first:.1}..{max_first:.1} ms, last <= {max_last:.1} ms",
+                (t - t0) as f64 / 1e6
+            );
+        }
+    }
+    eprintln!(
+        "  {} changes; first event of a change p50 {:.1} ms p99 {:.1} ms, last event p50 {:.1} ms p99 {:.1} ms",
+        firsts.len(),
+        percentile(&mut firsts, 0.5),
+        percentile(&mut firsts, 0.99),
+        percentile(&mut lasts, 0.5),
+        percentile(&mut lasts, 0.99)
+    );
     let changes: u64 = reference.values().sum();
     let _ = flips;
     eprintln!(
@@ -595,6 +702,7 @@ async fn p5_etcd(etcd: &Etcd, scale: Scale, rate: f64, seconds: u64) -> Result<(
         }));
     }
     tokio::time::sleep(Duration::from_millis(500)).await;
+    let cpu = cpu_snapshot();
     // The same shape of load as Flotilla's flips: every change of a cluster's
     // `per_cluster` keys at once, paced to `rate`. etcd caps a transaction at 128
     // operations, so a flip is that many transactions sent together.
@@ -629,6 +737,11 @@ async fn p5_etcd(etcd: &Etcd, scale: Scale, rate: f64, seconds: u64) -> Result<(
             tokio::time::sleep(rest).await;
         }
     }
+    eprintln!(
+        "  etcd watch: CPU while driving {:.1} s: {}",
+        started.elapsed().as_secs_f64(),
+        cpu_report(&cpu)
+    );
     // Let the watchers drain, then stop them.
     tokio::time::sleep(Duration::from_secs(2)).await;
     stop.store(true, Ordering::Relaxed);
@@ -916,6 +1029,12 @@ async fn main() -> Result<()> {
                 let t = Instant::now();
                 let n = read_all(&mut client).await?;
                 println!("p2 {n} in {:.1} ms", t.elapsed().as_secs_f64() * 1e3);
+            }
+        }
+        if let Ok(n) = std::env::var("P5LOOP") {
+            for _ in 0..n.parse::<usize>().unwrap_or(3) {
+                let (p99, rate, lost) = p5_flotilla(&server, scale).await?;
+                println!("p5 p99 {p99:.1} ms at {rate:.0}/s, {lost} lost");
             }
         }
         tokio::time::sleep(Duration::from_secs(3600)).await;

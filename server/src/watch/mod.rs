@@ -167,14 +167,18 @@ struct Held {
 pub struct Segment {
     /// The last revision of the run.
     pub end: i64,
-    /// Whether the run holds events other than resource changes (lifecycle,
-    /// connectivity): those are always looked at one by one.
+    /// Whether the run holds events every watch looks at (lifecycle: a new instance
+    /// or state concerns every selection).
     pub other: bool,
     /// The distinct instances, clusters and apps of the run's resource events; `None`
     /// when there are more than [`SEGMENT_KEYS`] (then the run is looked at).
     pub instances: Option<Vec<String>>,
     pub clusters: Option<Vec<String>>,
     pub apps: Option<Vec<String>>,
+    /// The distinct clusters of the run's connectivity events (`None`: too many). A
+    /// cluster cut with its resources is one transaction: the watches of the other
+    /// clusters pass over its thousand resource events without looking at them.
+    pub connectivity: Option<Vec<String>>,
 }
 
 /// Distinct values a segment lists per field.
@@ -199,6 +203,7 @@ impl Segment {
             instances: Some(Vec::new()),
             clusters: Some(Vec::new()),
             apps: Some(Vec::new()),
+            connectivity: Some(Vec::new()),
         };
         for event in events {
             match event.payload {
@@ -207,10 +212,38 @@ impl Segment {
                     note(&mut segment.clusters, &event.cluster);
                     note(&mut segment.apps, &event.app);
                 }
-                _ => segment.other = true,
+                Payload::Connectivity { .. } => note(&mut segment.connectivity, &event.cluster),
+                Payload::Lifecycle { .. } => segment.other = true,
             }
         }
         segment
+    }
+
+    /// Whether the run may hold an event a watch of `instance`'s resources looks at:
+    /// one of its clusters (`cluster_wanted`) and apps (`apps`, empty = all).
+    pub fn may_concern(
+        &self,
+        instance: &str,
+        cluster_wanted: impl Fn(&str) -> bool,
+        apps: &[String],
+    ) -> bool {
+        fn any(values: &Option<Vec<String>>, wanted: impl Fn(&str) -> bool) -> bool {
+            values.as_ref().is_none_or(|v| v.iter().any(|x| wanted(x)))
+        }
+        self.other
+            || any(&self.connectivity, &cluster_wanted)
+            || (any(&self.instances, |i| i == instance)
+                && any(&self.clusters, &cluster_wanted)
+                && (apps.is_empty() || any(&self.apps, |a| apps.iter().any(|w| w == a))))
+    }
+
+    /// The clusters the run's events may concern; `None` for every cluster.
+    fn cluster_keys(&self) -> Option<impl Iterator<Item = &str>> {
+        if self.other {
+            return None;
+        }
+        let (clusters, connectivity) = (self.clusters.as_ref()?, self.connectivity.as_ref()?);
+        Some(clusters.iter().chain(connectivity).map(|c| cluster_key(c)))
     }
 }
 
@@ -280,17 +313,14 @@ impl Feed {
     /// Wakes the waiters the segments may concern (all, for a segment of other
     /// events or of too many clusters), dropping the ones that are gone.
     fn wake(&self, segments: &[Arc<Segment>]) {
-        if segments.iter().any(|s| s.other || s.clusters.is_none()) {
-            return self.wake_all();
+        let mut keys: Vec<&str> = vec![""];
+        for segment in segments {
+            match segment.cluster_keys() {
+                Some(clusters) => keys.extend(clusters),
+                None => return self.wake_all(),
+            }
         }
         let mut waiters = self.waiters.lock().expect("waiters lock");
-        let mut keys: Vec<&str> = vec![""];
-        keys.extend(
-            segments
-                .iter()
-                .flat_map(|s| s.clusters.iter().flatten())
-                .map(|c| cluster_key(c)),
-        );
         keys.sort_unstable();
         keys.dedup();
         for key in keys {
@@ -624,35 +654,69 @@ mod tests {
     #[test]
     fn passes_over_unwanted_transactions_only() {
         let feed = feed(10);
-        let mut events: Vec<Event> = (11..=13).map(|r| resource(r, 13, "a")).collect();
-        events.extend((14..=15).map(|r| resource(r, 15, "b")));
-        events.push(Event {
+        let connectivity = |revision: i64, cluster: &str| Event {
             payload: Payload::Connectivity {
                 connectivity: "AVAILABLE".into(),
             },
-            ..resource(16, 16, "a")
+            ..resource(revision, revision, cluster)
+        };
+        let mut events: Vec<Event> = (11..=13).map(|r| resource(r, 13, "a")).collect();
+        events.extend((14..=15).map(|r| resource(r, 15, "b")));
+        events.push(connectivity(16, "a"));
+        // A cluster cut: its resources and its connectivity in one transaction.
+        events.extend((17..=18).map(|r| resource(r, 19, "a")));
+        events.push(Event {
+            batch: 19,
+            ..connectivity(19, "a")
         });
-        events.extend((17..=18).map(|r| resource(r, 18, "a")));
+        events.push(connectivity(20, "b"));
+        events.push(Event {
+            payload: Payload::Lifecycle {
+                state: "INSTANTIATED".into(),
+                instance: "i1".into(),
+                previous: "i1".into(),
+            },
+            ..resource(21, 21, "")
+        });
+        events.extend((22..=23).map(|r| resource(r, 23, "a")));
         assert!(feed.push(events, 100));
-        let only_b = |s: &Segment| s.other || s.clusters.as_ref().unwrap().contains(&"b".into());
+        let only_b = |s: &Segment| s.may_concern("i1", |c| c == "b", &[]);
         // From the start: batch 11..13 (cluster a) is passed over, 14..15 is wanted.
         assert_eq!(feed.pass_over(10, only_b), 13);
         assert_eq!(feed.pass_over(13, only_b), 13);
-        // The connectivity event is always looked at.
-        assert_eq!(feed.pass_over(15, only_b), 15);
+        // Cluster a's connectivity and its cut are passed over; b's connectivity is
+        // looked at.
+        assert_eq!(feed.pass_over(15, only_b), 19);
+        // Lifecycle events are looked at by every watch.
+        assert_eq!(feed.pass_over(20, only_b), 20);
         // Past it, the rest of the tail (cluster a) is passed over.
-        assert_eq!(feed.pass_over(16, only_b), 18);
+        assert_eq!(feed.pass_over(21, only_b), 23);
+        // Cluster a's watches look at both of its transactions; another instance's
+        // or app's watches do not.
+        let only_a = |s: &Segment| s.may_concern("i1", |c| c == "a", &[]);
+        assert_eq!(feed.pass_over(15, only_a), 15);
+        assert_eq!(feed.pass_over(16, only_a), 16);
+        let other_instance = |s: &Segment| s.may_concern("i2", |c| c == "a", &[]);
+        assert_eq!(
+            feed.pass_over(16, other_instance),
+            16,
+            "the cut's connectivity"
+        );
+        assert_eq!(feed.pass_over(21, other_instance), 23);
+        let other_app = |s: &Segment| s.may_concern("i1", |_| true, &["web".to_string()]);
+        assert_eq!(
+            feed.pass_over(10, other_app),
+            15,
+            "stops at a connectivity event"
+        );
         // A position older than the tail is left for the log.
         assert_eq!(feed.pass_over(5, only_b), 5);
         // Many distinct clusters: the segment does not list them and is always wanted.
-        let many: Vec<Event> = (19..=19 + SEGMENT_KEYS as i64)
-            .map(|r| resource(r, 19 + SEGMENT_KEYS as i64, &format!("c{r}")))
+        let many: Vec<Event> = (24..=24 + SEGMENT_KEYS as i64)
+            .map(|r| resource(r, 24 + SEGMENT_KEYS as i64, &format!("c{r}")))
             .collect();
         assert!(feed.push(many, 100));
-        assert_eq!(
-            feed.pass_over(18, |s| s.clusters.as_ref().is_none_or(|c| c.is_empty())),
-            18
-        );
+        assert_eq!(feed.pass_over(23, only_b), 23);
     }
 
     /// Many watches of one target starting at once share one feed, and that feed
@@ -739,7 +803,8 @@ mod tests {
             100
         ));
         assert!(woken(&a) && woken(&all) && !woken(&b));
-        // Other events concern everyone.
+        // A cluster's connectivity concerns its watches; lifecycle events concern
+        // everyone.
         let connectivity = Event {
             payload: Payload::Connectivity {
                 connectivity: "AVAILABLE".into(),
@@ -747,21 +812,31 @@ mod tests {
             ..resource(3, 3, "cp/clusters/a")
         };
         assert!(feed.push(vec![connectivity], 100));
+        assert!(woken(&a) && woken(&all) && !woken(&b));
+        let lifecycle = Event {
+            payload: Payload::Lifecycle {
+                state: "INSTANTIATED".into(),
+                instance: "i1".into(),
+                previous: String::new(),
+            },
+            ..resource(4, 4, "")
+        };
+        assert!(feed.push(vec![lifecycle], 100));
         assert!(woken(&a) && woken(&b) && woken(&all));
         // The rest of a transaction begun in the previous push: everyone.
-        assert!(feed.push(vec![resource(4, 6, "cp/clusters/a")], 100));
+        assert!(feed.push(vec![resource(5, 7, "cp/clusters/a")], 100));
         assert!(woken(&a) && woken(&all) && !woken(&b));
         assert!(feed.push(
             vec![
-                resource(5, 6, "cp/clusters/c"),
-                resource(6, 6, "cp/clusters/c")
+                resource(6, 7, "cp/clusters/c"),
+                resource(7, 7, "cp/clusters/c")
             ],
             100
         ));
         assert!(woken(&a) && woken(&b) && woken(&all));
         // A dropped subscriber is forgotten.
         drop(b);
-        assert!(feed.push(vec![resource(7, 7, "cp/clusters/b")], 100));
+        assert!(feed.push(vec![resource(8, 8, "cp/clusters/b")], 100));
         assert!(woken(&all) && !woken(&a));
         assert!(!feed.waiters.lock().unwrap().contains_key("b"));
     }

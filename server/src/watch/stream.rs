@@ -775,14 +775,11 @@ impl Subscriber {
     /// Whether a segment of the feed may hold an event this stream looks at; a
     /// segment it does not want changes neither what it sends nor its counts.
     fn wanted(&self, segment: &Segment) -> bool {
-        fn any(values: &Option<Vec<String>>, wanted: impl Fn(&str) -> bool) -> bool {
-            values.as_ref().is_none_or(|v| v.iter().any(|x| wanted(x)))
-        }
-        segment.other
-            || (any(&segment.instances, |i| i == self.instance)
-                && any(&segment.clusters, |c| self.cluster_matches(c))
-                && (self.request.apps.is_empty()
-                    || any(&segment.apps, |a| self.request.apps.iter().any(|w| w == a))))
+        segment.may_concern(
+            &self.instance,
+            |c| self.cluster_matches(c),
+            &self.request.apps,
+        )
     }
 
     fn matches(&self, event: &Event) -> bool {

@@ -205,9 +205,25 @@ impl SimCluster {
         {
             return Ok(());
         }
+        // Data-only kinds keep their payload where Kubernetes has it.
+        let spec = match manifest.get("data") {
+            Some(data) => json!({"data": data}),
+            None => manifest.get("spec").cloned().unwrap_or(Value::Null),
+        };
+        // An apply that changes nothing is a no-op, as in Kubernetes: the object, its
+        // status and its pods stay, and no watch event (bundle report) follows. A
+        // reconnecting agent's desired state comes back whole; only what changed
+        // while it was away is reported.
+        if let Some(object) = state.objects.get_mut(&key)
+            && object.api_version == api_version
+            && object.metadata == metadata
+            && object.spec == spec
+        {
+            object.generation = object.generation.max(generation);
+            return Ok(());
+        }
         let uid = state.next_uid;
         state.next_uid += 1;
-        let spec = manifest.get("spec").cloned().unwrap_or(Value::Null);
         let status = match kind.as_str() {
             "Deployment" | "StatefulSet" | "DaemonSet" | "Job" => json!({}),
             "Pod" => {
@@ -215,7 +231,7 @@ impl SimCluster {
             }
             _ => Value::Null,
         };
-        let mut object = SimObject {
+        let object = SimObject {
             api_version,
             metadata,
             spec,
@@ -225,10 +241,6 @@ impl SimCluster {
             generation,
             deployment: id.clone(),
         };
-        // Data-only kinds keep their payload where Kubernetes has it.
-        if let Some(data) = manifest.get("data") {
-            object.spec = json!({"data": data});
-        }
         let is_pod = kind == "Pod";
         state.put(key.clone(), object);
         if is_pod {
@@ -606,6 +618,32 @@ mod tests {
         sim.apply(&deployment("web", 2, "i-new"), 2).unwrap();
         assert_eq!(sim.bundle("i-new").len(), 3, "deployment and its two pods");
         assert!(sim.bundle("i-old").is_empty(), "{:?}", sim.bundle("i-old"));
+    }
+
+    /// Re-applying what the cluster holds (a reconnecting agent gets its whole desired
+    /// state again) changes nothing: no change to report, ready pods stay ready.
+    #[tokio::test]
+    async fn an_identical_apply_is_a_no_op() {
+        let (sim, mut changes) = SimCluster::new(Duration::from_millis(10));
+        sim.apply(&deployment("web", 1, "i-a"), 1).unwrap();
+        assert_eq!(changes.recv().await.unwrap(), "i-a");
+        tokio::time::sleep(Duration::from_millis(80)).await;
+        while changes.try_recv().is_ok() {}
+        let before = sim.bundle("i-a");
+        sim.apply(&deployment("web", 1, "i-a"), 1).unwrap();
+        sim.apply(&deployment("web", 1, "i-a"), 2).unwrap();
+        tokio::time::sleep(Duration::from_millis(80)).await;
+        assert!(changes.try_recv().is_err(), "no change reported");
+        assert_eq!(sim.bundle("i-a"), before, "the pod kept its readiness");
+        let pod = find(&before, "Pod", "web-0").unwrap();
+        assert_eq!(readiness("Pod", &pod.spec, &pod.status), Readiness::Ready);
+        // The generation moved: an apply older than the last one is still ignored.
+        sim.apply(&deployment("web", 3, "i-a"), 1).unwrap();
+        assert_eq!(sim.bundle("i-a").len(), 2, "generation 1 < 2: ignored");
+        // A changed apply is one.
+        sim.apply(&deployment("web", 2, "i-a"), 3).unwrap();
+        assert_eq!(changes.recv().await.unwrap(), "i-a");
+        assert_eq!(sim.bundle("i-a").len(), 3);
     }
 
     #[tokio::test]

@@ -493,17 +493,9 @@ mod tests {
         store.close().await;
     }
 
-    #[tokio::test]
-    async fn rows_read_back_as_events_sqlite() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("w.db").display());
-        rows_read_back_as_events(&url).await;
-    }
-
-    #[tokio::test]
-    async fn rows_read_back_as_events_postgres() {
-        let url = flotilla_tests::create_postgres_database().await;
-        rows_read_back_as_events(&url).await;
-        flotilla_tests::drop_postgres_database(&url);
-    }
+    on_both_backends!(
+        rows_read_back_as_events_sqlite,
+        rows_read_back_as_events_postgres,
+        rows_read_back_as_events
+    );
 }

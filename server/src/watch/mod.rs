@@ -758,19 +758,11 @@ mod tests {
         store.close().await;
     }
 
-    #[tokio::test]
-    async fn concurrent_starts_keep_the_hand_over_sqlite() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("w.db").display());
-        concurrent_starts_keep_the_hand_over(&url).await;
-    }
-
-    #[tokio::test]
-    async fn concurrent_starts_keep_the_hand_over_postgres() {
-        let url = flotilla_tests::create_postgres_database().await;
-        concurrent_starts_keep_the_hand_over(&url).await;
-        flotilla_tests::drop_postgres_database(&url);
-    }
+    on_both_backends!(
+        concurrent_starts_keep_the_hand_over_sqlite,
+        concurrent_starts_keep_the_hand_over_postgres,
+        concurrent_starts_keep_the_hand_over
+    );
 
     /// Whether `waiter` holds a wake-up (consuming it).
     fn woken(waiter: &Arc<Notify>) -> bool {

@@ -302,10 +302,20 @@ pub async fn events_after(
     .fetch_all(conn)
     .await
     .map_err(db_error)?;
-    let mut events = Vec::new();
+    let mut events: Vec<Event> = Vec::new();
     for row in &rows {
         for event in decode_row(row)? {
             if event.revision > after && event.revision <= until {
+                // The log is read as one contiguous run. A gap means compaction removed
+                // a later transaction's row before an earlier one's (their times were
+                // stamped out of revision order); the read stops before it, and the
+                // caller's next read, starting right there, finds its position gone.
+                if events
+                    .last()
+                    .is_some_and(|last| event.revision != last.revision + 1)
+                {
+                    return Ok(events);
+                }
                 events.push(event);
                 if events.len() as i64 >= limit {
                     return Ok(events);
@@ -492,6 +502,51 @@ mod tests {
         drop(conn);
         store.close().await;
     }
+
+    /// Times stamped out of revision order (a writer stamps, then waits for the
+    /// target's row lock behind another) let compaction remove a later transaction
+    /// before an earlier one: readers never step over the hole.
+    async fn reads_stop_at_a_compaction_hole(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        for _ in 0..3 {
+            let mut tx = store.begin().await.unwrap();
+            for n in 0..3 {
+                tx.emit(connectivity("t", n));
+            }
+            tx.commit().await.unwrap();
+        }
+        // The middle transaction (revisions 4..=6) was stamped first.
+        let mut tx = store.begin().await.unwrap();
+        sqlx::query("UPDATE watch_log SET time = CASE WHEN first = 4 THEN 100 ELSE 300 END")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        assert_eq!(compact(&mut tx, 200).await.unwrap(), 3);
+        tx.commit().await.unwrap();
+        let mut conn = store.read().await.unwrap();
+        assert_eq!(target_revision(&mut conn, "t").await.unwrap(), (9, 6));
+        let revisions = |events: Vec<Event>| events.iter().map(|e| e.revision).collect::<Vec<_>>();
+        let read = events_after(&mut conn, "t", 0, i64::MAX, 100)
+            .await
+            .unwrap();
+        assert_eq!(revisions(read), [1, 2, 3], "the read stops at the hole");
+        let read = events_after(&mut conn, "t", 3, i64::MAX, 100)
+            .await
+            .unwrap();
+        assert_eq!(
+            revisions(read),
+            [7, 8, 9],
+            "the next read shows it: 7 is not 4"
+        );
+        drop(conn);
+        store.close().await;
+    }
+
+    on_both_backends!(
+        reads_stop_at_a_compaction_hole_sqlite,
+        reads_stop_at_a_compaction_hole_postgres,
+        reads_stop_at_a_compaction_hole
+    );
 
     on_both_backends!(
         rows_read_back_as_events_sqlite,

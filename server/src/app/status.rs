@@ -1089,19 +1089,18 @@ async fn lock_owners<'c>(
         return Ok(());
     }
     let owners: BTreeSet<String> = owners.into_iter().collect();
-    let (mut locked, digs): (BTreeSet<&str>, Vec<&String>) = (
-        clusters.into_iter().collect(),
-        owners
-            .iter()
-            .filter(|o| !o.starts_with("clusterProviders/"))
-            .collect(),
-    );
-    locked.extend(
-        owners
-            .iter()
-            .filter(|o| o.starts_with("clusterProviders/"))
-            .map(String::as_str),
-    );
+    let mut locked: BTreeSet<&str> = BTreeSet::new();
+    let mut digs = Vec::new();
+    for cluster in clusters {
+        locked.insert(cluster);
+    }
+    for owner in &owners {
+        if owner.starts_with("clusterProviders/") {
+            locked.insert(owner);
+        } else {
+            digs.push(owner);
+        }
+    }
     let lock = tx.row_lock(RowLock::NoKeyUpdate);
     for cluster in locked {
         let name = ResourceName::parse(&CLUSTER, "owner", cluster)

@@ -16,7 +16,10 @@
 //! # Ok(()) }
 //! ```
 
+use std::collections::VecDeque;
+
 pub use flotilla_api::v1;
+use tonic::Streaming;
 use tonic::transport::{Channel, Endpoint};
 use v1::action_service_client::ActionServiceClient;
 use v1::agent_service_client::AgentServiceClient;
@@ -58,6 +61,53 @@ impl Client {
             container_clusters: ContainerClusterServiceClient::new(channel.clone()),
             agent: AgentServiceClient::new(channel.clone()),
             simulator: SimulatorServiceClient::new(channel),
+        }
+    }
+}
+
+/// The events of a WatchStatus stream, one at a time. The server sends the events of a
+/// burst together, several to a response message; this hands them out in order.
+///
+/// ```no_run
+/// # async fn demo(mut client: flotilla_client::Client) -> Result<(), tonic::Status> {
+/// use flotilla_client::WatchEvents;
+/// use flotilla_client::v1::WatchStatusRequest;
+///
+/// let request = WatchStatusRequest {
+///     name: "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod".into(),
+///     ..Default::default()
+/// };
+/// let mut events = WatchEvents::new(client.status.watch_status(request).await?.into_inner());
+/// while let Some(event) = events.next().await? {
+///     println!("{:?} {}", event.r#type(), event.resume_token);
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct WatchEvents {
+    stream: Streaming<v1::WatchStatusResponse>,
+    /// The rest of the last message received, in order.
+    pending: VecDeque<v1::WatchEvent>,
+}
+
+impl WatchEvents {
+    pub fn new(stream: Streaming<v1::WatchStatusResponse>) -> WatchEvents {
+        WatchEvents {
+            stream,
+            pending: VecDeque::new(),
+        }
+    }
+
+    /// The next event; `None` when the server ended the stream.
+    pub async fn next(&mut self) -> Result<Option<v1::WatchEvent>, tonic::Status> {
+        loop {
+            if let Some(event) = self.pending.pop_front() {
+                return Ok(Some(event));
+            }
+            match self.stream.message().await? {
+                Some(message) => self.pending.extend(message.events),
+                None => return Ok(None),
+            }
         }
     }
 }

@@ -552,25 +552,27 @@ async fn status_tree_agrees_with_sql_and_is_never_stale(server: &TestServer) {
     let before = built(server);
 
     // A pod deleted out of band: once a watcher has its event, ALL shows it.
-    let mut stream = client
-        .status
-        .watch_status(WatchStatusRequest {
-            name: DIG.into(),
-            output: StatusOutput::All as i32,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut stream = flotilla_client::WatchEvents::new(
+        client
+            .status
+            .watch_status(WatchStatusRequest {
+                name: DIG.into(),
+                output: StatusOutput::All as i32,
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner(),
+    );
     loop {
-        let event = stream.message().await.unwrap().expect("the watch goes on");
+        let event = stream.next().await.unwrap().expect("the watch goes on");
         if event.r#type == WatchEventType::Synced as i32 {
             break;
         }
     }
     delete_collectd_pod(&mut client).await;
     loop {
-        let event = tokio::time::timeout(WAIT, stream.message())
+        let event = tokio::time::timeout(WAIT, stream.next())
             .await
             .expect("the pod's event in time")
             .unwrap()

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use flotilla_client::v1::*;
-use flotilla_client::{Client, names};
+use flotilla_client::{Client, WatchEvents, names};
 use flotilla_tests::{TestServer, e2e_suite, error_view, eventually, wait_connectivity};
 use tonic::Code;
 use tonic::codec::Streaming;
@@ -33,6 +33,7 @@ e2e_suite!(
     stalled_subscriber_among_a_thousand,
     bad_watch_requests_are_refused,
     shutdown_ends_streams_cleanly,
+    events_at_hand_share_a_message,
 );
 
 mod expiry {
@@ -73,17 +74,19 @@ fn watch_request(output: StatusOutput, token: &str) -> WatchStatusRequest {
     }
 }
 
-async fn watch(client: &mut Client, request: WatchStatusRequest) -> Streaming<WatchStatusResponse> {
-    client
-        .status
-        .watch_status(request)
-        .await
-        .expect("watch starts")
-        .into_inner()
+async fn watch(client: &mut Client, request: WatchStatusRequest) -> WatchEvents {
+    WatchEvents::new(
+        client
+            .status
+            .watch_status(request)
+            .await
+            .expect("watch starts")
+            .into_inner(),
+    )
 }
 
-async fn next(stream: &mut Streaming<WatchStatusResponse>) -> WatchStatusResponse {
-    tokio::time::timeout(WAIT, stream.message())
+async fn next(stream: &mut WatchEvents) -> WatchEvent {
+    tokio::time::timeout(WAIT, stream.next())
         .await
         .expect("an event in time")
         .expect("the stream is healthy")
@@ -91,7 +94,7 @@ async fn next(stream: &mut Streaming<WatchStatusResponse>) -> WatchStatusRespons
 }
 
 /// The next event that is not a heartbeat.
-async fn next_event(stream: &mut Streaming<WatchStatusResponse>) -> WatchStatusResponse {
+async fn next_event(stream: &mut WatchEvents) -> WatchEvent {
     loop {
         let event = next(stream).await;
         if event.r#type != WatchEventType::Heartbeat as i32 {
@@ -138,7 +141,7 @@ struct Mirror {
 }
 
 impl Mirror {
-    fn apply(&mut self, event: &WatchStatusResponse) {
+    fn apply(&mut self, event: &WatchEvent) {
         let kind = WatchEventType::try_from(event.r#type).unwrap();
         if kind != WatchEventType::Heartbeat {
             assert!(!event.resume_token.is_empty(), "{event:?} has a token");
@@ -228,7 +231,7 @@ impl Mirror {
 }
 
 /// Reads `stream` into a fresh mirror up to SYNCED.
-async fn read_snapshot(stream: &mut Streaming<WatchStatusResponse>) -> Mirror {
+async fn read_snapshot(stream: &mut WatchEvents) -> Mirror {
     let mut mirror = Mirror::default();
     while !mirror.synced {
         mirror.apply(&next_event(stream).await);
@@ -237,7 +240,7 @@ async fn read_snapshot(stream: &mut Streaming<WatchStatusResponse>) -> Mirror {
 }
 
 /// An ALL watch of the group read until it matches the settled status query.
-async fn settled_watch(client: &mut Client) -> (Streaming<WatchStatusResponse>, Mirror) {
+async fn settled_watch(client: &mut Client) -> (WatchEvents, Mirror) {
     let mut stream = watch(client, watch_request(StatusOutput::All, "")).await;
     let mut mirror = Mirror::default();
     settle(
@@ -253,10 +256,7 @@ async fn settled_watch(client: &mut Client) -> (Streaming<WatchStatusResponse>, 
 }
 
 /// Reads events into `mirror` until the stream is idle (a heartbeat arrives).
-async fn drain(
-    stream: &mut Streaming<WatchStatusResponse>,
-    mirror: &mut Mirror,
-) -> Vec<WatchStatusResponse> {
+async fn drain(stream: &mut WatchEvents, mirror: &mut Mirror) -> Vec<WatchEvent> {
     let mut seen = Vec::new();
     loop {
         let event = next(stream).await;
@@ -271,12 +271,12 @@ async fn drain(
 /// Reads until the mirror equals the query's answer (the system settled).
 async fn settle(
     client: &mut Client,
-    stream: &mut Streaming<WatchStatusResponse>,
+    stream: &mut WatchEvents,
     mirror: &mut Mirror,
     output: StatusOutput,
     apps: &[&str],
     clusters: &[&str],
-) -> Vec<WatchStatusResponse> {
+) -> Vec<WatchEvent> {
     let mut all = Vec::new();
     let deadline = tokio::time::Instant::now() + WAIT;
     loop {
@@ -507,7 +507,7 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
     synced_all.extend(drain(&mut all, &mut Mirror::default()).await);
     synced_detail.extend(drain(&mut detail, &mut Mirror::default()).await);
     let (all, detail) = (synced_all, synced_detail);
-    let synced = |events: &[WatchStatusResponse]| {
+    let synced = |events: &[WatchEvent]| {
         events
             .iter()
             .find(|e| e.r#type == WatchEventType::Synced as i32)
@@ -515,7 +515,7 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
             .expect("a SYNCED event")
     };
     let after = synced(&all).max(synced(&detail));
-    let live = |events: Vec<WatchStatusResponse>| -> Vec<WatchStatusResponse> {
+    let live = |events: Vec<WatchEvent>| -> Vec<WatchEvent> {
         events
             .into_iter()
             .filter(|e| {
@@ -525,7 +525,7 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
             .collect()
     };
     let (all, detail) = (live(all), live(detail));
-    let id = |e: &WatchStatusResponse| {
+    let id = |e: &WatchEvent| {
         let r = e.resource.as_ref().unwrap();
         (e.resume_token.clone(), r.name.clone(), r.cluster_status)
     };
@@ -552,10 +552,7 @@ async fn filtered_and_summary_watches_count_their_selection(server: &TestServer)
 }
 
 /// Reads `stream` until its token reaches `until` (or beyond), skipping heartbeats.
-async fn read_until(
-    stream: &mut Streaming<WatchStatusResponse>,
-    until: (i64, i64),
-) -> Vec<WatchStatusResponse> {
+async fn read_until(stream: &mut WatchEvents, until: (i64, i64)) -> Vec<WatchEvent> {
     let mut events = Vec::new();
     loop {
         let event = next(stream).await;
@@ -625,7 +622,7 @@ async fn reconnect_with_last_token_gets_every_change_exactly_once(server: &TestS
             churn(&mut client, 6).await;
         })
     };
-    let mut resumed: Vec<WatchStatusResponse> = Vec::new();
+    let mut resumed: Vec<WatchEvent> = Vec::new();
     let mut token = start.clone();
     let mut reconnects = 0;
     while !load.is_finished() || reconnects < 3 {
@@ -663,9 +660,9 @@ async fn reconnect_with_last_token_gets_every_change_exactly_once(server: &TestS
 
 async fn reference_mirror_events(
     client: &mut Client,
-    stream: &mut Streaming<WatchStatusResponse>,
+    stream: &mut WatchEvents,
     mirror: &mut Mirror,
-) -> Vec<WatchStatusResponse> {
+) -> Vec<WatchEvent> {
     settle(client, stream, mirror, StatusOutput::All, &[], &[]).await
 }
 
@@ -691,7 +688,7 @@ async fn restart_then_resume_misses_nothing(server: &TestServer) {
     assert_eq!(server_owned.stop_with(libc::SIGTERM).code(), Some(0));
     let end = tokio::time::timeout(WAIT, async {
         loop {
-            match stream.message().await {
+            match stream.next().await {
                 Ok(Some(_)) => continue,
                 Ok(None) => return Code::Ok,
                 Err(status) => return status.code(),
@@ -776,6 +773,96 @@ async fn stalled_subscriber_among_a_thousand(server: &TestServer) {
     // The stalled one is far behind the 16-event tail; it catches up from the log.
     let mut stalled = stalled;
     assert_eq!(read_until(&mut stalled, end).await, reference);
+}
+
+/// The events a subscriber has at hand travel together: the snapshot of the
+/// instantiated demo (state, connectivity, every resource, counts, SYNCED) is one or a
+/// few messages, never an empty one; each event still has its own token, and resuming
+/// from an event inside a message continues with the next event of that message.
+async fn events_at_hand_share_a_message(server: &TestServer) {
+    let mut client = server.client().await;
+    approve_and_instantiate(&mut client).await;
+    converge(&mut client).await;
+    let mut raw = client
+        .status
+        .watch_status(watch_request(StatusOutput::Detail, ""))
+        .await
+        .expect("watch starts")
+        .into_inner();
+    let mut messages = Vec::new();
+    loop {
+        let message = tokio::time::timeout(WAIT, raw.message())
+            .await
+            .expect("a message in time")
+            .expect("the stream is healthy")
+            .expect("the stream goes on");
+        let synced = message
+            .events
+            .iter()
+            .any(|e| e.r#type == WatchEventType::Synced as i32);
+        messages.push(message);
+        if synced {
+            break;
+        }
+    }
+    let events: Vec<WatchEvent> = messages.iter().flat_map(|m| m.events.clone()).collect();
+    assert!(
+        messages.iter().all(|m| !m.events.is_empty()),
+        "an empty message"
+    );
+    assert!(
+        events.len() > 20 && messages.len() * 4 <= events.len(),
+        "{} events in {} messages",
+        events.len(),
+        messages.len()
+    );
+    // The cap: a message is sent once it holds 16 KiB, so none is much larger.
+    let largest_event = events
+        .iter()
+        .map(prost::Message::encoded_len)
+        .max()
+        .unwrap();
+    for message in &messages {
+        assert!(prost::Message::encoded_len(message) <= 16 * 1024 + largest_event + 8);
+    }
+    let tokens: Vec<(i64, i64)> = events.iter().map(|e| position(&e.resume_token)).collect();
+    assert!(tokens.windows(2).all(|w| w[0] < w[1]), "{tokens:?}");
+    // Resume after the fifth event of the first message: the sixth comes next, then
+    // live events (nothing changes, so a heartbeat).
+    let first = &messages[0].events;
+    assert!(
+        first.len() > 6,
+        "{} events in the first message",
+        first.len()
+    );
+    let mut resumed = watch(
+        &mut client,
+        watch_request(StatusOutput::Detail, &first[4].resume_token),
+    )
+    .await;
+    let after = next(&mut resumed).await;
+    assert!(
+        after.r#type == WatchEventType::ResyncRequired as i32,
+        "a snapshot token resumes with a fresh snapshot: {after:?}"
+    );
+    // A live token inside a message: the burst of a pod deletion.
+    let mut live = watch(
+        &mut client,
+        watch_request(StatusOutput::All, &events.last().unwrap().resume_token),
+    )
+    .await;
+    delete_pod(&mut client, "cluster1", "collectd-0").await;
+    let mut burst = Vec::new();
+    while burst.len() < 3 {
+        burst.push(next_event(&mut live).await);
+    }
+    let mut again = watch(
+        &mut client,
+        watch_request(StatusOutput::All, &burst[0].resume_token),
+    )
+    .await;
+    assert_eq!(next_event(&mut again).await, burst[1]);
+    assert_eq!(next_event(&mut again).await, burst[2]);
 }
 
 async fn bad_watch_requests_are_refused(server: &TestServer) {
@@ -869,7 +956,7 @@ async fn shutdown_ends_streams_cleanly(server: &TestServer) {
         "shutdown waited for the stream"
     );
     let status = loop {
-        match stream.message().await {
+        match stream.next().await {
             Ok(Some(_)) => continue,
             Ok(None) => panic!("the stream should say why it ends"),
             Err(status) => break status,

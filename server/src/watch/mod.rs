@@ -4,7 +4,10 @@
 //! committing transaction, with a poll as a safety net) into a bounded in-memory tail
 //! shared by every subscriber of that target; events are decoded once for all of them,
 //! and the message a live event becomes is encoded once per output level and shared
-//! (subscribers of a target send the same bytes, resume token included).
+//! (subscribers of a target send the same bytes, resume token included). A subscriber
+//! writes the events it sends end to end into one response message until it has
+//! nothing more at hand or the message is [`BATCH_BYTES`] long, as etcd's watch does:
+//! a change of a thousand resources is a few messages per stream, not a thousand.
 //! A subscriber that falls behind the tail (slow reader, resume from an old token)
 //! reads the log itself until it catches up, so nobody is ever silently skipped; a
 //! position older than the retention window gets RESYNC_REQUIRED and a fresh snapshot.
@@ -21,7 +24,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
-use prost::bytes::{Buf, BufMut, Bytes};
+use prost::bytes::{Buf, BufMut, Bytes, BytesMut};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
@@ -81,7 +84,6 @@ struct Tail {
     events: VecDeque<Held>,
 }
 
-/// An event in the tail, with the segment it belongs to.
 /// One encoded message of a watch stream, written to the wire as it is. Cloning shares
 /// the bytes, so a message every subscriber sends alike is encoded once.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -91,7 +93,24 @@ impl Encoded {
     pub fn of(message: &impl prost::Message) -> Encoded {
         Encoded(Bytes::from(message.encode_to_vec()))
     }
+
+    /// `event` as one entry of a watch response's `events` (field 1 of every watch
+    /// response): its key, length and bytes, so a response is entries end to end.
+    pub fn entry(event: &impl prost::Message) -> Encoded {
+        let mut buf = BytesMut::with_capacity(event.encoded_len() + 8);
+        prost::encoding::message::encode(EVENTS_FIELD, event, &mut buf);
+        Encoded(buf.freeze())
+    }
 }
+
+/// The field number of `events` in every watch response message.
+pub const EVENTS_FIELD: u32 = 1;
+
+/// A response message is sent once it holds this many bytes of events (or when the
+/// subscriber has nothing more at hand): large enough that a burst is a few messages,
+/// small enough that a stream's buffered messages stay small (see the subscriber's
+/// buffer) and that clients see the first events of a burst without waiting for all.
+pub const BATCH_BYTES: usize = 16 * 1024;
 
 /// Encodes as the message it holds (the bytes already are its fields). Never decoded
 /// by the server: decoding skips every field.
@@ -122,8 +141,8 @@ impl prost::Message for Encoded {
 /// Output levels whose resource messages a feed event caches (ALL, DETAIL, RSYNC).
 pub const MESSAGE_LEVELS: usize = 3;
 
-/// An event as subscribers see it: the log's event plus the messages it becomes,
-/// encoded by the first subscriber that sends it at each output level.
+/// An event as subscribers see it: the log's event plus the response entries it
+/// becomes, encoded by the first subscriber that sends it at each output level.
 #[derive(Debug)]
 pub struct FeedEvent {
     pub event: Event,
@@ -138,10 +157,11 @@ impl FeedEvent {
         }
     }
 
-    /// The message of output level `level` (< MESSAGE_LEVELS), built and encoded once.
+    /// The response entry of output level `level` (< MESSAGE_LEVELS), built and
+    /// encoded once (see [`Encoded::entry`]).
     pub fn message<M: prost::Message>(&self, level: usize, build: impl FnOnce() -> M) -> Encoded {
         self.messages[level]
-            .get_or_init(|| Encoded::of(&build()))
+            .get_or_init(|| Encoded::entry(&build()))
             .clone()
     }
 }
@@ -154,6 +174,7 @@ impl Deref for FeedEvent {
     }
 }
 
+/// An event in the tail, with the segment it belongs to.
 struct Held {
     event: Arc<FeedEvent>,
     segment: Arc<Segment>,

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use flotilla_api::v1 as pb;
+use prost::bytes::{BufMut, BytesMut};
 use sqlx::AnyConnection;
 use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
@@ -21,7 +22,7 @@ use tonic::Status;
 use tracing::{debug, warn};
 
 use super::token::{self, Position};
-use super::{Encoded, Feed, FeedEvent, Next, Segment, WatchHub};
+use super::{BATCH_BYTES, EVENTS_FIELD, Encoded, Feed, FeedEvent, Next, Segment, WatchHub};
 use crate::api::convert::timestamp;
 use crate::api::status_api::{Counts, counts_to_proto, entry_to_proto};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
@@ -43,9 +44,10 @@ use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, 
 const CHUNK: usize = 512;
 /// Rows per read of a snapshot or of a new instance's resources.
 const PAGE: usize = 5000;
-/// Messages buffered towards the client before the subscriber waits (memory per
-/// watch: a subscriber further behind reads the log, not this buffer).
-const BUFFER: usize = 128;
+/// Response messages (each up to about [`BATCH_BYTES`]) buffered towards the client
+/// before the subscriber waits: at most ~128 KiB per watch; a subscriber further
+/// behind reads the log, not this buffer.
+const BUFFER: usize = 8;
 
 type Item = std::result::Result<Encoded, Status>;
 
@@ -121,6 +123,7 @@ pub async fn start(
         target,
         request,
         out,
+        batch: BytesMut::new(),
         pos: 0,
         last_sent: Position::after(0),
         last_send: Instant::now(),
@@ -163,6 +166,10 @@ struct Subscriber {
     target: String,
     request: WatchRequest,
     out: mpsc::Sender<Item>,
+    /// The events written but not sent yet: entries of the next response message,
+    /// sent when it is [`BATCH_BYTES`] long or before the subscriber waits for
+    /// anything else (new events, the database, a timer).
+    batch: BytesMut,
     /// The last revision processed.
     pos: i64,
     /// The position of the last event sent (heartbeats repeat it, or `pos` if later).
@@ -197,8 +204,14 @@ impl Subscriber {
                     }
                     started = self.snapshot().await;
                 }
-                Stop::Closed | Stop::Deleted => return,
+                Stop::Closed => return,
+                Stop::Deleted => {
+                    // The events up to the deletion are still owed.
+                    let _ = self.flush().await;
+                    return;
+                }
                 Stop::Shutdown => {
+                    // What was written but not sent is replayed on resume.
                     let _ = self
                         .out
                         .send(Err(Status::unavailable(
@@ -209,6 +222,7 @@ impl Subscriber {
                 }
                 Stop::Failed(error) => {
                     warn!(target = %self.target, %error, "watch failed");
+                    let _ = self.flush().await;
                     let _ = self.out.send(Err(error.into())).await;
                     return;
                 }
@@ -216,19 +230,49 @@ impl Subscriber {
         }
     }
 
-    fn event(&self, kind: pb::WatchEventType, position: Position) -> pb::WatchStatusResponse {
-        pb::WatchStatusResponse {
+    fn event(&self, kind: pb::WatchEventType, position: Position) -> pb::WatchEvent {
+        pb::WatchEvent {
             r#type: kind as i32,
             resume_token: token::encode(&self.target, position),
             ..Default::default()
         }
     }
 
-    async fn send(&mut self, event: pb::WatchStatusResponse) -> std::result::Result<(), Stop> {
-        self.send_encoded(Encoded::of(&event)).await
+    /// Writes `event` into the next response message.
+    async fn send(&mut self, event: pb::WatchEvent) -> std::result::Result<(), Stop> {
+        self.start_batch();
+        prost::encoding::message::encode(EVENTS_FIELD, &event, &mut self.batch);
+        self.flush_if_full().await
     }
 
-    async fn send_encoded(&mut self, message: Encoded) -> std::result::Result<(), Stop> {
+    /// Writes an event already encoded as a response entry into the next message.
+    async fn send_encoded(&mut self, entry: Encoded) -> std::result::Result<(), Stop> {
+        self.start_batch();
+        self.batch.put_slice(&entry.0);
+        self.flush_if_full().await
+    }
+
+    /// A new message gets room for a full batch at once (a sent message takes its
+    /// buffer along, so the next one would otherwise grow by doubling from nothing).
+    fn start_batch(&mut self) {
+        if self.batch.is_empty() {
+            self.batch.reserve(BATCH_BYTES + 1024);
+        }
+    }
+
+    async fn flush_if_full(&mut self) -> std::result::Result<(), Stop> {
+        if self.batch.len() >= BATCH_BYTES {
+            self.flush().await?;
+        }
+        Ok(())
+    }
+
+    /// Sends the events written so far as one response message.
+    async fn flush(&mut self) -> std::result::Result<(), Stop> {
+        if self.batch.is_empty() {
+            return Ok(());
+        }
+        let message = Encoded(self.batch.split().freeze());
         tokio::select! {
             sent = self.out.send(Ok(message)) => sent.map_err(|_| Stop::Closed)?,
             () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
@@ -240,7 +284,7 @@ impl Subscriber {
     /// Sends `event` at `position` and remembers the position.
     async fn send_at(
         &mut self,
-        mut event: pb::WatchStatusResponse,
+        mut event: pb::WatchEvent,
         position: Position,
     ) -> std::result::Result<(), Stop> {
         event.resume_token = token::encode(&self.target, position);
@@ -257,10 +301,10 @@ impl Subscriber {
         }
     }
 
-    fn counts_event(&self, time: i64) -> pb::WatchStatusResponse {
+    fn counts_event(&self, time: i64) -> pb::WatchEvent {
         let (rsync_status, cluster_status, readiness) =
             counts_to_proto(&self.counts, self.request.output != Output::Rsync);
-        pb::WatchStatusResponse {
+        pb::WatchEvent {
             r#type: pb::WatchEventType::CountsChanged as i32,
             time: timestamp(time),
             rsync_status,
@@ -272,6 +316,7 @@ impl Subscriber {
 
     /// The current status as events, read in one consistent snapshot, then SYNCED.
     async fn snapshot(&mut self) -> std::result::Result<(), Stop> {
+        self.flush().await?;
         let store = self.hub.store().clone();
         let turn = self.hub.snapshot_turn().await;
         let mut tx = store.snapshot().await?;
@@ -310,7 +355,7 @@ impl Subscriber {
         self.counts = result.counts.clone();
         self.counts_dirty = false;
         self.pos = revision;
-        let lifecycle = pb::WatchStatusResponse {
+        let lifecycle = pb::WatchEvent {
             r#type: pb::WatchEventType::LifecycleChanged as i32,
             time: timestamp(now),
             state: result.state.clone(),
@@ -336,7 +381,7 @@ impl Subscriber {
         sub += 1;
         let counts = self.counts_event(now);
         self.send_at(counts, at(sub)).await?;
-        let synced = pb::WatchStatusResponse {
+        let synced = pb::WatchEvent {
             r#type: pb::WatchEventType::Synced as i32,
             time: timestamp(now),
             ..Default::default()
@@ -497,6 +542,7 @@ impl Subscriber {
                 Next::Behind => self.read_log().await?,
             };
             if events.is_empty() {
+                self.flush().await?;
                 let deadline = self.last_send + heartbeat;
                 tokio::select! {
                     () = self.wake.notified() => {}
@@ -514,6 +560,7 @@ impl Subscriber {
 
     /// Events after `pos` from the log itself (the subscriber is behind the feed).
     async fn read_log(&mut self) -> std::result::Result<Vec<Arc<FeedEvent>>, Stop> {
+        self.flush().await?;
         let _turn = self.hub.read_turn().await;
         let mut conn = self.hub.store().read().await?;
         let events =
@@ -549,6 +596,7 @@ impl Subscriber {
         let mut event = self.event(pb::WatchEventType::Heartbeat, position);
         event.time = timestamp(now_micros());
         self.send(event).await?;
+        self.flush().await?;
         self.last_sent = position;
         Ok(())
     }
@@ -566,7 +614,7 @@ impl Subscriber {
                 instance,
                 previous,
             } => {
-                let message = pb::WatchStatusResponse {
+                let message = pb::WatchEvent {
                     r#type: pb::WatchEventType::LifecycleChanged as i32,
                     time: timestamp(event.time),
                     state: state.clone(),
@@ -693,6 +741,7 @@ impl Subscriber {
         let id: InstanceId = instance.parse().map_err(Error::internal)?;
         self.instance = instance.clone();
         self.counts_dirty = false;
+        self.flush().await?;
         let turn = self.hub.read_turn().await;
         let mut conn = self.hub.store().read().await?;
         let filter = self.sql_filter(&mut conn, id).await?;
@@ -715,6 +764,7 @@ impl Subscriber {
         if output != Output::Summary {
             let mut after: Option<ResourceKey> = None;
             loop {
+                self.flush().await?;
                 let turn = self.hub.read_turn().await;
                 let mut conn = self.hub.store().read().await?;
                 let page = rsync_resources_list(
@@ -847,8 +897,8 @@ fn apply_delta(counts: &mut Counts, rendered: bool, statuses: Option<&Statuses>,
     }
 }
 
-fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchStatusResponse {
-    pb::WatchStatusResponse {
+fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchEvent {
+    pb::WatchEvent {
         r#type: pb::WatchEventType::ResourceChanged as i32,
         time: timestamp(time),
         app_name: entry.key.app.clone(),
@@ -858,13 +908,13 @@ fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchStatusResponse {
     }
 }
 
-fn connectivity_event(cluster: &str, connectivity: &str, time: i64) -> pb::WatchStatusResponse {
+fn connectivity_event(cluster: &str, connectivity: &str, time: i64) -> pb::WatchEvent {
     let value = match connectivity {
         "Available" => pb::Connectivity::Available,
         "Retrying" => pb::Connectivity::Retrying,
         _ => pb::Connectivity::Unknown,
     };
-    pb::WatchStatusResponse {
+    pb::WatchEvent {
         r#type: pb::WatchEventType::ConnectivityChanged as i32,
         time: timestamp(time),
         cluster: cluster.to_string(),

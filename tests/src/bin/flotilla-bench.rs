@@ -490,26 +490,30 @@ async fn p5_subscriber(
     // latency of its first and of its last event, to tell the wait for the first
     // from the time the rest take to stream.
     let mut changes: Vec<(i64, f64, f64)> = Vec::new();
-    while let Some(event) = stream.message().await? {
-        let kind = event.r#type;
-        if kind == WatchEventType::Synced as i32 {
-            if let Some(r) = ready.take() {
-                let _ = r.send(());
+    'stream: while let Some(message) = stream.message().await? {
+        // Every event of a message arrived when the message did.
+        let received = micros_now();
+        for event in message.events {
+            let kind = event.r#type;
+            if kind == WatchEventType::Synced as i32 {
+                if let Some(r) = ready.take() {
+                    let _ = r.send(());
+                }
+            } else if kind == WatchEventType::Heartbeat as i32 {
+                if stop.load(Ordering::Relaxed) {
+                    break 'stream;
+                }
+            } else if ready.is_none() && kind == WatchEventType::ResourceChanged as i32 {
+                let time = event.time.unwrap_or_default();
+                let sent = time.seconds * 1_000_000 + i64::from(time.nanos) / 1000;
+                let latency = (received - sent) as f64 / 1000.0;
+                latencies.push(latency);
+                match changes.last_mut() {
+                    Some((time, _, last)) if *time == sent => *last = latency,
+                    _ => changes.push((sent, latency, latency)),
+                }
+                *counts.entry(event.cluster).or_default() += 1;
             }
-        } else if kind == WatchEventType::Heartbeat as i32 {
-            if stop.load(Ordering::Relaxed) {
-                break;
-            }
-        } else if ready.is_none() && kind == WatchEventType::ResourceChanged as i32 {
-            let time = event.time.unwrap_or_default();
-            let sent = time.seconds * 1_000_000 + i64::from(time.nanos) / 1000;
-            let latency = (micros_now() - sent) as f64 / 1000.0;
-            latencies.push(latency);
-            match changes.last_mut() {
-                Some((time, _, last)) if *time == sent => *last = latency,
-                _ => changes.push((sent, latency, latency)),
-            }
-            *counts.entry(event.cluster).or_default() += 1;
         }
     }
     Ok((counts, latencies, changes))
@@ -686,13 +690,16 @@ async fn p5_etcd(etcd: &Etcd, scale: Scale, rate: f64, seconds: u64) -> Result<(
                     Err(_) if stop.load(Ordering::Relaxed) => break,
                     Err(_) => continue,
                 };
+                // Every event of a response arrived when the response did (as in
+                // Flotilla's subscriber).
+                let now = micros_now();
                 for event in response.events() {
                     if let Some(kv) = event.kv() {
                         let sent: i64 = std::str::from_utf8(kv.value())
                             .ok()
                             .and_then(|v| v.parse().ok())
                             .unwrap_or_default();
-                        mine.push((micros_now() - sent) as f64 / 1000.0);
+                        mine.push((now - sent) as f64 / 1000.0);
                         received.fetch_add(1, Ordering::Relaxed);
                     }
                 }

@@ -11,8 +11,10 @@
 //!   cargo run --release -p flotilla-tests --bin flotilla-bench -- --quick # CI scale
 //!
 //! Prints one table (figure, baseline, ratio, target, pass/fail) and exits non-zero
-//! when a check fails. P5 also reports the CPU each process family used while the
-//! changes were driven, and the latency of each change's first and last event.
+//! when a check fails. P5 runs in rounds, Flotilla's and etcd's alternating, and
+//! compares the p99s of all rounds' latencies; it also reports each round's p99, the
+//! CPU each process family used while the changes were driven, and the latency of
+//! each change's first and last event.
 //!
 //! Profiling: `--serve [--backend postgres]` converges the instance and keeps serving
 //! it; `P2LOOP=n` then reads the `all` tree n times, `P5LOOP=n` runs P5 n times, and
@@ -39,8 +41,13 @@ struct Scale {
     subscribers: usize,
     /// Target change rate of P5 (changes per second).
     rate: usize,
-    /// How long P5 drives changes.
+    /// How long P5 drives changes, per round.
     p5_seconds: u64,
+    /// Rounds of P5: Flotilla's and etcd's runs alternate, so both meet the machine
+    /// in the same state (its speed drifts by a third within an hour here), and the
+    /// p99s are over every round's latencies, so one stall in a round of fifty
+    /// bursts does not decide the comparison alone.
+    p5_rounds: usize,
     /// Samples of P1.
     samples: usize,
     /// The CI scale: targets the project does not meet yet are reported, not gating.
@@ -54,6 +61,7 @@ const FULL: Scale = Scale {
     subscribers: 1000,
     rate: 5000,
     p5_seconds: 10,
+    p5_rounds: 3,
     samples: 500,
     quick: false,
 };
@@ -65,6 +73,7 @@ const QUICK: Scale = Scale {
     subscribers: 100,
     rate: 500,
     p5_seconds: 3,
+    p5_rounds: 1,
     samples: 200,
     quick: true,
 };
@@ -522,9 +531,10 @@ async fn p5_subscriber(
 /// P5: `subscribers` watches of the group, each filtered to one cluster, plus one
 /// unfiltered reference. Changes are driven through the SimulatorService: a cluster's
 /// agent is cut (its resources go Retrying) and let back (they go Applied again),
-/// paced to `rate` changes per second. Returns (p99 ms, achieved changes/s, events
-/// lost: what a subscriber missed of what the reference saw for its cluster).
-async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(f64, f64, u64)> {
+/// paced to `rate` changes per second. Returns (every delivery latency in ms,
+/// achieved changes/s, events lost: what a subscriber missed of what the reference
+/// saw for its cluster).
+async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(Vec<f64>, f64, u64)> {
     let per_cluster = scale.apps * scale.docs;
     let stop = Arc::new(AtomicBool::new(false));
     let mut channels = Vec::new();
@@ -648,17 +658,23 @@ async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(f64, f64, u64
         percentile(&mut latencies, 0.9),
         percentile(&mut latencies, 1.0)
     );
-    Ok((
-        percentile(&mut latencies, 0.99),
-        changes as f64 / driven,
-        lost,
-    ))
+    eprintln!(
+        "  this round's p99 {:.1} ms",
+        percentile(&mut latencies, 0.99)
+    );
+    Ok((latencies, changes as f64 / driven, lost))
 }
 
 /// etcd's own watch under the same load: the same number of watchers on per-cluster
 /// prefixes, the same change rate, in the same bursts (a cluster's keys at once), of
 /// puts whose values carry their send time.
-async fn p5_etcd(etcd: &Etcd, scale: Scale, rate: f64, seconds: u64) -> Result<(f64, u64, u64)> {
+/// Returns (every delivery latency in ms, events delivered, events expected).
+async fn p5_etcd(
+    etcd: &Etcd,
+    scale: Scale,
+    rate: f64,
+    seconds: u64,
+) -> Result<(Vec<f64>, u64, u64)> {
     let latencies = Arc::new(Mutex::new(Vec::<f64>::new()));
     let received = Arc::new(AtomicU64::new(0));
     let stop = Arc::new(AtomicBool::new(false));
@@ -757,11 +773,11 @@ async fn p5_etcd(etcd: &Etcd, scale: Scale, rate: f64, seconds: u64) -> Result<(
     }
     let mut all = std::mem::take(&mut *latencies.lock().await);
     let per_change = (scale.subscribers / scale.clusters) as u64;
-    Ok((
-        percentile(&mut all, 0.99),
-        received.load(Ordering::Relaxed),
-        sent * per_change,
-    ))
+    eprintln!(
+        "  etcd watch: this round's p99 {:.1} ms",
+        percentile(&mut all, 0.99)
+    );
+    Ok((all, received.load(Ordering::Relaxed), sent * per_change))
 }
 
 async fn wait_converged(client: &mut Client, scale: Scale, timeout: Duration) -> Result<()> {
@@ -926,10 +942,38 @@ async fn run_checks(
     });
 
     // P5: watch fan-out.
-    eprintln!("[{label}] P5 with {} subscribers", scale.subscribers);
-    let (p99, rate, lost) = p5_flotilla(server, scale).await?;
-    let (etcd_p99, etcd_delivered, etcd_expected) =
-        p5_etcd(etcd, scale, rate, scale.p5_seconds).await?;
+    eprintln!(
+        "[{label}] P5 with {} subscribers, {} rounds (Flotilla and etcd alternate)",
+        scale.subscribers, scale.p5_rounds
+    );
+    let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+    let (mut rates, mut lost, mut etcd_delivered, mut etcd_expected) = (Vec::new(), 0, 0, 0);
+    for round in 0..scale.p5_rounds {
+        // etcd runs at the rate Flotilla achieved; in odd rounds it goes first, at the
+        // rate of the round before.
+        let flotilla_first = round % 2 == 0;
+        let mut etcd_round = async |rate: f64| -> Result<()> {
+            let (latencies, delivered, expected) =
+                p5_etcd(etcd, scale, rate, scale.p5_seconds).await?;
+            theirs.extend(latencies);
+            etcd_delivered += delivered;
+            etcd_expected += expected;
+            Ok(())
+        };
+        if !flotilla_first {
+            etcd_round(rates.last().copied().unwrap_or(scale.rate as f64)).await?;
+        }
+        let (latencies, rate, missed) = p5_flotilla(server, scale).await?;
+        ours.extend(latencies);
+        rates.push(rate);
+        lost += missed;
+        if flotilla_first {
+            etcd_round(rate).await?;
+        }
+    }
+    let p99 = percentile(&mut ours, 0.99);
+    let etcd_p99 = percentile(&mut theirs, 0.99);
+    let rate = rates.iter().sum::<f64>() / rates.len() as f64;
     rows.push(Row {
         backend: label,
         id: "P5 watch p99",
@@ -1040,7 +1084,8 @@ async fn main() -> Result<()> {
         }
         if let Ok(n) = std::env::var("P5LOOP") {
             for _ in 0..n.parse::<usize>().unwrap_or(3) {
-                let (p99, rate, lost) = p5_flotilla(&server, scale).await?;
+                let (mut latencies, rate, lost) = p5_flotilla(&server, scale).await?;
+                let p99 = percentile(&mut latencies, 0.99);
                 println!("p5 p99 {p99:.1} ms at {rate:.0}/s, {lost} lost");
             }
         }

@@ -21,7 +21,7 @@ use tokio::time::Instant;
 use tonic::Status;
 use tracing::{debug, warn};
 
-use super::token::{self, Position};
+use super::token::{self, Position, TargetTokens};
 use super::{BATCH_BYTES, EVENTS_FIELD, Encoded, Feed, FeedEvent, Next, Segment, WatchHub};
 use crate::api::convert::timestamp;
 use crate::api::status_api::{Counts, counts_to_proto, entry_to_proto};
@@ -120,6 +120,7 @@ pub async fn start(
         status,
         feed,
         wake,
+        tokens: TargetTokens::new(&target),
         target,
         request,
         out,
@@ -164,6 +165,8 @@ struct Subscriber {
     /// Woken by the feed when events that may concern the request arrive.
     wake: Arc<Notify>,
     target: String,
+    /// Encodes the resume tokens of `target`'s stream.
+    tokens: TargetTokens,
     request: WatchRequest,
     out: mpsc::Sender<Item>,
     /// The events written but not sent yet: entries of the next response message,
@@ -233,7 +236,7 @@ impl Subscriber {
     fn event(&self, kind: pb::WatchEventType, position: Position) -> pb::WatchEvent {
         pb::WatchEvent {
             r#type: kind as i32,
-            resume_token: token::encode(&self.target, position),
+            resume_token: self.tokens.encode(position),
             ..Default::default()
         }
     }
@@ -287,7 +290,7 @@ impl Subscriber {
         mut event: pb::WatchEvent,
         position: Position,
     ) -> std::result::Result<(), Stop> {
-        event.resume_token = token::encode(&self.target, position);
+        event.resume_token = self.tokens.encode(position);
         self.send(event).await?;
         self.last_sent = position;
         Ok(())
@@ -702,7 +705,7 @@ impl Subscriber {
                             entry.status = body.get("status").cloned().filter(|s| !s.is_null());
                         }
                         let mut message = resource_event(&entry, event.time);
-                        message.resume_token = token::encode(&self.target, position);
+                        message.resume_token = self.tokens.encode(position);
                         message
                     });
                     self.send_encoded(message).await?;

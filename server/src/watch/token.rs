@@ -39,13 +39,31 @@ fn target_tag(target: &str) -> String {
 
 /// The token of `position` in `target`'s stream.
 pub fn encode(target: &str, position: Position) -> String {
-    let flag = if position.snapshot { "s" } else { "l" };
-    URL_SAFE_NO_PAD.encode(format!(
-        "w1.{}.{}.{flag}.{}",
-        position.revision,
-        position.sub,
-        target_tag(target)
-    ))
+    TargetTokens::new(target).encode(position)
+}
+
+/// Encodes the tokens of one target's stream, with the target's tag (a hash of its
+/// name) computed once rather than for every event of the stream.
+#[derive(Debug, Clone)]
+pub struct TargetTokens {
+    tag: String,
+}
+
+impl TargetTokens {
+    pub fn new(target: &str) -> Self {
+        Self {
+            tag: target_tag(target),
+        }
+    }
+
+    /// The token of `position` in the target's stream.
+    pub fn encode(&self, position: Position) -> String {
+        let flag = if position.snapshot { "s" } else { "l" };
+        URL_SAFE_NO_PAD.encode(format!(
+            "w1.{}.{}.{flag}.{}",
+            position.revision, position.sub, self.tag
+        ))
+    }
 }
 
 /// Decodes a token of `target`'s stream; INVALID_ARGUMENT for a malformed token or one
@@ -102,6 +120,7 @@ mod tests {
             ..Position::after(7)
         };
         assert_eq!(decode("t", &encode("t", s)).unwrap(), s);
+        assert_eq!(TargetTokens::new("a/b").encode(p), token);
     }
 
     #[test]

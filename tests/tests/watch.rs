@@ -777,8 +777,9 @@ async fn stalled_subscriber_among_a_thousand(server: &TestServer) {
 
 /// The events a subscriber has at hand travel together: the snapshot of the
 /// instantiated demo (state, connectivity, every resource, counts, SYNCED) is one or a
-/// few messages, never an empty one; each event still has its own token, and resuming
-/// from an event inside a message continues with the next event of that message.
+/// few messages, never an empty one, none much over the cap; each event still has its
+/// own token. A token from inside the snapshot's message resyncs (as every snapshot
+/// token does); one from inside a live burst continues with the burst's next event.
 async fn events_at_hand_share_a_message(server: &TestServer) {
     let mut client = server.client().await;
     approve_and_instantiate(&mut client).await;
@@ -827,8 +828,7 @@ async fn events_at_hand_share_a_message(server: &TestServer) {
     }
     let tokens: Vec<(i64, i64)> = events.iter().map(|e| position(&e.resume_token)).collect();
     assert!(tokens.windows(2).all(|w| w[0] < w[1]), "{tokens:?}");
-    // Resume after the fifth event of the first message: the sixth comes next, then
-    // live events (nothing changes, so a heartbeat).
+    // The fifth event's token, from the middle of the snapshot's first message.
     let first = &messages[0].events;
     assert!(
         first.len() > 6,

@@ -90,10 +90,6 @@ struct Tail {
 pub struct Encoded(pub Bytes);
 
 impl Encoded {
-    pub fn of(message: &impl prost::Message) -> Encoded {
-        Encoded(Bytes::from(message.encode_to_vec()))
-    }
-
     /// `event` as one entry of a watch response's `events` (field 1 of every watch
     /// response): its key, length and bytes, so a response is entries end to end.
     pub fn entry(event: &impl prost::Message) -> Encoded {

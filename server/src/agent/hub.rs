@@ -21,10 +21,9 @@ use tonic::Status;
 use tracing::{info, warn};
 
 use crate::api::convert::struct_to_json;
-use crate::app::status::{Bundle, StatusApp, parse_deployment_id};
+use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::Gvk;
 use crate::error::{Error, Result};
-use crate::sim::cluster::Observed;
 use crate::store::Backend;
 
 /// The link between the server and one cluster.
@@ -537,18 +536,18 @@ fn bundle_from_proto(bundle: pb::ResourceBundleState) -> Result<Bundle> {
                 .map(struct_to_json)
                 .unwrap_or(serde_json::Value::Null)
         };
-        resources.push(Observed {
-            gvk: Gvk {
+        resources.push(Reported::new(
+            Gvk {
                 group: gvk.group,
                 version: gvk.version,
                 kind: gvk.kind,
             },
-            namespace: r.namespace,
-            name: r.name,
-            metadata: json(r.metadata),
-            spec: json(r.spec),
-            status: json(r.status),
-        });
+            r.namespace,
+            r.name,
+            &json(r.metadata),
+            &json(r.spec),
+            &json(r.status),
+        ));
     }
     Ok(Bundle {
         deployment_id: bundle.deployment_id,

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use super::status_tree::{StatusTrees, Tree, TreePage};
@@ -19,7 +19,6 @@ use crate::domain::readiness::{ClusterStatus, Readiness, is_monitored, readiness
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
-use crate::sim::cluster::Observed;
 use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::{dig_set_conditions, dig_status};
 use crate::store::instance::{InstanceRow, instance_clusters, instance_find};
@@ -33,14 +32,45 @@ use crate::store::status::{
     counts_for_names, counts_sum, instance_apps, owners_placed_on, placed_connectivity,
     rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
 };
-use crate::store::watch::{NewEvent, Statuses};
+use crate::store::watch::{Body, NewEvent, Statuses};
 use crate::store::{RowLock, Store, Tx, now_micros};
 
 /// A ResourceBundleState: what a cluster holds for one deployment id.
 #[derive(Debug, Clone)]
 pub struct Bundle {
     pub deployment_id: String,
-    pub resources: Vec<Observed>,
+    pub resources: Vec<Reported>,
+}
+
+/// One resource of a bundle state, as ingest uses it: its identity, its readiness
+/// and its body, both derived when the report arrives (outside any transaction), the
+/// body kept as JSON text while the state waits to be ingested.
+#[derive(Debug, Clone)]
+pub struct Reported {
+    pub gvk: Gvk,
+    pub namespace: String,
+    pub name: String,
+    pub readiness: Readiness,
+    pub body: Body,
+}
+
+impl Reported {
+    pub fn new(
+        gvk: Gvk,
+        namespace: String,
+        name: String,
+        metadata: &Value,
+        spec: &Value,
+        status: &Value,
+    ) -> Reported {
+        Reported {
+            readiness: readiness(&gvk.kind, spec, status),
+            body: Body::of(metadata, spec, status),
+            gvk,
+            namespace,
+            name,
+        }
+    }
 }
 
 /// The outcome of one rsync operation.
@@ -747,17 +777,12 @@ impl StatusApp {
     }
 }
 
-/// The stored body of an observed resource.
-fn body_of(o: &Observed) -> Value {
-    json!({"metadata": o.metadata, "spec": o.spec, "status": o.status})
-}
-
 fn cluster_row(
     app: &str,
     cluster: &str,
     gvk: &Gvk,
     namespace: &str,
-    o: &Observed,
+    o: &Reported,
     rsync_backed: bool,
     present: bool,
 ) -> ClusterResourceRow {
@@ -772,10 +797,8 @@ fn cluster_row(
         name: o.name.clone(),
         rsync_backed,
         present,
-        readiness: readiness(&o.gvk.kind, &o.spec, &o.status)
-            .as_str()
-            .to_string(),
-        body: body_of(o).to_string(),
+        readiness: o.readiness.as_str().to_string(),
+        body: o.body.text().to_string(),
     }
 }
 
@@ -896,7 +919,7 @@ fn ingest_one(
             Some(index) => {
                 matched[index] = true;
                 let o = &bundle.resources[index];
-                observed_body = Some(body_of(o));
+                observed_body = Some(o.body.clone());
                 rows.push(cluster_row(
                     app,
                     cluster,
@@ -906,10 +929,7 @@ fn ingest_one(
                     true,
                     true,
                 ));
-                (
-                    ClusterStatus::Present,
-                    readiness(&o.gvk.kind, &o.spec, &o.status),
-                )
+                (ClusterStatus::Present, o.readiness)
             }
             None if is_monitored(&r.gvk.kind) => (ClusterStatus::NotPresent, Readiness::None),
             None => (ClusterStatus::Unknown, Readiness::None),
@@ -1045,7 +1065,7 @@ fn ingest_one(
                 false,
                 before,
                 after,
-                serde_json::from_str(&new.body).ok(),
+                Body::from_text(new.body.clone()),
             ));
         }
         deltas.add(

@@ -8,8 +8,9 @@
 //! [`ROW_EVENTS`] consecutive events, a JSON array each: a row per event made the
 //! append most of the time between a change's stamp and its commit on PostgreSQL.
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
+use serde_json::value::RawValue;
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
@@ -47,7 +48,7 @@ pub enum Payload {
         new: Statuses,
         /// {"metadata", "spec", "status"} from the cluster, when the change came with it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        body: Option<Value>,
+        body: Option<Body>,
     },
     /// The owner's lifecycle state changed; `instance` is its current instance after
     /// the change, `previous` the one before ("" = none).
@@ -83,7 +84,7 @@ impl NewEvent {
         rendered: bool,
         old: Option<Statuses>,
         new: Statuses,
-        body: Option<Value>,
+        body: Option<Body>,
     ) -> NewEvent {
         NewEvent {
             target: target.to_string(),
@@ -167,6 +168,71 @@ struct StoredRef<'a> {
     cluster: &'a str,
     name: &'a str,
     payload: &'a Payload,
+}
+
+/// A resource's {"metadata", "spec", "status"} as reported by its cluster, held as the
+/// JSON text it is stored and sent as: a report waiting for ingest, an event in a
+/// feed's tail or in a transaction's buffer costs its text, not a tree of maps (a
+/// fleet's queued reports were most of the server's memory while converging).
+#[derive(Debug, Clone)]
+pub struct Body(Box<RawValue>);
+
+impl Body {
+    /// `{"metadata": …, "spec": …, "status": …}`.
+    pub fn of(metadata: &Value, spec: &Value, status: &Value) -> Body {
+        #[derive(Serialize)]
+        struct Parts<'a> {
+            metadata: &'a Value,
+            spec: &'a Value,
+            status: &'a Value,
+        }
+        let text = serde_json::to_string(&Parts {
+            metadata,
+            spec,
+            status,
+        })
+        .expect("JSON values serialize");
+        Body(RawValue::from_string(text).expect("serde_json writes valid JSON"))
+    }
+
+    /// A body stored as JSON text (None if it is not valid JSON).
+    pub fn from_text(text: String) -> Option<Body> {
+        RawValue::from_string(text).ok().map(Body)
+    }
+
+    /// The JSON text.
+    pub fn text(&self) -> &str {
+        self.0.get()
+    }
+
+    /// The body as a JSON value (for DETAIL output).
+    pub fn value(&self) -> Value {
+        serde_json::from_str(self.text()).unwrap_or_default()
+    }
+}
+
+impl PartialEq for Body {
+    fn eq(&self, other: &Body) -> bool {
+        self.text() == other.text()
+    }
+}
+
+/// Written into the log as the JSON object it is (not re-encoded).
+impl Serialize for Body {
+    fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
+    }
+}
+
+/// Read back through a value: the payload is an internally tagged enum, whose fields
+/// serde buffers before decoding them, which raw JSON text cannot pass through.
+impl<'de> Deserialize<'de> for Body {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> std::result::Result<Body, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        RawValue::from_string(value.to_string())
+            .map(Body)
+            .map_err(serde::de::Error::custom)
+    }
 }
 
 #[derive(Deserialize)]
@@ -430,6 +496,38 @@ pub async fn compact(tx: &mut Tx, cutoff: i64) -> Result<u64> {
 mod tests {
     use super::*;
     use crate::store::Store;
+
+    /// A body is written into the log as the JSON object it is and read back equal,
+    /// through the payload's tagged enum.
+    #[test]
+    fn bodies_are_stored_as_json_objects() {
+        let body = Body::of(
+            &serde_json::json!({"name": "cm", "labels": {"b": "2", "a": "1"}}),
+            &serde_json::json!({"data": {"key": "value"}}),
+            &Value::Null,
+        );
+        let payload = Payload::Resource {
+            kind: "ConfigMap".into(),
+            group: String::new(),
+            version: "v1".into(),
+            namespace: String::new(),
+            rendered: true,
+            old: None,
+            new: Statuses::default(),
+            body: Some(body.clone()),
+        };
+        let text = serde_json::to_string(&payload).unwrap();
+        assert!(
+            text.contains(
+                r#""body":{"metadata":{"labels":{"a":"1","b":"2"},"name":"cm"},"spec":{"data":{"key":"value"}},"status":null}"#
+            ),
+            "{text}"
+        );
+        let back: Payload = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, payload);
+        assert_eq!(body.value()["spec"]["data"]["key"], "value");
+        assert!(Body::from_text("{not json".into()).is_none());
+    }
 
     fn connectivity(target: &str, n: usize) -> NewEvent {
         NewEvent::connectivity(

@@ -700,6 +700,7 @@ impl Subscriber {
                         if output == Output::Detail
                             && let Some(body) = body
                         {
+                            let body = body.value();
                             entry.metadata = body.get("metadata").cloned();
                             entry.spec = body.get("spec").cloned();
                             entry.status = body.get("status").cloned().filter(|s| !s.is_null());

@@ -1,0 +1,309 @@
+//! The status write path in one process, without agents: what P4 (convergence) costs
+//! the database writer. Instantiates 100 apps x 100 clusters x 10 ConfigMaps, records
+//! every resource's rsync outcome in the batches the rsync workers use, then ingests a
+//! bundle state per app and cluster in the groups the agent hub commits. The writer is
+//! the one thing P4's hundred agents wait on (on SQLite it is held ~100% of the time
+//! while converging), and unlike a P4 run, which moves by a tenth from one run to the
+//! next with the machine, this measures its work alone.
+//!
+//!   cargo bench -p flotilla-server --bench status_writes [-- --backend postgres] [-- --small]
+//!
+//! Prints each phase's resources/s and the bytes it wrote (the write-ahead log and
+//! its checkpoints) per resource.
+
+use std::time::Instant;
+
+use flotilla_server::app::lifecycle::Lifecycle;
+use flotilla_server::app::status::{Bundle, Outcome, Reported, StatusApp};
+use flotilla_server::domain::manifest::Gvk;
+use flotilla_server::domain::names::*;
+use flotilla_server::domain::resources::*;
+use flotilla_server::store::Store;
+use flotilla_server::store::status::rsync_work;
+use serde_json::json;
+
+#[cfg(all(unix, not(target_env = "musl")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
+const VERSION: &str = "projects/bench/compositeApps/fleet/versions/v1";
+const DIG: &str = "projects/bench/compositeApps/fleet/versions/v1/deploymentIntentGroups/prod";
+/// The rsync workers' batch and the agent hub's group, as the server runs them.
+const RSYNC_BATCH: i64 = 500;
+const GROUP_BUNDLES: usize = 256;
+
+fn name(kind: &'static Kind, path: &str) -> ResourceName {
+    ResourceName::parse(kind, "name", path).expect("a valid name")
+}
+
+fn manifests(app: usize, docs: usize) -> String {
+    (0..docs)
+        .map(|d| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a{app}-cm{d}\ndata:\n  key: value-{d}\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
+}
+
+async fn seed(app: &Lifecycle, apps: usize, clusters: usize, docs: usize) {
+    app.create(
+        name(&PROJECT, "projects/bench"),
+        ProjectSpec::default(),
+        None,
+    )
+    .await
+    .expect("seed");
+    app.create(
+        name(&COMPOSITE_APP, VERSION),
+        CompositeAppSpec::default(),
+        None,
+    )
+    .await
+    .expect("seed");
+    app.create(
+        name(
+            &COMPOSITE_PROFILE,
+            &format!("{VERSION}/compositeProfiles/default"),
+        ),
+        CompositeProfileSpec::default(),
+        None,
+    )
+    .await
+    .expect("seed");
+    app.create(
+        name(&CLUSTER_PROVIDER, "clusterProviders/edge"),
+        ClusterProviderSpec::default(),
+        None,
+    )
+    .await
+    .expect("seed");
+    for c in 0..clusters {
+        app.create_cluster(
+            name(&CLUSTER, &format!("clusterProviders/edge/clusters/c{c}")),
+            ClusterSpec {
+                labels: [("fleet".to_string(), "edge".to_string())].into(),
+                connection_mode: ConnectionMode::Agent,
+                ..Default::default()
+            },
+            None,
+        )
+        .await
+        .expect("cluster");
+    }
+    app.create_dig(
+        name(&DEPLOYMENT_INTENT_GROUP, DIG),
+        DigSpec {
+            composite_profile: "default".into(),
+            ..Default::default()
+        },
+        None,
+    )
+    .await
+    .expect("intent group");
+    for a in 0..apps {
+        app.create(
+            name(&APP, &format!("{VERSION}/apps/a{a}")),
+            AppSpec {
+                manifests: manifests(a, docs),
+                document_count: docs,
+                ..Default::default()
+            },
+            None,
+        )
+        .await
+        .expect("seed");
+        app.create(
+            name(&PLACEMENT_INTENT, &format!("{DIG}/placementIntents/a{a}")),
+            PlacementIntentSpec {
+                app: format!("a{a}"),
+                cluster_provider: "edge".into(),
+                cluster_selector: [("fleet".to_string(), "edge".to_string())].into(),
+                ..Default::default()
+            },
+            None,
+        )
+        .await
+        .expect("seed");
+    }
+}
+
+/// What an agent reports for app `a` on a cluster: its ConfigMaps, present.
+fn bundle(instance: &str, a: usize, docs: usize) -> Bundle {
+    let deployment_id = format!("{instance}-a{a}");
+    Bundle {
+        resources: (0..docs)
+            .map(|d| {
+                Reported::new(
+                    Gvk {
+                        group: String::new(),
+                        version: "v1".into(),
+                        kind: "ConfigMap".into(),
+                    },
+                    String::new(),
+                    format!("a{a}-cm{d}"),
+                    &json!({"name": format!("a{a}-cm{d}"),
+                            "labels": {"flotilla/deployment-id": deployment_id}}),
+                    &json!({"data": {"key": format!("value-{d}")}}),
+                    &json!({}),
+                )
+            })
+            .collect(),
+        deployment_id,
+    }
+}
+
+/// Bytes this process wrote so far (the database writer's log and checkpoints).
+fn written() -> u64 {
+    std::fs::read_to_string("/proc/self/io")
+        .unwrap_or_default()
+        .lines()
+        .find_map(|l| l.strip_prefix("wchar: "))
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn rate(resources: usize, seconds: f64, bytes: u64) -> String {
+    format!(
+        "{:>9.0} res/s ({seconds:.2} s), {:>5} bytes written a resource",
+        resources as f64 / seconds,
+        bytes / resources as u64
+    )
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let postgres = args
+        .windows(2)
+        .any(|w| w[0] == "--backend" && w[1] == "postgres");
+    let (apps, clusters, docs) = if args.iter().any(|a| a == "--small") {
+        (10, 10, 10)
+    } else {
+        (100, 100, 10)
+    };
+    let total = apps * clusters * docs;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let url = if postgres {
+        flotilla_tests::create_postgres_database().await
+    } else {
+        format!(
+            "sqlite://{}?mode=rwc",
+            dir.path().join("bench.db").display()
+        )
+    };
+    let store = Store::connect(&url).await.expect("store");
+    let lifecycle = Lifecycle::new(store.clone());
+    seed(&lifecycle, apps, clusters, docs).await;
+    let dig = name(&DEPLOYMENT_INTENT_GROUP, DIG);
+    lifecycle
+        .approve_dig(&dig, None, None)
+        .await
+        .expect("approve");
+    let (started, before) = (Instant::now(), written());
+    let view = lifecycle
+        .instantiate_dig(&dig, None, None)
+        .await
+        .expect("instantiate");
+    let instantiate = (started.elapsed().as_secs_f64(), written() - before);
+    let instance = view
+        .status
+        .current_instance
+        .expect("an instance")
+        .to_string();
+    let status = StatusApp::new(store.clone());
+
+    // Every cluster's work in the rsync workers' batches, read before timing: what is
+    // measured is recording the outcomes.
+    let mut batches = Vec::new();
+    for c in 0..clusters {
+        let cluster = format!("clusterProviders/edge/clusters/c{c}");
+        let mut after = None;
+        loop {
+            let mut conn = store.read().await.expect("read");
+            let work = rsync_work(&mut conn, &cluster, after.as_ref(), RSYNC_BATCH)
+                .await
+                .expect("work");
+            let Some(last) = work.last() else { break };
+            after = Some((last.instance.to_string(), last.key.clone()));
+            batches.push(work);
+        }
+    }
+    let (started, before) = (Instant::now(), written());
+    for work in batches {
+        let outcomes: Vec<_> = work.into_iter().map(|w| (w, Outcome::Succeeded)).collect();
+        status.record_outcomes(&outcomes).await.expect("record");
+    }
+    let outcomes = (started.elapsed().as_secs_f64(), written() - before);
+
+    let reports: Vec<(String, Bundle)> = (0..clusters)
+        .flat_map(|c| {
+            let instance = &instance;
+            (0..apps).map(move |a| {
+                (
+                    format!("clusterProviders/edge/clusters/c{c}"),
+                    bundle(instance, a, docs),
+                )
+            })
+        })
+        .collect();
+    let (started, before) = (Instant::now(), written());
+    for group in reports.chunks(GROUP_BUNDLES) {
+        let batches: Vec<(&str, &[Bundle])> = group
+            .iter()
+            .map(|(cluster, bundle)| (cluster.as_str(), std::slice::from_ref(bundle)))
+            .collect();
+        status.ingest_clusters(&batches).await.expect("ingest");
+    }
+    let ingest = (started.elapsed().as_secs_f64(), written() - before);
+
+    let summary = status
+        .query(
+            &dig,
+            &flotilla_server::app::status::StatusQuery {
+                output: flotilla_server::app::status::Output::Summary,
+                ..flotilla_server::app::status::StatusQuery::all_page(None, 1, None)
+            },
+        )
+        .await
+        .expect("summary");
+    let count = |key: (&str, &str)| {
+        summary
+            .counts
+            .get(&(key.0.to_string(), key.1.to_string()))
+            .copied()
+            .unwrap_or(0)
+    };
+    assert_eq!(
+        count(("rsync", "Applied")),
+        total as i64,
+        "{:?}",
+        summary.counts
+    );
+    assert_eq!(
+        count(("cluster", "Present")),
+        total as i64,
+        "{:?}",
+        summary.counts
+    );
+
+    println!(
+        "status_writes on {} ({apps} apps x {clusters} clusters x {docs} docs = {total} resources)",
+        if postgres { "postgres" } else { "sqlite" }
+    );
+    println!(
+        "  instantiate      {}",
+        rate(total, instantiate.0, instantiate.1)
+    );
+    println!("  rsync outcomes   {}", rate(total, outcomes.0, outcomes.1));
+    println!("  bundle ingest    {}", rate(total, ingest.0, ingest.1));
+    println!(
+        "  both             {}",
+        rate(total, outcomes.0 + ingest.0, outcomes.1 + ingest.1)
+    );
+    store.close().await;
+    if postgres {
+        flotilla_tests::drop_postgres_database(&url);
+    }
+}

@@ -31,7 +31,16 @@ pub struct RsyncResource {
 /// The position of a resource in listing order, for keyset pagination. Field order is
 /// the SQL order, so the derived ordering agrees with `ORDER BY`.
 #[derive(
-    Debug, Clone, Default, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+    Debug,
+    Clone,
+    Default,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
 )]
 pub struct ResourceKey {
     pub app: String,

@@ -2,7 +2,7 @@
 //! resources reported by agents, and the aggregates (`status_counts`) maintained in the
 //! same transactions so that status queries never count by scanning resources.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
@@ -448,67 +448,58 @@ pub struct StatusMove<'a> {
 
 /// Makes `moves` (compare-and-swap each), keeping the aggregates and emitting an event
 /// per resource that changed; returns how many changed. Each chunk costs two
-/// statements: one read of the current statuses, one multi-row update that re-checks
-/// them and returns the rows it changed (a row changed meanwhile by another writer is
-/// left alone, as a single compare-and-swap would). A resource named twice is moved
-/// once, by its first move.
+/// statements: one read of the current statuses (rows tagged with their move's index,
+/// so nothing is matched back by key), one multi-row update that re-checks them. The
+/// writers of a cluster's resources exclude each other (one writer on SQLite; the
+/// cluster's row lock on PostgreSQL, see `app::status::lock_owners`), so the update
+/// changes every row the read found movable; if it does not, another writer got in
+/// between and the transaction fails with ABORTED (the callers retry) rather than
+/// record events and counts for changes it did not make. A resource named twice is
+/// moved once, by its first move.
 pub async fn rsync_set_statuses(
     tx: &mut Tx,
     moves: &[StatusMove<'_>],
     deltas: &mut CountDeltas,
 ) -> Result<usize> {
-    /// A resource's instance and key.
-    type Key = (String, ResourceKey);
-    fn key_of_row(r: &sqlx::any::AnyRow) -> Result<Key> {
-        Ok((
-            r.try_get("instance_id").map_err(db_error)?,
-            ResourceKey::decode(r)?,
-        ))
-    }
-    const MATCH: &str = "r.instance_id = v.column1 AND r.app = v.column2 AND r.cluster = v.column3 \
-        AND r.kind = v.column4 AND r.api_group = v.column5 AND r.namespace = v.column6 AND r.name = v.column7";
+    const MATCH: &str = "r.instance_id = v.column2 AND r.app = v.column3 AND r.cluster = v.column4 \
+        AND r.kind = v.column5 AND r.api_group = v.column6 AND r.namespace = v.column7 AND r.name = v.column8";
     let mut changed = 0;
+    let mut named = HashSet::new();
     for chunk in moves.chunks(WRITE_CHUNK) {
-        let keys: Vec<Key> = chunk
-            .iter()
-            .map(|m| (m.instance.to_string(), m.key.clone()))
-            .collect();
+        let instances: Vec<String> = chunk.iter().map(|m| m.instance.to_string()).collect();
         let sql = format!(
-            "SELECT r.instance_id AS instance_id, r.app AS app, r.cluster AS cluster, r.kind AS kind, \
-             r.api_group AS api_group, r.namespace AS namespace, r.name AS name, r.rsync_status AS rsync_status, \
-             r.cluster_status AS cluster_status, r.readiness AS readiness, r.api_version AS api_version \
+            "SELECT v.column1 AS i, r.rsync_status AS rsync_status, r.cluster_status AS cluster_status, \
+             r.readiness AS readiness, r.api_version AS api_version \
              FROM rsync_resources r JOIN (VALUES {}) AS v ON {MATCH}",
-            placeholders(tx, chunk.len(), 7)
+            placeholders(tx, chunk.len(), 8)
         );
         let mut query = sqlx::query(&sql);
-        for (instance, key) in &keys {
-            query = bind_key(query, instance, key.columns());
+        for (i, m) in chunk.iter().enumerate() {
+            query = bind_key(query.bind(i as i64), &instances[i], m.key.columns());
         }
-        let mut current: BTreeMap<Key, (RsyncStatus, Statuses, String)> = BTreeMap::new();
+        // (status, statuses, api version) of each move's resource, by index.
+        let mut current: Vec<Option<(RsyncStatus, Statuses, String)>> = vec![None; chunk.len()];
         for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
-            let status: String = row.try_get("rsync_status").map_err(db_error)?;
+            let i: i64 = row.try_get("i").map_err(db_error)?;
+            let rsync: String = row.try_get("rsync_status").map_err(db_error)?;
+            let status = rsync.parse().map_err(Error::internal)?;
             let statuses = Statuses {
-                rsync: status.clone(),
+                rsync,
                 cluster: row.try_get("cluster_status").map_err(db_error)?,
                 readiness: row.try_get("readiness").map_err(db_error)?,
             };
-            current.insert(
-                key_of_row(&row)?,
-                (
-                    status.parse().map_err(Error::internal)?,
-                    statuses,
-                    row.try_get("api_version").map_err(db_error)?,
-                ),
-            );
+            let version = row.try_get("api_version").map_err(db_error)?;
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| current.get_mut(i)) {
+                *slot = Some((status, statuses, version));
+            }
         }
         // The moves to make: (index in chunk, status it had).
         let mut planned: Vec<(usize, RsyncStatus)> = Vec::new();
-        let mut named = BTreeSet::new();
         for (i, m) in chunk.iter().enumerate() {
-            if !named.insert(&keys[i]) {
+            if !named.insert((m.instance, m.key)) {
                 continue;
             }
-            if let Some((status, _, _)) = current.get(&keys[i])
+            if let Some((status, _, _)) = &current[i]
                 && m.expected.contains(status)
                 && *status != m.to
             {
@@ -519,29 +510,38 @@ pub async fn rsync_set_statuses(
             continue;
         }
         let sql = format!(
-            "UPDATE rsync_resources AS r SET rsync_status = v.column8 FROM (VALUES {}) AS v \
-             WHERE {MATCH} AND r.rsync_status = v.column9 \
-             RETURNING instance_id, app, cluster, kind, api_group, namespace, name",
-            placeholders(tx, planned.len(), 9)
+            "UPDATE rsync_resources AS r SET rsync_status = v.column9 FROM (VALUES {}) AS v \
+             WHERE {MATCH} AND r.rsync_status = v.column10",
+            placeholders(tx, planned.len(), 10)
         );
         let mut query = sqlx::query(&sql);
         for (i, from) in &planned {
-            let (instance, key) = &keys[*i];
-            query = bind_key(query, instance, key.columns())
-                .bind(chunk[*i].to.as_str())
-                .bind(from.as_str());
+            query = bind_key(
+                query.bind(*i as i64),
+                &instances[*i],
+                chunk[*i].key.columns(),
+            )
+            .bind(chunk[*i].to.as_str())
+            .bind(from.as_str());
         }
-        let mut updated = BTreeSet::new();
-        for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
-            updated.insert(key_of_row(&row)?);
+        let updated = query
+            .execute(&mut **tx)
+            .await
+            .map_err(db_error)?
+            .rows_affected();
+        if updated != planned.len() as u64 {
+            return Err(Error::Aborted {
+                reason: "CONCURRENT_STATUS_CHANGE",
+                message: format!(
+                    "{} of {} rsync statuses changed while they were being recorded; retry",
+                    planned.len() as u64 - updated.min(planned.len() as u64),
+                    planned.len()
+                ),
+            });
         }
         for (i, from) in planned {
-            if !updated.contains(&keys[i]) {
-                // Changed since it was read: the aggregates stay as they are.
-                continue;
-            }
             let m = &chunk[i];
-            let (_, old, version) = &current[&keys[i]];
+            let (_, old, version) = current[i].take().expect("planned moves were read");
             deltas.moved(
                 m.instance,
                 &m.key.app,
@@ -556,11 +556,11 @@ pub async fn rsync_set_statuses(
             };
             tx.emit(NewEvent::resource(
                 m.owner,
-                &keys[i].0,
+                &instances[i],
                 m.key,
-                version,
+                &version,
                 true,
-                Some(old.clone()),
+                Some(old),
                 new,
                 None,
             ));

@@ -164,11 +164,16 @@ fn written() -> u64 {
         .unwrap_or(0)
 }
 
+/// The bytes are this process's own writes: SQLite's; PostgreSQL writes in its server.
 fn rate(resources: usize, seconds: f64, bytes: u64) -> String {
+    let written = if bytes == 0 {
+        String::new()
+    } else {
+        format!(", {:>5} bytes written a resource", bytes / resources as u64)
+    };
     format!(
-        "{:>9.0} res/s ({seconds:.2} s), {:>5} bytes written a resource",
-        resources as f64 / seconds,
-        bytes / resources as u64
+        "{:>9.0} res/s ({seconds:.2} s){written}",
+        resources as f64 / seconds
     )
 }
 

@@ -36,17 +36,6 @@ fn name(kind: &'static Kind, path: &str) -> ResourceName {
     ResourceName::parse(kind, "name", path).expect("a valid name")
 }
 
-fn manifests(app: usize, docs: usize) -> String {
-    (0..docs)
-        .map(|d| {
-            format!(
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a{app}-cm{d}\ndata:\n  key: value-{d}\n"
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("---\n")
-}
-
 async fn seed(app: &Lifecycle, apps: usize, clusters: usize, docs: usize) {
     app.create(
         name(&PROJECT, "projects/bench"),
@@ -106,7 +95,7 @@ async fn seed(app: &Lifecycle, apps: usize, clusters: usize, docs: usize) {
         app.create(
             name(&APP, &format!("{VERSION}/apps/a{a}")),
             AppSpec {
-                manifests: manifests(a, docs),
+                manifests: flotilla_tests::configmap_manifests(a, docs),
                 document_count: docs,
                 ..Default::default()
             },

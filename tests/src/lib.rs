@@ -59,6 +59,20 @@ pub fn binary(name: &str) -> PathBuf {
     path
 }
 
+/// The documents of app number `app` in the benchmarks' fleet: `docs` ConfigMaps
+/// (monitored kinds, no pods), named per app so that apps sharing a cluster do not
+/// claim each other's objects.
+pub fn configmap_manifests(app: usize, docs: usize) -> String {
+    (0..docs)
+        .map(|d| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a{app}-cm{d}\ndata:\n  key: value-{d}\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
+}
+
 /// A port on loopback that was free a moment ago.
 pub fn free_port() -> u16 {
     TcpListener::bind("127.0.0.1:0")

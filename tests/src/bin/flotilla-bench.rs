@@ -31,7 +31,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result, bail};
 use flotilla_client::Client;
 use flotilla_client::v1::*;
-use flotilla_tests::{Backend, TestAgent, TestServer, free_port, wait_connectivity};
+use flotilla_tests::{
+    Backend, TestAgent, TestServer, configmap_manifests, free_port, wait_connectivity,
+};
 use tokio::sync::Mutex;
 
 /// The bench decodes every page it reads, as any client does: with glibc's malloc that
@@ -125,19 +127,6 @@ const PROJECT: &str = "projects/bench";
 const VERSION: &str = "projects/bench/compositeApps/fleet/versions/v1";
 const DIG: &str = "projects/bench/compositeApps/fleet/versions/v1/deploymentIntentGroups/prod";
 
-/// The documents of app `app`: `docs` ConfigMaps (monitored, no pods), named per app
-/// so that apps sharing a cluster do not claim each other's objects.
-fn manifests(app: usize, docs: usize) -> String {
-    (0..docs)
-        .map(|d| {
-            format!(
-                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a{app}-cm{d}\ndata:\n  key: value-{d}\n"
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("---\n")
-}
-
 /// Creates the project, the apps, the clusters (AGENT mode: their sim agents run as
 /// `flotilla-agent` processes, outside the measured server) and the group; returns
 /// each cluster's name and agent token.
@@ -198,7 +187,7 @@ async fn setup(client: &mut Client, scale: Scale) -> Result<Vec<(String, String)
             parent: VERSION.into(),
             app_id: format!("a{a}"),
             app: Some(App {
-                manifests: manifests(a, scale.docs),
+                manifests: configmap_manifests(a, scale.docs),
                 ..Default::default()
             }),
             ..Default::default()

@@ -8,6 +8,11 @@
 //! writes the events it sends end to end into one response message until it has
 //! nothing more at hand or the message is [`BATCH_BYTES`] long, as etcd's watch does:
 //! a change of a thousand resources is a few messages per stream, not a thousand.
+//! A subscriber that selects a whole run of one transaction's events (a watch of the
+//! cluster a change happened on, or of the whole group) sends the run's messages as
+//! the first such subscriber cut them, and applies the run's net change of the counts:
+//! the ten watchers of one cluster share those bytes instead of each filtering and
+//! copying a thousand events.
 //! A subscriber that falls behind the tail (slow reader, resume from an old token)
 //! reads the log itself until it catches up, so nobody is ever silently skipped; a
 //! position older than the retention window gets RESYNC_REQUIRED and a fresh snapshot.
@@ -29,6 +34,7 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
 
+use crate::api::status_api::Counts;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::watch::{Event, Payload, events_after, target_revision};
@@ -182,8 +188,13 @@ struct Held {
 /// change to another cluster).
 #[derive(Debug, Default)]
 pub struct Segment {
-    /// The last revision of the run.
+    /// The first and last revisions of the run.
+    pub start: i64,
     pub end: i64,
+    /// The time of the run's events (they are one transaction's).
+    pub time: i64,
+    /// Whether the run's last event is its transaction's last.
+    pub ends_batch: bool,
     /// Whether the run holds events every watch looks at (lifecycle: a new instance
     /// or state concerns every selection).
     pub other: bool,
@@ -196,6 +207,57 @@ pub struct Segment {
     /// cluster cut with its resources is one transaction: the watches of the other
     /// clusters pass over its thousand resource events without looking at them.
     pub connectivity: Option<Vec<String>>,
+    /// What a stream that takes the whole run sends, by output level (see [`Whole`]).
+    wholes: [OnceLock<Whole>; MESSAGE_LEVELS],
+    /// The run's net change of the counts, and whether any event moved them.
+    delta: OnceLock<(Counts, bool)>,
+}
+
+/// A run as the response messages a stream that selects all of it sends at one output
+/// level: its events' entries end to end in one buffer, cut into messages of about
+/// [`BATCH_BYTES`]. The streams of a cluster's watchers all send these same bytes, so
+/// a change of a thousand resources costs each of them a few message sends instead of
+/// a thousand filter checks and copies.
+#[derive(Debug, Default)]
+pub struct Whole {
+    pub messages: Vec<Encoded>,
+    /// The revision of the last event sent (`None`: the level sends none of them).
+    pub last_sent: Option<i64>,
+}
+
+impl Whole {
+    /// Cuts `entries` (each an encoded response entry, `None` for an event the level
+    /// does not send) into messages.
+    pub fn of(entries: impl Iterator<Item = (i64, Option<Encoded>)>) -> Whole {
+        let mut buf = BytesMut::new();
+        let mut cuts = Vec::new();
+        let mut last_sent = None;
+        for (revision, entry) in entries {
+            let Some(entry) = entry else { continue };
+            buf.put_slice(&entry.0);
+            last_sent = Some(revision);
+            if buf.len() - cuts.last().copied().unwrap_or(0) >= BATCH_BYTES {
+                cuts.push(buf.len());
+            }
+        }
+        if cuts.last().copied().unwrap_or(0) < buf.len() {
+            cuts.push(buf.len());
+        }
+        let bytes = buf.freeze();
+        let mut from = 0;
+        let messages = cuts
+            .into_iter()
+            .map(|to| {
+                let message = Encoded(bytes.slice(from..to));
+                from = to;
+                message
+            })
+            .collect();
+        Whole {
+            messages,
+            last_sent,
+        }
+    }
 }
 
 /// Distinct values a segment lists per field.
@@ -214,13 +276,18 @@ impl Segment {
                 }
             }
         }
+        let (first, last) = (events.first(), events.last());
         let mut segment = Segment {
-            end: events.last().map_or(0, |e| e.revision),
+            start: first.map_or(0, |e| e.revision),
+            end: last.map_or(0, |e| e.revision),
+            time: last.map_or(0, |e| e.time),
+            ends_batch: last.is_some_and(|e| e.revision == e.batch),
             other: false,
             instances: Some(Vec::new()),
             clusters: Some(Vec::new()),
             apps: Some(Vec::new()),
             connectivity: Some(Vec::new()),
+            ..Segment::default()
         };
         for event in events {
             match event.payload {
@@ -252,6 +319,39 @@ impl Segment {
             || (any(&self.instances, |i| i == instance)
                 && any(&self.clusters, &cluster_wanted)
                 && (apps.is_empty() || any(&self.apps, |a| apps.iter().any(|w| w == a))))
+    }
+
+    /// The one instance all of the run's events are resource events of, if so.
+    pub fn resources_of(&self) -> Option<&str> {
+        match (&self.instances, &self.connectivity) {
+            (Some(instances), Some(connectivity))
+                if !self.other && instances.len() == 1 && connectivity.is_empty() =>
+            {
+                Some(&instances[0])
+            }
+            _ => None,
+        }
+    }
+
+    /// What the run sends whole at output `level`, if a stream built it already.
+    pub fn whole(&self, level: usize) -> Option<&Whole> {
+        self.wholes[level].get()
+    }
+
+    /// Keeps `whole` as what the run sends at `level` (or the one another stream kept
+    /// first: both are built from the same events) and returns it.
+    pub fn keep_whole(&self, level: usize, whole: Whole) -> &Whole {
+        self.wholes[level].get_or_init(|| whole)
+    }
+
+    /// The run's net change of the counts, if a stream worked it out already.
+    pub fn delta(&self) -> Option<&(Counts, bool)> {
+        self.delta.get()
+    }
+
+    /// Keeps the run's net change of the counts and returns it.
+    pub fn keep_delta(&self, delta: (Counts, bool)) -> &(Counts, bool) {
+        self.delta.get_or_init(|| delta)
     }
 
     /// The clusters the run's events may concern; `None` for every cluster.
@@ -288,6 +388,13 @@ impl Feed {
                 .map(|held| held.event.clone())
                 .collect(),
         )
+    }
+
+    /// The run of events that starts right after `after`, if the tail holds it.
+    pub fn segment_after(&self, after: i64) -> Option<Arc<Segment>> {
+        let tail = self.tail.read().expect("tail lock");
+        let held = tail.events.get(usize::try_from(after - tail.start).ok()?)?;
+        (held.segment.start == after + 1).then(|| held.segment.clone())
     }
 
     /// Moves `after` past the whole segments that `wanted` rejects, as far as the tail
@@ -666,6 +773,63 @@ mod tests {
             latest: AtomicI64::new(start),
             waiters: Mutex::default(),
         }
+    }
+
+    #[test]
+    fn a_whole_run_is_cut_into_messages_of_about_batch_bytes() {
+        let entry = |n: usize| Encoded(Bytes::from(vec![n as u8; 1000]));
+        // 40 entries of 1,000 bytes, every third one not sent at this level.
+        let whole = Whole::of((1..=40).map(|r| (r, (r % 3 != 0).then(|| entry(r as usize)))));
+        let sizes: Vec<usize> = whole.messages.iter().map(|m| m.0.len()).collect();
+        assert_eq!(
+            sizes,
+            vec![BATCH_BYTES.div_ceil(1000) * 1000, 27_000 - 17_000]
+        );
+        assert_eq!(whole.last_sent, Some(40));
+        // The entries end to end, in order, none lost or repeated.
+        let all: Vec<u8> = whole.messages.iter().flat_map(|m| m.0.to_vec()).collect();
+        let expected: Vec<u8> = (1..=40u8)
+            .filter(|r| r % 3 != 0)
+            .flat_map(|r| vec![r; 1000])
+            .collect();
+        assert_eq!(all, expected);
+        let none = Whole::of((1..=3).map(|r| (r, None)));
+        assert!(none.messages.is_empty());
+        assert_eq!(none.last_sent, None);
+    }
+
+    #[test]
+    fn only_runs_of_one_instances_resources_can_be_taken_whole() {
+        let run: Vec<Arc<FeedEvent>> = (11..=13)
+            .map(|r| Arc::new(FeedEvent::new(resource(r, 13, "a"))))
+            .collect();
+        let segment = Segment::of(&run);
+        assert_eq!((segment.start, segment.end), (11, 13));
+        assert!(segment.ends_batch);
+        assert_eq!(segment.resources_of(), Some("i1"));
+        // The first part of a transaction whose rest comes later.
+        assert!(!Segment::of(&run[..2]).ends_batch);
+        let mut mixed = run.clone();
+        mixed.push(Arc::new(FeedEvent::new(Event {
+            payload: Payload::Connectivity {
+                connectivity: "AVAILABLE".into(),
+            },
+            ..resource(14, 14, "a")
+        })));
+        assert_eq!(Segment::of(&mixed).resources_of(), None);
+        let mut other = run.clone();
+        other.push(Arc::new(FeedEvent::new(Event {
+            instance: "i2".into(),
+            ..resource(14, 14, "a")
+        })));
+        assert_eq!(Segment::of(&other).resources_of(), None);
+        // The tail hands out a run only from its start.
+        let feed = feed(10);
+        assert!(feed.push(run.iter().map(|e| e.event.clone()).collect(), 100));
+        assert_eq!(feed.segment_after(10).map(|s| s.end), Some(13));
+        assert!(feed.segment_after(11).is_none());
+        assert!(feed.segment_after(13).is_none());
+        assert!(feed.segment_after(9).is_none());
     }
 
     #[test]

@@ -22,7 +22,7 @@ use tonic::Status;
 use tracing::{debug, warn};
 
 use super::token::{self, Position, TargetTokens};
-use super::{BATCH_BYTES, EVENTS_FIELD, Encoded, Feed, FeedEvent, Next, Segment, WatchHub};
+use super::{BATCH_BYTES, EVENTS_FIELD, Encoded, Feed, FeedEvent, Next, Segment, WatchHub, Whole};
 use crate::api::convert::timestamp;
 use crate::api::status_api::{Counts, counts_to_proto, entry_to_proto};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
@@ -276,6 +276,11 @@ impl Subscriber {
             return Ok(());
         }
         let message = Encoded(self.batch.split().freeze());
+        self.send_message(message).await
+    }
+
+    /// Sends `message` as one response message.
+    async fn send_message(&mut self, message: Encoded) -> std::result::Result<(), Stop> {
         tokio::select! {
             sent = self.out.send(Ok(message)) => sent.map_err(|_| Stop::Closed)?,
             () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
@@ -540,6 +545,12 @@ impl Subscriber {
                     .feed
                     .pass_over(self.pos, |segment| self.wanted(segment));
             }
+            if let Some(segment) = self.feed.segment_after(self.pos)
+                && self.takes_whole(&segment)
+                && self.apply_whole(&segment).await?
+            {
+                continue;
+            }
             let events = match self.feed.after(self.pos, CHUNK) {
                 Next::Events(events) => events,
                 Next::Behind => self.read_log().await?,
@@ -639,14 +650,7 @@ impl Subscriber {
                 }
             }
             Payload::Resource {
-                kind,
-                group,
-                version,
-                namespace,
-                rendered,
-                old,
-                new,
-                body,
+                rendered, old, new, ..
             } => {
                 if event.instance != self.instance || !self.matches(event) {
                     return self.flush_counts(event, batch_ends).await;
@@ -658,57 +662,7 @@ impl Subscriber {
                     self.counts.retain(|_, n| *n != 0);
                     self.counts_dirty = true;
                 }
-                let output = self.request.output;
-                let rsync_changed = *rendered && old.as_ref().map(|o| &o.rsync) != Some(&new.rsync);
-                let send = match output {
-                    Output::Summary => false,
-                    Output::Rsync => rsync_changed,
-                    Output::All | Output::Detail => true,
-                };
-                if send {
-                    // Every subscriber of the target at this output level sends the
-                    // same message: the first one encodes it.
-                    let level = match output {
-                        Output::Detail => 1,
-                        Output::Rsync => 2,
-                        _ => 0,
-                    };
-                    let message = event.message(level, || {
-                        let mut entry = StatusEntry {
-                            key: ResourceKey {
-                                app: event.app.clone(),
-                                cluster: event.cluster.clone(),
-                                kind: kind.clone(),
-                                group: group.clone(),
-                                namespace: namespace.clone(),
-                                name: event.name.clone(),
-                            },
-                            version: version.clone(),
-                            rsync_status: new.rsync.parse::<RsyncStatus>().ok(),
-                            cluster_status: (output != Output::Rsync).then(|| {
-                                ClusterStatus::parse(&new.cluster).unwrap_or(ClusterStatus::Unknown)
-                            }),
-                            readiness: if output == Output::Rsync {
-                                Readiness::None
-                            } else {
-                                Readiness::parse(&new.readiness).unwrap_or(Readiness::None)
-                            },
-                            metadata: None,
-                            spec: None,
-                            status: None,
-                        };
-                        if output == Output::Detail
-                            && let Some(body) = body
-                        {
-                            let body = body.value();
-                            entry.metadata = body.get("metadata").cloned();
-                            entry.spec = body.get("spec").cloned();
-                            entry.status = body.get("status").cloned().filter(|s| !s.is_null());
-                        }
-                        let mut message = resource_event(&entry, event.time);
-                        message.resume_token = self.tokens.encode(position);
-                        message
-                    });
+                if let Some(message) = self.resource_message(event) {
                     self.send_encoded(message).await?;
                     self.last_sent = position;
                 }
@@ -723,16 +677,183 @@ impl Subscriber {
         event: &Event,
         batch_ends: bool,
     ) -> std::result::Result<(), Stop> {
-        if batch_ends && self.counts_dirty {
+        if batch_ends {
+            self.flush_counts_at(event.revision, event.time).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends COUNTS_CHANGED after event `revision`, the last of its transaction, if
+    /// the counts moved.
+    async fn flush_counts_at(&mut self, revision: i64, time: i64) -> std::result::Result<(), Stop> {
+        if self.counts_dirty {
             self.counts_dirty = false;
-            let message = self.counts_event(event.time);
+            let message = self.counts_event(time);
             let position = Position {
                 sub: 1,
-                ..Position::after(event.revision)
+                ..Position::after(revision)
             };
             self.send_at(message, position).await?;
         }
         Ok(())
+    }
+
+    /// The output level's index among a feed event's cached messages; `None` for
+    /// SUMMARY, which sends no resource events.
+    fn message_level(&self) -> Option<usize> {
+        match self.request.output {
+            Output::Summary => None,
+            Output::All => Some(0),
+            Output::Detail => Some(1),
+            Output::Rsync => Some(2),
+        }
+    }
+
+    /// The response entry a resource event of the stream's instance that the stream
+    /// selects becomes at its output level (`None`: the level does not send it). Every
+    /// subscriber of the target at that level sends the same entry: the first one
+    /// encodes it.
+    fn resource_message(&self, event: &FeedEvent) -> Option<Encoded> {
+        let Payload::Resource {
+            kind,
+            group,
+            version,
+            namespace,
+            rendered,
+            old,
+            new,
+            body,
+        } = &event.payload
+        else {
+            return None;
+        };
+        let output = self.request.output;
+        let level = self.message_level()?;
+        let rsync_changed = *rendered && old.as_ref().map(|o| &o.rsync) != Some(&new.rsync);
+        if output == Output::Rsync && !rsync_changed {
+            return None;
+        }
+        Some(event.message(level, || {
+            let mut entry = StatusEntry {
+                key: ResourceKey {
+                    app: event.app.clone(),
+                    cluster: event.cluster.clone(),
+                    kind: kind.clone(),
+                    group: group.clone(),
+                    namespace: namespace.clone(),
+                    name: event.name.clone(),
+                },
+                version: version.clone(),
+                rsync_status: new.rsync.parse::<RsyncStatus>().ok(),
+                cluster_status: (output != Output::Rsync)
+                    .then(|| ClusterStatus::parse(&new.cluster).unwrap_or(ClusterStatus::Unknown)),
+                readiness: if output == Output::Rsync {
+                    Readiness::None
+                } else {
+                    Readiness::parse(&new.readiness).unwrap_or(Readiness::None)
+                },
+                metadata: None,
+                spec: None,
+                status: None,
+            };
+            if output == Output::Detail
+                && let Some(body) = body
+            {
+                let body = body.value();
+                entry.metadata = body.get("metadata").cloned();
+                entry.spec = body.get("spec").cloned();
+                entry.status = body.get("status").cloned().filter(|s| !s.is_null());
+            }
+            let mut message = resource_event(&entry, event.time);
+            message.resume_token = self.tokens.encode(Position::after(event.revision));
+            message
+        }))
+    }
+
+    /// Whether the stream selects every event of `segment`: resource events of its
+    /// instance on clusters and apps it selects, with no resource-name filter.
+    fn takes_whole(&self, segment: &Segment) -> bool {
+        let apps = &self.request.apps;
+        segment
+            .resources_of()
+            .is_some_and(|instance| !instance.is_empty() && instance == self.instance)
+            && segment
+                .clusters
+                .as_ref()
+                .is_some_and(|clusters| clusters.iter().all(|c| self.cluster_matches(c)))
+            && (apps.is_empty()
+                || segment
+                    .apps
+                    .as_ref()
+                    .is_some_and(|list| list.iter().all(|a| apps.contains(a))))
+            && self.request.resources.is_empty()
+    }
+
+    /// Sends a run the stream selects whole (see [`Self::takes_whole`]) as the
+    /// messages its first taker built, and applies its net change of the counts: what
+    /// applying its events one by one would send and count. False if the tail no longer
+    /// holds the run (the caller then reads it event by event).
+    async fn apply_whole(&mut self, segment: &Segment) -> std::result::Result<bool, Stop> {
+        let len = usize::try_from(segment.end - self.pos).unwrap_or(0);
+        let events = || match self.feed.after(self.pos, len) {
+            Next::Events(events) if events.len() == len => Some(events),
+            _ => None,
+        };
+        let delta = match segment.delta() {
+            Some(delta) => delta,
+            None => {
+                let Some(events) = events() else {
+                    return Ok(false);
+                };
+                segment.keep_delta(net_delta(&events))
+            }
+        };
+        let whole = match self.message_level() {
+            None => None,
+            Some(level) => Some(match segment.whole(level) {
+                Some(whole) => whole,
+                None => {
+                    let Some(events) = events() else {
+                        return Ok(false);
+                    };
+                    let whole = Whole::of(
+                        events
+                            .iter()
+                            .map(|e| (e.revision, self.resource_message(e))),
+                    );
+                    segment.keep_whole(level, whole)
+                }
+            }),
+        };
+        let (net, moved) = delta;
+        if *moved {
+            for (key, n) in net {
+                *self.counts.entry(key.clone()).or_default() += n;
+            }
+            self.counts.retain(|_, n| *n != 0);
+            self.counts_dirty = true;
+        }
+        if let Some(whole) = whole {
+            if let Some((last, full)) = whole.messages.split_last() {
+                // The events written before this run go first.
+                self.flush().await?;
+                for message in full {
+                    self.send_message(message.clone()).await?;
+                }
+                // The rest starts the next message (counts may follow in it).
+                self.start_batch();
+                self.batch.put_slice(&last.0);
+                self.flush_if_full().await?;
+            }
+            if let Some(revision) = whole.last_sent {
+                self.last_sent = Position::after(revision);
+            }
+        }
+        self.pos = segment.end;
+        if segment.ends_batch {
+            self.flush_counts_at(segment.end, segment.time).await?;
+        }
+        Ok(true)
     }
 
     /// Switches to the instance a lifecycle event announced: its rendered resources
@@ -899,6 +1020,27 @@ fn apply_delta(counts: &mut Counts, rendered: bool, statuses: Option<&Statuses>,
             }
         }
     }
+}
+
+/// The net change of the counts of a run of events a stream selects whole, and
+/// whether any of them moved a count (then COUNTS_CHANGED follows at the
+/// transaction's end even if the changes cancel out, as event by event).
+fn net_delta(events: &[Arc<FeedEvent>]) -> (Counts, bool) {
+    let mut counts = Counts::new();
+    let mut moved = false;
+    for event in events {
+        if let Payload::Resource {
+            rendered, old, new, ..
+        } = &event.payload
+            && dimensions(*rendered, old.as_ref()) != dimensions(*rendered, Some(new))
+        {
+            apply_delta(&mut counts, *rendered, old.as_ref(), -1);
+            apply_delta(&mut counts, *rendered, Some(new), 1);
+            moved = true;
+        }
+    }
+    counts.retain(|_, n| *n != 0);
+    (counts, moved)
 }
 
 fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchEvent {

@@ -676,6 +676,30 @@ async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(Vec<f64>, f64
     Ok((latencies, changes as f64 / driven, lost))
 }
 
+/// Writes out what setting up and converging 100,000 resources left dirty in
+/// PostgreSQL (CHECKPOINT) before P5 measures latency, as database benchmarks settle
+/// between their load and run phases: otherwise the checkpoint of that bulk load comes
+/// when PostgreSQL's timer says, and its writeback stalls the WAL flush of whichever
+/// side's round (Flotilla's commits, etcd's fsyncs; same disk) it lands on, by 100 ms
+/// and more. It also starts checkpoint_timeout afresh, so none starts during P5.
+async fn settle_postgres() {
+    use sqlx::Connection;
+    let started = Instant::now();
+    let result = async {
+        let mut conn = sqlx::PgConnection::connect(&flotilla_tests::postgres_admin_url()).await?;
+        sqlx::query("CHECKPOINT").execute(&mut conn).await
+    }
+    .await;
+    match result {
+        Ok(_) => eprintln!(
+            "  CHECKPOINT before P5: {:.2} s",
+            started.elapsed().as_secs_f64()
+        ),
+        // CHECKPOINT needs a superuser or pg_checkpoint; measure without it then.
+        Err(error) => eprintln!("  no CHECKPOINT before P5 ({error}); a checkpoint may fall in it"),
+    }
+}
+
 /// etcd's own watch under the same load: the same number of watchers on per-cluster
 /// prefixes, the same change rate, in the same bursts (a cluster's keys at once), of
 /// puts whose values carry their send time.
@@ -975,6 +999,9 @@ async fn run_checks(
     });
 
     // P5: watch fan-out.
+    if server.backend == Backend::Postgres {
+        settle_postgres().await;
+    }
     eprintln!(
         "[{label}] P5 with {} subscribers, {} rounds (Flotilla and etcd alternate)",
         scale.subscribers, scale.p5_rounds

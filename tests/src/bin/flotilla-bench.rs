@@ -13,7 +13,8 @@
 //! Prints one table (figure, baseline, ratio, target, pass/fail) and exits non-zero
 //! when a check fails. P2 alternates reads of the tree and of etcd and compares their
 //! medians. P5 runs in rounds, Flotilla's and etcd's alternating, and
-//! compares the p99s of all rounds' latencies; it also reports each round's p99, the
+//! compares the p99s of all rounds' latencies (on PostgreSQL after a CHECKPOINT that
+//! writes out the bulk load); it also reports each round's p99, the
 //! CPU each process family used while the changes were driven, and the latency of
 //! each change's first and last event.
 //!

@@ -404,6 +404,41 @@ async fn snapshot_then_live_events_mirror_the_query(server: &TestServer) {
         Some(&(ClusterResourceStatus::Present as i32))
     );
 
+    // Idle, the stream sends heartbeats carrying the latest token: at or after the
+    // last event sent, so a client that resumes from it misses nothing and gets
+    // nothing again.
+    let mut latest = events.last().map(|e| position(&e.resume_token)).unwrap();
+    let heartbeat = loop {
+        let event = next(&mut stream).await;
+        mirror.apply(&event);
+        if event.r#type == WatchEventType::Heartbeat as i32 {
+            break event;
+        }
+        latest = latest.max(position(&event.resume_token));
+    };
+    assert!(heartbeat.time.is_some(), "{heartbeat:?}");
+    let at = position(&heartbeat.resume_token);
+    assert!(
+        at >= latest,
+        "heartbeat at {at:?}, last event at {latest:?}"
+    );
+    let mut resumed = watch(
+        &mut client,
+        watch_request(StatusOutput::All, &heartbeat.resume_token),
+    )
+    .await;
+    loop {
+        let event = next(&mut resumed).await;
+        if event.r#type == WatchEventType::Heartbeat as i32 {
+            assert!(position(&event.resume_token) >= at);
+            break;
+        }
+        assert!(
+            position(&event.resume_token) > at,
+            "replayed after the heartbeat's token: {event:?}"
+        );
+    }
+
     // A second snapshot of the settled system equals the mirror.
     let mut again = watch(&mut client, watch_request(StatusOutput::All, "")).await;
     let fresh = read_snapshot(&mut again).await;

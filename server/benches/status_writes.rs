@@ -17,7 +17,6 @@ use flotilla_server::app::lifecycle::Lifecycle;
 use flotilla_server::app::status::{Bundle, Outcome, Reported, StatusApp};
 use flotilla_server::domain::manifest::Gvk;
 use flotilla_server::domain::names::*;
-use flotilla_server::domain::resources::*;
 use flotilla_server::store::Store;
 use flotilla_server::store::status::rsync_work;
 use serde_json::json;
@@ -26,97 +25,14 @@ use serde_json::json;
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
-const VERSION: &str = "projects/bench/compositeApps/fleet/versions/v1";
-const DIG: &str = "projects/bench/compositeApps/fleet/versions/v1/deploymentIntentGroups/prod";
+#[path = "../tests/common/fleet.rs"]
+mod fleet;
+
+use fleet::{DIG, name, seed};
+
 /// The rsync workers' batch and the agent hub's group, as the server runs them.
 const RSYNC_BATCH: i64 = 500;
 const GROUP_BUNDLES: usize = 256;
-
-fn name(kind: &'static Kind, path: &str) -> ResourceName {
-    ResourceName::parse(kind, "name", path).expect("a valid name")
-}
-
-async fn seed(app: &Lifecycle, apps: usize, clusters: usize, docs: usize) {
-    app.create(
-        name(&PROJECT, "projects/bench"),
-        ProjectSpec::default(),
-        None,
-    )
-    .await
-    .expect("seed");
-    app.create(
-        name(&COMPOSITE_APP, VERSION),
-        CompositeAppSpec::default(),
-        None,
-    )
-    .await
-    .expect("seed");
-    app.create(
-        name(
-            &COMPOSITE_PROFILE,
-            &format!("{VERSION}/compositeProfiles/default"),
-        ),
-        CompositeProfileSpec::default(),
-        None,
-    )
-    .await
-    .expect("seed");
-    app.create(
-        name(&CLUSTER_PROVIDER, "clusterProviders/edge"),
-        ClusterProviderSpec::default(),
-        None,
-    )
-    .await
-    .expect("seed");
-    for c in 0..clusters {
-        app.create_cluster(
-            name(&CLUSTER, &format!("clusterProviders/edge/clusters/c{c}")),
-            ClusterSpec {
-                labels: [("fleet".to_string(), "edge".to_string())].into(),
-                connection_mode: ConnectionMode::Agent,
-                ..Default::default()
-            },
-            None,
-        )
-        .await
-        .expect("cluster");
-    }
-    app.create_dig(
-        name(&DEPLOYMENT_INTENT_GROUP, DIG),
-        DigSpec {
-            composite_profile: "default".into(),
-            ..Default::default()
-        },
-        None,
-    )
-    .await
-    .expect("intent group");
-    for a in 0..apps {
-        app.create(
-            name(&APP, &format!("{VERSION}/apps/a{a}")),
-            AppSpec {
-                manifests: flotilla_tests::configmap_manifests(a, docs),
-                document_count: docs,
-                ..Default::default()
-            },
-            None,
-        )
-        .await
-        .expect("seed");
-        app.create(
-            name(&PLACEMENT_INTENT, &format!("{DIG}/placementIntents/a{a}")),
-            PlacementIntentSpec {
-                app: format!("a{a}"),
-                cluster_provider: "edge".into(),
-                cluster_selector: [("fleet".to_string(), "edge".to_string())].into(),
-                ..Default::default()
-            },
-            None,
-        )
-        .await
-        .expect("seed");
-    }
-}
 
 /// What an agent reports for app `a` on a cluster: its ConfigMaps, present.
 fn bundle(instance: &str, a: usize, docs: usize) -> Bundle {

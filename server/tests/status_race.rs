@@ -9,91 +9,23 @@ mod common;
 use flotilla_server::app::lifecycle::Lifecycle;
 use flotilla_server::app::status::{Outcome, StatusApp};
 use flotilla_server::domain::names::*;
-use flotilla_server::domain::resources::*;
 use flotilla_server::error::Error;
 use flotilla_server::store::status::rsync_work;
 use flotilla_server::store::{Backend, Store};
 use sqlx::Row;
 
-const VERSION: &str = "projects/p/compositeApps/ca/versions/v1";
-const DIG: &str = "projects/p/compositeApps/ca/versions/v1/deploymentIntentGroups/d";
-const CLUSTER_NAME: &str = "clusterProviders/cp/clusters/c1";
+#[path = "common/fleet.rs"]
+mod fleet;
 
-fn n(kind: &'static Kind, name: &str) -> ResourceName {
-    ResourceName::parse(kind, "name", name).unwrap()
-}
+use fleet::{DIG, name};
 
-/// Intent group d places app a (three ConfigMaps) on cluster c1; approved and
-/// instantiated, so its three resources are Pending.
+const CLUSTER_NAME: &str = "clusterProviders/edge/clusters/c0";
+
+/// The fleet's one app (three ConfigMaps, a0-cm0..2) on its one cluster, approved
+/// and instantiated, so its three resources are Pending.
 async fn instantiated(app: &Lifecycle) {
-    app.create(n(&PROJECT, "projects/p"), ProjectSpec::default(), None)
-        .await
-        .unwrap();
-    app.create(
-        n(&COMPOSITE_APP, VERSION),
-        CompositeAppSpec::default(),
-        None,
-    )
-    .await
-    .unwrap();
-    let manifests = (0..3)
-        .map(|i| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: cm{i}\n"))
-        .collect::<Vec<_>>()
-        .join("---\n");
-    app.create(
-        n(&APP, &format!("{VERSION}/apps/a")),
-        AppSpec {
-            manifests,
-            document_count: 3,
-            ..Default::default()
-        },
-        None,
-    )
-    .await
-    .unwrap();
-    app.create(
-        n(
-            &COMPOSITE_PROFILE,
-            &format!("{VERSION}/compositeProfiles/prof"),
-        ),
-        CompositeProfileSpec::default(),
-        None,
-    )
-    .await
-    .unwrap();
-    app.create(
-        n(&CLUSTER_PROVIDER, "clusterProviders/cp"),
-        ClusterProviderSpec::default(),
-        None,
-    )
-    .await
-    .unwrap();
-    app.create_cluster(n(&CLUSTER, CLUSTER_NAME), ClusterSpec::default(), None)
-        .await
-        .unwrap();
-    app.create_dig(
-        n(&DEPLOYMENT_INTENT_GROUP, DIG),
-        DigSpec {
-            composite_profile: "prof".into(),
-            ..Default::default()
-        },
-        None,
-    )
-    .await
-    .unwrap();
-    app.create(
-        n(&PLACEMENT_INTENT, &format!("{DIG}/placementIntents/a")),
-        PlacementIntentSpec {
-            app: "a".into(),
-            cluster_provider: "cp".into(),
-            cluster_names: vec!["c1".into()],
-            ..Default::default()
-        },
-        None,
-    )
-    .await
-    .unwrap();
-    let dig = n(&DEPLOYMENT_INTENT_GROUP, DIG);
+    fleet::seed(app, 1, 1, 3).await;
+    let dig = name(&DEPLOYMENT_INTENT_GROUP, DIG);
     app.approve_dig(&dig, None, None).await.unwrap();
     app.instantiate_dig(&dig, None, None).await.unwrap();
 }
@@ -130,9 +62,9 @@ async fn recording_beside_another_writer(store: Store) {
     assert_eq!(work.len(), 3);
     let events_before = revision(&store).await;
 
-    // Another writer moves cm0 and holds its row until it commits.
+    // Another writer moves a0-cm0 and holds its row until it commits.
     let mut other = store.begin().await.unwrap();
-    sqlx::query("UPDATE rsync_resources SET rsync_status = 'Failed' WHERE name = 'cm0'")
+    sqlx::query("UPDATE rsync_resources SET rsync_status = 'Failed' WHERE name = 'a0-cm0'")
         .execute(&mut *other)
         .await
         .unwrap();
@@ -140,7 +72,7 @@ async fn recording_beside_another_writer(store: Store) {
     let outcomes: Vec<_> = work.into_iter().map(|w| (w, Outcome::Succeeded)).collect();
     let recording = tokio::spawn(async move { status.record_outcomes(&outcomes).await });
     // PostgreSQL: the recording reads the three Pending rows, then its update waits
-    // for cm0's row. SQLite: it waits for the write slot.
+    // for a0-cm0's row. SQLite: it waits for the write slot.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;
     assert!(
         !recording.is_finished(),
@@ -170,9 +102,9 @@ async fn recording_beside_another_writer(store: Store) {
     assert_eq!(
         statuses,
         [
-            ("cm0".to_string(), "Failed".to_string()),
-            ("cm1".to_string(), expected.to_string()),
-            ("cm2".to_string(), expected.to_string()),
+            ("a0-cm0".to_string(), "Failed".to_string()),
+            ("a0-cm1".to_string(), expected.to_string()),
+            ("a0-cm2".to_string(), expected.to_string()),
         ]
     );
     assert_eq!(

@@ -794,37 +794,32 @@ impl Subscriber {
     /// applying its events one by one would send and count. False if the tail no longer
     /// holds the run (the caller then reads it event by event).
     async fn apply_whole(&mut self, segment: &Segment) -> std::result::Result<bool, Stop> {
-        let len = usize::try_from(segment.end - self.pos).unwrap_or(0);
-        let events = || match self.feed.after(self.pos, len) {
-            Next::Events(events) if events.len() == len => Some(events),
-            _ => None,
-        };
+        let level = self.message_level();
+        // The run's events, read from the tail only if this stream is the first to
+        // need its count change or its messages.
+        let mut events = Vec::new();
+        if segment.delta().is_none() || level.is_some_and(|l| segment.whole(l).is_none()) {
+            let len = usize::try_from(segment.end - self.pos).unwrap_or(0);
+            match self.feed.after(self.pos, len) {
+                Next::Events(run) if run.len() == len => events = run,
+                _ => return Ok(false),
+            }
+        }
         let delta = match segment.delta() {
             Some(delta) => delta,
-            None => {
-                let Some(events) = events() else {
-                    return Ok(false);
-                };
-                segment.keep_delta(net_delta(&events))
-            }
+            None => segment.keep_delta(net_delta(&events)),
         };
-        let whole = match self.message_level() {
-            None => None,
-            Some(level) => Some(match segment.whole(level) {
-                Some(whole) => whole,
-                None => {
-                    let Some(events) = events() else {
-                        return Ok(false);
-                    };
-                    let whole = Whole::of(
-                        events
-                            .iter()
-                            .map(|e| (e.revision, self.resource_message(e))),
-                    );
-                    segment.keep_whole(level, whole)
-                }
-            }),
-        };
+        let whole = level.map(|level| match segment.whole(level) {
+            Some(whole) => whole,
+            None => segment.keep_whole(
+                level,
+                Whole::of(
+                    events
+                        .iter()
+                        .map(|e| (e.revision, self.resource_message(e))),
+                ),
+            ),
+        });
         let (net, moved) = delta;
         if *moved {
             for (key, n) in net {

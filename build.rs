@@ -15,6 +15,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "flotilla/v1/container_cluster.proto",
         "flotilla/v1/agent.proto",
         "flotilla/v1/simulator.proto",
+        "flotilla/v1/access.proto",
         "google/rpc/status.proto",
         "google/rpc/code.proto",
         "google/rpc/error_details.proto",

@@ -8,6 +8,8 @@ use std::time::Duration;
 use clap::Parser;
 use serde::Deserialize;
 
+use crate::net::tls::TlsFiles;
+
 /// Command-line flags (each also settable from the environment).
 #[derive(Debug, Clone, Default, Parser)]
 #[command(
@@ -31,12 +33,27 @@ pub struct Flags {
     /// Seconds to wait for in-flight requests at shutdown [default: 10].
     #[arg(long, env = "FLOTILLA_SHUTDOWN_TIMEOUT_SECS")]
     pub shutdown_timeout_secs: Option<u64>,
-    /// Seed a demo: a provider with two embedded sim clusters and an intent group.
+    /// Seed a demo: a provider with two embedded sim clusters and an intent group
+    /// (turns --sim on).
     #[arg(long, env = "FLOTILLA_DEMO")]
     pub demo: bool,
-    /// Serve the SimulatorService and run embedded sim agents [default: true].
-    #[arg(long, env = "FLOTILLA_SIM")]
+    /// Enable the sim backends: embedded sim clusters and the SimulatorService (for
+    /// admins) [default: false; `--sim` alone means true].
+    #[arg(long, env = "FLOTILLA_SIM", num_args = 0..=1, default_missing_value = "true")]
     pub sim: Option<bool>,
+    /// PEM certificate chain to serve TLS with (with --tls-key); reloaded on SIGHUP and
+    /// when the file changes.
+    #[arg(long, env = "FLOTILLA_TLS_CERT")]
+    pub tls_cert: Option<PathBuf>,
+    /// PEM private key of --tls-cert.
+    #[arg(long, env = "FLOTILLA_TLS_KEY")]
+    pub tls_key: Option<PathBuf>,
+    /// PEM CA bundle: require client certificates signed by it (mTLS).
+    #[arg(long, env = "FLOTILLA_TLS_CLIENT_CA")]
+    pub tls_client_ca: Option<PathBuf>,
+    /// Allow plaintext on a non-loopback address (anyone on the path reads tokens).
+    #[arg(long, env = "FLOTILLA_INSECURE")]
+    pub insecure: bool,
     /// Agent heartbeat interval in milliseconds; a silent agent is cut after one
     /// interval [default: 3000].
     #[arg(long, env = "FLOTILLA_AGENT_HEARTBEAT_MILLIS")]
@@ -91,6 +108,10 @@ struct FileConfig {
     shutdown_timeout_secs: Option<u64>,
     demo: Option<bool>,
     sim: Option<bool>,
+    tls_cert: Option<PathBuf>,
+    tls_key: Option<PathBuf>,
+    tls_client_ca: Option<PathBuf>,
+    insecure: Option<bool>,
     agent_heartbeat_millis: Option<u64>,
     sim_pod_ready_millis: Option<u64>,
     request_id_retention_secs: Option<u64>,
@@ -112,8 +133,12 @@ pub struct Config {
     pub shutdown_timeout: Duration,
     /// Seed the demo at start.
     pub demo: bool,
-    /// Serve the SimulatorService and run embedded sim agents.
+    /// Run embedded sim clusters and serve the SimulatorService.
     pub sim: bool,
+    /// TLS files; None = plaintext.
+    pub tls: Option<TlsFiles>,
+    /// Plaintext allowed on a non-loopback address.
+    pub insecure: bool,
     pub agent_heartbeat: Duration,
     pub sim_pod_ready: Duration,
     /// How long idempotency records are kept.
@@ -134,7 +159,24 @@ impl Config {
             Some(path) => read_file(path)?,
             None => FileConfig::default(),
         };
-        Ok(Config {
+        let demo = flags.demo || file.demo.unwrap_or(false);
+        let tls = match (
+            flags.tls_cert.or(file.tls_cert),
+            flags.tls_key.or(file.tls_key),
+            flags.tls_client_ca.or(file.tls_client_ca),
+        ) {
+            (Some(cert), Some(key), client_ca) => Some(TlsFiles {
+                cert,
+                key,
+                client_ca,
+            }),
+            (None, None, None) => None,
+            (None, None, Some(_)) => {
+                anyhow::bail!("--tls-client-ca needs --tls-cert and --tls-key: mTLS is TLS first")
+            }
+            _ => anyhow::bail!("--tls-cert and --tls-key go together"),
+        };
+        let config = Config {
             listen: flags
                 .listen
                 .or(file.listen)
@@ -151,8 +193,10 @@ impl Config {
                     .or(file.shutdown_timeout_secs)
                     .unwrap_or(10),
             ),
-            demo: flags.demo || file.demo.unwrap_or(false),
-            sim: flags.sim.or(file.sim).unwrap_or(true),
+            demo,
+            sim: demo || flags.sim.or(file.sim).unwrap_or(false),
+            tls,
+            insecure: flags.insecure || file.insecure.unwrap_or(false),
             agent_heartbeat: Duration::from_millis(
                 flags
                     .agent_heartbeat_millis
@@ -196,7 +240,16 @@ impl Config {
                     .or(file.sim_pod_ready_millis)
                     .unwrap_or(500),
             ),
-        })
+        };
+        if config.tls.is_none() && !config.listen.ip().is_loopback() && !config.insecure {
+            anyhow::bail!(
+                "refusing to serve plaintext on {}: anyone on the network could read the \
+                 tokens. Give --tls-cert and --tls-key, listen on a loopback address, or \
+                 pass --insecure to accept that",
+                config.listen
+            );
+        }
+        Ok(config)
     }
 
     /// The database URL to connect to: the configured one, or the SQLite file

@@ -57,3 +57,7 @@ uuid_id!(
     /// cluster's network intents.
     InstanceId
 );
+uuid_id!(
+    /// The id of a bearer token (`tokens/{id}`): public, shown in lists and audit logs.
+    TokenId
+);

@@ -6,6 +6,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
+use flotilla_api::v1::access_service_server::AccessServiceServer;
 use flotilla_api::v1::action_service_server::ActionServiceServer;
 use flotilla_api::v1::agent_service_server::AgentServiceServer;
 use flotilla_api::v1::container_cluster_service_server::ContainerClusterServiceServer;
@@ -13,7 +14,6 @@ use flotilla_api::v1::lifecycle_service_server::LifecycleServiceServer;
 use flotilla_api::v1::simulator_service_server::SimulatorServiceServer;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
-use tonic::transport::server::TcpIncoming;
 use tower_http::classify::{GrpcCode, GrpcErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{
     DefaultMakeSpan, DefaultOnFailure, DefaultOnRequest, DefaultOnResponse, TraceLayer,
@@ -21,16 +21,22 @@ use tower_http::trace::{
 use tracing::{Level, info, warn};
 
 use crate::agent::AgentHub;
+use crate::api::access::AccessApi;
 use crate::api::agent::AgentApi;
+use crate::api::auth::AuthLayer;
 use crate::api::lifecycle::LifecycleApi;
 use crate::api::simulator::SimulatorApi;
 use crate::api::status_api::StatusApi;
 use crate::api::status_route::StatusRoutes;
 use crate::api::{ActionApi, ContainerClusterApi, MAX_MESSAGE_BYTES};
 use crate::app::Hooks;
+use crate::app::access::{Access, StoreFacts};
 use crate::app::lifecycle::Lifecycle;
 use crate::app::status::StatusApp;
 use crate::config::Config;
+use crate::ids::TokenId;
+use crate::net;
+use crate::net::tls::{self, TlsState};
 use crate::rsync::{RsyncEngine, RsyncOptions};
 use crate::sim::embedded::EmbeddedAgents;
 use crate::store::{Backend, Store, redact};
@@ -44,6 +50,8 @@ use crate::watch::{WatchHub, WatchOptions};
 /// How often the WAL is checkpointed (SQLite): often enough that each checkpoint copies
 /// a few MB at most under a full write load.
 const WAL_CHECKPOINT_PERIOD: Duration = Duration::from_millis(100);
+/// How often the TLS files are checked for changes (SIGHUP reloads at once).
+const TLS_RELOAD_PERIOD: Duration = Duration::from_secs(2);
 /// How often PostgreSQL tables that changed a lot are analyzed.
 const STATISTICS_PERIOD: Duration = Duration::from_secs(5);
 
@@ -76,10 +84,13 @@ fn request_log() -> TraceLayer<SharedClassifier<GrpcErrorsAsFailures>> {
         .on_failure(DefaultOnFailure::new().level(Level::WARN))
 }
 
-/// Tells rsync and the embedded agents about lifecycle changes.
+/// Tells rsync, the embedded agents, the agent hub and the token cache about
+/// lifecycle changes.
 struct ServerHooks {
     engine: Arc<RsyncEngine>,
     embedded: Option<Arc<EmbeddedAgents>>,
+    access: Arc<Access>,
+    hub: Arc<AgentHub>,
 }
 
 #[tonic::async_trait]
@@ -106,6 +117,14 @@ impl Hooks for ServerHooks {
         }
         self.engine.wake(cluster);
     }
+
+    async fn tokens_revoked(&self, tokens: &[TokenId]) {
+        if tokens.is_empty() {
+            return;
+        }
+        self.access.forget(tokens);
+        self.hub.revoke(tokens).await;
+    }
 }
 
 /// Runs the server until `shutdown` is cancelled.
@@ -121,14 +140,29 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     let store = Store::connect(&url).await?;
     info!(backend = ?store.backend(), "database ready, migrations applied");
 
+    let access = Access::new(store.clone());
+    if let Some(path) = access.bootstrap_admin(&config.data_dir).await? {
+        // The path, never the token (as k3s does).
+        info!(
+            file = %path.display(),
+            "created the bootstrap admin token (mode 0600); use it with: export FLOTILLA_TOKEN=$(cat {})",
+            path.display()
+        );
+    }
+    let tls = match &config.tls {
+        Some(files) => {
+            let state = TlsState::new(files.clone())?;
+            tls::spawn_reloader(state.clone(), TLS_RELOAD_PERIOD, shutdown.clone());
+            Some(state)
+        }
+        None => None,
+    };
+
     let listener = TcpListener::bind(config.listen)
         .await
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
-    let address: SocketAddr = listener.local_addr()?;
-    let own_url = match address.ip() {
-        ip if ip.is_unspecified() => format!("http://127.0.0.1:{}", address.port()),
-        _ => format!("http://{address}"),
-    };
+    let incoming = net::incoming(listener, tls.clone(), shutdown.clone())?;
+    let address: SocketAddr = incoming.address;
 
     let workers = shutdown.child_token();
     let status =
@@ -138,7 +172,8 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     let embedded = config.sim.then(|| {
         EmbeddedAgents::new(
             store.clone(),
-            own_url,
+            access.clone(),
+            incoming.local.clone(),
             config.sim_pod_ready,
             workers.clone(),
         )
@@ -146,8 +181,10 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     let hooks = Arc::new(ServerHooks {
         engine: engine.clone(),
         embedded: embedded.clone(),
+        access: access.clone(),
+        hub: hub.clone(),
     });
-    let lifecycle = Lifecycle::with_hooks(store.clone(), hooks);
+    let lifecycle = Lifecycle::with_hooks(store.clone(), hooks).with_sim(config.sim);
     let watch_hub = WatchHub::new(
         store.clone(),
         WatchOptions {
@@ -179,8 +216,15 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
+    let auth = AuthLayer::new(
+        access.clone(),
+        Arc::new(StoreFacts {
+            store: store.clone(),
+        }),
+    )?;
     let router = tonic::transport::Server::builder()
         .layer(request_log())
+        .layer(auth)
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
@@ -189,6 +233,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
         .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub)))
+        .add_service(AccessServiceServer::new(AccessApi::new(access.clone())))
         .add_service(ActionServiceServer::new(ActionApi))
         .add_service(ContainerClusterServiceServer::new(ContainerClusterApi))
         .add_service(
@@ -201,10 +246,8 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
                 .then(|| SimulatorServiceServer::new(SimulatorApi::new(hub.clone()))),
         );
 
-    info!(%address, sim = config.sim, "flotilla-server listening");
-    // TCP_NODELAY: without it, small responses wait for delayed ACKs (tens of ms).
-    let incoming = TcpIncoming::from(listener).with_nodelay(Some(true));
-    let serve = router.serve_with_incoming_shutdown(incoming, {
+    info!(%address, sim = config.sim, tls = tls.is_some(), mtls = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some()), "flotilla-server listening");
+    let serve = router.serve_with_incoming_shutdown(incoming.connections, {
         let shutdown = shutdown.clone();
         async move { shutdown.cancelled().await }
     });

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use flotilla_client::Client;
+use flotilla_client::{Client, ConnectOptions, Token};
 use tonic::Code;
 use tonic_types::StatusExt;
 
@@ -89,6 +89,10 @@ pub struct TestServer {
     pub data_dir: tempfile::TempDir,
     /// Extra flags passed to every (re)start.
     pub args: Vec<String>,
+    /// The bootstrap admin token the server wrote to its data directory.
+    pub admin_token: Token,
+    /// TLS: the certificates the server was started with, if any.
+    pub tls: Option<tls::TestPki>,
     child: Option<Child>,
 }
 
@@ -98,8 +102,19 @@ impl TestServer {
         Self::start_with(backend, &[]).await
     }
 
-    /// Starts a server with extra flags (e.g. `--demo`).
+    /// Starts a server with extra flags (e.g. `--demo`). The sim backends are on
+    /// (`--sim`) unless the flags say otherwise.
     pub async fn start_with(backend: Backend, args: &[&str]) -> TestServer {
+        Self::start_full(backend, args, None).await
+    }
+
+    /// Starts a server serving TLS with certificates from `pki` (mTLS too when
+    /// `pki.require_client_certs`).
+    pub async fn start_tls(backend: Backend, args: &[&str], pki: tls::TestPki) -> TestServer {
+        Self::start_full(backend, args, Some(pki)).await
+    }
+
+    async fn start_full(backend: Backend, args: &[&str], pki: Option<tls::TestPki>) -> TestServer {
         let data_dir = tempfile::tempdir().expect("temp dir");
         let database_url = match backend {
             Backend::Sqlite => format!(
@@ -114,8 +129,20 @@ impl TestServer {
             database_url,
             data_dir,
             args: args.iter().map(|a| a.to_string()).collect(),
+            admin_token: Token::new(""),
+            tls: pki,
             child: None,
         };
+        if !server
+            .args
+            .iter()
+            .any(|a| a.starts_with("--sim") || a == "--demo")
+        {
+            server.args.push("--sim".into());
+        }
+        if let Some(pki) = &server.tls {
+            server.args.extend(pki.server_args());
+        }
         server.spawn().await;
         server
     }
@@ -158,6 +185,7 @@ impl TestServer {
 
     async fn wait_healthy(&mut self) {
         let deadline = Instant::now() + Duration::from_secs(30);
+        let token_file = self.data_dir.path().join("admin.token");
         loop {
             if let Some(status) = self
                 .child
@@ -166,14 +194,18 @@ impl TestServer {
             {
                 panic!("flotilla-server exited with {status}:\n{}", self.log());
             }
-            if let Ok(mut client) = Client::connect(self.url()).await
-                && client
-                    .lifecycle
-                    .list_projects(flotilla_client::v1::ListProjectsRequest::default())
-                    .await
-                    .is_ok()
-            {
-                return;
+            // The bootstrap token is written before the server listens.
+            if let Ok(token) = Token::from_file(&token_file) {
+                self.admin_token = token;
+                if let Ok(mut client) = self.options().connect().await
+                    && client
+                        .lifecycle
+                        .list_projects(flotilla_client::v1::ListProjectsRequest::default())
+                        .await
+                        .is_ok()
+                {
+                    return;
+                }
             }
             assert!(
                 Instant::now() < deadline,
@@ -189,12 +221,49 @@ impl TestServer {
         self.child.as_ref().map(Child::id)
     }
 
+    /// The server's address with its scheme (`https://localhost:…` with TLS).
     pub fn url(&self) -> String {
-        format!("http://{}", self.address)
+        match &self.tls {
+            Some(_) => format!("https://localhost:{}", self.port()),
+            None => format!("http://{}", self.address),
+        }
     }
 
+    pub fn port(&self) -> u16 {
+        self.address
+            .rsplit_once(':')
+            .and_then(|(_, port)| port.parse().ok())
+            .expect("address has a port")
+    }
+
+    /// Connection options with the admin token (and the test CA and client certificate
+    /// under TLS).
+    pub fn options(&self) -> ConnectOptions {
+        let mut options = ConnectOptions::new(self.url()).token(Some(self.admin_token.clone()));
+        if let Some(pki) = &self.tls {
+            options.ca_certificate = Some(pki.ca_pem.clone().into_bytes());
+            if pki.require_client_certs {
+                options.identity = Some((
+                    pki.client_cert_pem.clone().into_bytes(),
+                    pki.client_key_pem.clone().into_bytes(),
+                ));
+            }
+        }
+        options
+    }
+
+    /// A client with the admin token.
     pub async fn client(&self) -> Client {
-        Client::connect(self.url()).await.expect("connect")
+        self.options().connect().await.expect("connect")
+    }
+
+    /// A client presenting `token`.
+    pub async fn client_as(&self, token: &str) -> Client {
+        self.options()
+            .token(Some(Token::new(token)))
+            .connect()
+            .await
+            .expect("connect")
     }
 
     /// The server's log so far.
@@ -368,15 +437,19 @@ impl TestAgent {
             .append(true)
             .open(&log)
             .expect("agent log");
-        let child = Command::new(binary("flotilla-agent"))
-            .args([
-                "--server",
-                &server.url(),
-                "--cluster",
-                cluster,
-                "--pod-ready-millis",
-                "100",
-            ])
+        let mut command = Command::new(binary("flotilla-agent"));
+        command.args([
+            "--server",
+            &server.url(),
+            "--cluster",
+            cluster,
+            "--pod-ready-millis",
+            "100",
+        ]);
+        if let Some(pki) = &server.tls {
+            command.args(pki.agent_args());
+        }
+        let child = command
             .env("FLOTILLA_AGENT_TOKEN", token)
             .env("RUST_LOG", "info")
             .stdout(Stdio::null())
@@ -386,7 +459,7 @@ impl TestAgent {
         TestAgent { child, log }
     }
 
-    /// Re-points the agent at a restarted server (same token and cluster).
+    /// The agent's log so far.
     pub fn log_text(&self) -> String {
         std::fs::read_to_string(&self.log).unwrap_or_default()
     }
@@ -460,6 +533,8 @@ pub async fn wait_connectivity(
     .await;
 }
 
+pub mod tls;
+
 /// The demo seeded by `--demo`: its intent group and the verbs tests drive it with.
 pub mod demo {
     use flotilla_client::Client;
@@ -474,10 +549,18 @@ pub mod demo {
 
     /// Approves and instantiates the demo group; returns it.
     pub async fn approve_and_instantiate(client: &mut Client) -> DeploymentIntentGroup {
+        approve_and_instantiate_group(client, DIG).await
+    }
+
+    /// Approves and instantiates the group `name`; returns it.
+    pub async fn approve_and_instantiate_group(
+        client: &mut Client,
+        name: &str,
+    ) -> DeploymentIntentGroup {
         client
             .lifecycle
             .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-                name: DIG.into(),
+                name: name.into(),
                 ..Default::default()
             })
             .await
@@ -485,7 +568,7 @@ pub mod demo {
         client
             .lifecycle
             .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-                name: DIG.into(),
+                name: name.into(),
                 ..Default::default()
             })
             .await

@@ -269,10 +269,15 @@ async fn tokens_are_checked_and_rotatable(server: &TestServer) {
         .wait_exit(Duration::from_secs(20))
         .expect("a refused agent exits");
     assert!(!status.success());
+    // One clear line, no backtrace.
+    let log = bogus.log_text();
     assert!(
-        bogus.log_text().contains("unknown agent token"),
-        "{}",
-        bogus.log_text()
+        log.contains(
+            "token no longer valid for cluster clusterProviders/cp/clusters/a (unknown token)"
+        ) && log.contains("RotateClusterAgentToken")
+            && !log.contains("panicked")
+            && !log.contains("stack backtrace"),
+        "{log}"
     );
 
     let mut wrong = TestAgent::start(server, &names::cluster("cp", "b"), &tokens["a"]);
@@ -288,22 +293,38 @@ async fn tokens_are_checked_and_rotatable(server: &TestServer) {
         wrong.log_text()
     );
 
+    // A connected agent: rotating its token ends its session, and it exits saying why.
+    let cluster_a = names::cluster("cp", "a");
+    let mut old = TestAgent::start(server, &cluster_a, &tokens["a"]);
+    wait_connectivity(&client, &cluster_a, Connectivity::Available).await;
     let rotated = client
         .lifecycle
         .rotate_cluster_agent_token(RotateClusterAgentTokenRequest {
-            name: names::cluster("cp", "a"),
+            name: cluster_a.clone(),
         })
         .await
         .unwrap()
         .into_inner();
     assert!(rotated.agent_token.starts_with("flt_") && rotated.agent_token != tokens["a"]);
-    let mut old = TestAgent::start(server, &names::cluster("cp", "a"), &tokens["a"]);
+    let status = old
+        .wait_exit(Duration::from_secs(10))
+        .expect("the agent holding the rotated token is cut and exits");
+    assert!(!status.success());
     assert!(
-        old.wait_exit(Duration::from_secs(20)).is_some(),
+        old.log_text()
+            .contains("token no longer valid for cluster clusterProviders/cp/clusters/a"),
+        "{}",
+        old.log_text()
+    );
+    wait_connectivity(&client, &cluster_a, Connectivity::Retrying).await;
+    // The old token stays refused; the new one serves the cluster.
+    let mut again = TestAgent::start(server, &cluster_a, &tokens["a"]);
+    assert!(
+        again.wait_exit(Duration::from_secs(20)).is_some(),
         "the old token no longer works"
     );
-    let _new = TestAgent::start(server, &names::cluster("cp", "a"), &rotated.agent_token);
-    wait_connectivity(&client, &names::cluster("cp", "a"), Connectivity::Available).await;
+    let _new = TestAgent::start(server, &cluster_a, &rotated.agent_token);
+    wait_connectivity(&client, &cluster_a, Connectivity::Available).await;
 }
 
 async fn malformed_agent_message_closes_the_session_only(server: &TestServer) {

@@ -24,6 +24,7 @@ use crate::api::convert::struct_to_json;
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::Gvk;
 use crate::error::{Error, Result};
+use crate::ids::TokenId;
 use crate::store::Backend;
 
 /// The link between the server and one cluster.
@@ -58,6 +59,8 @@ impl ClusterLink {
 pub struct Session {
     pub id: u64,
     pub cluster: String,
+    /// The agent token the session was opened with.
+    pub token: TokenId,
     outbound: mpsc::Sender<Result<pb::ConnectResponse, Status>>,
     pending: Mutex<HashMap<i64, oneshot::Sender<pb::ResourceResult>>>,
     next_operation: AtomicI64,
@@ -344,6 +347,7 @@ impl AgentHub {
     pub async fn open(
         &self,
         cluster: &str,
+        token: TokenId,
         held: &[String],
     ) -> Result<(
         Arc<Session>,
@@ -358,6 +362,7 @@ impl AgentHub {
         let session = Arc::new(Session {
             id: self.next_session.fetch_add(1, Ordering::Relaxed),
             cluster: cluster.to_string(),
+            token,
             outbound,
             pending: Mutex::new(HashMap::new()),
             next_operation: AtomicI64::new(1),
@@ -441,6 +446,27 @@ impl AgentHub {
             return Ok(0);
         }
         self.status.mark_unreachable(&link.cluster).await
+    }
+
+    /// Ends the sessions opened with any of these (revoked) tokens.
+    pub async fn revoke(&self, tokens: &[TokenId]) {
+        let sessions: Vec<Arc<Session>> = {
+            let links = self.links.lock().expect("links lock");
+            links
+                .values()
+                .filter_map(|link| link.current())
+                .filter(|session| tokens.contains(&session.token))
+                .collect()
+        };
+        for session in sessions {
+            let _ = session
+                .outbound
+                .send(Err(Status::unauthenticated(
+                    "the agent token was revoked or rotated",
+                )))
+                .await;
+            self.close(&session, "agent token revoked").await;
+        }
     }
 
     /// Cuts `cluster`'s session and refuses its agent until [`AgentHub::reconnect`].

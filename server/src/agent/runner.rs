@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use flotilla_api::v1 as pb;
+use flotilla_client::{ConnectOptions, Token};
 use pb::agent_service_client::AgentServiceClient;
 use pb::connect_request::Message as Up;
 use pb::connect_response::Message as Down;
@@ -17,22 +18,62 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
 use tonic::Code;
-use tonic::transport::Endpoint;
+use tonic::transport::{Channel, Endpoint};
 use tracing::{debug, info, warn};
 
 use crate::api::convert::{json_to_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
+use crate::net::LocalConnector;
 use crate::sim::SimCluster;
+
+/// How an agent reaches the server.
+#[derive(Clone)]
+pub enum Dial {
+    /// Over the network (TLS and mTLS as the options say).
+    Remote(ConnectOptions),
+    /// Through an in-process pipe (the server's embedded agents).
+    Local(LocalConnector),
+}
+
+impl Dial {
+    async fn channel(&self) -> Result<Channel, tonic::Status> {
+        match self {
+            Dial::Remote(options) => options
+                .channel()
+                .await
+                .map_err(|e| tonic::Status::unavailable(e.chain())),
+            Dial::Local(local) => {
+                let local = local.clone();
+                Endpoint::from_static("http://in-process.flotilla.invalid")
+                    .connect_with_connector(tower::service_fn(move |_| {
+                        let local = local.clone();
+                        async move { local.connect().await.map(hyper_util::rt::TokioIo::new) }
+                    }))
+                    .await
+                    .map_err(|e| tonic::Status::unavailable(e.to_string()))
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Dial {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Dial::Remote(options) => f.debug_tuple("Remote").field(&options.address).finish(),
+            Dial::Local(_) => f.write_str("Local"),
+        }
+    }
+}
 
 /// How an agent connects.
 #[derive(Debug, Clone)]
 pub struct AgentOptions {
-    /// The server, e.g. `http://127.0.0.1:50051`.
-    pub server: String,
+    /// How to reach the server.
+    pub dial: Dial,
     /// The cluster's resource name.
     pub cluster: String,
     /// The cluster's agent token.
-    pub token: String,
+    pub token: Token,
     /// How long to gather changes before reporting bundle states.
     pub debounce: Duration,
     /// The longest wait between reconnection attempts.
@@ -40,15 +81,11 @@ pub struct AgentOptions {
 }
 
 impl AgentOptions {
-    pub fn new(
-        server: impl Into<String>,
-        cluster: impl Into<String>,
-        token: impl Into<String>,
-    ) -> Self {
+    pub fn new(dial: Dial, cluster: impl Into<String>, token: Token) -> Self {
         Self {
-            server: server.into(),
+            dial,
             cluster: cluster.into(),
-            token: token.into(),
+            token,
             debounce: Duration::from_millis(50),
             max_backoff: Duration::from_secs(5),
         }
@@ -139,12 +176,7 @@ async fn session(
     changes: &mut mpsc::UnboundedReceiver<String>,
     shutdown: &CancellationToken,
 ) -> Result<SessionEnd, tonic::Status> {
-    let channel = Endpoint::from_shared(options.server.clone())
-        .map_err(|e| tonic::Status::invalid_argument(e.to_string()))?
-        .connect_timeout(Duration::from_secs(5))
-        .connect()
-        .await
-        .map_err(|e| tonic::Status::unavailable(e.to_string()))?;
+    let channel = options.dial.channel().await?;
     let (up, up_rx) = mpsc::channel::<pb::ConnectRequest>(4096);
     let hello = pb::AgentHello {
         cluster: options.cluster.clone(),
@@ -161,9 +193,10 @@ async fn session(
     .await
     .map_err(|_| tonic::Status::internal("agent channel closed"))?;
     let mut request = tonic::Request::new(ReceiverStream::new(up_rx));
-    let bearer = format!("Bearer {}", options.token)
-        .parse()
-        .map_err(|_| tonic::Status::invalid_argument("the token is not valid header text"))?;
+    let bearer = options
+        .token
+        .header()
+        .map_err(|e| tonic::Status::invalid_argument(e.to_string()))?;
     request.metadata_mut().insert("authorization", bearer);
     let mut down = AgentServiceClient::new(channel)
         .connect(request)
@@ -218,6 +251,8 @@ async fn session(
                 let message = match message {
                     Ok(Some(message)) => message,
                     Ok(None) => return Ok(SessionEnd::Lost("server closed the session".into())),
+                    // The token was revoked or rotated under the session: no retry helps.
+                    Err(status) if status.code() == Code::Unauthenticated => return Err(status),
                     Err(status) => return Ok(SessionEnd::Lost(status.to_string())),
                 };
                 if let Some(reply) = handle(sim, message)

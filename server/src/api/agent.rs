@@ -1,6 +1,6 @@
-//! AgentService: authenticates an agent by its cluster's token, checks its hello, and
-//! runs the session: a reader task feeding the hub, a heartbeat task, and the outbound
-//! stream the rsync worker writes to.
+//! AgentService: binds the session to the cluster of the agent's token (the auth layer
+//! authenticated it), checks its hello, and runs the session: a reader task feeding the
+//! hub, a heartbeat task, and the outbound stream the rsync worker writes to.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,9 +14,8 @@ use tonic::{Request, Response, Status, Streaming};
 use tracing::warn;
 
 use crate::agent::{AgentHub, Session};
-use crate::app::lifecycle::hash_agent_token;
+use crate::api::access::caller;
 use crate::error::Error;
-use crate::store::cluster::cluster_find_by_token_hash;
 
 /// The server-to-agent stream of a session.
 type ConnectStream = std::pin::Pin<
@@ -36,38 +35,18 @@ impl AgentApi {
     }
 }
 
-fn bearer(request: &Request<Streaming<pb::ConnectRequest>>) -> Result<String, Status> {
-    let value = request.metadata().get("authorization").ok_or_else(|| {
-        Status::unauthenticated("an agent token is required (authorization: Bearer <token>)")
-    })?;
-    let text = value
-        .to_str()
-        .map_err(|_| Status::unauthenticated("the authorization header is not text"))?;
-    text.strip_prefix("Bearer ")
-        .map(str::to_string)
-        .ok_or_else(|| Status::unauthenticated("the authorization header must be `Bearer <token>`"))
-}
-
 #[tonic::async_trait]
 impl AgentService for AgentApi {
     async fn connect(
         &self,
         request: Request<Streaming<pb::ConnectRequest>>,
     ) -> Result<Response<ConnectStream>, Status> {
-        let token = bearer(&request)?;
-        let cluster = {
-            let mut conn = self
-                .hub
-                .status()
-                .store()
-                .read()
-                .await
-                .map_err(Status::from)?;
-            cluster_find_by_token_hash(&mut conn, &hash_agent_token(&token))
-                .await
-                .map_err(Status::from)?
-                .ok_or_else(|| Status::unauthenticated("unknown agent token"))?
-        };
+        // The auth layer admitted an agent token; it names the one cluster it serves.
+        let principal = caller(&request).map_err(Status::from)?;
+        let cluster = principal
+            .cluster
+            .clone()
+            .ok_or_else(|| Status::permission_denied("only agent tokens open agent sessions"))?;
         let mut inbound = request.into_inner();
         let hello = match tokio::time::timeout(HELLO_TIMEOUT, inbound.message()).await {
             Ok(Ok(Some(pb::ConnectRequest {
@@ -87,7 +66,7 @@ impl AgentService for AgentApi {
         }
         let (session, outbound) = self
             .hub
-            .open(&cluster, &hello.deployment_ids)
+            .open(&cluster, principal.token, &hello.deployment_ids)
             .await
             .map_err(Status::from)?;
         let heartbeat = self.hub.heartbeat();

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tonic::{Request, Response, Status};
 
+use super::access::caller;
 use super::convert::*;
 use super::page::{decode_token, encode_token, page_size};
 use super::{check_size, request_key};
@@ -182,17 +183,36 @@ impl LifecycleService for LifecycleApi {
         request: Request<pb::ListProjectsRequest>,
     ) -> Rpc<pb::ListProjectsResponse> {
         ok(async {
+            let principal = caller(&request)?;
             let req = check_size(request)?;
-            let (projects, next_page_token) = self
-                .list_page(
-                    "ListProjects",
-                    &PROJECT,
-                    None,
-                    req.page_size,
-                    &req.page_token,
-                    project_to_proto,
-                )
-                .await?;
+            let (projects, next_page_token) = match principal.visible_projects() {
+                None => {
+                    self.list_page(
+                        "ListProjects",
+                        &PROJECT,
+                        None,
+                        req.page_size,
+                        &req.page_token,
+                        project_to_proto,
+                    )
+                    .await?
+                }
+                // A token confined to projects lists those that exist.
+                Some(ids) => {
+                    let size = page_size(req.page_size)?;
+                    let scope = "ListProjects:";
+                    let after: String = decode_token(scope, &req.page_token)?.unwrap_or_default();
+                    let page = self
+                        .app
+                        .list_projects_among::<ProjectSpec>(ids, &after, size)
+                        .await?;
+                    let next = match (page.more, page.items.last()) {
+                        (true, Some(last)) => encode_token(scope, &last.name.to_string()),
+                        _ => String::new(),
+                    };
+                    (page.items.iter().map(project_to_proto).collect(), next)
+                }
+            };
             Ok(pb::ListProjectsResponse {
                 projects,
                 next_page_token,

@@ -2,7 +2,9 @@
 //! one use case, and encode responses; errors map to `tonic::Status` in `status.rs`.
 //! Services whose issues have not landed yet answer UNIMPLEMENTED (generated stubs).
 
+pub mod access;
 pub mod agent;
+pub mod auth;
 pub mod convert;
 pub mod lifecycle;
 pub mod page;

@@ -2,6 +2,7 @@
 //! store, applying the domain's rules. Callers (the gRPC handlers) have validated the
 //! shape of the input already.
 
+pub mod access;
 pub mod lifecycle;
 pub mod status;
 pub mod status_tree;
@@ -88,4 +89,7 @@ pub trait Hooks: Send + Sync {
     async fn cluster_created(&self, cluster: &str, embedded_sim: bool);
     /// A cluster was deleted.
     async fn cluster_deleted(&self, cluster: &str);
+    /// These tokens were revoked (an agent token rotated, a cluster deleted): calls
+    /// and sessions holding them must end.
+    async fn tokens_revoked(&self, tokens: &[crate::ids::TokenId]);
 }

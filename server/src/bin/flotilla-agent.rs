@@ -2,12 +2,15 @@
 //! cluster's token, applies what rsync sends to its backend, and reports what the
 //! cluster runs. Backend: `sim` (an in-memory Kubernetes-like cluster).
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
-use flotilla_server::agent::runner::{AgentOptions, run_agent};
+use flotilla_client::{ConnectOptions, Token};
+use flotilla_server::agent::runner::{AgentError, AgentOptions, Dial, run_agent};
 use flotilla_server::sim::SimCluster;
 use tokio_util::sync::CancellationToken;
+use tracing::error;
 use tracing_subscriber::EnvFilter;
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -17,9 +20,15 @@ enum Backend {
 }
 
 #[derive(Debug, Parser)]
-#[command(name = "flotilla-agent", version, about = "Flotilla cluster agent")]
+#[command(
+    name = "flotilla-agent",
+    version,
+    about = "Flotilla cluster agent",
+    after_help = "The token is never taken on the command line (ps shows it): give \
+                  --token-file, or set FLOTILLA_AGENT_TOKEN."
+)]
 struct Flags {
-    /// The Flotilla server.
+    /// The Flotilla server: https://host:port (TLS) or http://host:port (plaintext).
     #[arg(
         long,
         env = "FLOTILLA_SERVER",
@@ -29,9 +38,23 @@ struct Flags {
     /// The cluster this agent serves, `clusterProviders/{cp}/clusters/{c}`.
     #[arg(long, env = "FLOTILLA_CLUSTER")]
     cluster: String,
-    /// The cluster's agent token (from CreateCluster or RotateClusterAgentToken).
-    #[arg(long, env = "FLOTILLA_AGENT_TOKEN", hide_env_values = true)]
-    token: String,
+    /// A file holding the cluster's agent token (from CreateCluster or
+    /// RotateClusterAgentToken); without it, the token is read from the environment
+    /// variable FLOTILLA_AGENT_TOKEN.
+    #[arg(long, env = "FLOTILLA_AGENT_TOKEN_FILE")]
+    token_file: Option<PathBuf>,
+    /// PEM CA certificate to verify the server with (default: the system's roots).
+    #[arg(long, env = "FLOTILLA_CA_CERT")]
+    ca_cert: Option<PathBuf>,
+    /// PEM client certificate, for servers that require mTLS (with --client-key).
+    #[arg(long, env = "FLOTILLA_CLIENT_CERT", requires = "client_key")]
+    client_cert: Option<PathBuf>,
+    /// PEM key of --client-cert.
+    #[arg(long, env = "FLOTILLA_CLIENT_KEY", requires = "client_cert")]
+    client_key: Option<PathBuf>,
+    /// The name to verify the server's certificate against (default: the server's host).
+    #[arg(long, env = "FLOTILLA_TLS_SERVER_NAME")]
+    tls_server_name: Option<String>,
     /// The cluster backend.
     #[arg(long, value_enum, default_value = "sim")]
     backend: Backend,
@@ -40,14 +63,56 @@ struct Flags {
     pod_ready_millis: u64,
 }
 
+/// The agent's token: the file if given, else the environment.
+fn token(flags: &Flags) -> anyhow::Result<Token> {
+    match &flags.token_file {
+        Some(path) => Ok(Token::from_file(path)?),
+        None => std::env::var(TOKEN_ENV)
+            .ok()
+            .map(Token::new)
+            .filter(|t| !t.expose().is_empty())
+            .ok_or_else(|| anyhow::anyhow!("no agent token: give --token-file or set {TOKEN_ENV}")),
+    }
+}
+
+/// How to reach the server.
+fn connect_options(flags: &Flags) -> anyhow::Result<ConnectOptions> {
+    let mut options = ConnectOptions::new(&flags.server).token(None);
+    if let Some(ca) = &flags.ca_cert {
+        options = options.ca_certificate_file(ca)?;
+    }
+    if let (Some(cert), Some(key)) = (&flags.client_cert, &flags.client_key) {
+        options = options.identity_files(cert, key)?;
+    }
+    if let Some(name) = &flags.tls_server_name {
+        options = options.domain(name);
+    }
+    // Fail now on a bad address or TLS file, not in the retry loop.
+    options.endpoint()?;
+    Ok(options)
+}
+
+/// The environment variable holding the agent token when no file is given.
+const TOKEN_ENV: &str = "FLOTILLA_AGENT_TOKEN";
+
 #[tokio::main]
-async fn main() -> anyhow::Result<()> {
+async fn main() {
     let flags = Flags::parse();
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
+    if let Err(error) = run(flags).await {
+        // One line, no backtrace: what is wrong and what to do.
+        error!("{error:#}");
+        std::process::exit(1);
+    }
+}
+
+async fn run(flags: Flags) -> anyhow::Result<()> {
+    let token = token(&flags)?;
+    let dial = Dial::Remote(connect_options(&flags)?);
     let shutdown = CancellationToken::new();
     tokio::spawn({
         let shutdown = shutdown.clone();
@@ -63,7 +128,21 @@ async fn main() -> anyhow::Result<()> {
     });
     let Backend::Sim = flags.backend;
     let (sim, changes) = SimCluster::new(Duration::from_millis(flags.pod_ready_millis));
-    let options = AgentOptions::new(flags.server, flags.cluster, flags.token);
-    run_agent(options, sim, changes, shutdown).await?;
-    Ok(())
+    let options = AgentOptions::new(dial, flags.cluster.clone(), token);
+    match run_agent(options, sim, changes, shutdown).await {
+        Ok(()) => Ok(()),
+        Err(AgentError::Refused(status)) if status.code() == tonic::Code::Unauthenticated => {
+            anyhow::bail!(
+                "token no longer valid for cluster {} ({}); get a new one with \
+                 RotateClusterAgentToken",
+                flags.cluster,
+                status.message()
+            )
+        }
+        Err(AgentError::Refused(status)) => anyhow::bail!(
+            "the server refused the agent of cluster {}: {}",
+            flags.cluster,
+            status.message()
+        ),
+    }
 }

@@ -1,6 +1,7 @@
 //! Pure domain logic: names, resource specs, manifest parsing, rendering and the
 //! lifecycle state machines. Nothing here does I/O.
 
+pub mod access;
 pub mod conditions;
 pub mod lifecycle;
 pub mod manifest;

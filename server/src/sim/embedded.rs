@@ -1,6 +1,7 @@
 //! Embedded sim agents: for every EMBEDDED_SIM cluster the server runs an in-process sim
-//! cluster and an agent that dials the server's own gRPC address with a token minted at
-//! start, so it goes through exactly the session code a remote agent uses.
+//! cluster and an agent that speaks gRPC to the server through an in-process pipe with
+//! a token minted at start, so it goes through exactly the auth layer and session code
+//! a remote agent uses (without a port, TLS or a plaintext side door).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -10,17 +11,19 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::SimCluster;
-use crate::agent::runner::{AgentOptions, run_agent};
-use crate::app::lifecycle::issue_agent_token;
+use crate::agent::runner::{AgentOptions, Dial, run_agent};
+use crate::app::access::{Access, issue_agent_token};
 use crate::domain::resources::{ClusterSpec, ConnectionMode};
 use crate::error::Result;
+use crate::net::LocalConnector;
 use crate::store::Store;
 use crate::store::cluster::cluster_list_all;
 
 /// The embedded sim agents of this server.
 pub struct EmbeddedAgents {
     store: Store,
-    server_url: String,
+    access: Arc<Access>,
+    connector: LocalConnector,
     pod_ready_delay: Duration,
     running: Mutex<HashMap<String, CancellationToken>>,
     shutdown: CancellationToken,
@@ -29,13 +32,15 @@ pub struct EmbeddedAgents {
 impl EmbeddedAgents {
     pub fn new(
         store: Store,
-        server_url: String,
+        access: Arc<Access>,
+        connector: LocalConnector,
         pod_ready_delay: Duration,
         shutdown: CancellationToken,
     ) -> Arc<Self> {
         Arc::new(Self {
             store,
-            server_url,
+            access,
+            connector,
             pod_ready_delay,
             running: Mutex::new(HashMap::new()),
             shutdown,
@@ -73,8 +78,9 @@ impl EmbeddedAgents {
         }
         let token = {
             let mut tx = self.store.begin().await?;
-            let token = issue_agent_token(&mut tx, cluster).await?;
+            let (token, revoked) = issue_agent_token(&mut tx, cluster).await?;
             tx.commit().await?;
+            self.access.forget(&revoked);
             token
         };
         let stop = self.shutdown.child_token();
@@ -87,7 +93,11 @@ impl EmbeddedAgents {
             previous.cancel();
         }
         let (sim, changes) = SimCluster::new(self.pod_ready_delay);
-        let options = AgentOptions::new(self.server_url.clone(), cluster, token);
+        let options = AgentOptions::new(
+            Dial::Local(self.connector.clone()),
+            cluster,
+            flotilla_client::Token::new(token.expose()),
+        );
         let name = cluster.to_string();
         info!(cluster = %name, "starting embedded sim agent");
         tokio::spawn(async move {

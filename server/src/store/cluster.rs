@@ -1,41 +1,9 @@
-//! Clusters: agent token hashes and connectivity.
+//! Clusters: connectivity (agent tokens live in `token.rs`).
 
 use sqlx::{AnyConnection, Row};
 
 use super::db_error;
 use crate::error::Result;
-
-/// Stores the hash of a cluster's new agent token.
-pub async fn cluster_set_token_hash(
-    conn: &mut AnyConnection,
-    cluster: &str,
-    hash: &str,
-) -> Result<bool> {
-    let result = sqlx::query("UPDATE clusters SET agent_token_hash = $1 WHERE name = $2")
-        .bind(hash)
-        .bind(cluster)
-        .execute(conn)
-        .await
-        .map_err(db_error)?;
-    Ok(result.rows_affected() == 1)
-}
-
-/// The cluster whose agent token has this hash.
-pub async fn cluster_find_by_token_hash(
-    conn: &mut AnyConnection,
-    hash: &str,
-) -> Result<Option<String>> {
-    if hash.is_empty() {
-        return Ok(None);
-    }
-    let row = sqlx::query("SELECT name FROM clusters WHERE agent_token_hash = $1")
-        .bind(hash)
-        .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
-    row.map(|r| r.try_get::<String, _>("name").map_err(db_error))
-        .transpose()
-}
 
 /// Records the connectivity of a cluster; returns whether it changed.
 pub async fn cluster_set_connectivity(

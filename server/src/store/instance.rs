@@ -135,6 +135,25 @@ pub async fn instance_instantiated_user_of_cluster(
         .transpose()
 }
 
+/// The instantiated deployment intent groups placed on `cluster` (their names).
+pub async fn instance_instantiated_users_of_cluster(
+    conn: &mut AnyConnection,
+    cluster: &str,
+) -> Result<Vec<String>> {
+    let rows = sqlx::query(
+        "SELECT d.name AS name FROM instance_clusters c \
+         JOIN deployment_intent_groups d ON d.current_instance = c.instance_id \
+         WHERE c.cluster = $1 AND d.state = 'INSTANTIATED' ORDER BY d.name",
+    )
+    .bind(cluster)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| r.try_get::<String, _>("name").map_err(db_error))
+        .collect()
+}
+
 /// The clusters an instance places resources on.
 pub async fn instance_clusters(conn: &mut AnyConnection, id: InstanceId) -> Result<Vec<String>> {
     let rows = sqlx::query(

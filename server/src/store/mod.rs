@@ -21,6 +21,7 @@ pub mod object;
 pub mod request;
 pub mod rsync_resource;
 pub mod status;
+pub mod token;
 pub mod watch;
 
 use std::collections::HashMap;

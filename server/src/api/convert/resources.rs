@@ -411,7 +411,11 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
         network_history: history_to_proto(&view.history),
         conditions: conditions_to_proto(&view.network.conditions),
         revision: view.network.revision,
-        agent_token: view.agent_token.clone().unwrap_or_default(),
+        agent_token: view
+            .agent_token
+            .as_ref()
+            .map(|t| t.expose().to_string())
+            .unwrap_or_default(),
         connectivity: connectivity_to_proto(&view.network.connectivity) as i32,
         etag: etag(o.generation),
         create_time: timestamp(o.create_time),

@@ -44,6 +44,14 @@ impl Lifecycle {
         spec: ClusterSpec,
         key: Option<&RequestKey>,
     ) -> Result<ClusterView> {
+        if spec.connection_mode == ConnectionMode::EmbeddedSim && !self.sim {
+            return Err(Error::precondition(
+                "SIM_DISABLED",
+                "CONFIGURATION",
+                name.to_string(),
+                "EMBEDDED_SIM clusters need a server started with --sim (or --demo)",
+            ));
+        }
         idempotent(&self.store, key, async |tx: &mut Tx| {
             self.require_parent(tx, &name).await?;
             let agent = spec.connection_mode == ConnectionMode::Agent;
@@ -51,7 +59,8 @@ impl Lifecycle {
             cluster_insert(tx, &object).await?;
             history_append(tx, &name.to_string(), NetworkState::Created.as_str(), "", 1).await?;
             let token = if agent {
-                Some(issue_agent_token(tx, &name.to_string()).await?)
+                // A new cluster has no earlier token to revoke.
+                Some(issue_agent_token(tx, &name.to_string()).await?.0)
             } else {
                 None
             };
@@ -62,7 +71,8 @@ impl Lifecycle {
         .await
     }
 
-    /// Issues a new agent token for an AGENT cluster; the old one stops working.
+    /// Issues a new agent token for an AGENT cluster; the old one stops working, and the
+    /// session that holds it ends.
     pub async fn rotate_agent_token(&self, name: &ResourceName) -> Result<ClusterView> {
         let mut tx = self.store.begin().await?;
         let object: Object<ClusterSpec> = object_get(&mut tx, name).await?;
@@ -74,9 +84,12 @@ impl Lifecycle {
                 format!("{name} is served by an embedded sim agent and has no agent token"),
             ));
         }
-        let token = issue_agent_token(&mut tx, &name.to_string()).await?;
+        let (token, revoked) = issue_agent_token(&mut tx, &name.to_string()).await?;
         let mut view = self.cluster_view(&mut tx, name).await?;
         tx.commit().await?;
+        if let Some(hooks) = &self.hooks {
+            hooks.tokens_revoked(&revoked).await;
+        }
         view.agent_token = Some(token);
         Ok(view)
     }
@@ -176,8 +189,10 @@ impl Lifecycle {
         instance_delete_for_owner(&mut tx, &cluster).await?;
         history_delete(&mut tx, &cluster).await?;
         object_delete(&mut tx, name, current.generation).await?;
+        let revoked = revoke_agent_tokens(&mut tx, &cluster).await?;
         tx.commit().await?;
         if let Some(hooks) = &self.hooks {
+            hooks.tokens_revoked(&revoked).await;
             hooks.cluster_deleted(&cluster).await;
         }
         Ok(())

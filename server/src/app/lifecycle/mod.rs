@@ -15,6 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::access::{Secret, issue_agent_token, revoke_agent_tokens};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::lifecycle::{
     DigOp, DigState, NetworkOp, NetworkState, Transition, dig_transition, network_transition,
@@ -34,7 +35,6 @@ use crate::domain::resources::{
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
-use crate::store::cluster::cluster_set_token_hash;
 use crate::store::dig::{
     DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
 };
@@ -74,7 +74,7 @@ pub struct ClusterView {
     /// A new agent token, only in the responses of create and rotate. Never serialized,
     /// so the idempotency record of a create does not keep it in clear.
     #[serde(skip)]
-    pub agent_token: Option<String>,
+    pub agent_token: Option<Secret>,
 }
 
 /// A page of results.
@@ -98,11 +98,17 @@ pub struct RenderedPage {
 pub struct Lifecycle {
     store: Store,
     hooks: Option<std::sync::Arc<dyn super::Hooks>>,
+    /// Whether EMBEDDED_SIM clusters may be created (the server runs sim backends).
+    sim: bool,
 }
 
 impl Lifecycle {
     pub fn new(store: Store) -> Self {
-        Self { store, hooks: None }
+        Self {
+            store,
+            hooks: None,
+            sim: true,
+        }
     }
 
     /// Tells `hooks` about committed changes that other parts of the server act on.
@@ -110,7 +116,14 @@ impl Lifecycle {
         Self {
             store,
             hooks: Some(hooks),
+            sim: true,
         }
+    }
+
+    /// Whether the server runs sim backends (EMBEDDED_SIM clusters are refused without).
+    pub fn with_sim(mut self, sim: bool) -> Self {
+        self.sim = sim;
+        self
     }
 
     /// Wakes rsync for the clusters of `instance` (after a verb committed).
@@ -159,6 +172,33 @@ impl Lifecycle {
         let more = items.len() > page_size;
         items.truncate(page_size);
         Ok(Page { items, more })
+    }
+
+    /// Lists the projects among `ids` that exist, in name order, after `after` (the
+    /// project list of a token confined to projects).
+    pub async fn list_projects_among<S: DeserializeOwned>(
+        &self,
+        ids: &[String],
+        after: &str,
+        page_size: usize,
+    ) -> Result<Page<Object<S>>> {
+        let mut names: Vec<ResourceName> = ids
+            .iter()
+            .map(|id| ResourceName::child(&PROJECT, None, &[id]))
+            .filter(|name| name.to_string().as_str() > after)
+            .collect();
+        names.sort_by_key(ToString::to_string);
+        let mut conn = self.store.read().await?;
+        let mut items = Vec::new();
+        for name in names {
+            if let Some(object) = object_find(&mut conn, &name).await? {
+                if items.len() == page_size {
+                    return Ok(Page { items, more: true });
+                }
+                items.push(object);
+            }
+        }
+        Ok(Page { items, more: false })
     }
 
     /// Creates a resource of a plain kind (no lifecycle columns) under `parent`.
@@ -447,28 +487,6 @@ pub(super) static PARENTS: [(&Kind, &Kind); 8] = [
     (&CLUSTER, &CLUSTER_PROVIDER),
     (&NETWORK_INTENT, &CLUSTER),
 ];
-
-/// Generates an agent token for `cluster`, stores its hash, returns the token.
-pub async fn issue_agent_token(tx: &mut Tx, cluster: &str) -> Result<String> {
-    let token = new_agent_token();
-    cluster_set_token_hash(tx, cluster, &hash_agent_token(&token)).await?;
-    Ok(token)
-}
-
-/// A new random agent token: 244 bits from two v4 UUIDs (the OS random source).
-pub fn new_agent_token() -> String {
-    format!(
-        "flt_{}{}",
-        uuid::Uuid::new_v4().simple(),
-        uuid::Uuid::new_v4().simple()
-    )
-}
-
-/// The stored form of an agent token (SHA-256, hex).
-pub fn hash_agent_token(token: &str) -> String {
-    use sha2::{Digest, Sha256};
-    hex::encode(Sha256::digest(token.as_bytes()))
-}
 
 /// Terminates an instance: resources rsync never handled (Pending) need no delete and
 /// become Terminated at once; applied ones wait for rsync's delete.

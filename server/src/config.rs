@@ -26,7 +26,7 @@ pub struct Flags {
     pub data_dir: Option<PathBuf>,
     /// Database URL: unset for SQLite in the data directory, or postgres://…
     #[arg(long, env = "FLOTILLA_DATABASE_URL", hide_env_values = true)]
-    pub database_url: Option<String>,
+    pub database_url: Option<DatabaseUrl>,
     /// Log format: text or json [default: text].
     #[arg(long, env = "FLOTILLA_LOG_FORMAT")]
     pub log_format: Option<LogFormat>,
@@ -88,6 +88,25 @@ pub struct Flags {
     pub config: Option<PathBuf>,
 }
 
+/// A database URL. It may hold a password: `Debug` shows it redacted.
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct DatabaseUrl(pub String);
+
+impl std::str::FromStr for DatabaseUrl {
+    type Err = std::convert::Infallible;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(DatabaseUrl(text.to_string()))
+    }
+}
+
+impl std::fmt::Debug for DatabaseUrl {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", crate::store::redact(&self.0))
+    }
+}
+
 /// The log output format.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
@@ -103,7 +122,7 @@ pub enum LogFormat {
 struct FileConfig {
     listen: Option<SocketAddr>,
     data_dir: Option<PathBuf>,
-    database_url: Option<String>,
+    database_url: Option<DatabaseUrl>,
     log_format: Option<LogFormat>,
     shutdown_timeout_secs: Option<u64>,
     demo: Option<bool>,
@@ -128,7 +147,7 @@ pub struct Config {
     pub listen: SocketAddr,
     pub data_dir: PathBuf,
     /// None: SQLite in `data_dir`.
-    pub database_url: Option<String>,
+    pub database_url: Option<DatabaseUrl>,
     pub log_format: LogFormat,
     pub shutdown_timeout: Duration,
     /// Seed the demo at start.
@@ -256,7 +275,7 @@ impl Config {
     /// `flotilla.db` in the data directory.
     pub fn database_url(&self) -> String {
         match &self.database_url {
-            Some(url) => url.clone(),
+            Some(url) => url.0.clone(),
             None => format!(
                 "sqlite://{}?mode=rwc",
                 self.data_dir.join("flotilla.db").display()
@@ -275,6 +294,47 @@ fn read_file(path: &Path) -> anyhow::Result<FileConfig> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plaintext_beyond_loopback_needs_insecure_and_tls_files_go_together() {
+        let listen = |addr: &str| Flags {
+            listen: Some(addr.parse().unwrap()),
+            ..Default::default()
+        };
+        let error = Config::load(listen("0.0.0.0:50051"))
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("refusing to serve plaintext"), "{error}");
+        assert!(Config::load(listen("[::1]:50051")).is_ok());
+        let insecure = Flags {
+            insecure: true,
+            ..listen("0.0.0.0:50051")
+        };
+        assert!(Config::load(insecure).is_ok());
+        let with_tls = Flags {
+            tls_cert: Some("c.pem".into()),
+            tls_key: Some("k.pem".into()),
+            ..listen("0.0.0.0:50051")
+        };
+        assert!(Config::load(with_tls.clone()).unwrap().tls.is_some());
+        let half = Flags {
+            tls_key: None,
+            ..with_tls
+        };
+        assert!(Config::load(half).is_err());
+        let ca_only = Flags {
+            tls_client_ca: Some("ca.pem".into()),
+            ..Default::default()
+        };
+        assert!(Config::load(ca_only).is_err());
+        // The demo turns the sim backends on; they are off by default.
+        assert!(!Config::load(Flags::default()).unwrap().sim);
+        let demo = Flags {
+            demo: true,
+            ..Default::default()
+        };
+        assert!(Config::load(demo).unwrap().sim);
+    }
 
     #[test]
     fn flags_override_file_which_overrides_defaults() {
@@ -300,6 +360,20 @@ mod tests {
                 .database_url()
                 .starts_with("sqlite:///tmp/x/flotilla.db")
         );
+        // The password of a database URL never shows in Debug output.
+        let flags = Flags {
+            database_url: Some("postgres://flotilla:s3cret@db/flotilla".parse().unwrap()),
+            ..Default::default()
+        };
+        let config = Config::load(flags.clone()).unwrap();
+        for debug in [format!("{flags:?}"), format!("{config:?}")] {
+            assert!(!debug.contains("s3cret"), "{debug}");
+            assert!(
+                debug.contains("postgres://flotilla:***@db/flotilla"),
+                "{debug}"
+            );
+        }
+        assert!(config.database_url().contains("s3cret"));
         std::fs::write(&file, "bogus = 1\n").unwrap();
         let flags = Flags {
             config: Some(file),

@@ -17,7 +17,9 @@ async fn main() -> anyhow::Result<()> {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
     let builder = tracing_subscriber::fmt()
         .with_env_filter(filter)
-        .with_writer(std::io::stderr);
+        .with_writer(std::io::stderr)
+        // Colours only on a terminal: log files and collectors get plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()));
     match config.log_format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder.json().init(),

@@ -197,6 +197,13 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     );
     if config.demo {
         crate::demo::seed(&lifecycle).await?;
+        let token_file = config.data_dir.join(crate::app::access::ADMIN_TOKEN_FILE);
+        if token_file.exists() {
+            info!(
+                "demo ready; call it with the admin token: export FLOTILLA_TOKEN=$(cat {})",
+                token_file.display()
+            );
+        }
     }
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();

@@ -93,6 +93,8 @@ pub struct TestServer {
     pub admin_token: Token,
     /// TLS: the certificates the server was started with, if any.
     pub tls: Option<tls::TestPki>,
+    /// The server's RUST_LOG (the test's own RUST_LOG, or info).
+    pub log_filter: String,
     child: Option<Child>,
 }
 
@@ -115,6 +117,13 @@ impl TestServer {
     }
 
     async fn start_full(backend: Backend, args: &[&str], pki: Option<tls::TestPki>) -> TestServer {
+        let mut server = Self::prepare(backend, args, pki).await;
+        server.spawn().await;
+        server
+    }
+
+    /// A server on a fresh database, not started yet: adjust it, then `spawn` it.
+    pub async fn prepare(backend: Backend, args: &[&str], pki: Option<tls::TestPki>) -> TestServer {
         let data_dir = tempfile::tempdir().expect("temp dir");
         let database_url = match backend {
             Backend::Sqlite => format!(
@@ -131,6 +140,7 @@ impl TestServer {
             args: args.iter().map(|a| a.to_string()).collect(),
             admin_token: Token::new(""),
             tls: pki,
+            log_filter: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
             child: None,
         };
         if !server
@@ -143,8 +153,14 @@ impl TestServer {
         if let Some(pki) = &server.tls {
             server.args.extend(pki.server_args());
         }
-        server.spawn().await;
         server
+    }
+
+    /// The password in the database URL, if it has one.
+    pub fn database_password(&self) -> Option<&str> {
+        let (_, rest) = self.database_url.split_once("://")?;
+        let (credentials, _) = rest.split_once('@')?;
+        credentials.split_once(':').map(|(_, password)| password)
     }
 
     /// (Re)starts the process on the same database and data directory, on a new port.
@@ -170,10 +186,7 @@ impl TestServer {
             .arg(self.data_dir.path())
             .args(&self.args)
             .env("FLOTILLA_DATABASE_URL", &self.database_url)
-            .env(
-                "RUST_LOG",
-                std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
-            )
+            .env("RUST_LOG", &self.log_filter)
             .stdout(Stdio::null())
             .stderr(log)
             .spawn()
@@ -337,6 +350,8 @@ pub struct ErrorView {
     pub code: Code,
     pub message: String,
     pub reason: String,
+    /// ErrorInfo's metadata.
+    pub metadata: std::collections::BTreeMap<String, String>,
     pub field_violations: Vec<(String, String)>,
     pub precondition_violations: Vec<(String, String, String)>,
     pub resource_name: Option<String>,
@@ -359,6 +374,10 @@ pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> Error
         reason: details
             .error_info()
             .map(|info| info.reason.clone())
+            .unwrap_or_default(),
+        metadata: details
+            .error_info()
+            .map(|info| info.metadata.clone().into_iter().collect())
             .unwrap_or_default(),
         field_violations: details
             .bad_request()

@@ -9,7 +9,8 @@ use flotilla_tests::{TestServer, e2e_suite};
 e2e_suite!(
     args = ["--demo"],
     reflection_lists_every_service,
-    readme_quickstart_works_as_written
+    readme_quickstart_works_as_written,
+    readme_tokens_work_as_written,
 );
 
 fn grpcurl(args: &[&str]) -> (bool, String) {
@@ -32,6 +33,7 @@ async fn reflection_lists_every_service(server: &TestServer) {
         "flotilla.v1.ContainerClusterService",
         "flotilla.v1.AgentService",
         "flotilla.v1.SimulatorService",
+        "flotilla.v1.AccessService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1.ServerReflection",
         "grpc.reflection.v1alpha.ServerReflection",
@@ -53,9 +55,21 @@ async fn reflection_lists_every_service(server: &TestServer) {
         ok && described.contains("approved_content_hash"),
         "{described}"
     );
-    // A service whose issue has not landed answers UNIMPLEMENTED, not a fake result.
+    // Without a token, every call but health and reflection is refused.
     let (ok, status) = grpcurl(&[
         "-plaintext",
+        "-d",
+        "{}",
+        &server.address,
+        "flotilla.v1.LifecycleService/ListProjects",
+    ]);
+    assert!(!ok && status.contains("Unauthenticated"), "{status}");
+    // A service whose issue has not landed answers UNIMPLEMENTED, not a fake result.
+    let header = format!("authorization: Bearer {}", server.admin_token.expose());
+    let (ok, status) = grpcurl(&[
+        "-plaintext",
+        "-H",
+        &header,
         "-d",
         "{}",
         &server.address,
@@ -66,12 +80,57 @@ async fn reflection_lists_every_service(server: &TestServer) {
 
 /// The first ```bash block after `heading` in the README.
 fn readme_block(heading: &str) -> String {
+    readme_blocks(heading).remove(0)
+}
+
+/// The ```bash blocks of the section under `heading`, up to the next `## ` heading.
+fn readme_blocks(heading: &str) -> Vec<String> {
     let readme =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    let section = &readme[readme.find(heading).expect("README heading")..];
-    let start = section.find("```bash\n").expect("bash block") + "```bash\n".len();
-    let end = start + section[start..].find("\n```").expect("block end");
-    section[start..end].to_string()
+    let mut section = &readme[readme.find(heading).expect("README heading") + heading.len()..];
+    if let Some(next) = section.find("\n## ") {
+        section = &section[..next];
+    }
+    let mut blocks = Vec::new();
+    while let Some(start) = section.find("```bash\n") {
+        let start = start + "```bash\n".len();
+        let end = start + section[start..].find("\n```").expect("block end");
+        blocks.push(section[start..end].to_string());
+        section = &section[end..];
+    }
+    assert!(!blocks.is_empty(), "no bash block under {heading}");
+    blocks
+}
+
+/// Runs a README block in a fresh directory holding the server's data directory as
+/// `flotilla-data`; returns its output. The block runs in a process group of its own,
+/// killed whole afterwards (a server it started in the background included).
+fn run_block(server: &TestServer, script: &str) -> String {
+    use std::os::unix::process::CommandExt;
+    let workdir = tempfile::tempdir().expect("temp dir");
+    std::os::unix::fs::symlink(server.data_dir.path(), workdir.path().join("flotilla-data"))
+        .expect("link the data directory");
+    let child = Command::new("bash")
+        .args(["-uo", "pipefail", "-c", script])
+        .current_dir(workdir.path())
+        .env_remove("FLOTILLA_TOKEN")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .process_group(0)
+        .spawn()
+        .expect("bash");
+    let group = child.id() as i32;
+    let reader = std::thread::spawn(move || child.wait_with_output());
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !reader.is_finished() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // SAFETY: kill(2) of the process group the block ran in.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+    let output = reader.join().expect("reader").expect("bash output");
+    String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr)
 }
 
 /// The first plain ``` block after `marker`.
@@ -87,15 +146,9 @@ fn readme_output(marker: &str) -> String {
 async fn readme_quickstart_works_as_written(server: &TestServer) {
     let script =
         readme_block("## Quickstart with grpcurl").replace("localhost:50051", &server.address);
-    // The quickstart writes files (watch.json): run it where it cannot litter the tree.
-    let workdir = tempfile::tempdir().expect("temp dir");
-    let output = Command::new("bash")
-        .args(["-uo", "pipefail", "-c", &script])
-        .current_dir(workdir.path())
-        .output()
-        .expect("bash");
-    let text = String::from_utf8_lossy(&output.stdout).to_string()
-        + &String::from_utf8_lossy(&output.stderr);
+    // The quickstart writes files (watch.json): run it where it cannot litter the tree,
+    // with the server's data directory where `cargo run` would have made it.
+    let text = run_block(server, &script);
     assert_eq!(
         text.matches("ERROR:").count(),
         1,
@@ -148,4 +201,72 @@ async fn readme_quickstart_works_as_written(server: &TestServer) {
         "{text}"
     );
     assert!(text.contains("google.rpc.PreconditionFailure"), "{text}");
+}
+
+/// The Security section's blocks: tokens against the demo server; TLS and mTLS against
+/// a server the block starts itself (on a free port, from the built binary).
+async fn readme_tokens_work_as_written(server: &TestServer) {
+    let blocks = readme_blocks("## Security");
+    assert_eq!(blocks.len(), 2, "tokens and TLS");
+    let preamble = format!(
+        "export FLOTILLA_TOKEN=$(cat flotilla-data/admin.token)\n{}",
+        blocks[0]
+    );
+    let text = run_block(
+        server,
+        &preamble.replace("localhost:50051", &server.address),
+    );
+    assert_eq!(
+        text.matches("ERROR:").count(),
+        2,
+        "the approve and the revoked call:\n{text}"
+    );
+    // The secret went to viewer.json (the viewer's calls below prove it); no listing
+    // or revocation shows one.
+    assert_eq!(text.matches("\"secret\"").count(), 0, "{text}");
+    assert!(
+        text.contains("\"state\": \"CREATED\""),
+        "the viewer reads the status:\n{text}"
+    );
+    assert!(
+        text.contains("Code: PermissionDenied") && text.contains("projects.write"),
+        "{text}"
+    );
+    assert!(text.contains("\"role\": \"ROLE_VIEWER\""), "{text}");
+    assert!(
+        text.contains("\"state\": \"TOKEN_STATE_REVOKED\""),
+        "{text}"
+    );
+    assert!(
+        text.contains("Code: Unauthenticated") && text.contains("the token was revoked"),
+        "{text}"
+    );
+
+    let port = flotilla_tests::free_port().to_string();
+    let tls = blocks[1]
+        .replace(
+            "cargo run -p flotilla-server --",
+            &flotilla_tests::binary("flotilla-server")
+                .display()
+                .to_string(),
+        )
+        .replace("50443", &port);
+    let text = run_block(server, &tls);
+    assert!(
+        text.contains("\"role\": \"ROLE_ADMIN\""),
+        "mTLS with a client certificate:\n{text}"
+    );
+    assert_eq!(text.matches("ERROR:").count(), 1, "{text}");
+    assert!(
+        text.contains("Code: Unauthenticated")
+            && text.contains(
+                "this server requires a client certificate signed by its client CA (mTLS)"
+            ),
+        "{text}"
+    );
+    assert!(
+        text.contains("code = Unavailable")
+            && text.contains("this server accepts TLS connections only"),
+        "{text}"
+    );
 }

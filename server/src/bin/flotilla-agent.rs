@@ -102,6 +102,8 @@ async fn main() {
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        // Colours only on a terminal: log files and collectors get plain text.
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     if let Err(error) = run(flags).await {
         // One line, no backtrace: what is wrong and what to do.

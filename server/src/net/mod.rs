@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use tokio_rustls::server::TlsStream;
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
-use tonic::transport::server::{Connected, TcpConnectInfo};
+use tonic::transport::server::Connected;
 use tracing::{debug, info, warn};
 
 use self::tls::TlsState;
@@ -36,23 +36,46 @@ const TLS_HANDSHAKE_RECORD: u8 = 0x16;
 /// One served connection.
 pub enum Conn {
     Plain(TcpStream),
-    Tls(Box<TlsStream<TcpStream>>),
+    /// A TLS connection; the flag says whether the server requires client
+    /// certificates (mTLS).
+    Tls(Box<TlsStream<TcpStream>>, bool),
     /// An in-process pipe (embedded agents).
     Local(DuplexStream),
 }
 
-impl Connected for Conn {
-    type ConnectInfo = TcpConnectInfo;
+/// What a request knows of its connection (in the request's extensions).
+#[derive(Debug, Clone)]
+pub struct Peer {
+    /// The client's address; None for in-process connections.
+    pub address: Option<SocketAddr>,
+    /// The server requires client certificates (mTLS) and this client sent none. The
+    /// handshake lets it through so that it can be told so in gRPC terms (the auth
+    /// layer refuses its calls, but health and reflection); a certificate that is
+    /// sent is verified in the handshake, which fails on a bad one.
+    pub missing_client_certificate: bool,
+}
 
-    fn connect_info(&self) -> TcpConnectInfo {
-        let tcp = match self {
-            Conn::Plain(stream) => Some(stream),
-            Conn::Tls(stream) => Some(stream.get_ref().0),
-            Conn::Local(_) => None,
-        };
-        TcpConnectInfo {
-            local_addr: tcp.and_then(|s| s.local_addr().ok()),
-            remote_addr: tcp.and_then(|s| s.peer_addr().ok()),
+impl Connected for Conn {
+    type ConnectInfo = Peer;
+
+    fn connect_info(&self) -> Peer {
+        match self {
+            Conn::Plain(stream) => Peer {
+                address: stream.peer_addr().ok(),
+                missing_client_certificate: false,
+            },
+            Conn::Tls(stream, mtls) => {
+                let (tcp, session) = stream.get_ref();
+                Peer {
+                    address: tcp.peer_addr().ok(),
+                    missing_client_certificate: *mtls
+                        && session.peer_certificates().is_none_or(<[_]>::is_empty),
+                }
+            }
+            Conn::Local(_) => Peer {
+                address: None,
+                missing_client_certificate: false,
+            },
         }
     }
 }
@@ -65,7 +88,7 @@ impl AsyncRead for Conn {
     ) -> Poll<io::Result<()>> {
         match self.get_mut() {
             Conn::Plain(s) => Pin::new(s).poll_read(cx, buf),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_read(cx, buf),
+            Conn::Tls(s, _) => Pin::new(s.as_mut()).poll_read(cx, buf),
             Conn::Local(s) => Pin::new(s).poll_read(cx, buf),
         }
     }
@@ -79,7 +102,7 @@ impl AsyncWrite for Conn {
     ) -> Poll<io::Result<usize>> {
         match self.get_mut() {
             Conn::Plain(s) => Pin::new(s).poll_write(cx, buf),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_write(cx, buf),
+            Conn::Tls(s, _) => Pin::new(s.as_mut()).poll_write(cx, buf),
             Conn::Local(s) => Pin::new(s).poll_write(cx, buf),
         }
     }
@@ -91,7 +114,7 @@ impl AsyncWrite for Conn {
     ) -> Poll<io::Result<usize>> {
         match self.get_mut() {
             Conn::Plain(s) => Pin::new(s).poll_write_vectored(cx, bufs),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),
+            Conn::Tls(s, _) => Pin::new(s.as_mut()).poll_write_vectored(cx, bufs),
             Conn::Local(s) => Pin::new(s).poll_write_vectored(cx, bufs),
         }
     }
@@ -99,7 +122,7 @@ impl AsyncWrite for Conn {
     fn is_write_vectored(&self) -> bool {
         match self {
             Conn::Plain(s) => s.is_write_vectored(),
-            Conn::Tls(s) => s.is_write_vectored(),
+            Conn::Tls(s, _) => s.is_write_vectored(),
             Conn::Local(s) => s.is_write_vectored(),
         }
     }
@@ -107,7 +130,7 @@ impl AsyncWrite for Conn {
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         match self.get_mut() {
             Conn::Plain(s) => Pin::new(s).poll_flush(cx),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_flush(cx),
+            Conn::Tls(s, _) => Pin::new(s.as_mut()).poll_flush(cx),
             Conn::Local(s) => Pin::new(s).poll_flush(cx),
         }
     }
@@ -115,7 +138,7 @@ impl AsyncWrite for Conn {
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         match self.get_mut() {
             Conn::Plain(s) => Pin::new(s).poll_shutdown(cx),
-            Conn::Tls(s) => Pin::new(s.as_mut()).poll_shutdown(cx),
+            Conn::Tls(s, _) => Pin::new(s.as_mut()).poll_shutdown(cx),
             Conn::Local(s) => Pin::new(s).poll_shutdown(cx),
         }
     }
@@ -210,7 +233,8 @@ async fn handshake(
     }
     match tokio::time::timeout(HANDSHAKE_TIMEOUT, tls.acceptor().accept(stream)).await {
         Ok(Ok(stream)) => {
-            let _ = sender.send(Ok(Conn::Tls(Box::new(stream)))).await;
+            let mtls = tls.requires_client_certificates();
+            let _ = sender.send(Ok(Conn::Tls(Box::new(stream), mtls))).await;
         }
         Ok(Err(error)) => info!(%peer, %error, "TLS handshake failed"),
         Err(_) => debug!(%peer, "TLS handshake timed out"),

@@ -67,8 +67,12 @@ impl TlsFiles {
                 if roots.is_empty() {
                     anyhow::bail!("{} holds no CA certificate", path.display());
                 }
+                // A client without a certificate completes the handshake and is refused
+                // by the auth layer with a message that says why; one whose
+                // certificate does not verify fails the handshake.
                 let verifier =
                     WebPkiClientVerifier::builder_with_provider(Arc::new(roots), provider)
+                        .allow_unauthenticated()
                         .build()
                         .map_err(|e| anyhow::anyhow!("client CA {}: {e}", path.display()))?;
                 builder.with_client_cert_verifier(verifier)
@@ -123,6 +127,11 @@ impl TlsState {
                 warn!(%error, %why, "cannot reload the TLS certificate; keeping the previous one")
             }
         }
+    }
+
+    /// Whether clients must present a certificate (mTLS).
+    pub fn requires_client_certificates(&self) -> bool {
+        self.files.client_ca.is_some()
     }
 
     /// Whether a file changed since the last load.

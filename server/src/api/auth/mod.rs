@@ -37,6 +37,7 @@ use super::MAX_MESSAGE_BYTES;
 use super::status::ERROR_DOMAIN;
 use crate::app::access::{Access, FactSource, Rejection, Secret};
 use crate::domain::access::{Decision, Denial, Fact, Facts, Principal, decide};
+use crate::net::Peer;
 
 /// The auth layer.
 #[derive(Clone)]
@@ -117,10 +118,11 @@ where
                     target,
                 }) => {
                     let method = request.uri().path().to_string();
+                    let peer = peer_of(&request);
                     let mut inner = inner;
                     let response = tower::ServiceExt::oneshot(&mut inner, request).await?;
                     if rule.need.mutates() {
-                        audit(&method, &principal, &target, &outcome(&response));
+                        audit(&method, &principal, &target, &peer, &outcome(&response));
                     }
                     Ok(if rule.streaming {
                         shared.guard(response, &principal)
@@ -167,6 +169,16 @@ impl Shared {
             .unwrap_or_default();
         if rules::OPEN_SERVICES.contains(&service) {
             return Err(Refusal::Open(Box::new(request)));
+        }
+        if request
+            .extensions()
+            .get::<Peer>()
+            .is_some_and(|peer| peer.missing_client_certificate)
+        {
+            return Err(Refusal::Answer(unauthenticated_with(
+                "CLIENT_CERTIFICATE_REQUIRED",
+                "this server requires a client certificate signed by its client CA (mTLS)",
+            )));
         }
         let Some(rule) = self.rules.get(&path).cloned() else {
             return Err(Refusal::Answer(Status::unimplemented(format!(
@@ -228,7 +240,7 @@ impl Shared {
             }
             Decision::Deny(denial) => {
                 if rule.need.mutates() {
-                    audit(&path, &principal, &target, "denied");
+                    audit(&path, &principal, &target, &peer_of(&request), "denied");
                 }
                 Err(Refusal::Answer(permission_denied(&path, &denial)))
             }
@@ -354,13 +366,23 @@ fn outcome(response: &http::Response<Body>) -> String {
     }
 }
 
-fn audit(method: &str, principal: &Principal, target: &str, outcome: &str) {
+/// The client's address, or "in-process".
+fn peer_of(request: &http::Request<Body>) -> String {
+    request
+        .extensions()
+        .get::<Peer>()
+        .and_then(|peer| peer.address)
+        .map_or_else(|| "in-process".to_string(), |address| address.to_string())
+}
+
+fn audit(method: &str, principal: &Principal, target: &str, peer: &str, outcome: &str) {
     info!(
         target: "flotilla::audit",
         method,
         token = %principal.token,
         role = %principal.role,
         resource = target,
+        peer,
         outcome,
         "audit"
     );

@@ -146,7 +146,7 @@ impl TestServer {
         if !server
             .args
             .iter()
-            .any(|a| a.starts_with("--sim") || a == "--demo")
+            .any(|a| a == "--sim" || a.starts_with("--sim=") || a == "--demo")
         {
             server.args.push("--sim".into());
         }

@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Parser;
 use serde::Deserialize;
 
+use crate::app::actions::ActionOptions;
 use crate::net::tls::TlsFiles;
 
 /// Command-line flags (each also settable from the environment).
@@ -83,6 +84,25 @@ pub struct Flags {
     /// [default: 1000000].
     #[arg(long, env = "FLOTILLA_STATUS_TREE_ENTRIES")]
     pub status_tree_entries: Option<usize>,
+    /// Nodes of each embedded sim cluster (`<cluster>-node-<i>`) [default: 3].
+    #[arg(long, env = "FLOTILLA_SIM_NODES")]
+    pub sim_nodes: Option<usize>,
+    /// An action no agent took within this many seconds fails with DeadlineExceeded
+    /// [default: 300].
+    #[arg(long, env = "FLOTILLA_ACTION_PICKUP_TIMEOUT_SECS")]
+    pub action_pickup_timeout_secs: Option<u64>,
+    /// A running action fails with DeadlineExceeded this many seconds after its reboot
+    /// delay [default: 300].
+    #[arg(long, env = "FLOTILLA_ACTION_RUN_TIMEOUT_SECS")]
+    pub action_run_timeout_secs: Option<u64>,
+    /// Finished actions are deleted this many seconds after they finished; 0 = at once
+    /// [default: 86400].
+    #[arg(long, env = "FLOTILLA_ACTION_TTL_AFTER_FINISHED_SECS")]
+    pub action_ttl_after_finished_secs: Option<u64>,
+    /// How often open pod actions are checked for pods that disappeared, in
+    /// milliseconds [default: 1000].
+    #[arg(long, env = "FLOTILLA_ACTION_CHECK_MILLIS")]
+    pub action_check_millis: Option<u64>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -139,6 +159,11 @@ struct FileConfig {
     max_watches: Option<usize>,
     watch_tail_events: Option<usize>,
     status_tree_entries: Option<usize>,
+    sim_nodes: Option<usize>,
+    action_pickup_timeout_secs: Option<u64>,
+    action_run_timeout_secs: Option<u64>,
+    action_ttl_after_finished_secs: Option<u64>,
+    action_check_millis: Option<u64>,
 }
 
 /// The effective configuration.
@@ -169,6 +194,12 @@ pub struct Config {
     pub watch_tail_events: usize,
     /// Resources kept in in-memory status trees (0: off).
     pub status_tree_entries: usize,
+    /// Nodes per embedded sim cluster.
+    pub sim_nodes: usize,
+    /// Action deadlines and retention.
+    pub actions: ActionOptions,
+    /// How often open pod actions are checked for vanished pods.
+    pub action_check: Duration,
 }
 
 impl Config {
@@ -258,6 +289,40 @@ impl Config {
                     .sim_pod_ready_millis
                     .or(file.sim_pod_ready_millis)
                     .unwrap_or(500),
+            ),
+            sim_nodes: flags
+                .sim_nodes
+                .or(file.sim_nodes)
+                .unwrap_or(crate::sim::cluster::DEFAULT_NODES)
+                .clamp(1, 1000),
+            actions: ActionOptions {
+                pickup_timeout: Duration::from_secs(
+                    flags
+                        .action_pickup_timeout_secs
+                        .or(file.action_pickup_timeout_secs)
+                        .unwrap_or(300)
+                        .max(1),
+                ),
+                run_timeout: Duration::from_secs(
+                    flags
+                        .action_run_timeout_secs
+                        .or(file.action_run_timeout_secs)
+                        .unwrap_or(300)
+                        .max(1),
+                ),
+                ttl_after_finished: Duration::from_secs(
+                    flags
+                        .action_ttl_after_finished_secs
+                        .or(file.action_ttl_after_finished_secs)
+                        .unwrap_or(86_400),
+                ),
+            },
+            action_check: Duration::from_millis(
+                flags
+                    .action_check_millis
+                    .or(file.action_check_millis)
+                    .unwrap_or(1000)
+                    .max(10),
             ),
         };
         if config.tls.is_none() && !config.listen.ip().is_loopback() && !config.insecure {

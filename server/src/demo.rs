@@ -1,7 +1,9 @@
 //! `--demo`: seeds a cluster provider `edge` with two EMBEDDED_SIM clusters (`cluster1`,
 //! `cluster2`) and a project `demo` whose composite app `shop`/`v1` (apps `collectd`
 //! and `operator`, profile `default`) has an intent group `prod` placed on both
-//! clusters, ready to approve and instantiate. Existing resources are left alone.
+//! clusters, ready to approve and instantiate. The operator app runs one operator pod
+//! and a VM, `guest`, whose pod carries KubeVirt's `kubevirt.io/domain` label (so it
+//! can be snapshotted). Existing resources are left alone.
 
 use serde_json::json;
 use tracing::info;
@@ -34,15 +36,20 @@ kind: Deployment
 metadata:
   name: operator
 spec:
-  replicas: 2
+  replicas: 1
   template:
     metadata:
       labels: {app: operator}
 ---
-apiVersion: v1
-kind: Service
+apiVersion: apps/v1
+kind: Deployment
 metadata:
-  name: operator
+  name: guest
+spec:
+  replicas: 1
+  template:
+    metadata:
+      labels: {app: guest, kubevirt.io/domain: guest}
 ";
 
 fn name(kind: &'static Kind, text: &str) -> ResourceName {

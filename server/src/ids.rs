@@ -61,3 +61,7 @@ uuid_id!(
     /// The id of a bearer token (`tokens/{id}`): public, shown in lists and audit logs.
     TokenId
 );
+uuid_id!(
+    /// The uid of an action (`actions/{id}`).
+    ActionId
+);

@@ -22,15 +22,17 @@ use tracing::{Level, info, warn};
 
 use crate::agent::AgentHub;
 use crate::api::access::AccessApi;
+use crate::api::actions::ActionApi;
 use crate::api::agent::AgentApi;
 use crate::api::auth::AuthLayer;
 use crate::api::lifecycle::LifecycleApi;
 use crate::api::simulator::SimulatorApi;
 use crate::api::status_api::StatusApi;
 use crate::api::status_route::StatusRoutes;
-use crate::api::{ActionApi, ContainerClusterApi, MAX_MESSAGE_BYTES};
+use crate::api::{ContainerClusterApi, MAX_MESSAGE_BYTES};
 use crate::app::Hooks;
 use crate::app::access::{Access, StoreFacts};
+use crate::app::actions::{ActionHooks, Actions};
 use crate::app::lifecycle::Lifecycle;
 use crate::app::status::StatusApp;
 use crate::config::Config;
@@ -39,7 +41,9 @@ use crate::net;
 use crate::net::tls::{self, TlsState};
 use crate::rsync::{RsyncEngine, RsyncOptions};
 use crate::sim::embedded::EmbeddedAgents;
+use crate::store::action::ActionRecord;
 use crate::store::{Backend, Store, redact};
+use crate::tasks::action_timer::ActionTimer;
 use crate::tasks::event_compaction::EventCompaction;
 use crate::tasks::request_expiry::RequestExpiry;
 use crate::tasks::table_statistics::TableStatistics;
@@ -127,6 +131,23 @@ impl Hooks for ServerHooks {
     }
 }
 
+/// Delivers changed actions to their clusters' sessions and wakes the action timer.
+struct ActionDelivery {
+    hub: Arc<AgentHub>,
+    timer: Activator,
+}
+
+#[tonic::async_trait]
+impl ActionHooks for ActionDelivery {
+    async fn action_changed(&self, action: &ActionRecord) {
+        self.hub.deliver_action(action).await;
+    }
+
+    fn reschedule(&self) {
+        self.timer.activate();
+    }
+}
+
 /// Runs the server until `shutdown` is cancelled.
 pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<()> {
     std::fs::create_dir_all(&config.data_dir).map_err(|e| {
@@ -175,6 +196,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             access.clone(),
             incoming.local.clone(),
             config.sim_pod_ready,
+            config.sim_nodes,
             workers.clone(),
         )
     });
@@ -195,6 +217,16 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         },
         shutdown.clone(),
     );
+    let action_timer = Activator::default();
+    let actions = Actions::new(
+        store.clone(),
+        config.actions.clone(),
+        Some(Arc::new(ActionDelivery {
+            hub: hub.clone(),
+            timer: action_timer.clone(),
+        })),
+    );
+    hub.attach_actions(actions.clone());
     if config.demo {
         crate::demo::seed(&lifecycle).await?;
         let token_file = config.data_dir.join(crate::app::access::ADMIN_TOKEN_FILE);
@@ -239,9 +271,12 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             LifecycleServiceServer::new(LifecycleApi::new(lifecycle))
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
-        .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub)))
+        .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub.clone())))
         .add_service(AccessServiceServer::new(AccessApi::new(access.clone())))
-        .add_service(ActionServiceServer::new(ActionApi))
+        .add_service(ActionServiceServer::new(ActionApi::new(
+            actions.clone(),
+            watch_hub.clone(),
+        )))
         .add_service(ContainerClusterServiceServer::new(ContainerClusterApi))
         .add_service(
             AgentServiceServer::new(AgentApi::new(hub.clone()))
@@ -277,6 +312,15 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         compaction,
         compaction_period,
         Activator::default(),
+        workers.clone(),
+    );
+
+    let action_timer_task = tasks::spawn(
+        Arc::new(ActionTimer {
+            actions: actions.clone(),
+        }),
+        config.action_check,
+        action_timer,
         workers.clone(),
     );
 
@@ -334,6 +378,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     if tokio::time::timeout(config.shutdown_timeout, async {
         let _ = expiry_task.await;
         let _ = compaction_task.await;
+        let _ = action_timer_task.await;
         for task in [checkpoint_task, statistics_task].into_iter().flatten() {
             let _ = task.await;
         }

@@ -447,6 +447,11 @@ pub struct TestAgent {
 impl TestAgent {
     /// Starts an agent for `cluster` against `server` with `token`.
     pub fn start(server: &TestServer, cluster: &str, token: &str) -> TestAgent {
+        Self::start_with(server, cluster, token, &[])
+    }
+
+    /// Starts an agent with extra flags (e.g. `--execute-actions false`).
+    pub fn start_with(server: &TestServer, cluster: &str, token: &str, args: &[&str]) -> TestAgent {
         let log = server
             .data_dir
             .path()
@@ -468,6 +473,7 @@ impl TestAgent {
         if let Some(pki) = &server.tls {
             command.args(pki.agent_args());
         }
+        command.args(args);
         let child = command
             .env("FLOTILLA_AGENT_TOKEN", token)
             .env("RUST_LOG", "info")
@@ -606,4 +612,41 @@ pub mod demo {
             .await
             .expect("terminate");
     }
+}
+
+/// A protobuf Struct (DETAIL status bodies) as JSON.
+pub fn struct_json(value: &prost_types::Struct) -> serde_json::Value {
+    serde_json::Value::Object(
+        value
+            .fields
+            .iter()
+            .map(|(k, v)| (k.clone(), value_json(v)))
+            .collect(),
+    )
+}
+
+fn value_json(value: &prost_types::Value) -> serde_json::Value {
+    use prost_types::value::Kind;
+    match &value.kind {
+        None | Some(Kind::NullValue(_)) => serde_json::Value::Null,
+        Some(Kind::NumberValue(n)) => serde_json::json!(n),
+        Some(Kind::StringValue(s)) => serde_json::json!(s),
+        Some(Kind::BoolValue(b)) => serde_json::json!(b),
+        Some(Kind::StructValue(s)) => struct_json(s),
+        Some(Kind::ListValue(l)) => l.values.iter().map(value_json).collect(),
+    }
+}
+
+/// `SELECT COUNT(*) …` on the server's database, by a connection of the test's own.
+pub async fn sql_count(database_url: &str, sql: &str) -> i64 {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(database_url)
+        .await
+        .expect("connect to the test database");
+    let row: (i64,) = sqlx::query_as(sql)
+        .fetch_one(&mut conn)
+        .await
+        .expect("count query");
+    row.0
 }

@@ -73,7 +73,7 @@ async fn reflection_lists_every_service(server: &TestServer) {
         "-d",
         "{}",
         &server.address,
-        "flotilla.v1.ActionService/ListActions",
+        "flotilla.v1.ContainerClusterService/ListContainerClusters",
     ]);
     assert!(!ok && status.contains("Unimplemented"), "{status}");
 }

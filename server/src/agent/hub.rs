@@ -61,6 +61,10 @@ pub struct Session {
     pub cluster: String,
     /// The agent token the session was opened with.
     pub token: TokenId,
+    /// Whether the agent executes actions (they are delivered through the session).
+    pub executes_actions: bool,
+    /// The agent's action reports, processed in order by the session's report task.
+    pub(super) action_reports: mpsc::UnboundedSender<pb::UpdateActionStatusRequest>,
     outbound: mpsc::Sender<Result<pb::ConnectResponse, Status>>,
     pending: Mutex<HashMap<i64, oneshot::Sender<pb::ResourceResult>>>,
     next_operation: AtomicI64,
@@ -302,6 +306,8 @@ pub struct AgentHub {
     blocked: Mutex<HashSet<String>>,
     next_session: AtomicU64,
     ingest: Arc<IngestGroup>,
+    /// The action use cases, once attached (see `agent::actions`).
+    pub(super) actions: std::sync::OnceLock<crate::app::actions::Actions>,
 }
 
 impl AgentHub {
@@ -314,6 +320,7 @@ impl AgentHub {
             blocked: Mutex::new(HashSet::new()),
             next_session: AtomicU64::new(1),
             ingest,
+            actions: std::sync::OnceLock::new(),
         })
     }
 
@@ -343,12 +350,17 @@ impl AgentHub {
             .clone()
     }
 
+    /// The link of `cluster` if it has one (never creates one).
+    pub(super) fn existing_link(&self, cluster: &str) -> Option<Arc<ClusterLink>> {
+        self.links.lock().expect("links lock").get(cluster).cloned()
+    }
+
     /// Opens a session for `cluster`, replacing any previous one.
     pub async fn open(
         &self,
         cluster: &str,
         token: TokenId,
-        held: &[String],
+        hello: &pb::AgentHello,
     ) -> Result<(
         Arc<Session>,
         mpsc::Receiver<Result<pb::ConnectResponse, Status>>,
@@ -358,11 +370,15 @@ impl AgentHub {
                 "cluster {cluster} is disconnected by the simulator"
             )));
         }
+        let held = &hello.deployment_ids;
         let (outbound, receiver) = mpsc::channel(8192);
+        let (action_reports, reports) = mpsc::unbounded_channel();
         let session = Arc::new(Session {
             id: self.next_session.fetch_add(1, Ordering::Relaxed),
             cluster: cluster.to_string(),
             token,
+            executes_actions: hello.executes_actions,
+            action_reports,
             outbound,
             pending: Mutex::new(HashMap::new()),
             next_operation: AtomicI64::new(1),
@@ -404,6 +420,8 @@ impl AgentHub {
             }
         }
         link.wake.notify_one();
+        self.actions_session_opened(&session, &hello.nodes, reports)
+            .await;
         Ok((session, receiver))
     }
 
@@ -521,8 +539,11 @@ impl AgentHub {
                 Ok(())
             }
             Some(Up::Heartbeat(_)) => Ok(()),
-            // Action progress arrives here once the ActionService lands.
-            Some(Up::ActionStatus(_)) => Ok(()),
+            Some(Up::ActionStatus(report)) => {
+                // Processed in order by the session's report task, off the reader.
+                let _ = session.action_reports.send(report);
+                Ok(())
+            }
             Some(Up::Hello(_)) => Err(Error::invalid("hello", "sent twice in one session")),
             None => Err(Error::invalid("message", "is empty")),
         }

@@ -21,6 +21,7 @@ use tonic::Code;
 use tonic::transport::{Channel, Endpoint};
 use tracing::{debug, info, warn};
 
+use super::executor::ActionExecutor;
 use crate::api::convert::{json_to_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
 use crate::net::LocalConnector;
@@ -78,6 +79,9 @@ pub struct AgentOptions {
     pub debounce: Duration,
     /// The longest wait between reconnection attempts.
     pub max_backoff: Duration,
+    /// Whether this agent executes the cluster's actions (else node agents do, through
+    /// WatchActions).
+    pub executes_actions: bool,
 }
 
 impl AgentOptions {
@@ -88,6 +92,7 @@ impl AgentOptions {
             token,
             debounce: Duration::from_millis(50),
             max_backoff: Duration::from_secs(5),
+            executes_actions: true,
         }
     }
 }
@@ -112,12 +117,17 @@ pub async fn run_agent(
     mut changes: mpsc::UnboundedReceiver<String>,
     shutdown: CancellationToken,
 ) -> Result<(), AgentError> {
+    let (executor, mut reports) = ActionExecutor::new(sim.clone());
     let mut backoff = Duration::from_millis(100);
     loop {
         if shutdown.is_cancelled() {
             return Ok(());
         }
-        match session(&options, &sim, &mut changes, &shutdown).await {
+        let links = Links {
+            executor: &executor,
+            reports: &mut reports,
+        };
+        match session(&options, &sim, &mut changes, links, &shutdown).await {
             Ok(SessionEnd::Shutdown) => return Ok(()),
             Ok(SessionEnd::Lost(reason)) => {
                 info!(cluster = %options.cluster, %reason, "agent session ended; reconnecting");
@@ -170,12 +180,20 @@ fn bundle_message(sim: &SimCluster, deployment_id: &str) -> pb::ConnectRequest {
     }
 }
 
+/// The action executor and the reports it queued (they wait across sessions).
+struct Links<'a> {
+    executor: &'a Arc<ActionExecutor>,
+    reports: &'a mut mpsc::UnboundedReceiver<pb::ConnectRequest>,
+}
+
 async fn session(
     options: &AgentOptions,
     sim: &Arc<SimCluster>,
     changes: &mut mpsc::UnboundedReceiver<String>,
+    links: Links<'_>,
     shutdown: &CancellationToken,
 ) -> Result<SessionEnd, tonic::Status> {
+    let Links { executor, reports } = links;
     let channel = options.dial.channel().await?;
     let (up, up_rx) = mpsc::channel::<pb::ConnectRequest>(4096);
     let hello = pb::AgentHello {
@@ -186,6 +204,8 @@ async fn session(
             .iter()
             .map(|k| k.to_string())
             .collect(),
+        nodes: sim.nodes(),
+        executes_actions: options.executes_actions,
     };
     up.send(pb::ConnectRequest {
         message: Some(Up::Hello(hello)),
@@ -233,6 +253,12 @@ async fn session(
                     return Ok(SessionEnd::Lost("upstream closed".into()));
                 }
             }
+            report = reports.recv() => {
+                let Some(report) = report else { return Ok(SessionEnd::Shutdown) };
+                if up.send(report).await.is_err() {
+                    return Ok(SessionEnd::Lost("upstream closed".into()));
+                }
+            }
             changed = changes.recv() => {
                 let Some(id) = changed else { return Ok(SessionEnd::Shutdown) };
                 if pending.is_empty() {
@@ -255,7 +281,7 @@ async fn session(
                     Err(status) if status.code() == Code::Unauthenticated => return Err(status),
                     Err(status) => return Ok(SessionEnd::Lost(status.to_string())),
                 };
-                if let Some(reply) = handle(sim, message)
+                if let Some(reply) = handle(sim, executor, message)
                     && up.send(reply).await.is_err()
                 {
                     return Ok(SessionEnd::Lost("upstream closed".into()));
@@ -266,7 +292,11 @@ async fn session(
 }
 
 /// Executes one server message; returns the reply to send, if any.
-fn handle(sim: &SimCluster, message: pb::ConnectResponse) -> Option<pb::ConnectRequest> {
+fn handle(
+    sim: &SimCluster,
+    executor: &ActionExecutor,
+    message: pb::ConnectResponse,
+) -> Option<pb::ConnectRequest> {
     let result = |operation_id, outcome: Result<(), String>| pb::ConnectRequest {
         message: Some(Up::Result(pb::ResourceResult {
             operation_id,
@@ -311,9 +341,20 @@ fn handle(sim: &SimCluster, message: pb::ConnectResponse) -> Option<pb::ConnectR
                 Command::SetPodReadinessDelay(delay) => {
                     sim.set_pod_ready_delay(Duration::from_millis(delay.delay_millis.max(0) as u64))
                 }
+                Command::FailActions(rule) => {
+                    sim.fail_actions(&rule.target_pattern, &rule.action_name)
+                }
             }
             None
         }
-        Down::Accepted(_) | Down::Heartbeat(_) | Down::Redirect(_) | Down::Action(_) => None,
+        Down::Action(action) => {
+            executor.receive(action);
+            None
+        }
+        Down::ActionClaim(claim) => {
+            executor.claimed(claim);
+            None
+        }
+        Down::Accepted(_) | Down::Heartbeat(_) | Down::Redirect(_) => None,
     }
 }

@@ -8,9 +8,9 @@ use flotilla_api::v1 as pb;
 use pb::access_service_server::AccessService;
 use tonic::{Request, Response, Status};
 
-use super::check_size;
 use super::convert::{check_id, timestamp};
 use super::page::{decode_token, encode_token, page_size};
+use super::{check_size, ok};
 use crate::app::access::{Access, NewToken};
 use crate::domain::access::{Principal, Role};
 use crate::error::{Error, Result, Violations};
@@ -46,10 +46,6 @@ pub fn caller<T>(request: &Request<T>) -> Result<Principal> {
         .get::<Principal>()
         .cloned()
         .ok_or_else(|| Error::internal("the call reached its handler without a principal"))
-}
-
-fn ok<T>(value: Result<T>) -> Rpc<T> {
-    value.map(Response::new).map_err(Status::from)
 }
 
 fn role_to_proto(role: Role) -> pb::Role {

@@ -66,7 +66,7 @@ impl AgentService for AgentApi {
         }
         let (session, outbound) = self
             .hub
-            .open(&cluster, principal.token, &hello.deployment_ids)
+            .open(&cluster, principal.token, &hello)
             .await
             .map_err(Status::from)?;
         let heartbeat = self.hub.heartbeat();

@@ -10,7 +10,7 @@ use tonic::{Request, Response, Status};
 use super::access::caller;
 use super::convert::*;
 use super::page::{decode_token, encode_token, page_size};
-use super::{check_size, request_key};
+use super::{check_size, empty, ok, request_key};
 use crate::app::lifecycle::Lifecycle;
 use crate::domain::names::{
     APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
@@ -143,14 +143,6 @@ resource!(
     pb::Cluster,
     pb::NetworkIntent
 );
-
-fn ok<T>(value: Result<T>) -> Rpc<T> {
-    value.map(Response::new).map_err(Status::from)
-}
-
-fn empty(value: Result<()>) -> Rpc<()> {
-    value.map(Response::new).map_err(Status::from)
-}
 
 #[tonic::async_trait]
 impl LifecycleService for LifecycleApi {

@@ -3,6 +3,7 @@
 //! Services whose issues have not landed yet answer UNIMPLEMENTED (generated stubs).
 
 pub mod access;
+pub mod actions;
 pub mod agent;
 pub mod auth;
 pub mod convert;
@@ -16,7 +17,7 @@ pub mod tree_wire;
 
 use prost::Message;
 use sha2::{Digest, Sha256};
-use tonic::Request;
+use tonic::{Request, Response, Status};
 
 use crate::app::RequestKey;
 use crate::error::{Error, FieldViolation, Result};
@@ -29,6 +30,16 @@ pub const MAX_REQUEST_BYTES: usize = 4 * 1024 * 1024;
 pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The longest accepted request id.
 pub const MAX_REQUEST_ID_CHARS: usize = 128;
+
+/// A handler's result as the RPC's answer.
+pub(crate) fn ok<T>(value: Result<T>) -> std::result::Result<Response<T>, Status> {
+    value.map(Response::new).map_err(Status::from)
+}
+
+/// A handler's empty result as the RPC's answer.
+pub(crate) fn empty(value: Result<()>) -> std::result::Result<Response<()>, Status> {
+    ok(value)
+}
 
 /// Unwraps a request, refusing oversized ones.
 pub fn check_size<M: Message>(request: Request<M>) -> Result<M> {
@@ -69,11 +80,6 @@ pub fn request_key<M: Message>(
         request_hash: hex::encode(Sha256::digest(message.encode_to_vec())),
     }))
 }
-
-/// ActionService: not implemented until its issue lands (generated UNIMPLEMENTED stubs).
-pub struct ActionApi;
-#[tonic::async_trait]
-impl flotilla_api::v1::action_service_server::ActionService for ActionApi {}
 
 /// ContainerClusterService: not implemented until its issue lands.
 pub struct ContainerClusterApi;

@@ -95,6 +95,18 @@ impl SimulatorService for SimulatorApi {
         )
     }
 
+    async fn fail_actions(&self, request: Request<pb::FailActionsRequest>) -> Rpc<()> {
+        let req = check_size(request)?;
+        if !matches!(req.action_name.as_str(), "" | "Reboot" | "Snapshot") {
+            return done(Err(Error::invalid(
+                "action_name",
+                "must be \"Reboot\", \"Snapshot\" or empty for both",
+            )));
+        }
+        let cluster = req.cluster.clone();
+        done(self.command(&cluster, Command::FailActions(req)).await)
+    }
+
     async fn stop_vm(&self, _request: Request<pb::StopVmRequest>) -> Rpc<()> {
         iaas_not_available()
     }

@@ -17,6 +17,7 @@ use tracing::info;
 use crate::domain::access::{Principal, Role};
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
+use crate::store::action::action_get;
 use crate::store::instance::instance_instantiated_users_of_cluster;
 use crate::store::token::{
     TokenRecord, token_active_admin_exists, token_find_by_hash, token_get, token_insert,
@@ -342,9 +343,14 @@ impl FactSource for StoreFacts {
         Ok(projects)
     }
 
-    async fn action_cluster(&self, _id: &str) -> Result<Option<String>> {
-        // No action is stored until ActionService lands: no action has a cluster.
-        Ok(None)
+    async fn action_cluster(&self, id: &str) -> Result<Option<String>> {
+        let Ok(id) = id.parse() else {
+            return Ok(None);
+        };
+        let mut conn = self.store.read().await?;
+        Ok(action_get(&mut conn, id)
+            .await?
+            .map(|action| action.cluster))
     }
 }
 

@@ -3,6 +3,7 @@
 //! shape of the input already.
 
 pub mod access;
+pub mod actions;
 pub mod lifecycle;
 pub mod status;
 pub mod status_tree;

@@ -61,6 +61,13 @@ struct Flags {
     /// Sim backend: how long new pods take to become Ready, in milliseconds.
     #[arg(long, default_value_t = 500)]
     pod_ready_millis: u64,
+    /// Sim backend: how many nodes the cluster has (`<cluster id>-node-<i>`).
+    #[arg(long, default_value_t = 3)]
+    nodes: usize,
+    /// Execute the cluster's actions (reboot, snapshot); with false, node agents
+    /// execute them through ActionService.WatchActions.
+    #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
+    execute_actions: bool,
 }
 
 /// The agent's token: the file if given, else the environment.
@@ -129,8 +136,12 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
         }
     });
     let Backend::Sim = flags.backend;
-    let (sim, changes) = SimCluster::new(Duration::from_millis(flags.pod_ready_millis));
-    let options = AgentOptions::new(dial, flags.cluster.clone(), token);
+    let (sim, changes) = SimCluster::with_nodes(
+        Duration::from_millis(flags.pod_ready_millis),
+        flotilla_server::sim::cluster::node_names(&flags.cluster, flags.nodes.clamp(1, 1000)),
+    );
+    let mut options = AgentOptions::new(dial, flags.cluster.clone(), token);
+    options.executes_actions = flags.execute_actions;
     match run_agent(options, sim, changes, shutdown).await {
         Ok(()) => Ok(()),
         Err(AgentError::Refused(status)) if status.code() == tonic::Code::Unauthenticated => {

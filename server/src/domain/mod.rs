@@ -2,6 +2,7 @@
 //! lifecycle state machines. Nothing here does I/O.
 
 pub mod access;
+pub mod action;
 pub mod conditions;
 pub mod lifecycle;
 pub mod manifest;

@@ -16,23 +16,24 @@ use crate::domain::readiness::is_monitored;
 use crate::domain::render::DEPLOYMENT_ID_LABEL;
 
 /// kind, group, namespace, name.
-type Key = (String, String, String, String);
+pub(super) type Key = (String, String, String, String);
 
 /// A stored object.
 #[derive(Debug, Clone)]
-struct SimObject {
-    api_version: String,
-    metadata: Value,
-    spec: Value,
-    status: Value,
+pub(super) struct SimObject {
+    pub(super) api_version: String,
+    pub(super) metadata: Value,
+    pub(super) spec: Value,
+    pub(super) status: Value,
     /// The controller that owns it (pods).
-    owner: Option<Key>,
-    /// Changes when the object is recreated, so stale timers do nothing.
-    uid: u64,
+    pub(super) owner: Option<Key>,
+    /// Changes when the object is recreated (or a pod restarts), so stale timers do
+    /// nothing.
+    pub(super) uid: u64,
     /// The desired-state generation of the last apply (0 for objects the sim made).
     generation: i64,
     /// Its deployment-id label, read once when stored.
-    deployment: Option<String>,
+    pub(super) deployment: Option<String>,
 }
 
 /// A resource as the monitor reports it.
@@ -46,21 +47,35 @@ pub struct Observed {
     pub status: Value,
 }
 
-struct State {
-    objects: BTreeMap<Key, SimObject>,
+pub(super) struct State {
+    pub(super) objects: BTreeMap<Key, SimObject>,
     /// The keys of the objects of each deployment id (a bundle reads one id's objects
     /// without walking the whole cluster).
     by_deployment: HashMap<String, BTreeSet<Key>>,
     /// Every deployment id an apply or delete named, so empty bundles get reported.
     deployment_ids: BTreeSet<String>,
-    pod_ready_delay: Duration,
+    pub(super) pod_ready_delay: Duration,
     /// (kind glob, name glob) rules that make applies fail.
     fail_rules: Vec<(String, String)>,
-    nodes: Vec<String>,
-    next_uid: u64,
+    /// (pod or node glob, action name or "" for any) rules that make actions fail.
+    pub(super) action_faults: Vec<(String, String)>,
+    pub(super) nodes: Vec<String>,
+    /// The node the next unscheduled pod goes to (round robin).
+    next_node: usize,
+    pub(super) next_uid: u64,
 }
 
 impl State {
+    /// The node the next pod runs on (round robin over the nodes).
+    fn schedule(&mut self) -> String {
+        if self.nodes.is_empty() {
+            return String::new();
+        }
+        let node = self.nodes[self.next_node % self.nodes.len()].clone();
+        self.next_node += 1;
+        node
+    }
+
     /// Stores `object` under `key`, keeping the deployment index.
     fn put(&mut self, key: Key, object: SimObject) {
         if let Some(id) = &object.deployment {
@@ -104,8 +119,38 @@ fn is_controller(kind: &str) -> bool {
 pub struct SimCluster {
     state: Mutex<State>,
     changes: mpsc::UnboundedSender<String>,
-    this: Weak<SimCluster>,
+    pub(super) this: Weak<SimCluster>,
 }
+
+/// A pod's status: `phase`, the Ready condition and its container's restart count.
+pub(super) fn pod_status(phase: &str, ready: bool, reason: &str, restarts: i64) -> Value {
+    let mut condition = json!({"type": "Ready", "status": if ready { "True" } else { "False" }});
+    if !reason.is_empty() {
+        condition["reason"] = json!(reason);
+    }
+    json!({
+        "phase": phase,
+        "conditions": [condition],
+        "containerStatuses": [{"name": "main", "ready": ready, "restartCount": restarts}],
+    })
+}
+
+/// The restart count in a pod's status.
+pub(super) fn restarts(status: &Value) -> i64 {
+    status
+        .pointer("/containerStatuses/0/restartCount")
+        .and_then(Value::as_i64)
+        .unwrap_or(0)
+}
+
+/// The node names of a sim cluster: `<cluster id>-node-<i>`.
+pub fn node_names(cluster: &str, count: usize) -> Vec<String> {
+    let id = cluster.rsplit('/').next().unwrap_or(cluster);
+    (0..count).map(|i| format!("{id}-node-{i}")).collect()
+}
+
+/// Nodes of a sim cluster made without names.
+pub const DEFAULT_NODES: usize = 3;
 
 /// How long a deleted controller pod stays gone before it is recreated.
 const RECREATE_DELAY: Duration = Duration::from_millis(300);
@@ -130,8 +175,17 @@ fn deployment_id(metadata: &Value) -> Option<String> {
 }
 
 impl SimCluster {
-    /// A new empty cluster with `nodes` nodes, and the receiver of its change feed.
+    /// A new empty cluster with the default nodes (`sim-node-0…`), and the receiver of
+    /// its change feed.
     pub fn new(pod_ready_delay: Duration) -> (Arc<SimCluster>, mpsc::UnboundedReceiver<String>) {
+        Self::with_nodes(pod_ready_delay, node_names("sim", DEFAULT_NODES))
+    }
+
+    /// A new empty cluster with these nodes, and the receiver of its change feed.
+    pub fn with_nodes(
+        pod_ready_delay: Duration,
+        nodes: Vec<String>,
+    ) -> (Arc<SimCluster>, mpsc::UnboundedReceiver<String>) {
         let (changes, receiver) = mpsc::unbounded_channel();
         let cluster = Arc::new_cyclic(|this| SimCluster {
             state: Mutex::new(State {
@@ -140,7 +194,9 @@ impl SimCluster {
                 deployment_ids: BTreeSet::new(),
                 pod_ready_delay,
                 fail_rules: Vec::new(),
-                nodes: vec!["sim-node-1".into(), "sim-node-2".into()],
+                action_faults: Vec::new(),
+                nodes,
+                next_node: 0,
                 next_uid: 1,
             }),
             changes,
@@ -149,13 +205,13 @@ impl SimCluster {
         (cluster, receiver)
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+    pub(super) fn lock(&self) -> std::sync::MutexGuard<'_, State> {
         self.state
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    fn notify(&self, id: Option<String>) {
+    pub(super) fn notify(&self, id: Option<String>) {
         if let Some(id) = id {
             let _ = self.changes.send(id);
         }
@@ -206,10 +262,25 @@ impl SimCluster {
             return Ok(());
         }
         // Data-only kinds keep their payload where Kubernetes has it.
-        let spec = match manifest.get("data") {
+        let mut spec = match manifest.get("data") {
             Some(data) => json!({"data": data}),
             None => manifest.get("spec").cloned().unwrap_or(Value::Null),
         };
+        // A bare pod without a node keeps the one it was bound to, or is scheduled
+        // onto one, as the scheduler would.
+        if kind == "Pod" && spec.get("nodeName").and_then(Value::as_str).is_none() {
+            let bound = state
+                .objects
+                .get(&key)
+                .and_then(|o| o.spec.get("nodeName"))
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            let node = bound.unwrap_or_else(|| state.schedule());
+            if !spec.is_object() {
+                spec = json!({});
+            }
+            spec["nodeName"] = json!(node);
+        }
         // An apply that changes nothing is a no-op, as in Kubernetes: the object, its
         // status and its pods stay, and no watch event (bundle report) follows. A
         // reconnecting agent's desired state comes back whole; only what changed
@@ -226,9 +297,7 @@ impl SimCluster {
         state.next_uid += 1;
         let status = match kind.as_str() {
             "Deployment" | "StatefulSet" | "DaemonSet" | "Job" => json!({}),
-            "Pod" => {
-                json!({"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}]})
-            }
+            "Pod" => pod_status("Pending", false, "", 0),
             _ => Value::Null,
         };
         let object = SimObject {
@@ -451,13 +520,28 @@ impl SimCluster {
             let uid = state.next_uid;
             state.next_uid += 1;
             let deployment = object.deployment.clone();
+            let mut spec = object
+                .spec
+                .pointer("/template/spec")
+                .cloned()
+                .filter(Value::is_object)
+                .unwrap_or_else(|| json!({}));
+            // DaemonSet pods are named after their node; the others are scheduled.
+            let node = match key.0.as_str() {
+                "DaemonSet" => pod_name
+                    .strip_prefix(&format!("{}-", key.3))
+                    .unwrap_or_default()
+                    .to_string(),
+                _ => state.schedule(),
+            };
+            spec["nodeName"] = json!(node);
             state.put(
                 pk.clone(),
                 SimObject {
                     api_version: "v1".into(),
                     metadata: Value::Object(metadata),
-                    spec: object.spec.pointer("/template/spec").cloned().unwrap_or_else(|| json!({})),
-                    status: json!({"phase": "Pending", "conditions": [{"type": "Ready", "status": "False"}]}),
+                    spec,
+                    status: pod_status("Pending", false, "", 0),
                     owner: Some(key.clone()),
                     uid,
                     generation: 0,
@@ -470,7 +554,7 @@ impl SimCluster {
     }
 
     /// After the readiness delay, marks the pod Ready (or Succeeded for Job pods).
-    fn schedule_ready(&self, state: &State, pod: Key, uid: u64) {
+    pub(super) fn schedule_ready(&self, state: &State, pod: Key, uid: u64) {
         let delay = state.pod_ready_delay;
         let this = self.this.clone();
         tokio::spawn(async move {
@@ -486,10 +570,11 @@ impl SimCluster {
                 return;
             }
             let job_pod = object.owner.as_ref().is_some_and(|o| o.0 == "Job");
+            let restarted = restarts(&object.status);
             object.status = if job_pod {
-                json!({"phase": "Succeeded", "conditions": [{"type": "Ready", "status": "False", "reason": "PodCompleted"}]})
+                pod_status("Succeeded", false, "PodCompleted", restarted)
             } else {
-                json!({"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]})
+                pod_status("Running", true, "", restarted)
             };
             let owner = object.owner.clone();
             let id = object.deployment.clone();
@@ -502,7 +587,7 @@ impl SimCluster {
     }
 
     /// Recomputes a controller's status from its pods.
-    fn update_owner_status(&self, state: &mut State, key: &Key) {
+    pub(super) fn update_owner_status(&self, state: &mut State, key: &Key) {
         let pods: Vec<&SimObject> = state
             .objects
             .values()

@@ -25,6 +25,8 @@ pub struct EmbeddedAgents {
     access: Arc<Access>,
     connector: LocalConnector,
     pod_ready_delay: Duration,
+    /// Nodes per sim cluster.
+    nodes: usize,
     running: Mutex<HashMap<String, CancellationToken>>,
     shutdown: CancellationToken,
 }
@@ -35,6 +37,7 @@ impl EmbeddedAgents {
         access: Arc<Access>,
         connector: LocalConnector,
         pod_ready_delay: Duration,
+        nodes: usize,
         shutdown: CancellationToken,
     ) -> Arc<Self> {
         Arc::new(Self {
@@ -42,6 +45,7 @@ impl EmbeddedAgents {
             access,
             connector,
             pod_ready_delay,
+            nodes,
             running: Mutex::new(HashMap::new()),
             shutdown,
         })
@@ -92,7 +96,10 @@ impl EmbeddedAgents {
         {
             previous.cancel();
         }
-        let (sim, changes) = SimCluster::new(self.pod_ready_delay);
+        let (sim, changes) = SimCluster::with_nodes(
+            self.pod_ready_delay,
+            crate::sim::cluster::node_names(cluster, self.nodes),
+        );
         let options = AgentOptions::new(
             Dial::Local(self.connector.clone()),
             cluster,

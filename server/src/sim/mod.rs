@@ -3,8 +3,10 @@
 //! StatefulSets, DaemonSets, Jobs) create Pods that become Ready after a configurable
 //! delay; Job pods complete; Services, ConfigMaps and Secrets exist at once; Pods of a
 //! controller deleted out of band are recreated under the same name. Faults: failing
-//! applies of matching resources, deleting pods.
+//! applies of matching resources, deleting pods, failing actions. Pods run on nodes
+//! (`spec.nodeName`); `actions` executes reboots and snapshots on them.
 
+pub mod actions;
 pub mod cluster;
 pub mod embedded;
 

@@ -12,6 +12,7 @@
 //! `SQLITE_BUSY` at once instead of waiting. Every state change is a compare-and-swap
 //! inside such a transaction.
 
+pub mod action;
 pub mod cluster;
 pub mod dig;
 pub mod history;

@@ -59,6 +59,18 @@ pub enum Payload {
     },
     /// The connectivity of the event's cluster changed.
     Connectivity { connectivity: String },
+    /// An action was added, modified or deleted (WatchActions targets only); `record`
+    /// is the action as stored after the change (before it, for a deletion).
+    Action { change: ActionChange, record: Body },
+}
+
+/// What happened to an action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ActionChange {
+    Added,
+    Modified,
+    Deleted,
 }
 
 /// An event about to be appended.

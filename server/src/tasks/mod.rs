@@ -3,6 +3,7 @@
 //! input, is idempotent, returns a status (logged) and does not retry by itself — the
 //! next period does.
 
+pub mod action_timer;
 pub mod event_compaction;
 pub mod request_expiry;
 pub mod table_statistics;
@@ -22,6 +23,12 @@ pub trait BackgroundTask: Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// Does one pass; returns what it did, as a status for logs.
     async fn activate(&self) -> crate::error::Result<serde_json::Value>;
+    /// When the task next has scheduled work (microseconds since the epoch), for tasks
+    /// that act at known times: it then runs at that time rather than waiting for its
+    /// period. None: at the period.
+    async fn next_due(&self) -> Option<i64> {
+        None
+    }
 }
 
 /// Signals a task to run before its period elapses.
@@ -43,9 +50,16 @@ pub fn spawn(
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
+            let wait = match task.next_due().await {
+                Some(due) => {
+                    let left = (due - crate::store::now_micros()).max(0) as u64;
+                    period.min(Duration::from_micros(left))
+                }
+                None => period,
+            };
             tokio::select! {
                 () = shutdown.cancelled() => return,
-                () = tokio::time::sleep(period) => {}
+                () = tokio::time::sleep(wait) => {}
                 () = activator.0.notified() => {}
             }
             match task.activate().await {

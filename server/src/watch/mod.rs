@@ -20,6 +20,7 @@
 //! The hub is generic over the target: WatchActions and WatchContainerClusters reuse
 //! feeds and the subscriber loop with their own targets and event payloads.
 
+pub mod actions;
 pub mod stream;
 pub mod token;
 
@@ -297,7 +298,7 @@ impl Segment {
                     note(&mut segment.apps, &event.app);
                 }
                 Payload::Connectivity { .. } => note(&mut segment.connectivity, &event.cluster),
-                Payload::Lifecycle { .. } => segment.other = true,
+                Payload::Lifecycle { .. } | Payload::Action { .. } => segment.other = true,
             }
         }
         segment

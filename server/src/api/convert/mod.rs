@@ -2,10 +2,12 @@
 //! validate: every problem becomes a field violation naming the request field, and
 //! all violations of a request are reported together.
 
+mod action;
 mod resources;
 
 use std::collections::BTreeMap;
 
+pub use action::*;
 use flotilla_api::v1 as pb;
 use prost_types::{FieldMask, Timestamp, value::Kind as ValueKind};
 pub use resources::*;

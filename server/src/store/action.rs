@@ -1,0 +1,384 @@
+//! Actions. Every change is a compare-and-swap on `generation`; at most one action per
+//! pod or node is open, by the unique index on `open_key` (so concurrent creates on one
+//! pod give exactly one action, without a read-then-write).
+
+use serde::{Deserialize, Serialize};
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
+
+use super::db_error;
+use crate::domain::action::{ActionState, Executor, Operation, Target};
+use crate::domain::conditions::Condition;
+use crate::error::{Error, Result};
+use crate::ids::ActionId;
+
+/// What happened to an action, as stored in its `status` column.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct ActionOutcome {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reboot_successful: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub snapshot_size_in_bytes: Option<i64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub snapshot_path: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub error: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reason: String,
+    /// When an executor took it (its clock), microseconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_time: Option<i64>,
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+}
+
+/// What an action asks for, as stored in its `spec` column.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionSpec {
+    pub target: Target,
+    pub operation: Operation,
+}
+
+/// A stored action.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionRecord {
+    pub id: ActionId,
+    pub cluster: String,
+    /// The node that executes it.
+    pub node: String,
+    pub spec: ActionSpec,
+    pub state: ActionState,
+    pub executor: Option<Executor>,
+    pub outcome: ActionOutcome,
+    pub generation: i64,
+    pub create_time: i64,
+    pub update_time: i64,
+    /// Open: when it fails with DeadlineExceeded.
+    pub deadline: Option<i64>,
+    /// Finished: when it is deleted.
+    pub expire_time: Option<i64>,
+}
+
+impl ActionRecord {
+    /// `actions/{id}`.
+    pub fn name(&self) -> String {
+        format!("actions/{}", self.id)
+    }
+
+    /// The key of the unique index while open.
+    pub fn open_key(&self) -> Option<String> {
+        (!self.state.is_finished()).then(|| self.spec.target.open_key(&self.cluster, &self.node))
+    }
+}
+
+fn executor_text(executor: &Option<Executor>) -> String {
+    match executor {
+        None => String::new(),
+        Some(Executor::Session) => "session".into(),
+        Some(Executor::NodeAgent(token)) => format!("node:{token}"),
+    }
+}
+
+fn executor_of(text: &str) -> Option<Executor> {
+    match text {
+        "" => None,
+        "session" => Some(Executor::Session),
+        other => Some(Executor::NodeAgent(
+            other.strip_prefix("node:").unwrap_or(other).to_string(),
+        )),
+    }
+}
+
+const COLUMNS: &str = "id, cluster, node, spec, state, executor, status, generation, \
+                       create_time, update_time, deadline, expire_time";
+
+fn from_row(row: &AnyRow) -> Result<ActionRecord> {
+    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
+    let id = text("id")?;
+    Ok(ActionRecord {
+        id: id
+            .parse()
+            .map_err(|_| Error::internal(format!("stored action id {id:?} is not a uuid")))?,
+        cluster: text("cluster")?,
+        node: text("node")?,
+        spec: serde_json::from_str(&text("spec")?)
+            .map_err(|e| Error::internal(format!("stored action spec: {e}")))?,
+        state: text("state")?.parse().map_err(Error::internal)?,
+        executor: executor_of(&text("executor")?),
+        outcome: serde_json::from_str(&text("status")?)
+            .map_err(|e| Error::internal(format!("stored action status: {e}")))?,
+        generation: row.try_get("generation").map_err(db_error)?,
+        create_time: row.try_get("create_time").map_err(db_error)?,
+        update_time: row.try_get("update_time").map_err(db_error)?,
+        deadline: row.try_get("deadline").map_err(db_error)?,
+        expire_time: row.try_get("expire_time").map_err(db_error)?,
+    })
+}
+
+fn json(value: &impl Serialize) -> String {
+    serde_json::to_string(value).expect("action parts serialize")
+}
+
+/// Inserts a new action; false when another action of its pod or node is open.
+pub async fn action_insert(conn: &mut AnyConnection, action: &ActionRecord) -> Result<bool> {
+    let (namespace, pod) = match &action.spec.target {
+        Target::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
+        Target::Node => ("", ""),
+    };
+    let result = sqlx::query(
+        "INSERT INTO actions (id, cluster, node, namespace, pod, action_name, spec, state, \
+         executor, status, generation, open_key, create_time, update_time, deadline, expire_time) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(action.id.to_string())
+    .bind(&action.cluster)
+    .bind(&action.node)
+    .bind(namespace)
+    .bind(pod)
+    .bind(action.spec.operation.name())
+    .bind(json(&action.spec))
+    .bind(action.state.as_str())
+    .bind(executor_text(&action.executor))
+    .bind(json(&action.outcome))
+    .bind(action.generation)
+    .bind(action.open_key())
+    .bind(action.create_time)
+    .bind(action.update_time)
+    .bind(action.deadline)
+    .bind(action.expire_time)
+    .execute(conn)
+    .await
+    // DO NOTHING: a conflict leaves PostgreSQL's transaction usable, to name the holder.
+    .map_err(db_error)?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// The open action holding `open_key`, if any.
+pub async fn action_open_by_key(
+    conn: &mut AnyConnection,
+    open_key: &str,
+) -> Result<Option<ActionRecord>> {
+    let row = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM actions WHERE open_key = $1"
+    ))
+    .bind(open_key)
+    .fetch_optional(conn)
+    .await
+    .map_err(db_error)?;
+    row.as_ref().map(from_row).transpose()
+}
+
+pub async fn action_get(conn: &mut AnyConnection, id: ActionId) -> Result<Option<ActionRecord>> {
+    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM actions WHERE id = $1"))
+        .bind(id.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    row.as_ref().map(from_row).transpose()
+}
+
+/// Writes `action` over the stored one if its generation is still `expected`
+/// (compare-and-swap); returns whether it did.
+pub async fn action_update(
+    conn: &mut AnyConnection,
+    action: &ActionRecord,
+    expected: i64,
+) -> Result<bool> {
+    let result = sqlx::query(
+        "UPDATE actions SET state = $1, executor = $2, status = $3, generation = $4, \
+         open_key = $5, update_time = $6, deadline = $7, expire_time = $8 \
+         WHERE id = $9 AND generation = $10",
+    )
+    .bind(action.state.as_str())
+    .bind(executor_text(&action.executor))
+    .bind(json(&action.outcome))
+    .bind(action.generation)
+    .bind(action.open_key())
+    .bind(action.update_time)
+    .bind(action.deadline)
+    .bind(action.expire_time)
+    .bind(action.id.to_string())
+    .bind(expected)
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// Deletes an action if its generation is still `expected`.
+pub async fn action_delete(conn: &mut AnyConnection, id: ActionId, expected: i64) -> Result<bool> {
+    let result = sqlx::query("DELETE FROM actions WHERE id = $1 AND generation = $2")
+        .bind(id.to_string())
+        .bind(expected)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(result.rows_affected() == 1)
+}
+
+/// What a list of actions is narrowed to ("" = any).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct ActionFilter {
+    pub cluster: String,
+    pub node: String,
+    pub namespace: String,
+    pub pod: String,
+    /// None: every state.
+    pub state: Option<ActionState>,
+    /// Only open (PENDING or RUNNING) actions.
+    pub open_only: bool,
+}
+
+/// Up to `limit` actions matching `filter`, newest first, older than `before`.
+pub async fn action_list(
+    conn: &mut AnyConnection,
+    filter: &ActionFilter,
+    before: Option<ActionId>,
+    limit: usize,
+) -> Result<Vec<ActionRecord>> {
+    let mut sql = format!("SELECT {COLUMNS} FROM actions WHERE 1 = 1");
+    let mut binds: Vec<String> = Vec::new();
+    let mut add = |column: &str, value: &str, sql: &mut String| {
+        binds.push(value.to_string());
+        sql.push_str(&format!(" AND {column} = ${}", binds.len()));
+    };
+    for (column, value) in [
+        ("cluster", &filter.cluster),
+        ("node", &filter.node),
+        ("namespace", &filter.namespace),
+        ("pod", &filter.pod),
+    ] {
+        if !value.is_empty() {
+            add(column, value, &mut sql);
+        }
+    }
+    if let Some(state) = filter.state {
+        add("state", state.as_str(), &mut sql);
+    }
+    if let Some(before) = before {
+        binds.push(before.to_string());
+        sql.push_str(&format!(" AND id < ${}", binds.len()));
+    }
+    if filter.open_only {
+        sql.push_str(" AND open_key IS NOT NULL");
+    }
+    sql.push_str(&format!(" ORDER BY id DESC LIMIT {}", limit));
+    let mut query = sqlx::query(&sql);
+    for bind in &binds {
+        query = query.bind(bind.as_str());
+    }
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter().map(from_row).collect()
+}
+
+/// Open actions whose deadline passed by `now`, and finished ones due for deletion
+/// (at most `limit` of each).
+pub async fn action_due(
+    conn: &mut AnyConnection,
+    now: i64,
+    limit: usize,
+) -> Result<(Vec<ActionRecord>, Vec<ActionRecord>)> {
+    let late = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM actions WHERE deadline <= $1 ORDER BY deadline LIMIT {limit}"
+    ))
+    .bind(now)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(db_error)?;
+    let expired = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM actions WHERE expire_time <= $1 ORDER BY expire_time LIMIT {limit}"
+    ))
+    .bind(now)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(db_error)?;
+    Ok((
+        late.iter().map(from_row).collect::<Result<_>>()?,
+        expired.iter().map(from_row).collect::<Result<_>>()?,
+    ))
+}
+
+/// The earliest deadline or expiry time (microseconds), if any: when the action timer
+/// next has work.
+pub async fn action_next_due(conn: &mut AnyConnection) -> Result<Option<i64>> {
+    let row = sqlx::query(
+        "SELECT (SELECT MIN(deadline) FROM actions WHERE deadline IS NOT NULL) AS deadline, \
+         (SELECT MIN(expire_time) FROM actions WHERE expire_time IS NOT NULL) AS expire_time",
+    )
+    .fetch_one(conn)
+    .await
+    .map_err(db_error)?;
+    let deadline: Option<i64> = row.try_get("deadline").map_err(db_error)?;
+    let expire: Option<i64> = row.try_get("expire_time").map_err(db_error)?;
+    Ok(match (deadline, expire) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    })
+}
+
+/// Open pod actions whose pod its cluster no longer reports.
+pub async fn action_open_with_pod_gone(conn: &mut AnyConnection) -> Result<Vec<ActionRecord>> {
+    let rows = sqlx::query(&format!(
+        "SELECT {COLUMNS} FROM actions a WHERE a.open_key IS NOT NULL AND a.pod <> '' \
+         AND NOT EXISTS (SELECT 1 FROM cluster_resources c WHERE c.cluster = a.cluster \
+         AND c.kind = 'Pod' AND c.namespace = a.namespace AND c.name = a.pod AND c.present = 1)"
+    ))
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter().map(from_row).collect()
+}
+
+/// A pod as its cluster last reported it: `{"metadata", "spec", "status"}` as JSON
+/// text, the newest instance's row first; None if no present pod has that name.
+pub async fn pod_observed(
+    conn: &mut AnyConnection,
+    cluster: &str,
+    namespace: &str,
+    pod: &str,
+) -> Result<Option<String>> {
+    let row = sqlx::query(
+        "SELECT body FROM cluster_resources WHERE cluster = $1 AND kind = 'Pod' \
+         AND namespace = $2 AND name = $3 AND present = 1 ORDER BY instance_id DESC LIMIT 1",
+    )
+    .bind(cluster)
+    .bind(namespace)
+    .bind(pod)
+    .fetch_optional(conn)
+    .await
+    .map_err(db_error)?;
+    row.map(|r| r.try_get::<String, _>("body").map_err(db_error))
+        .transpose()
+}
+
+/// The nodes `cluster`'s agent reported last; None if there is no such cluster.
+pub async fn cluster_nodes(conn: &mut AnyConnection, cluster: &str) -> Result<Option<Vec<String>>> {
+    let row = sqlx::query("SELECT nodes FROM clusters WHERE name = $1")
+        .bind(cluster)
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    row.map(|r| {
+        let text: String = r.try_get("nodes").map_err(db_error)?;
+        serde_json::from_str(&text).map_err(|e| Error::internal(format!("stored nodes: {e}")))
+    })
+    .transpose()
+}
+
+/// Records the nodes `cluster`'s agent reported.
+pub async fn cluster_set_nodes(
+    conn: &mut AnyConnection,
+    cluster: &str,
+    nodes: &[String],
+) -> Result<()> {
+    sqlx::query("UPDATE clusters SET nodes = $1 WHERE name = $2 AND nodes <> $1")
+        .bind(json(&nodes))
+        .bind(cluster)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(())
+}

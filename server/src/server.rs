@@ -143,8 +143,8 @@ impl ActionHooks for ActionDelivery {
         self.hub.deliver_action(action).await;
     }
 
-    fn reschedule(&self) {
-        self.timer.activate();
+    fn schedule(&self, at: i64) {
+        self.timer.schedule(at);
     }
 }
 

@@ -81,53 +81,68 @@ impl AgentHub {
     }
 }
 
-/// Applies a session's action reports in order until the session ends.
+/// Applies a session's action reports until the session ends: all reports at hand
+/// together (they go into the same group transaction), claims answered in order. A
+/// claim and the outcome of one action are never at hand together: the agent runs an
+/// action only once its claim was granted, after that claim committed.
 async fn process_reports(
     actions: Actions,
     session: Arc<Session>,
     mut reports: mpsc::UnboundedReceiver<pb::UpdateActionStatusRequest>,
 ) {
     loop {
-        let report = tokio::select! {
+        let first = tokio::select! {
             report = reports.recv() => match report {
                 Some(report) => report,
                 None => return,
             },
             () = session.closed.cancelled() => return,
         };
-        let claim = report
-            .status
-            .as_ref()
-            .is_some_and(|s| s.state() == pb::ActionState::Running);
-        let result = apply_report(&actions, &session, &report).await;
-        if !claim {
-            if let Err(error) = result {
-                // A late or repeated outcome of an action that finished meanwhile.
-                debug!(cluster = %session.cluster, action = %report.name, %error, "action report not applied");
-            }
-            continue;
+        let mut batch = vec![first];
+        while let Ok(report) = reports.try_recv() {
+            batch.push(report);
         }
-        let (granted, state) = match result {
-            Ok(action) => (
-                action.state == ActionState::Running && action.executor == Some(Executor::Session),
-                action.state,
-            ),
-            Err(error) => {
-                debug!(cluster = %session.cluster, action = %report.name, %error, "claim refused");
-                let state = match action_id("name", &report.name) {
-                    Ok(id) => actions.get(id).await.map(|a| a.state).ok(),
-                    Err(_) => None,
-                };
-                (false, state.unwrap_or(ActionState::Failed))
+        let results = futures::future::join_all(
+            batch
+                .iter()
+                .map(|report| apply_report(&actions, &session, report)),
+        )
+        .await;
+        for (report, result) in batch.iter().zip(results) {
+            let claim = report
+                .status
+                .as_ref()
+                .is_some_and(|s| s.state() == pb::ActionState::Running);
+            if !claim {
+                if let Err(error) = result {
+                    // A late or repeated outcome of an action that finished meanwhile.
+                    debug!(cluster = %session.cluster, action = %report.name, %error, "action report not applied");
+                }
+                continue;
             }
-        };
-        let answer = Down::ActionClaim(pb::ActionClaim {
-            name: report.name.clone(),
-            granted,
-            state: action_state_to_proto(state) as i32,
-        });
-        if session.send(answer).await.is_err() {
-            return;
+            let (granted, state) = match result {
+                Ok(action) => (
+                    action.state == ActionState::Running
+                        && action.executor == Some(Executor::Session),
+                    action.state,
+                ),
+                Err(error) => {
+                    debug!(cluster = %session.cluster, action = %report.name, %error, "claim refused");
+                    let state = match action_id("name", &report.name) {
+                        Ok(id) => actions.get(id).await.map(|a| a.state).ok(),
+                        Err(_) => None,
+                    };
+                    (false, state.unwrap_or(ActionState::Failed))
+                }
+            };
+            let answer = Down::ActionClaim(pb::ActionClaim {
+                name: report.name.clone(),
+                granted,
+                state: action_state_to_proto(state) as i32,
+            });
+            if session.send(answer).await.is_err() {
+                return;
+            }
         }
     }
 }

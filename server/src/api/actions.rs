@@ -15,7 +15,7 @@ use super::convert::{
 };
 use super::page::{decode_token, encode_token, page_size};
 use super::{check_size, empty, ok, request_key};
-use crate::app::actions::{Actions, NewAction, NewTarget, actions_target};
+use crate::app::actions::{ACTIONS_TARGET, Actions, NewAction, NewTarget};
 use crate::domain::action::{Executor, Invalid, operation};
 use crate::domain::names::{CLUSTER, validate_id};
 use crate::error::{Error, FieldViolation, Result, Violations};
@@ -214,15 +214,12 @@ impl ActionService for ActionApi {
             violations.into_result()?;
             let resume = match req.resume_token.as_str() {
                 "" => None,
-                token => Some(crate::watch::token::decode(
-                    &actions_target(&cluster),
-                    token,
-                )?),
+                token => Some(crate::watch::token::decode(ACTIONS_TARGET, token)?),
             };
             {
                 // The cluster must exist.
                 let mut conn = self.watch.store().read().await?;
-                crate::store::action::cluster_nodes(&mut conn, &cluster)
+                crate::store::action::action_cluster(&mut conn, &cluster, "", "")
                     .await?
                     .ok_or_else(|| Error::NotFound {
                         kind: "flotilla.v1.Cluster",

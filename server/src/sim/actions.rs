@@ -200,10 +200,15 @@ impl SimCluster {
         !touched.is_empty() || pods.is_empty()
     }
 
-    /// Waits until every pod of `pods` that still exists is Ready.
+    /// Waits until every pod of `pods` that still exists is Ready (woken when pods
+    /// become Ready, not by polling).
     async fn await_ready(&self, pods: &[Key]) -> Result<(), ActionFailure> {
         let deadline = tokio::time::Instant::now() + self.lock().pod_ready_delay + READY_TIMEOUT;
         loop {
+            // Registered before the check, so a pod that turns Ready after it wakes us.
+            let woken = self.pod_ready.notified();
+            tokio::pin!(woken);
+            woken.as_mut().enable();
             let pending = {
                 let state = self.lock();
                 pods.iter().any(|key| {

@@ -120,6 +120,8 @@ pub struct SimCluster {
     state: Mutex<State>,
     changes: mpsc::UnboundedSender<String>,
     pub(super) this: Weak<SimCluster>,
+    /// Woken whenever a pod becomes Ready (actions wait on it).
+    pub(super) pod_ready: tokio::sync::Notify,
 }
 
 /// A pod's status: `phase`, the Ready condition and its container's restart count.
@@ -201,6 +203,7 @@ impl SimCluster {
             }),
             changes,
             this: this.clone(),
+            pod_ready: tokio::sync::Notify::new(),
         });
         (cluster, receiver)
     }
@@ -582,6 +585,7 @@ impl SimCluster {
                 cluster.update_owner_status(&mut state, &owner);
             }
             drop(state);
+            cluster.pod_ready.notify_waiters();
             cluster.notify(id);
         });
     }

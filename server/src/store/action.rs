@@ -332,17 +332,30 @@ pub async fn action_open_with_pod_gone(conn: &mut AnyConnection) -> Result<Vec<A
     rows.iter().map(from_row).collect()
 }
 
-/// A pod as its cluster last reported it: `{"metadata", "spec", "status"}` as JSON
-/// text, the newest instance's row first; None if no present pod has that name.
-pub async fn pod_observed(
+/// A cluster as actions see it: the nodes its agent reported last, its connectivity,
+/// and (when a pod is named) the pod as last reported.
+#[derive(Debug, Clone)]
+pub struct ActionCluster {
+    pub nodes: Vec<String>,
+    pub connectivity: String,
+    /// `{"metadata", "spec", "status"}` of the present pod, as JSON text.
+    pub pod: Option<String>,
+}
+
+/// `cluster` with the pod `namespace/pod` (newest instance's row, if present), in one
+/// read; None if there is no such cluster.
+pub async fn action_cluster(
     conn: &mut AnyConnection,
     cluster: &str,
     namespace: &str,
     pod: &str,
-) -> Result<Option<String>> {
+) -> Result<Option<ActionCluster>> {
     let row = sqlx::query(
-        "SELECT body FROM cluster_resources WHERE cluster = $1 AND kind = 'Pod' \
-         AND namespace = $2 AND name = $3 AND present = 1 ORDER BY instance_id DESC LIMIT 1",
+        "SELECT c.nodes AS nodes, c.connectivity AS connectivity, \
+         (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
+          AND r.namespace = $2 AND r.name = $3 AND r.present = 1 \
+          ORDER BY r.instance_id DESC LIMIT 1) AS pod \
+         FROM clusters c WHERE c.name = $1",
     )
     .bind(cluster)
     .bind(namespace)
@@ -350,22 +363,39 @@ pub async fn pod_observed(
     .fetch_optional(conn)
     .await
     .map_err(db_error)?;
-    row.map(|r| r.try_get::<String, _>("body").map_err(db_error))
-        .transpose()
-}
-
-/// The nodes `cluster`'s agent reported last; None if there is no such cluster.
-pub async fn cluster_nodes(conn: &mut AnyConnection, cluster: &str) -> Result<Option<Vec<String>>> {
-    let row = sqlx::query("SELECT nodes FROM clusters WHERE name = $1")
-        .bind(cluster)
-        .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
     row.map(|r| {
         let text: String = r.try_get("nodes").map_err(db_error)?;
-        serde_json::from_str(&text).map_err(|e| Error::internal(format!("stored nodes: {e}")))
+        Ok(ActionCluster {
+            nodes: serde_json::from_str(&text)
+                .map_err(|e| Error::internal(format!("stored nodes: {e}")))?,
+            connectivity: r.try_get("connectivity").map_err(db_error)?,
+            pod: r.try_get("pod").map_err(db_error)?,
+        })
     })
     .transpose()
+}
+
+/// The actions with these ids (what a group of changes reads at once).
+pub async fn action_get_many(
+    conn: &mut AnyConnection,
+    ids: &[ActionId],
+) -> Result<Vec<ActionRecord>> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT {COLUMNS} FROM actions WHERE id IN ({})",
+        (1..=ids.len())
+            .map(|i| format!("${i}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut query = sqlx::query(&sql);
+    for id in ids {
+        query = query.bind(id.to_string());
+    }
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter().map(from_row).collect()
 }
 
 /// Records the nodes `cluster`'s agent reported.

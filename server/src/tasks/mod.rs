@@ -10,6 +10,7 @@ pub mod table_statistics;
 pub mod wal_checkpoint;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 
 use tokio::sync::Notify;
@@ -23,21 +24,44 @@ pub trait BackgroundTask: Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// Does one pass; returns what it did, as a status for logs.
     async fn activate(&self) -> crate::error::Result<serde_json::Value>;
-    /// When the task next has scheduled work (microseconds since the epoch), for tasks
-    /// that act at known times: it then runs at that time rather than waiting for its
-    /// period. None: at the period.
+    /// When the task next has scheduled work (microseconds since the epoch), asked
+    /// after each pass, for tasks that act at known times: the task then runs at that
+    /// time rather than at its period. None: at the period.
     async fn next_due(&self) -> Option<i64> {
         None
     }
 }
 
-/// Signals a task to run before its period elapses.
-#[derive(Clone, Default)]
-pub struct Activator(Arc<Notify>);
+/// Signals a task to run before its period elapses: now (`activate`), or at a time
+/// (`schedule`: the earliest time scheduled wins until the task runs).
+#[derive(Clone)]
+pub struct Activator {
+    run: Arc<Notify>,
+    rescheduled: Arc<Notify>,
+    /// The earliest scheduled time, microseconds since the epoch (i64::MAX: none).
+    due: Arc<AtomicI64>,
+}
+
+impl Default for Activator {
+    fn default() -> Self {
+        Activator {
+            run: Arc::default(),
+            rescheduled: Arc::default(),
+            due: Arc::new(AtomicI64::new(i64::MAX)),
+        }
+    }
+}
 
 impl Activator {
     pub fn activate(&self) {
-        self.0.notify_one();
+        self.run.notify_one();
+    }
+
+    /// Makes the task run at `at` (microseconds since the epoch) at the latest.
+    pub fn schedule(&self, at: i64) {
+        if self.due.fetch_min(at, Ordering::AcqRel) > at {
+            self.rescheduled.notify_one();
+        }
     }
 }
 
@@ -50,21 +74,27 @@ pub fn spawn(
 ) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         loop {
-            let wait = match task.next_due().await {
-                Some(due) => {
-                    let left = (due - crate::store::now_micros()).max(0) as u64;
-                    period.min(Duration::from_micros(left))
-                }
-                None => period,
+            let due = activator.due.load(Ordering::Acquire);
+            let wait = if due == i64::MAX {
+                period
+            } else {
+                let left = (due - crate::store::now_micros()).max(0) as u64;
+                period.min(Duration::from_micros(left))
             };
             tokio::select! {
                 () = shutdown.cancelled() => return,
                 () = tokio::time::sleep(wait) => {}
-                () = activator.0.notified() => {}
+                () = activator.run.notified() => {}
+                // An earlier time was scheduled: wait for it instead.
+                () = activator.rescheduled.notified() => continue,
             }
+            activator.due.store(i64::MAX, Ordering::Release);
             match task.activate().await {
                 Ok(status) => debug!(task = task.name(), %status, "background task ran"),
                 Err(error) => warn!(task = task.name(), %error, "background task failed"),
+            }
+            if let Some(next) = task.next_due().await {
+                activator.schedule(next);
             }
         }
     })

@@ -1,7 +1,7 @@
 //! One WatchActions subscriber: the open actions of a cluster (or of one node) as a
 //! snapshot, SYNCED, then every create, change and deletion, with the WatchStatus
-//! contract: the same hub, feeds, event log and resume tokens (the target is
-//! `{cluster}/actions`), RESYNC_REQUIRED for positions the log no longer holds,
+//! contract: the same hub, feeds, event log and resume tokens (every cluster's action
+//! events share the target `actions`; a stream selects its cluster's), RESYNC_REQUIRED for positions the log no longer holds,
 //! heartbeats with the latest token, UNAVAILABLE at shutdown.
 
 use std::sync::Arc;
@@ -15,7 +15,7 @@ use tracing::warn;
 use super::token::{self, Position, TargetTokens};
 use super::{Feed, Next, WatchHub};
 use crate::api::convert::action_to_proto;
-use crate::app::actions::actions_target;
+use crate::app::actions::ACTIONS_TARGET;
 use crate::error::{Error, Result};
 use crate::store::action::{ActionFilter, ActionRecord, action_list};
 use crate::store::watch::{ActionChange, Event, Payload, events_after, target_revision};
@@ -52,7 +52,7 @@ impl From<Error> for Stop {
 /// Starts a watch of `request.cluster`'s actions.
 pub async fn start(hub: Arc<WatchHub>, request: ActionWatch) -> Result<mpsc::Receiver<Item>> {
     let permit = hub.admit()?;
-    let target = actions_target(&request.cluster);
+    let target = ACTIONS_TARGET.to_string();
     if let Some(position) = request.resume {
         let mut conn = hub.store().read().await?;
         let (revision, _) = target_revision(&mut conn, &target).await?;
@@ -65,7 +65,7 @@ pub async fn start(hub: Arc<WatchHub>, request: ActionWatch) -> Result<mpsc::Rec
     }
     let feed = hub.feed(&target).await?;
     let wake = Arc::new(Notify::new());
-    feed.register(&[], &wake);
+    feed.register(std::slice::from_ref(&request.cluster), &wake);
     let (out, receiver) = mpsc::channel(BUFFER);
     let subscriber = Subscriber {
         hub,
@@ -265,6 +265,9 @@ impl Subscriber {
         let Payload::Action { change, record } = &event.payload else {
             return Ok(None);
         };
+        if event.cluster != self.request.cluster {
+            return Ok(None);
+        }
         let action: ActionRecord = serde_json::from_str(record.text())
             .map_err(|e| Stop::Failed(Error::internal(format!("action event: {e}"))))?;
         if !self.wanted(&action) {

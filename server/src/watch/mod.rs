@@ -298,7 +298,9 @@ impl Segment {
                     note(&mut segment.apps, &event.app);
                 }
                 Payload::Connectivity { .. } => note(&mut segment.connectivity, &event.cluster),
-                Payload::Lifecycle { .. } | Payload::Action { .. } => segment.other = true,
+                Payload::Lifecycle { .. } => segment.other = true,
+                // Action events concern the watchers of their cluster.
+                Payload::Action { .. } => note(&mut segment.clusters, &event.cluster),
             }
         }
         segment

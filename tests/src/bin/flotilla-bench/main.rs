@@ -37,6 +37,8 @@ use flotilla_tests::{
 };
 use tokio::sync::Mutex;
 
+mod p8;
+
 /// The bench decodes every page it reads, as any client does: with glibc's malloc that
 /// decoding (and etcd's JSON baseline) spent most of its time in the allocator, which
 /// the server does not use either (see its Cargo.toml).
@@ -106,6 +108,22 @@ struct Row {
     /// Whether a failure fails the run (`--quick` reports the targets the project does
     /// not meet yet without failing CI on them; BENCHMARKS.md lists them).
     gating: bool,
+}
+
+impl Row {
+    /// A run that failed with `error`.
+    fn error(backend: &'static str, error: anyhow::Error) -> Row {
+        Row {
+            backend,
+            id: "run",
+            figure: format!("error: {error:#}"),
+            baseline: "-".into(),
+            ratio: "-".into(),
+            target: "-".into(),
+            pass: false,
+            gating: true,
+        }
+    }
 }
 
 fn micros_now() -> i64 {
@@ -816,6 +834,98 @@ async fn p5_etcd(
     Ok((all, received.load(Ordering::Relaxed), sent * per_change))
 }
 
+/// P8's baseline: `scale.actions()` puts, one per pod, spread over per-cluster
+/// prefixes that each have a watcher, made by `scale.clients` concurrent clients at
+/// `rate` puts per second in all; the latency of each is the watcher's receive time
+/// minus the put's send time. Returns (p50, p99) in ms.
+async fn etcd_put_watch(etcd: &Etcd, scale: p8::P8Scale, rate: f64) -> Result<(f64, f64)> {
+    let total = scale.clusters * scale.pods;
+    let latencies = Arc::new(Mutex::new(Vec::<f64>::new()));
+    let received = Arc::new(AtomicU64::new(0));
+    let watch_client = etcd.client().await?;
+    let mut watchers = Vec::new();
+    for c in 0..scale.clusters {
+        let mut client = watch_client.clone();
+        let (watcher, mut stream) = client
+            .watch(
+                format!("/actions/k{c}/"),
+                Some(etcd_client::WatchOptions::new().with_prefix()),
+            )
+            .await?;
+        let (latencies, received) = (latencies.clone(), received.clone());
+        watchers.push((
+            watcher,
+            tokio::spawn(async move {
+                let mut mine = Vec::new();
+                while let Ok(Some(response)) = stream.message().await {
+                    let now = micros_now();
+                    for event in response.events() {
+                        if let Some(kv) = event.kv() {
+                            let sent: i64 = std::str::from_utf8(kv.value())
+                                .ok()
+                                .and_then(|v| v.parse().ok())
+                                .unwrap_or_default();
+                            mine.push((now - sent) as f64 / 1000.0);
+                            received.fetch_add(1, Ordering::Relaxed);
+                        }
+                    }
+                    if received.load(Ordering::Relaxed) as usize >= total {
+                        break;
+                    }
+                }
+                latencies.lock().await.extend(mine);
+            }),
+        ));
+    }
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let next = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let interval = Duration::from_secs_f64(scale.clients as f64 / rate.max(1.0));
+    let mut writers = Vec::new();
+    for _ in 0..scale.clients {
+        let mut client = etcd.client().await?;
+        let next = next.clone();
+        writers.push(tokio::spawn(async move {
+            loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                if i >= total {
+                    return Ok::<_, anyhow::Error>(());
+                }
+                let tick = Instant::now();
+                let (cluster, pod) = (i % scale.clusters, i / scale.clusters);
+                client
+                    .put(
+                        format!("/actions/k{cluster}/vm-{pod}"),
+                        micros_now().to_string(),
+                        None,
+                    )
+                    .await?;
+                if let Some(rest) = interval.checked_sub(tick.elapsed()) {
+                    tokio::time::sleep(rest).await;
+                }
+            }
+        }));
+    }
+    for writer in writers {
+        writer.await??;
+    }
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while (received.load(Ordering::Relaxed) as usize) < total && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for (mut watcher, task) in watchers {
+        let _ = watcher.cancel().await;
+        let _ = tokio::time::timeout(Duration::from_secs(5), task).await;
+    }
+    let mut all = std::mem::take(&mut *latencies.lock().await);
+    if all.len() < total {
+        bail!("etcd delivered {} of {total} puts", all.len());
+    }
+    Ok((
+        percentile(&mut all.clone(), 0.5),
+        percentile(&mut all, 0.99),
+    ))
+}
+
 async fn wait_converged(client: &mut Client, scale: Scale, timeout: Duration) -> Result<()> {
     let total = (scale.apps * scale.clusters * scale.docs) as i64;
     let started = Instant::now();
@@ -1170,7 +1280,11 @@ async fn main() -> Result<()> {
 
     let etcd = Etcd::start().await?;
     eprintln!("loading etcd with the AppContext layout");
-    let context = etcd_load(&etcd, scale).await?;
+    let context = if args.iter().any(|a| a == "--p8") {
+        String::new()
+    } else {
+        etcd_load(&etcd, scale).await?
+    };
 
     let mut rows = Vec::new();
     let backends: Vec<(Backend, &'static str)> =
@@ -1178,18 +1292,17 @@ async fn main() -> Result<()> {
             .into_iter()
             .filter(|(_, l)| only.is_none_or(|o| o == *l))
             .collect();
+    let p8_scale = if quick { p8::QUICK } else { p8::FULL };
+    // `--p8`: P8 alone.
+    let p8_only = args.iter().any(|a| a == "--p8");
     for (backend, label) in backends {
-        if let Err(error) = run_backend(backend, label, scale, &etcd, &context, &mut rows).await {
-            rows.push(Row {
-                backend: label,
-                id: "run",
-                figure: format!("error: {error:#}"),
-                baseline: "-".into(),
-                ratio: "-".into(),
-                target: "-".into(),
-                pass: false,
-                gating: true,
-            });
+        if !p8_only
+            && let Err(error) = run_backend(backend, label, scale, &etcd, &context, &mut rows).await
+        {
+            rows.push(Row::error(label, error));
+        }
+        if let Err(error) = p8::run(backend, label, p8_scale, quick, &etcd, &mut rows).await {
+            rows.push(Row::error(label, error));
         }
     }
     let mut widths = BTreeMap::new();

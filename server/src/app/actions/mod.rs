@@ -3,24 +3,24 @@
 //! session or node agents). Every change is a compare-and-swap on the action's
 //! generation, written in one transaction with its WatchActions event; after commit
 //! the hooks deliver the action to its cluster's agent session and reschedule the
-//! action timer.
+//! action timer. Changes are written in group transactions (see `write`).
+
+mod write;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::Value;
 
+use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
-use crate::domain::action::{
-    ActionState, Event, Executor, Move, Operation, Target, conditions_of, transition,
-};
+use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
-    ActionFilter, ActionOutcome, ActionRecord, ActionSpec, action_delete, action_get,
-    action_insert, action_list, action_open_by_key, action_update, cluster_nodes, pod_observed,
+    ActionCluster, ActionFilter, ActionOutcome, ActionRecord, ActionSpec, action_cluster,
+    action_delete, action_get, action_list,
 };
-use crate::store::cluster::cluster_connectivity;
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
 use crate::store::{Store, Tx, now_micros};
 
@@ -28,10 +28,11 @@ use crate::store::{Store, Tx, now_micros};
 /// value is the VirtualMachineInstance's name).
 pub const VM_POD_LABEL: &str = "kubevirt.io/domain";
 
-/// The WatchActions target of a cluster's actions in the event log.
-pub fn actions_target(cluster: &str) -> String {
-    format!("{cluster}/actions")
-}
+/// The target of action events in the event log: one for every cluster, so that a
+/// group of changes across many clusters appends to one revision sequence (two
+/// statements, not two per cluster). WatchActions streams select their cluster's
+/// events; the feed wakes only the watchers of the clusters a transaction touched.
+pub const ACTIONS_TARGET: &str = "actions";
 
 /// Deadlines and retention.
 #[derive(Debug, Clone)]
@@ -60,8 +61,9 @@ impl Default for ActionOptions {
 pub trait ActionHooks: Send + Sync {
     /// An action was created or changed: deliver it to its cluster's agent session.
     async fn action_changed(&self, action: &ActionRecord);
-    /// A deadline or expiry may now come sooner: wake the action timer.
-    fn reschedule(&self);
+    /// The action timer must run at `at` (microseconds) at the latest: an action's
+    /// deadline or expiry.
+    fn schedule(&self, at: i64);
 }
 
 /// What an action is asked for on.
@@ -97,11 +99,14 @@ pub struct Actions {
     store: Store,
     options: ActionOptions,
     hooks: Option<Arc<dyn ActionHooks>>,
+    /// Changes queued for the next group transaction.
+    group: Arc<Group>,
 }
 
 impl Actions {
     pub fn new(store: Store, options: ActionOptions, hooks: Option<Arc<dyn ActionHooks>>) -> Self {
         Self {
+            group: Arc::new(Group::new(store.backend())),
             store,
             options,
             hooks,
@@ -116,22 +121,24 @@ impl Actions {
         &self.options
     }
 
-    async fn changed(&self, action: &ActionRecord) {
+    /// Tells the hooks of a committed change: the action goes to its cluster's agent
+    /// session unless `by_session` (the session's own report: its agent knows).
+    pub(crate) async fn changed(&self, action: &ActionRecord, by_session: bool) {
         if let Some(hooks) = &self.hooks {
-            hooks.action_changed(action).await;
-            hooks.reschedule();
+            if !by_session {
+                hooks.action_changed(action).await;
+            }
+            if let Some(at) = action.deadline.or(action.expire_time) {
+                hooks.schedule(at);
+            }
         }
     }
 
     /// Validates the target against what the cluster's agent reported, then persists
     /// the action PENDING. A second open action on the same pod or node is ABORTED.
     pub async fn create(&self, new: NewAction, key: Option<&RequestKey>) -> Result<ActionRecord> {
-        let (node, target) = self.resolve(&new).await?;
+        let (node, target, connected) = self.resolve(&new).await?;
         let now = now_micros();
-        let connected = {
-            let mut conn = self.store.read().await?;
-            cluster_connectivity(&mut conn, &new.cluster).await? == "Available"
-        };
         let mut outcome = ActionOutcome::default();
         conditions_of(
             &mut outcome.conditions,
@@ -158,42 +165,46 @@ impl Actions {
             deadline: Some(now + micros(self.options.pickup_timeout)),
             expire_time: None,
         };
-        let created = idempotent(&self.store, key, async |tx: &mut Tx| {
-            if !action_insert(tx, &action).await? {
-                let key = action.open_key().expect("a new action is open");
-                let holder = action_open_by_key(tx, &key).await?;
-                let name = holder
-                    .map(|h| h.name())
-                    .unwrap_or_else(|| "another action".into());
-                return Err(Error::Aborted {
-                    reason: "ACTION_IN_PROGRESS",
-                    message: format!(
-                        "{name} is already {} on {}: wait for it to finish or cancel it",
-                        "open",
-                        describe_target(&action)
-                    ),
-                });
+        let change = Change::Create(action);
+        let (created, _) = match key {
+            // A retry returns the first response: the request's own transaction.
+            Some(key) => {
+                let options = self.options.clone();
+                let created = idempotent(&self.store, Some(key), async |tx: &mut Tx| {
+                    apply_in(tx, change, &options, now_micros()).await
+                })
+                .await?;
+                self.changed(&created.0, false).await;
+                created
             }
-            emit(tx, &action, ActionChange::Added);
-            Ok(action.clone())
-        })
-        .await?;
-        self.changed(&created).await;
+            None => self.write(change).await?,
+        };
         Ok(created)
     }
 
-    /// The node that runs the target, and the stored target; NOT_FOUND or
-    /// FAILED_PRECONDITION for what cannot take the action.
-    async fn resolve(&self, new: &NewAction) -> Result<(String, Target)> {
-        let mut conn = self.store.read().await?;
-        let nodes = cluster_nodes(&mut conn, &new.cluster)
-            .await?
-            .ok_or_else(|| Error::NotFound {
-                kind: "flotilla.v1.Cluster",
-                name: new.cluster.clone(),
-                field: Some("cluster".into()),
-            })?;
-        if cluster_connectivity(&mut conn, &new.cluster).await? == "Unknown" {
+    /// The node that runs the target, the stored target, and whether the cluster's
+    /// agent is connected; NOT_FOUND or FAILED_PRECONDITION for what cannot take the
+    /// action.
+    async fn resolve(&self, new: &NewAction) -> Result<(String, Target, bool)> {
+        let (namespace, pod) = match &new.target {
+            NewTarget::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
+            NewTarget::Node { .. } => ("", ""),
+        };
+        let cluster = {
+            let mut conn = self.store.read().await?;
+            action_cluster(&mut conn, &new.cluster, namespace, pod).await?
+        };
+        let ActionCluster {
+            nodes,
+            connectivity,
+            pod: observed,
+        } = cluster.ok_or_else(|| Error::NotFound {
+            kind: "flotilla.v1.Cluster",
+            name: new.cluster.clone(),
+            field: Some("cluster".into()),
+        })?;
+        let connected = connectivity == "Available";
+        if connectivity == "Unknown" {
             return Err(Error::precondition(
                 "CLUSTER_NEVER_CONNECTED",
                 "CONNECTIVITY",
@@ -213,16 +224,14 @@ impl Actions {
                         field: Some("node".into()),
                     });
                 }
-                Ok((node.clone(), Target::Node))
+                Ok((node.clone(), Target::Node, connected))
             }
             NewTarget::Pod { namespace, pod } => {
-                let body = pod_observed(&mut conn, &new.cluster, namespace, pod)
-                    .await?
-                    .ok_or_else(|| Error::NotFound {
-                        kind: "Pod",
-                        name: format!("{}/namespaces/{}/pods/{pod}", new.cluster, ns(namespace)),
-                        field: Some("pod".into()),
-                    })?;
+                let body = observed.ok_or_else(|| Error::NotFound {
+                    kind: "Pod",
+                    name: format!("{}/namespaces/{}/pods/{pod}", new.cluster, ns(namespace)),
+                    field: Some("pod".into()),
+                })?;
                 let body: Value = serde_json::from_str(&body).map_err(Error::internal)?;
                 let subject = format!("{}/{pod}", ns(namespace));
                 let phase = body.pointer("/status/phase").and_then(Value::as_str);
@@ -274,6 +283,7 @@ impl Actions {
                         namespace: namespace.clone(),
                         pod: pod.clone(),
                     },
+                    connected,
                 ))
             }
         }
@@ -302,27 +312,22 @@ impl Actions {
 
     /// Cancels a PENDING or RUNNING action (not a reboot whose delay has passed).
     pub async fn cancel(&self, id: ActionId) -> Result<ActionRecord> {
-        self.apply(id, None, |action, now| {
-            let delay_passed = action.state == ActionState::Running
-                && action
-                    .outcome
-                    .start_time
-                    .is_some_and(|start| now >= start + action.spec.operation.delay_micros());
-            let event = Event::Cancel { delay_passed };
-            Ok((event, finish_note("Cancelled", "cancelled by a user")))
-        })
-        .await
-        .map(|(action, _)| action)
+        let change = Change::Move {
+            id,
+            etag: None,
+            step: Step::Cancel,
+        };
+        Ok(self.write(change).await?.0)
     }
 
     /// Fails an open action the timer or the pod check gave up on.
     pub async fn abandon(&self, id: ActionId, reason: &'static str, error: String) -> Result<()> {
-        match self
-            .apply(id, None, move |_, _| {
-                Ok((Event::Abandon, finish_note(reason, &error)))
-            })
-            .await
-        {
+        let change = Change::Move {
+            id,
+            etag: None,
+            step: Step::Abandon { reason, error },
+        };
+        match self.write(change).await {
             Ok(_) => Ok(()),
             // It finished meanwhile, or is gone: nothing to abandon.
             Err(Error::FailedPrecondition { .. } | Error::NotFound { .. }) => Ok(()),
@@ -330,9 +335,10 @@ impl Actions {
         }
     }
 
-    /// Records an executor's report. A claim (RUNNING) returns whether it was granted;
-    /// a report that would move a finished action is refused (FAILED_PRECONDITION), a
-    /// repeated one changes nothing.
+    /// Records an executor's report. A claim (RUNNING) is granted when the action is
+    /// then RUNNING for `by`; a report that would move a finished action is refused
+    /// (FAILED_PRECONDITION), a repeated one changes nothing. `cluster`: the reporting
+    /// session's cluster, which the action must be of.
     pub async fn report(
         &self,
         id: ActionId,
@@ -341,99 +347,22 @@ impl Actions {
         etag: Option<i64>,
         cluster: Option<&str>,
     ) -> Result<ActionRecord> {
-        let event = match report.state {
-            ActionState::Running => Event::Claim(by.clone()),
-            ActionState::Succeeded => Event::Succeed,
-            ActionState::Failed => Event::Fail,
-            ActionState::Pending | ActionState::Cancelled => {
-                return Err(Error::invalid(
-                    "status.state",
-                    "executors post RUNNING, SUCCEEDED or FAILED",
-                ));
-            }
-        };
-        let (action, _) = self
-            .apply(id, etag, |action, _| {
-                if let Some(cluster) = cluster
-                    && action.cluster != cluster
-                {
-                    return Err(not_found(id));
-                }
-                // Only the executor that took it reports its outcome.
-                if matches!(event, Event::Succeed | Event::Fail)
-                    && action.state == ActionState::Running
-                    && action.executor.as_ref() != Some(&by)
-                {
-                    return Err(Error::precondition(
-                        "NOT_THE_EXECUTOR",
-                        "EXECUTOR",
-                        action.name(),
-                        format!("{} is run by another executor", action.name()),
-                    ));
-                }
-                Ok((event.clone(), Note::Report(report.clone(), by.clone())))
-            })
-            .await?;
-        Ok(action)
-    }
-
-    /// Reads the action, decides `event` with the state machine and writes the result
-    /// with a compare-and-swap, retrying when another change won in between.
-    async fn apply(
-        &self,
-        id: ActionId,
-        etag: Option<i64>,
-        decide: impl Fn(&ActionRecord, i64) -> Result<(Event, Note)>,
-    ) -> Result<(ActionRecord, bool)> {
-        for _ in 0..8 {
-            let mut tx = self.store.begin().await?;
-            let current = action_get(&mut tx, id)
-                .await?
-                .ok_or_else(|| not_found(id))?;
-            check_etag(&current.name(), etag, current.generation)?;
-            let now = now_micros();
-            let (event, note) = decide(&current, now)?;
-            let step = transition(
-                &crate::domain::action::Current {
-                    state: current.state,
-                    executor: current.executor.clone(),
-                },
-                &event,
-            )
-            .map_err(|refused| {
-                Error::invalid_transition(&current.name(), current.state, verb(&event), refused.why)
-            })?;
-            let next = match step {
-                Move::Same => return Ok((current, false)),
-                Move::To(next) => next,
-            };
-            let mut action = current.clone();
-            action.state = next;
-            action.generation += 1;
-            action.update_time = now;
-            note.apply(&mut action, now, &self.options);
-            let connected = cluster_connectivity(&mut tx, &action.cluster).await? == "Available";
-            let (reason, error) = (action.outcome.reason.clone(), action.outcome.error.clone());
-            conditions_of(
-                &mut action.outcome.conditions,
-                next,
-                &reason,
-                &error,
-                connected,
-                now,
-            );
-            if !action_update(&mut tx, &action, current.generation).await? {
-                continue;
-            }
-            emit(&mut tx, &action, ActionChange::Modified);
-            tx.commit().await?;
-            self.changed(&action).await;
-            return Ok((action, true));
+        if matches!(report.state, ActionState::Pending | ActionState::Cancelled) {
+            return Err(Error::invalid(
+                "status.state",
+                "executors post RUNNING, SUCCEEDED or FAILED",
+            ));
         }
-        Err(Error::Aborted {
-            reason: "CONCURRENT_CHANGE",
-            message: format!("actions/{id} kept changing; retry"),
-        })
+        let change = Change::Move {
+            id,
+            etag,
+            step: Step::Report {
+                by,
+                report,
+                cluster: cluster.map(str::to_string),
+            },
+        };
+        Ok(self.write(change).await?.0)
     }
 
     /// Deletes a finished action (an open one: FAILED_PRECONDITION).
@@ -485,54 +414,7 @@ impl Actions {
     }
 }
 
-/// How a transition changes an action besides its state.
-enum Note {
-    /// Finish with this reason and message.
-    Finish(&'static str, String),
-    /// An executor's report.
-    Report(Report, Executor),
-}
-
-fn finish_note(reason: &'static str, error: &str) -> Note {
-    Note::Finish(reason, error.to_string())
-}
-
-impl Note {
-    fn apply(self, action: &mut ActionRecord, now: i64, options: &ActionOptions) {
-        match self {
-            Note::Finish(reason, error) => {
-                action.outcome.reason = reason.to_string();
-                action.outcome.error = error;
-            }
-            Note::Report(report, by) => {
-                if action.state == ActionState::Running {
-                    action.executor = Some(by);
-                    let start = report.start_time.unwrap_or(now);
-                    action.outcome.start_time = Some(start);
-                    action.deadline = Some(
-                        now + action.spec.operation.delay_micros() + micros(options.run_timeout),
-                    );
-                } else {
-                    action.outcome.reboot_successful = report.reboot_successful;
-                    action.outcome.snapshot_size_in_bytes = report.snapshot_size_in_bytes;
-                    action.outcome.snapshot_path = report.snapshot_path;
-                    action.outcome.error = report.error;
-                    action.outcome.reason = match (action.state, report.reason.is_empty()) {
-                        (ActionState::Failed, true) => "ExecutionFailed".into(),
-                        _ => report.reason,
-                    };
-                }
-            }
-        }
-        if action.state.is_finished() {
-            action.outcome.finish_time = Some(now);
-            action.deadline = None;
-            action.expire_time = Some(now + micros(options.ttl_after_finished));
-        }
-    }
-}
-
-fn micros(duration: Duration) -> i64 {
+pub(crate) fn micros(duration: Duration) -> i64 {
     duration.as_micros().min(i64::MAX as u128) as i64
 }
 
@@ -544,32 +426,22 @@ fn ns(namespace: &str) -> &str {
     }
 }
 
-fn describe_target(action: &ActionRecord) -> String {
+pub(crate) fn describe_target(action: &ActionRecord) -> String {
     match &action.spec.target {
         Target::Pod { namespace, pod } => format!("pod {}/{pod}", ns(namespace)),
         Target::Node => format!("node {}", action.node),
     }
 }
 
-fn verb(event: &Event) -> &'static str {
-    match event {
-        Event::Claim(_) => "claim",
-        Event::Succeed => "report success of",
-        Event::Fail => "report failure of",
-        Event::Cancel { .. } => "cancel",
-        Event::Abandon => "abandon",
-    }
-}
-
-fn not_found(id: ActionId) -> Error {
+pub(crate) fn not_found(id: ActionId) -> Error {
     Error::not_found("flotilla.v1.Action", format!("actions/{id}"))
 }
 
 /// Buffers the WatchActions event of a change of `action`.
-fn emit(tx: &mut Tx, action: &ActionRecord, change: ActionChange) {
+pub(crate) fn emit(tx: &mut Tx, action: &ActionRecord, change: ActionChange) {
     let record = serde_json::to_string(action).expect("actions serialize");
     tx.emit(NewEvent {
-        target: actions_target(&action.cluster),
+        target: ACTIONS_TARGET.to_string(),
         instance: String::new(),
         app: action.node.clone(),
         cluster: action.cluster.clone(),

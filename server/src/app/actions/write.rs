@@ -1,0 +1,410 @@
+//! How action changes are written: each is decided inside a transaction from the
+//! action as stored (the state machine, a compare-and-swap on the generation) and
+//! written with its WatchActions event. Changes that arrive together share one
+//! transaction (group commit): whoever takes a turn writes everything queued by then,
+//! so a thousand creates and agent reports a second cost tens of transactions, not
+//! thousands; a change is answered as soon as the group that wrote it commits. On SQLite one group
+//! is written at a time (one writer); on PostgreSQL a few overlap.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use tokio::sync::{Semaphore, oneshot};
+
+use super::{ActionOptions, Actions, Report, describe_target, emit, micros, not_found};
+use crate::domain::action::{
+    ActionState, Current, Event, Executor, Move, conditions_of, transition,
+};
+use crate::error::{Error, Result};
+use crate::ids::ActionId;
+use crate::store::action::{
+    ActionRecord, action_get, action_get_many, action_insert, action_open_by_key, action_update,
+};
+use crate::store::watch::ActionChange;
+use crate::store::{Backend, Tx, now_micros};
+
+/// Changes per group transaction, at most.
+const GROUP_CHANGES: usize = 512;
+/// Group transactions in flight at once on PostgreSQL.
+const POSTGRES_TURNS: usize = 4;
+
+/// A change of an action.
+pub(super) enum Change {
+    /// Insert a new action (PENDING).
+    Create(ActionRecord),
+    /// Move an existing action by `step`, if its etag (when given) still matches.
+    Move {
+        id: ActionId,
+        etag: Option<i64>,
+        step: Step,
+    },
+}
+
+/// What moves an action.
+pub(super) enum Step {
+    /// An executor's report; `cluster`: the reporting session's cluster.
+    Report {
+        by: Executor,
+        report: Report,
+        cluster: Option<String>,
+    },
+    /// A user cancels it.
+    Cancel,
+    /// The timer gives up on it.
+    Abandon { reason: &'static str, error: String },
+}
+
+type Answer = oneshot::Sender<Result<(ActionRecord, bool)>>;
+
+/// The queue of changes for the next group transaction.
+pub(super) struct Group {
+    queue: Mutex<Vec<(Change, Answer)>>,
+    turns: Semaphore,
+}
+
+impl Group {
+    pub(super) fn new(backend: Backend) -> Group {
+        Group {
+            queue: Mutex::default(),
+            turns: Semaphore::new(match backend {
+                Backend::Sqlite => 1,
+                Backend::Postgres => POSTGRES_TURNS,
+            }),
+        }
+    }
+
+    fn take(&self) -> Vec<(Change, Answer)> {
+        let mut queue = self.queue.lock().expect("group queue lock");
+        let n = queue.len().min(GROUP_CHANGES);
+        queue.drain(..n).collect()
+    }
+}
+
+impl Actions {
+    /// Writes `change` (in a group with whatever else is queued); returns the action
+    /// after it and whether it changed. A lost compare-and-swap is retried.
+    pub(super) async fn write(&self, change: Change) -> Result<(ActionRecord, bool)> {
+        let mut change = change;
+        for _ in 0..8 {
+            let (answer, mut result) = oneshot::channel();
+            let retry = change.retry_copy();
+            self.group
+                .queue
+                .lock()
+                .expect("group queue lock")
+                .push((change, answer));
+            // Wait for the answer; take a turn to write a group meanwhile (perhaps the
+            // one with this change). Whoever queued a change keeps taking turns until
+            // it is answered, so every queued change gets written.
+            let answered = loop {
+                tokio::select! {
+                    biased;
+                    answered = &mut result => break answered,
+                    turn = self.group.turns.acquire() => {
+                        let _turn = turn.expect("never closed");
+                        let group = self.group.take();
+                        if !group.is_empty() {
+                            self.write_group(group).await;
+                        }
+                    }
+                }
+            };
+            match answered.expect("every queued change is answered") {
+                Err(Error::Aborted {
+                    reason: "CONCURRENT_CHANGE",
+                    ..
+                }) if retry.is_some() => change = retry.expect("checked"),
+                other => return other,
+            }
+        }
+        Err(Error::Aborted {
+            reason: "CONCURRENT_CHANGE",
+            message: "the action kept changing; retry".into(),
+        })
+    }
+
+    async fn write_group(&self, group: Vec<(Change, Answer)>) {
+        let mut tx = match self.store.begin().await {
+            Ok(tx) => tx,
+            Err(error) => {
+                for (_, answer) in group {
+                    let _ = answer.send(Err(copy(&error)));
+                }
+                return;
+            }
+        };
+        let now = now_micros();
+        // The actions the group moves, read at once.
+        let ids: Vec<ActionId> = group
+            .iter()
+            .filter_map(|(change, _)| match change {
+                Change::Move { id, .. } => Some(*id),
+                Change::Create(_) => None,
+            })
+            .collect();
+        let mut read: HashMap<ActionId, ActionRecord> = match action_get_many(&mut tx, &ids).await {
+            Ok(actions) => actions.into_iter().map(|a| (a.id, a)).collect(),
+            Err(error) => {
+                for (_, answer) in group {
+                    let _ = answer.send(Err(copy(&error)));
+                }
+                return;
+            }
+        };
+        let mut results = Vec::with_capacity(group.len());
+        let by_session: Vec<bool> = group
+            .iter()
+            .map(|(change, _)| change.by_session())
+            .collect();
+        for (change, answer) in group {
+            let result = apply_read(&mut tx, change, &mut read, &self.options, now).await;
+            results.push((result, answer));
+        }
+        if let Err(error) = tx.commit().await {
+            for (_, answer) in results {
+                let _ = answer.send(Err(copy(&error)));
+            }
+            return;
+        }
+        // Answer first (the changes are committed), then tell the hooks.
+        let mut changed = Vec::new();
+        for ((result, answer), by_session) in results.into_iter().zip(by_session) {
+            if let Ok((action, true)) = &result {
+                changed.push((action.clone(), by_session));
+            }
+            let _ = answer.send(result);
+        }
+        for (action, by_session) in changed {
+            self.changed(&action, by_session).await;
+        }
+    }
+}
+
+impl Change {
+    /// Whether the change is an agent session's own report.
+    fn by_session(&self) -> bool {
+        matches!(
+            self,
+            Change::Move {
+                step: Step::Report {
+                    by: Executor::Session,
+                    ..
+                },
+                ..
+            }
+        )
+    }
+
+    /// The change again, for a retry after a lost compare-and-swap (creates never
+    /// lose one).
+    fn retry_copy(&self) -> Option<Change> {
+        match self {
+            Change::Create(_) => None,
+            Change::Move { id, etag, step } => Some(Change::Move {
+                id: *id,
+                etag: *etag,
+                step: match step {
+                    Step::Report {
+                        by,
+                        report,
+                        cluster,
+                    } => Step::Report {
+                        by: by.clone(),
+                        report: report.clone(),
+                        cluster: cluster.clone(),
+                    },
+                    Step::Cancel => Step::Cancel,
+                    Step::Abandon { reason, error } => Step::Abandon {
+                        reason,
+                        error: error.clone(),
+                    },
+                },
+            }),
+        }
+    }
+}
+
+/// The same error for every change of a failed group.
+fn copy(error: &Error) -> Error {
+    match error {
+        Error::Unavailable(message) => Error::Unavailable(message.clone()),
+        other => Error::Internal(other.to_string()),
+    }
+}
+
+/// Decides and writes one change in `tx`. A refusal writes nothing.
+pub(super) async fn apply_in(
+    tx: &mut Tx,
+    change: Change,
+    options: &ActionOptions,
+    now: i64,
+) -> Result<(ActionRecord, bool)> {
+    let mut read = HashMap::new();
+    if let Change::Move { id, .. } = &change
+        && let Some(action) = action_get(tx, *id).await?
+    {
+        read.insert(action.id, action);
+    }
+    apply_read(tx, change, &mut read, options, now).await
+}
+
+/// [`apply_in`] with the actions it moves read already (`read`, kept up to date for
+/// the next change of the group).
+async fn apply_read(
+    tx: &mut Tx,
+    change: Change,
+    read: &mut HashMap<ActionId, ActionRecord>,
+    options: &ActionOptions,
+    now: i64,
+) -> Result<(ActionRecord, bool)> {
+    let (id, etag, step) = match change {
+        Change::Create(action) => {
+            if !action_insert(tx, &action).await? {
+                let key = action.open_key().expect("a new action is open");
+                let holder = action_open_by_key(tx, &key).await?;
+                let name = holder
+                    .map(|h| h.name())
+                    .unwrap_or_else(|| "another action".into());
+                return Err(Error::Aborted {
+                    reason: "ACTION_IN_PROGRESS",
+                    message: format!(
+                        "{name} is already open on {}: wait for it to finish or cancel it",
+                        describe_target(&action)
+                    ),
+                });
+            }
+            emit(tx, &action, ActionChange::Added);
+            return Ok((action, true));
+        }
+        Change::Move { id, etag, step } => (id, etag, step),
+    };
+    let current = read.get(&id).cloned().ok_or_else(|| not_found(id))?;
+    super::check_etag(&current.name(), etag, current.generation)?;
+    let event = event_of(&current, &step, now)?;
+    let moved = transition(
+        &Current {
+            state: current.state,
+            executor: current.executor.clone(),
+        },
+        &event,
+    )
+    .map_err(|refused| {
+        Error::invalid_transition(&current.name(), current.state, verb(&event), refused.why)
+    })?;
+    let next = match moved {
+        Move::Same => return Ok((current, false)),
+        Move::To(next) => next,
+    };
+    let mut action = current.clone();
+    action.state = next;
+    action.generation += 1;
+    action.update_time = now;
+    note(&mut action, step, now, options);
+    let (reason, error) = (action.outcome.reason.clone(), action.outcome.error.clone());
+    // A move never leads to PENDING, the one state whose conditions depend on the
+    // cluster's connectivity.
+    conditions_of(
+        &mut action.outcome.conditions,
+        next,
+        &reason,
+        &error,
+        true,
+        now,
+    );
+    if !action_update(tx, &action, current.generation).await? {
+        return Err(Error::Aborted {
+            reason: "CONCURRENT_CHANGE",
+            message: format!("{} changed meanwhile; retry", action.name()),
+        });
+    }
+    emit(tx, &action, ActionChange::Modified);
+    read.insert(id, action.clone());
+    Ok((action, true))
+}
+
+/// The state machine's event for `step` on `action`, or a refusal that does not
+/// depend on the state.
+fn event_of(action: &ActionRecord, step: &Step, now: i64) -> Result<Event> {
+    Ok(match step {
+        Step::Cancel => Event::Cancel {
+            delay_passed: action.state == ActionState::Running
+                && action
+                    .outcome
+                    .start_time
+                    .is_some_and(|start| now >= start + action.spec.operation.delay_micros()),
+        },
+        Step::Abandon { .. } => Event::Abandon,
+        Step::Report {
+            by,
+            report,
+            cluster,
+        } => {
+            if cluster.as_ref().is_some_and(|c| *c != action.cluster) {
+                return Err(not_found(action.id));
+            }
+            let event = match report.state {
+                ActionState::Running => Event::Claim(by.clone()),
+                ActionState::Succeeded => Event::Succeed,
+                _ => Event::Fail,
+            };
+            // Only the executor that took it reports its outcome.
+            if matches!(event, Event::Succeed | Event::Fail)
+                && action.state == ActionState::Running
+                && action.executor.as_ref() != Some(by)
+            {
+                return Err(Error::precondition(
+                    "NOT_THE_EXECUTOR",
+                    "EXECUTOR",
+                    action.name(),
+                    format!("{} is run by another executor", action.name()),
+                ));
+            }
+            event
+        }
+    })
+}
+
+/// What a move changes besides the state.
+fn note(action: &mut ActionRecord, step: Step, now: i64, options: &ActionOptions) {
+    match step {
+        Step::Cancel => {
+            action.outcome.reason = "Cancelled".into();
+            action.outcome.error = "cancelled by a user".into();
+        }
+        Step::Abandon { reason, error } => {
+            action.outcome.reason = reason.to_string();
+            action.outcome.error = error;
+        }
+        Step::Report { by, report, .. } if action.state == ActionState::Running => {
+            action.executor = Some(by);
+            action.outcome.start_time = Some(report.start_time.unwrap_or(now));
+            action.deadline =
+                Some(now + action.spec.operation.delay_micros() + micros(options.run_timeout));
+        }
+        Step::Report { report, .. } => {
+            action.outcome.reboot_successful = report.reboot_successful;
+            action.outcome.snapshot_size_in_bytes = report.snapshot_size_in_bytes;
+            action.outcome.snapshot_path = report.snapshot_path;
+            action.outcome.error = report.error;
+            action.outcome.reason = match (action.state, report.reason.is_empty()) {
+                (ActionState::Failed, true) => "ExecutionFailed".into(),
+                _ => report.reason,
+            };
+        }
+    }
+    if action.state.is_finished() {
+        action.outcome.finish_time = Some(now);
+        action.deadline = None;
+        action.expire_time = Some(now + micros(options.ttl_after_finished));
+    }
+}
+
+fn verb(event: &Event) -> &'static str {
+    match event {
+        Event::Claim(_) => "claim",
+        Event::Succeed => "report success of",
+        Event::Fail => "report failure of",
+        Event::Cancel { .. } => "cancel",
+        Event::Abandon => "abandon",
+    }
+}

@@ -1,0 +1,431 @@
+//! P8: reboot actions through real agent sessions. A fresh server, `clusters`
+//! `flotilla-agent` processes with `nodes` nodes each, and `pods` VMs on every cluster
+//! (an app each, as KubeVirt VirtualMachines are objects of their own; their pods are
+//! spread over the nodes); then one reboot (delay 0) of every VM's pod,
+//! created by `clients` concurrent clients at `rate` creates a second in all. Measured: the time from
+//! the first create to the last SUCCEEDED; create → agent-received latency (the
+//! agent stamps the action's start_time when it receives and claims it; the bench
+//! stamps the send); lost actions (not SUCCEEDED) and duplicated executions (a pod
+//! whose restart count is not exactly 1). The baseline is etcd's own put → watch
+//! latency for the same count at the same rate: a watch per cluster prefix, the puts
+//! spread over the clusters by the same number of clients.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use flotilla_client::Client;
+use flotilla_client::v1::*;
+use flotilla_tests::{Backend, TestAgent, TestServer, struct_json, wait_connectivity};
+use tokio::sync::Mutex;
+
+use super::{Etcd, Row, micros_now, percentile};
+
+const PROJECT: &str = "projects/p8";
+const VERSION: &str = "projects/p8/compositeApps/vms/versions/v1";
+const DIG: &str = "projects/p8/compositeApps/vms/versions/v1/deploymentIntentGroups/prod";
+
+/// The scale of P8.
+#[derive(Debug, Clone, Copy)]
+pub struct P8Scale {
+    pub clusters: usize,
+    pub nodes: usize,
+    /// Pods per cluster (every one is rebooted once).
+    pub pods: usize,
+    /// Concurrent clients creating the actions.
+    pub clients: usize,
+    /// The creates per second the clients pace themselves to, together.
+    pub rate: f64,
+}
+
+pub const FULL: P8Scale = P8Scale {
+    clusters: 100,
+    nodes: 10,
+    pods: 100,
+    clients: 100,
+    rate: 1250.0,
+};
+
+pub const QUICK: P8Scale = P8Scale {
+    clusters: 10,
+    nodes: 2,
+    pods: 10,
+    clients: 10,
+    rate: 200.0,
+};
+
+impl P8Scale {
+    fn actions(&self) -> usize {
+        self.clusters * self.pods
+    }
+}
+
+fn vm_manifest(vm: usize) -> String {
+    format!(
+        "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: vm{vm}\nspec:\n  replicas: 1\n  template:\n    metadata:\n      labels:\n        kubevirt.io/domain: vm{vm}\n"
+    )
+}
+
+async fn setup(client: &mut Client, scale: P8Scale) -> Result<Vec<(String, String)>> {
+    let l = &mut client.lifecycle;
+    l.create_project(CreateProjectRequest {
+        project_id: "p8".into(),
+        ..Default::default()
+    })
+    .await?;
+    l.create_composite_app(CreateCompositeAppRequest {
+        parent: PROJECT.into(),
+        composite_app_id: "vms".into(),
+        version_id: "v1".into(),
+        ..Default::default()
+    })
+    .await?;
+    l.create_composite_profile(CreateCompositeProfileRequest {
+        parent: VERSION.into(),
+        composite_profile_id: "default".into(),
+        ..Default::default()
+    })
+    .await?;
+    l.create_cluster_provider(CreateClusterProviderRequest {
+        cluster_provider_id: "p8".into(),
+        ..Default::default()
+    })
+    .await?;
+    let mut clusters = Vec::new();
+    for c in 0..scale.clusters {
+        let cluster = l
+            .create_cluster(CreateClusterRequest {
+                parent: "clusterProviders/p8".into(),
+                cluster_id: format!("k{c}"),
+                cluster: Some(Cluster {
+                    connection_mode: ConnectionMode::Agent as i32,
+                    labels: [("fleet".to_string(), "p8".to_string())].into(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        clusters.push((cluster.name, cluster.agent_token));
+    }
+    l.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: VERSION.into(),
+        deployment_intent_group_id: "prod".into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "default".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await?;
+    for vm in 0..scale.pods {
+        l.create_app(CreateAppRequest {
+            parent: VERSION.into(),
+            app_id: format!("vm{vm}"),
+            app: Some(App {
+                manifests: vm_manifest(vm),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await?;
+        l.create_placement_intent(CreatePlacementIntentRequest {
+            parent: DIG.into(),
+            placement_intent_id: format!("vm{vm}"),
+            placement_intent: Some(PlacementIntent {
+                app: format!("vm{vm}"),
+                cluster_provider: "p8".into(),
+                cluster_selector: [("fleet".to_string(), "p8".to_string())].into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await?;
+    }
+    for verb in [true, false] {
+        let name = DIG.to_string();
+        if verb {
+            l.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+                name,
+                ..Default::default()
+            })
+            .await?;
+        } else {
+            l.instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+                name,
+                ..Default::default()
+            })
+            .await?;
+        }
+    }
+    Ok(clusters)
+}
+
+async fn ready_count(client: &mut Client) -> Result<i64> {
+    let s = client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: DIG.into(),
+            output: StatusOutput::Summary as i32,
+            ..Default::default()
+        })
+        .await?
+        .into_inner();
+    Ok(s.readiness.unwrap_or_default().ready)
+}
+
+/// Every action, paged.
+async fn all_actions(client: &mut Client) -> Result<Vec<Action>> {
+    let mut actions = Vec::new();
+    let mut token = String::new();
+    loop {
+        let page = client
+            .actions
+            .list_actions(ListActionsRequest {
+                page_size: 1000,
+                page_token: token,
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        actions.extend(page.actions);
+        if page.next_page_token.is_empty() {
+            return Ok(actions);
+        }
+        token = page.next_page_token;
+    }
+}
+
+fn micros(t: &prost_types::Timestamp) -> i64 {
+    t.seconds * 1_000_000 + i64::from(t.nanos) / 1000
+}
+
+/// Runs P8 on a fresh server of `backend`; adds its rows.
+pub async fn run(
+    backend: Backend,
+    label: &'static str,
+    scale: P8Scale,
+    quick: bool,
+    etcd: &Etcd,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    let server = TestServer::start_with(backend, &["--sim-pod-ready-millis", "100"]).await;
+    let mut client = server.client().await;
+    eprintln!(
+        "[{label}] P8: {} clusters x {} nodes, {} VM pods each",
+        scale.clusters, scale.nodes, scale.pods
+    );
+    let clusters = setup(&mut client, scale).await?;
+    let nodes = scale.nodes.to_string();
+    let _agents: Vec<TestAgent> = clusters
+        .iter()
+        .map(|(cluster, token)| {
+            TestAgent::start_with(&server, cluster, token, &["--nodes", &nodes])
+        })
+        .collect();
+    for (cluster, _) in &clusters {
+        wait_connectivity(&client, cluster, Connectivity::Available).await;
+    }
+    let want = (scale.clusters * scale.pods * 2) as i64;
+    let deadline = Instant::now() + Duration::from_secs(300);
+    while ready_count(&mut client).await? < want {
+        if Instant::now() > deadline {
+            bail!("the P8 pods did not become Ready");
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+
+    // The reboots: the pods of the clusters dealt out to the clients.
+    let targets: Vec<(String, String)> = (0..scale.pods)
+        .flat_map(|p| {
+            clusters
+                .iter()
+                .map(move |(c, _)| (c.clone(), format!("vm{p}-0")))
+        })
+        .collect();
+    let queue = Arc::new(Mutex::new(targets.into_iter()));
+    let sent: Arc<Mutex<HashMap<String, i64>>> = Arc::default();
+    let rtt: Arc<Mutex<Vec<f64>>> = Arc::default();
+    // Each client sends at its share of the rate (open loop: a slow answer does not
+    // slow the load down until a client's answers take longer than its interval).
+    let interval = Duration::from_secs_f64(scale.clients as f64 / scale.rate);
+    let mut clients = Vec::new();
+    for _ in 0..scale.clients {
+        clients.push(server.client().await);
+    }
+    let started = Instant::now();
+    let first_send = micros_now();
+    let mut tasks = Vec::new();
+    for (index, mut client) in clients.into_iter().enumerate() {
+        let (queue, sent, rtt) = (queue.clone(), sent.clone(), rtt.clone());
+        let start =
+            tokio::time::Instant::now() + interval.mul_f64(index as f64 / scale.clients as f64);
+        tasks.push(tokio::spawn(async move {
+            let mut next = start;
+            loop {
+                tokio::time::sleep_until(next).await;
+                next += interval;
+                let Some((cluster, pod)) = queue.lock().await.next() else {
+                    return Ok::<_, anyhow::Error>(());
+                };
+                let at = micros_now();
+                let action = client
+                    .actions
+                    .create_pod_action(CreatePodActionRequest {
+                        cluster,
+                        namespace: String::new(),
+                        pod,
+                        action_name: "Reboot".into(),
+                        params: Some(create_pod_action_request::Params::RebootParams(
+                            RebootParams {
+                                delay_in_seconds: 0,
+                            },
+                        )),
+                        request_id: String::new(),
+                    })
+                    .await?
+                    .into_inner();
+                sent.lock().await.insert(action.name, at);
+                rtt.lock().await.push((micros_now() - at) as f64 / 1000.0);
+            }
+        }));
+    }
+    for task in tasks {
+        task.await??;
+    }
+    let create_secs = started.elapsed().as_secs_f64();
+    {
+        let mut rtt = rtt.lock().await;
+        eprintln!(
+            "  create RPC p50 {:.1} ms p99 {:.1} ms",
+            percentile(&mut rtt, 0.5),
+            percentile(&mut rtt, 0.99)
+        );
+    }
+    let create_rate = scale.actions() as f64 / create_secs;
+
+    // Until every action finished.
+    let deadline = Instant::now() + Duration::from_secs(300);
+    let actions = loop {
+        let actions = all_actions(&mut client).await?;
+        let finished = actions
+            .iter()
+            .filter(|a| a.status.as_ref().is_some_and(|s| s.complete))
+            .count();
+        if finished == scale.actions() || Instant::now() > deadline {
+            break actions;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let sent = sent.lock().await;
+    let mut latencies = Vec::new();
+    let mut last_finish = first_send;
+    let mut succeeded = 0;
+    for action in &actions {
+        let status = action.status.as_ref().expect("status");
+        if status.state() == ActionState::Succeeded {
+            succeeded += 1;
+        }
+        if let (Some(start), Some(at)) = (status.start_time.as_ref(), sent.get(&action.name)) {
+            latencies.push((micros(start) - at) as f64 / 1000.0);
+        }
+        if let Some(finish) = status.finish_time.as_ref() {
+            last_finish = last_finish.max(micros(finish));
+        }
+    }
+    let total = (last_finish - first_send) as f64 / 1e6;
+    let lost = scale.actions() - succeeded;
+    // Each pod restarted exactly once: no reboot ran twice, none was skipped.
+    let duplicated = restart_anomalies(&mut client, scale).await?;
+    let (p50, p99) = (
+        percentile(&mut latencies.clone(), 0.5),
+        percentile(&mut latencies, 0.99),
+    );
+    eprintln!(
+        "  P8: {} creates in {create_secs:.2} s ({create_rate:.0}/s); create -> agent p50 {p50:.1} ms p99 {p99:.1} ms; all done in {total:.2} s",
+        scale.actions()
+    );
+    let (etcd_p50, etcd_p99) = super::etcd_put_watch(etcd, scale, create_rate).await?;
+    eprintln!(
+        "  etcd put -> watch at {create_rate:.0}/s: p50 {etcd_p50:.1} ms p99 {etcd_p99:.1} ms"
+    );
+    let time_target = 10.0 * (scale.actions() as f64 / FULL.actions() as f64).max(0.2);
+    rows.push(Row {
+        backend: label,
+        id: "P8 actions done",
+        figure: format!("{total:.2} s for {}", scale.actions()),
+        baseline: format!("{create_rate:.0} creates/s"),
+        ratio: "-".into(),
+        target: format!("<= {time_target:.1} s"),
+        pass: total <= time_target,
+        gating: true,
+    });
+    rows.push(Row {
+        backend: label,
+        id: "P8 create->agent",
+        figure: format!("p99 {p99:.1} ms (p50 {p50:.1})"),
+        baseline: format!("p99 {etcd_p99:.1} ms (p50 {etcd_p50:.1}) etcd"),
+        ratio: format!("{:.2}x", p99 / etcd_p99),
+        target: "<= 50 ms, <= 1x".into(),
+        pass: p99 <= 50.0 && p99 <= etcd_p99,
+        gating: !quick,
+    });
+    rows.push(Row {
+        backend: label,
+        id: "P8 lost/duplicated",
+        figure: format!("{lost} lost, {duplicated} duplicated"),
+        baseline: "-".into(),
+        ratio: "-".into(),
+        target: "0, 0".into(),
+        pass: lost == 0 && duplicated == 0,
+        gating: true,
+    });
+    Ok(())
+}
+
+/// Pods whose restart count is not exactly 1.
+async fn restart_anomalies(client: &mut Client, scale: P8Scale) -> Result<usize> {
+    let mut anomalies = 0;
+    let mut seen = 0;
+    let mut token = String::new();
+    loop {
+        let page = client
+            .status
+            .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+                name: DIG.into(),
+                output: StatusOutput::Detail as i32,
+                page_size: 5000,
+                page_token: token,
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        for resource in page
+            .resources
+            .iter()
+            .flat_map(|a| a.clusters.iter().flat_map(|c| c.resources.iter()))
+            .filter(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod"))
+        {
+            seen += 1;
+            let restarts = resource
+                .status
+                .as_ref()
+                .map(struct_json)
+                .and_then(|s| {
+                    s.pointer("/containerStatuses/0/restartCount")
+                        .and_then(|v| v.as_f64())
+                })
+                .unwrap_or(0.0);
+            if restarts != 1.0 {
+                anomalies += 1;
+            }
+        }
+        if page.next_page_token.is_empty() {
+            break;
+        }
+        token = page.next_page_token;
+    }
+    Ok(anomalies + scale.actions().saturating_sub(seen))
+}

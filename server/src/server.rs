@@ -42,22 +42,14 @@ use crate::net::tls::{self, TlsState};
 use crate::rsync::{RsyncEngine, RsyncOptions};
 use crate::sim::embedded::EmbeddedAgents;
 use crate::store::action::ActionRecord;
-use crate::store::{Backend, Store, redact};
+use crate::store::{Store, redact};
 use crate::tasks::action_timer::ActionTimer;
-use crate::tasks::event_compaction::EventCompaction;
-use crate::tasks::request_expiry::RequestExpiry;
-use crate::tasks::table_statistics::TableStatistics;
-use crate::tasks::wal_checkpoint::WalCheckpoint;
+use crate::tasks::upkeep::{StoreUpkeep, Upkeep};
 use crate::tasks::{self, Activator};
 use crate::watch::{WatchHub, WatchOptions};
 
-/// How often the WAL is checkpointed (SQLite): often enough that each checkpoint copies
-/// a few MB at most under a full write load.
-const WAL_CHECKPOINT_PERIOD: Duration = Duration::from_millis(100);
 /// How often the TLS files are checked for changes (SIGHUP reloads at once).
 const TLS_RELOAD_PERIOD: Duration = Duration::from_secs(2);
-/// How often PostgreSQL tables that changed a lot are analyzed.
-const STATISTICS_PERIOD: Duration = Duration::from_secs(5);
 
 /// Request logging: a span per RPC (DEBUG), and a WARN line for RPCs that fail on the
 /// server's side. Errors that describe the caller's request (bad input, not found,
@@ -295,58 +287,34 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     });
     let mut serve = std::pin::pin!(serve);
 
-    let expiry = Arc::new(RequestExpiry {
-        store: store.clone(),
-        retention: config.request_id_retention,
-    });
-    let expiry_period =
-        (config.request_id_retention / 10).clamp(Duration::from_secs(1), Duration::from_secs(3600));
-    let expiry_task = tasks::spawn(expiry, expiry_period, Activator::default(), workers.clone());
-    let compaction = Arc::new(EventCompaction {
-        store: store.clone(),
-        retention: config.watch_retention,
-    });
-    let compaction_period =
-        (config.watch_retention / 10).clamp(Duration::from_millis(200), Duration::from_secs(60));
-    let compaction_task = tasks::spawn(
-        compaction,
-        compaction_period,
-        Activator::default(),
-        workers.clone(),
-    );
-
-    let action_timer_task = tasks::spawn(
+    let mut task_handles: Vec<_> = [
+        Upkeep::ExpireRequests {
+            retention: config.request_id_retention,
+        },
+        Upkeep::CompactEvents {
+            retention: config.watch_retention,
+        },
+        Upkeep::WalCheckpoint,
+        Upkeep::TableStatistics,
+    ]
+    .into_iter()
+    .filter(|job| job.runs_on(store.backend()))
+    .map(|job| {
+        let task = Arc::new(StoreUpkeep {
+            store: store.clone(),
+            job,
+        });
+        tasks::spawn(task, job.period(), Activator::default(), workers.clone())
+    })
+    .collect();
+    task_handles.push(tasks::spawn(
         Arc::new(ActionTimer {
             actions: actions.clone(),
         }),
         config.action_check,
         action_timer,
         workers.clone(),
-    );
-
-    // SQLite only; PostgreSQL checkpoints on its own.
-    let checkpoint_task = (store.backend() == Backend::Sqlite).then(|| {
-        tasks::spawn(
-            Arc::new(WalCheckpoint {
-                store: store.clone(),
-            }),
-            WAL_CHECKPOINT_PERIOD,
-            Activator::default(),
-            workers.clone(),
-        )
-    });
-
-    // PostgreSQL only: autovacuum analyzes once a minute at most.
-    let statistics_task = (store.backend() == Backend::Postgres).then(|| {
-        tasks::spawn(
-            Arc::new(TableStatistics {
-                store: store.clone(),
-            }),
-            STATISTICS_PERIOD,
-            Activator::default(),
-            workers.clone(),
-        )
-    });
+    ));
 
     engine.start_all().await?;
     if let Some(embedded) = &embedded {
@@ -376,10 +344,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         warn!("rsync workers did not stop in time");
     }
     if tokio::time::timeout(config.shutdown_timeout, async {
-        let _ = expiry_task.await;
-        let _ = compaction_task.await;
-        let _ = action_timer_task.await;
-        for task in [checkpoint_task, statistics_task].into_iter().flatten() {
+        for task in task_handles {
             let _ = task.await;
         }
     })

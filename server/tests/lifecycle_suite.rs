@@ -874,7 +874,7 @@ mod expiry {
     use flotilla_server::domain::resources::ProjectSpec;
     use flotilla_server::store::Store;
     use flotilla_server::tasks::BackgroundTask;
-    use flotilla_server::tasks::request_expiry::RequestExpiry;
+    use flotilla_server::tasks::upkeep::{StoreUpkeep, Upkeep};
 
     async fn expired_request_ids_are_forgotten(store: Store) {
         let app = Lifecycle::new(store.clone());
@@ -887,15 +887,19 @@ mod expiry {
         app.create(name.clone(), ProjectSpec::default(), Some(&key))
             .await
             .unwrap();
-        let keep = RequestExpiry {
+        let keep = StoreUpkeep {
             store: store.clone(),
-            retention: Duration::from_secs(3600),
+            job: Upkeep::ExpireRequests {
+                retention: Duration::from_secs(3600),
+            },
         };
         assert_eq!(keep.activate().await.unwrap()["expired"], 0);
         tokio::time::sleep(Duration::from_millis(20)).await;
-        let expire = RequestExpiry {
+        let expire = StoreUpkeep {
             store: store.clone(),
-            retention: Duration::from_millis(1),
+            job: Upkeep::ExpireRequests {
+                retention: Duration::from_millis(1),
+            },
         };
         assert_eq!(expire.activate().await.unwrap()["expired"], 1);
         assert_eq!(expire.activate().await.unwrap()["expired"], 0, "idempotent");

@@ -4,10 +4,7 @@
 //! next period does.
 
 pub mod action_timer;
-pub mod event_compaction;
-pub mod request_expiry;
-pub mod table_statistics;
-pub mod wal_checkpoint;
+pub mod upkeep;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};

@@ -6,19 +6,17 @@ use std::time::Duration;
 
 use flotilla_api::v1 as pb;
 use pb::access_service_server::AccessService;
-use tonic::{Request, Response, Status};
+use tonic::Request;
 
 use super::convert::{check_id, timestamp};
-use super::page::{decode_token, encode_token, page_size};
-use super::{check_size, ok};
+use super::page::Paging;
+use super::rpc;
 use crate::app::access::{Access, NewToken};
 use crate::domain::access::{Principal, Role};
 use crate::error::{Error, Result, Violations};
 use crate::ids::TokenId;
 use crate::store::now_micros;
 use crate::store::token::TokenRecord;
-
-type Rpc<T> = std::result::Result<Response<T>, Status>;
 
 /// The default lifetime of a created token.
 pub const DEFAULT_TOKEN_TTL: Duration = Duration::from_secs(90 * 24 * 3600);
@@ -182,72 +180,47 @@ fn token_id(field: &str, name: &str) -> Result<TokenId> {
 
 #[tonic::async_trait]
 impl AccessService for AccessApi {
-    async fn create_token(&self, request: Request<pb::CreateTokenRequest>) -> Rpc<pb::Token> {
-        ok(async {
-            let creator = caller(&request)?;
-            let req = check_size(request)?;
-            let new = new_token(&req)?;
-            let (record, secret) = self.access.create_token(Some(creator.token), new).await?;
-            let mut token = token_to_proto(&record);
-            token.secret = secret.expose().to_string();
-            Ok(token)
-        }
-        .await)
-    }
+    rpc!(self, create_token(CreateTokenRequest) -> pb::Token, |req, creator| {
+        let new = new_token(&req)?;
+        let (record, secret) = self.access.create_token(Some(creator.token), new).await?;
+        let mut token = token_to_proto(&record);
+        token.secret = secret.expose().to_string();
+        Ok(token)
 
-    async fn get_token(&self, request: Request<pb::GetTokenRequest>) -> Rpc<pb::Token> {
-        ok(async {
-            let req = check_size(request)?;
-            let id = token_id("name", &req.name)?;
-            Ok(token_to_proto(&self.access.get_token(id).await?))
-        }
-        .await)
-    }
+    });
 
-    async fn list_tokens(
-        &self,
-        request: Request<pb::ListTokensRequest>,
-    ) -> Rpc<pb::ListTokensResponse> {
-        ok(async {
-            let req = check_size(request)?;
-            let size = page_size(req.page_size)?;
-            let scope = format!("ListTokens:{}", req.show_inactive);
-            let after: Option<(i64, TokenId)> = decode_token(&scope, &req.page_token)?;
-            let (tokens, more) = self
-                .access
-                .list_tokens(after, req.show_inactive, size)
-                .await?;
-            let next_page_token = match (more, tokens.last()) {
-                (true, Some(last)) => encode_token(&scope, &(last.create_time, last.id)),
-                _ => String::new(),
-            };
-            Ok(pb::ListTokensResponse {
-                tokens: tokens.iter().map(token_to_proto).collect(),
-                next_page_token,
-            })
-        }
-        .await)
-    }
+    rpc!(self, get_token(GetTokenRequest) -> pb::Token, |req| {
+        let id = token_id("name", &req.name)?;
+        Ok(token_to_proto(&self.access.get_token(id).await?))
 
-    async fn revoke_token(&self, request: Request<pb::RevokeTokenRequest>) -> Rpc<pb::Token> {
-        ok(async {
-            let req = check_size(request)?;
-            let id = token_id("name", &req.name)?;
-            Ok(token_to_proto(&self.access.revoke_token(id).await?))
-        }
-        .await)
-    }
+    });
 
-    async fn get_current_token(
-        &self,
-        request: Request<pb::GetCurrentTokenRequest>,
-    ) -> Rpc<pb::Token> {
-        ok(async {
-            let principal = caller(&request)?;
-            Ok(token_to_proto(
-                &self.access.get_token(principal.token).await?,
-            ))
-        }
-        .await)
-    }
+    rpc!(self, list_tokens(ListTokensRequest) -> pb::ListTokensResponse, |req| {
+        let scope = format!("ListTokens:{}", req.show_inactive);
+        let paging = Paging::<(i64, TokenId)>::new(scope, req.page_size, &req.page_token)?;
+        let (tokens, more) = self
+            .access
+            .list_tokens(paging.after, req.show_inactive, paging.size)
+            .await?;
+        let next_page_token =
+            paging.next_token(more, tokens.last().map(|l| (l.create_time, l.id)));
+        Ok(pb::ListTokensResponse {
+            tokens: tokens.iter().map(token_to_proto).collect(),
+            next_page_token,
+        })
+
+    });
+
+    rpc!(self, revoke_token(RevokeTokenRequest) -> pb::Token, |req| {
+        let id = token_id("name", &req.name)?;
+        Ok(token_to_proto(&self.access.revoke_token(id).await?))
+
+    });
+
+    rpc!(self, get_current_token(GetCurrentTokenRequest) -> pb::Token, |req, principal| {
+        Ok(token_to_proto(
+            &self.access.get_token(principal.token).await?,
+        ))
+
+    });
 }

@@ -8,13 +8,13 @@ use pb::action_service_server::ActionService;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use super::access::caller;
 use super::convert::{
     action_id, action_state_from_proto, action_to_proto, name, params_from_proto, parse_etag,
     report_from_proto,
 };
-use super::page::{decode_token, encode_token, page_size};
-use super::{check_size, empty, ok, request_key};
+use super::page::Paging;
+use super::{check_size, request_key, rpc};
+use crate::app::RequestKey;
 use crate::app::actions::{ACTIONS_TARGET, Actions, NewAction, NewTarget};
 use crate::domain::action::{Executor, Invalid, operation};
 use crate::domain::names::{CLUSTER, validate_id};
@@ -42,6 +42,45 @@ impl ActionApi {
     pub fn new(app: Actions, watch: Arc<WatchHub>) -> Self {
         Self { app, watch }
     }
+
+    /// CreatePodAction and CreateNodeAction: validates the whole request (every
+    /// violation at once, then the request id), then creates.
+    async fn create(
+        &self,
+        cluster_name: &str,
+        target: NewTarget,
+        action_name: &str,
+        reboot: Option<&pb::RebootParams>,
+        snapshot: Option<&pb::SnapshotParams>,
+        key: Result<Option<RequestKey>>,
+    ) -> Result<pb::Action> {
+        let mut violations = Violations::new();
+        let cluster = violations.check(cluster("cluster", cluster_name).map_err(first_violation));
+        let node = match &target {
+            NewTarget::Pod { namespace, pod } => {
+                check_k8s_name(&mut violations, "namespace", namespace, true);
+                if namespace.contains('.') {
+                    violations.add("namespace", "must be an RFC 1123 label");
+                }
+                check_k8s_name(&mut violations, "pod", pod, false);
+                false
+            }
+            NewTarget::Node { node } => {
+                check_k8s_name(&mut violations, "node", node, false);
+                true
+            }
+        };
+        let operation = operation(action_name, params_from_proto(reboot, snapshot), node)
+            .map_err(|problems| add_invalid(&mut violations, problems))
+            .ok();
+        violations.into_result()?;
+        let new = NewAction {
+            cluster: cluster.expect("validated"),
+            target,
+            operation: operation.expect("validated"),
+        };
+        Ok(action_to_proto(&self.app.create(new, key?.as_ref()).await?))
+    }
 }
 
 /// A cluster name of a request field.
@@ -67,6 +106,18 @@ fn check_k8s_name(violations: &mut Violations, field: &str, value: &str, empty_o
     }
 }
 
+/// The reboot and snapshot parameters of a create request's `params` oneof (each
+/// request has its own generated `Params` enum, imported where this is used).
+macro_rules! split_params {
+    ($params:expr) => {
+        match $params {
+            Some(Params::RebootParams(p)) => (Some(p), None),
+            Some(Params::SnapshotParams(p)) => (None, Some(p)),
+            None => (None, None),
+        }
+    };
+}
+
 fn add_invalid(violations: &mut Violations, problems: Vec<Invalid>) {
     for problem in problems {
         violations.add(problem.field, problem.why);
@@ -75,135 +126,59 @@ fn add_invalid(violations: &mut Violations, problems: Vec<Invalid>) {
 
 #[tonic::async_trait]
 impl ActionService for ActionApi {
-    async fn create_pod_action(
-        &self,
-        request: Request<pb::CreatePodActionRequest>,
-    ) -> Rpc<pb::Action> {
-        ok(async {
-            let req = check_size(request)?;
-            let mut violations = Violations::new();
-            let cluster =
-                violations.check(cluster("cluster", &req.cluster).map_err(first_violation));
-            check_k8s_name(&mut violations, "namespace", &req.namespace, true);
-            if req.namespace.contains('.') {
-                violations.add("namespace", "must be an RFC 1123 label");
-            }
-            check_k8s_name(&mut violations, "pod", &req.pod, false);
-            let params = params_from_proto(
-                match &req.params {
-                    Some(pb::create_pod_action_request::Params::RebootParams(p)) => Some(p),
-                    _ => None,
-                },
-                match &req.params {
-                    Some(pb::create_pod_action_request::Params::SnapshotParams(p)) => Some(p),
-                    _ => None,
-                },
-            );
-            let op = operation(&req.action_name, params, false)
-                .map_err(|problems| add_invalid(&mut violations, problems))
-                .ok();
-            violations.into_result()?;
-            let key = request_key("CreatePodAction", &req.cluster, &req.request_id, &req)?;
-            let new = NewAction {
-                cluster: cluster.expect("validated"),
-                target: NewTarget::Pod {
-                    namespace: req.namespace.clone(),
-                    pod: req.pod.clone(),
-                },
-                operation: op.expect("validated"),
-            };
-            Ok(action_to_proto(&self.app.create(new, key.as_ref()).await?))
-        }
-        .await)
-    }
+    rpc!(self, create_pod_action(CreatePodActionRequest) -> pb::Action, |req| {
+        use pb::create_pod_action_request::Params;
+        let target = NewTarget::Pod { namespace: req.namespace.clone(), pod: req.pod.clone() };
+        let key = request_key("CreatePodAction", &req.cluster, &req.request_id, &req);
+        let (reboot, snapshot) = split_params!(&req.params);
+        self.create(&req.cluster, target, &req.action_name, reboot, snapshot, key).await
+    });
 
-    async fn create_node_action(
-        &self,
-        request: Request<pb::CreateNodeActionRequest>,
-    ) -> Rpc<pb::Action> {
-        ok(async {
-            let req = check_size(request)?;
-            let mut violations = Violations::new();
-            let cluster =
-                violations.check(cluster("cluster", &req.cluster).map_err(first_violation));
-            check_k8s_name(&mut violations, "node", &req.node, false);
-            let params = params_from_proto(
-                match &req.params {
-                    Some(pb::create_node_action_request::Params::RebootParams(p)) => Some(p),
-                    _ => None,
-                },
-                match &req.params {
-                    Some(pb::create_node_action_request::Params::SnapshotParams(p)) => Some(p),
-                    _ => None,
-                },
-            );
-            let op = operation(&req.action_name, params, true)
-                .map_err(|problems| add_invalid(&mut violations, problems))
-                .ok();
-            violations.into_result()?;
-            let key = request_key("CreateNodeAction", &req.cluster, &req.request_id, &req)?;
-            let new = NewAction {
-                cluster: cluster.expect("validated"),
-                target: NewTarget::Node {
-                    node: req.node.clone(),
-                },
-                operation: op.expect("validated"),
-            };
-            Ok(action_to_proto(&self.app.create(new, key.as_ref()).await?))
-        }
-        .await)
-    }
+    rpc!(self, create_node_action(CreateNodeActionRequest) -> pb::Action, |req| {
+        use pb::create_node_action_request::Params;
+        let target = NewTarget::Node { node: req.node.clone() };
+        let key = request_key("CreateNodeAction", &req.cluster, &req.request_id, &req);
+        let (reboot, snapshot) = split_params!(&req.params);
+        self.create(&req.cluster, target, &req.action_name, reboot, snapshot, key).await
+    });
 
-    async fn get_action(&self, request: Request<pb::GetActionRequest>) -> Rpc<pb::Action> {
-        ok(async {
-            let req = check_size(request)?;
-            let id = action_id("name", &req.name)?;
-            Ok(action_to_proto(&self.app.get(id).await?))
-        }
-        .await)
-    }
+    rpc!(self, get_action(GetActionRequest) -> pb::Action, |req| {
+        let id = action_id("name", &req.name)?;
+        Ok(action_to_proto(&self.app.get(id).await?))
 
-    async fn list_actions(
-        &self,
-        request: Request<pb::ListActionsRequest>,
-    ) -> Rpc<pb::ListActionsResponse> {
-        ok(async {
-            let req = check_size(request)?;
-            let mut violations = Violations::new();
-            if !req.cluster.is_empty() {
-                violations.check(cluster("cluster", &req.cluster).map_err(first_violation));
-            } else if !req.node_name.is_empty() || !req.pod.is_empty() {
-                violations.add("cluster", "is required to filter by node or pod");
-            }
-            check_k8s_name(&mut violations, "node_name", &req.node_name, true);
-            check_k8s_name(&mut violations, "namespace", &req.namespace, true);
-            check_k8s_name(&mut violations, "pod", &req.pod, true);
-            let state = violations
-                .check(action_state_from_proto("state", req.state).map_err(first_violation));
-            violations.into_result()?;
-            let size = page_size(req.page_size)?;
-            let filter = ActionFilter {
-                cluster: req.cluster.clone(),
-                node: req.node_name.clone(),
-                namespace: req.namespace.clone(),
-                pod: req.pod.clone(),
-                state: state.flatten(),
-                open_only: false,
-            };
-            let scope = format!("ListActions:{}", serde_json::json!(filter));
-            let before: Option<ActionId> = decode_token(&scope, &req.page_token)?;
-            let (actions, more) = self.app.list(&filter, before, size).await?;
-            let next_page_token = match (more, actions.last()) {
-                (true, Some(last)) => encode_token(&scope, &last.id),
-                _ => String::new(),
-            };
-            Ok(pb::ListActionsResponse {
-                actions: actions.iter().map(action_to_proto).collect(),
-                next_page_token,
-            })
+    });
+
+    rpc!(self, list_actions(ListActionsRequest) -> pb::ListActionsResponse, |req| {
+        let mut violations = Violations::new();
+        if !req.cluster.is_empty() {
+            violations.check(cluster("cluster", &req.cluster).map_err(first_violation));
+        } else if !req.node_name.is_empty() || !req.pod.is_empty() {
+            violations.add("cluster", "is required to filter by node or pod");
         }
-        .await)
-    }
+        check_k8s_name(&mut violations, "node_name", &req.node_name, true);
+        check_k8s_name(&mut violations, "namespace", &req.namespace, true);
+        check_k8s_name(&mut violations, "pod", &req.pod, true);
+        let state = violations
+            .check(action_state_from_proto("state", req.state).map_err(first_violation));
+        violations.into_result()?;
+        let filter = ActionFilter {
+            cluster: req.cluster.clone(),
+            node: req.node_name.clone(),
+            namespace: req.namespace.clone(),
+            pod: req.pod.clone(),
+            state: state.flatten(),
+            open_only: false,
+        };
+        let scope = format!("ListActions:{}", serde_json::json!(filter));
+        let paging = Paging::<ActionId>::new(scope, req.page_size, &req.page_token)?;
+        let (actions, more) = self.app.list(&filter, paging.after, paging.size).await?;
+        let next_page_token = paging.next_token(more, actions.last().map(|l| l.id));
+        Ok(pb::ListActionsResponse {
+            actions: actions.iter().map(action_to_proto).collect(),
+            next_page_token,
+        })
+
+    });
 
     async fn watch_actions(&self, request: Request<pb::WatchActionsRequest>) -> Rpc<WatchStream> {
         let req = check_size(request)?;
@@ -242,42 +217,27 @@ impl ActionService for ActionApi {
         Ok(Response::new(Box::pin(ReceiverStream::new(watch))))
     }
 
-    async fn update_action_status(
-        &self,
-        request: Request<pb::UpdateActionStatusRequest>,
-    ) -> Rpc<pb::Action> {
-        ok(async {
-            let principal = caller(&request)?;
-            let req = check_size(request)?;
-            let id = action_id("name", &req.name)?;
-            let report = report_from_proto(req.status.as_ref())?;
-            let etag = parse_etag("etag", &req.etag)?;
-            let by = Executor::NodeAgent(principal.token.to_string());
-            Ok(action_to_proto(
-                &self.app.report(id, by, report, etag, None).await?,
-            ))
-        }
-        .await)
-    }
+    rpc!(self, update_action_status(UpdateActionStatusRequest) -> pb::Action, |req, principal| {
+        let id = action_id("name", &req.name)?;
+        let report = report_from_proto(req.status.as_ref())?;
+        let etag = parse_etag("etag", &req.etag)?;
+        let by = Executor::NodeAgent(principal.token.to_string());
+        Ok(action_to_proto(
+            &self.app.report(id, by, report, etag, None).await?,
+        ))
 
-    async fn cancel_action(&self, request: Request<pb::CancelActionRequest>) -> Rpc<pb::Action> {
-        ok(async {
-            let req = check_size(request)?;
-            let id = action_id("name", &req.name)?;
-            Ok(action_to_proto(&self.app.cancel(id).await?))
-        }
-        .await)
-    }
+    });
 
-    async fn delete_action(&self, request: Request<pb::DeleteActionRequest>) -> Rpc<()> {
-        empty(
-            async {
-                let req = check_size(request)?;
-                self.app.delete(action_id("name", &req.name)?).await
-            }
-            .await,
-        )
-    }
+    rpc!(self, cancel_action(CancelActionRequest) -> pb::Action, |req| {
+        let id = action_id("name", &req.name)?;
+        Ok(action_to_proto(&self.app.cancel(id).await?))
+
+    });
+
+    rpc!(self, delete_action(DeleteActionRequest) -> (), |req| {
+            self.app.delete(action_id("name", &req.name)?).await
+
+    });
 }
 
 /// The first field violation of an INVALID_ARGUMENT error (others pass through as a

@@ -31,14 +31,48 @@ pub const MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
 /// The longest accepted request id.
 pub const MAX_REQUEST_ID_CHARS: usize = 128;
 
+/// What `#[async_trait]` turns a handler's `async fn` into; [`rpc!`] spells it out.
+pub(crate) type BoxedRpc<'a, T> = std::pin::Pin<
+    Box<dyn std::future::Future<Output = std::result::Result<Response<T>, Status>> + Send + 'a>,
+>;
+
+/// One unary handler of a `#[tonic::async_trait]` service impl:
+/// `rpc!(self, method(RequestType) -> Answer, |req| { ... })` where `req` is the
+/// request checked for size and the block yields `Result<Answer>`; with `|req, caller|`
+/// the block also gets the caller's [`crate::domain::access::Principal`]. The handler
+/// is written as `#[async_trait]` would write it, since a macro in the impl expands
+/// after the attribute has run; `self` is passed in so that the block may use it.
+macro_rules! rpc {
+    ($this:tt, $method:ident($req:ident) -> $out:ty, |$r:ident| $body:block) => {
+        rpc!($this, $method($req) -> $out, |$r, _caller| $body);
+    };
+    ($this:tt, $method:ident($req:ident) -> $out:ty, |$r:ident, $p:ident| $body:block) => {
+        fn $method<'life0, 'async_trait>(
+            &'life0 $this,
+            request: ::tonic::Request<::flotilla_api::v1::$req>,
+        ) -> $crate::api::BoxedRpc<'async_trait, $out>
+        where
+            'life0: 'async_trait,
+            Self: 'async_trait,
+        {
+            Box::pin(async move {
+                $crate::api::ok(async {
+                    #[allow(unused_variables)]
+                    let $p = $crate::api::access::caller(&request)?;
+                    #[allow(unused_variables)]
+                    let $r = $crate::api::check_size(request)?;
+                    $body
+                }
+                .await)
+            })
+        }
+    };
+}
+pub(crate) use rpc;
+
 /// A handler's result as the RPC's answer.
 pub(crate) fn ok<T>(value: Result<T>) -> std::result::Result<Response<T>, Status> {
     value.map(Response::new).map_err(Status::from)
-}
-
-/// A handler's empty result as the RPC's answer.
-pub(crate) fn empty(value: Result<()>) -> std::result::Result<Response<()>, Status> {
-    ok(value)
 }
 
 /// Unwraps a request, refusing oversized ones.

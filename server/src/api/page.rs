@@ -53,6 +53,32 @@ pub fn decode_token<T: DeserializeOwned>(scope: &str, token: &str) -> Result<Opt
     Ok(Some(token.a))
 }
 
+/// A page of a listing as asked for: the listing (`scope`), where the page starts
+/// (`after`, decoded from the page token) and how many items it holds.
+pub struct Paging<A> {
+    scope: String,
+    pub after: Option<A>,
+    pub size: usize,
+}
+
+impl<A: Serialize + DeserializeOwned> Paging<A> {
+    /// Validates `page_size`, then decodes `page_token` against `scope`.
+    pub fn new(scope: String, page_size: i32, page_token: &str) -> Result<Self> {
+        let size = self::page_size(page_size)?;
+        let after = decode_token(&scope, page_token)?;
+        Ok(Paging { scope, after, size })
+    }
+
+    /// The token of the next page, given whether there is more and the position of
+    /// this page's last item; empty after the last page.
+    pub fn next_token(&self, more: bool, last: Option<A>) -> String {
+        match (more, last) {
+            (true, Some(last)) => encode_token(&self.scope, &last),
+            _ => String::new(),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,7 @@ use super::convert::{
     cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto, json_to_struct, name,
     owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
 };
-use super::page::{decode_token, encode_token, page_size};
+use super::page::{Paging, decode_token, encode_token};
 use super::tree_wire;
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, StatusResult};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
@@ -376,9 +376,9 @@ impl StatusService for StatusApi {
         let r = check_size(request)?;
         let result: Result<pb::ListInstancesResponse> = async {
             let owner: ResourceName = owner_name("name", &r.name)?;
-            let size = page_size(r.page_size)?;
             let scope = format!("ListInstances:{owner}");
-            let before: Option<String> = decode_token(&scope, &r.page_token)?;
+            let paging = Paging::<String>::new(scope, r.page_size, &r.page_token)?;
+            let size = paging.size;
             let current = self
                 .app
                 .query(
@@ -400,16 +400,13 @@ impl StatusService for StatusApi {
             let mut rows = instance_list(
                 &mut conn,
                 &owner.to_string(),
-                before.as_deref(),
+                paging.after.as_deref(),
                 size as i64 + 1,
             )
             .await?;
             let more = rows.len() > size;
             rows.truncate(size);
-            let next_page_token = match (more, rows.last()) {
-                (true, Some(last)) => encode_token(&scope, &last.id.to_string()),
-                _ => String::new(),
-            };
+            let next_page_token = paging.next_token(more, rows.last().map(|l| l.id.to_string()));
             Ok(pb::ListInstancesResponse {
                 instances: rows
                     .iter()

@@ -520,100 +520,38 @@ mod tests {
         let editor_b = principal(Role::Editor, &["b"], None);
         let agent = principal(Role::Agent, &[], Some(CLUSTER));
         let other_agent = principal(Role::Agent, &[], Some("clusterProviders/p/clusters/c2"));
-        let placed = ["a"];
-        assert!(full(
-            &editor_a,
-            Need::WriteActions("cluster"),
-            CLUSTER,
-            &placed,
-            None
-        ));
-        assert!(!full(
-            &editor_b,
-            Need::WriteActions("cluster"),
-            CLUSTER,
-            &placed,
-            None
-        ));
-        assert!(!full(
-            &viewer_a,
-            Need::WriteActions("cluster"),
-            CLUSTER,
-            &placed,
-            None
-        ));
-        assert!(full(
-            &viewer_a,
-            Need::ReadActions("cluster"),
-            CLUSTER,
-            &placed,
-            None
-        ));
-        assert!(!full(
-            &viewer_a,
-            Need::ReadActions("cluster"),
-            "",
-            &placed,
-            None
-        ));
-        assert!(full(
-            &agent,
-            Need::ReadActions("cluster"),
-            CLUSTER,
-            &[],
-            None
-        ));
-        assert!(!full(
-            &other_agent,
-            Need::ReadActions("cluster"),
-            CLUSTER,
-            &[],
-            None
-        ));
-        assert!(!full(
-            &agent,
-            Need::WriteActions("cluster"),
-            CLUSTER,
-            &[],
-            None
-        ));
-        // By action name: the action's cluster decides; an unknown action is refused
-        // exactly like a foreign one.
-        assert!(full(
-            &agent,
-            Need::ReportActions("name"),
-            "actions/x",
-            &[],
-            Some(CLUSTER)
-        ));
-        assert!(!full(
-            &other_agent,
-            Need::ReportActions("name"),
-            "actions/x",
-            &[],
-            Some(CLUSTER)
-        ));
-        assert!(!full(
-            &agent,
-            Need::ReportActions("name"),
-            "actions/x",
-            &[],
-            None
-        ));
-        assert!(!full(
-            &editor_a,
-            Need::ReportActions("name"),
-            "actions/x",
-            &placed,
-            Some(CLUSTER)
-        ));
-        assert!(full(
-            &editor_a,
-            Need::WriteActions("name"),
-            "actions/x",
-            &placed,
-            Some(CLUSTER)
-        ));
+        let placed: &[&str] = &["a"];
+        let none: &[&str] = &[];
+        // (who, need, target field, projects placed on the cluster, the action's
+        // cluster, allowed)
+        #[rustfmt::skip]
+        let cases = [
+            (&editor_a, Need::WriteActions("cluster"), CLUSTER, placed, None, true),
+            (&editor_b, Need::WriteActions("cluster"), CLUSTER, placed, None, false),
+            (&viewer_a, Need::WriteActions("cluster"), CLUSTER, placed, None, false),
+            (&viewer_a, Need::ReadActions("cluster"), CLUSTER, placed, None, true),
+            (&viewer_a, Need::ReadActions("cluster"), "", placed, None, false),
+            (&agent, Need::ReadActions("cluster"), CLUSTER, none, None, true),
+            (&other_agent, Need::ReadActions("cluster"), CLUSTER, none, None, false),
+            (&agent, Need::WriteActions("cluster"), CLUSTER, none, None, false),
+            // By action name: the action's cluster decides; an unknown action is
+            // refused exactly like a foreign one.
+            (&agent, Need::ReportActions("name"), "actions/x", none, Some(CLUSTER), true),
+            (&other_agent, Need::ReportActions("name"), "actions/x", none, Some(CLUSTER), false),
+            (&agent, Need::ReportActions("name"), "actions/x", none, None, false),
+            (&editor_a, Need::ReportActions("name"), "actions/x", placed, Some(CLUSTER), false),
+            (&editor_a, Need::WriteActions("name"), "actions/x", placed, Some(CLUSTER), true),
+        ];
+        for (index, (who, need, field, projects, action_cluster, allowed)) in
+            cases.into_iter().enumerate()
+        {
+            assert_eq!(
+                full(who, need, field, projects, action_cluster),
+                allowed,
+                "case {index}: {:?} {need:?} {field:?}",
+                who.role
+            );
+        }
     }
 
     #[test]

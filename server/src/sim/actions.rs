@@ -111,20 +111,32 @@ impl SimCluster {
         if self.is_vm_pod(namespace, pod).is_none() {
             return Err(failure("PodNotFound", format!("pod {pod} does not exist")));
         }
-        if !wait(delay, cancel).await {
-            return Err(failure("Cancelled", "cancelled during the reboot delay"));
-        }
-        if self.faulty(pod, "Reboot") {
-            return Err(failure(
-                "RebootFailed",
-                format!("reboot of pod {pod} failed: the guest did not come back (injected fault)"),
-            ));
-        }
+        self.reboot_delay(pod, delay, cancel, "the guest did not come back")
+            .await?;
         let key = pod_key(namespace, pod);
         if !self.restart(std::slice::from_ref(&key)) {
             return Err(failure("PodNotFound", format!("pod {pod} disappeared")));
         }
         self.await_ready(&[key]).await
+    }
+
+    /// Waits out a reboot's delay (Cancelled if cancelled meanwhile), then fails the
+    /// reboot of `target` if a fault is injected for it.
+    async fn reboot_delay(
+        &self,
+        target: &str,
+        delay: Duration,
+        cancel: &CancellationToken,
+        symptom: &str,
+    ) -> Result<(), ActionFailure> {
+        if !wait(delay, cancel).await {
+            return Err(failure("Cancelled", "cancelled during the reboot delay"));
+        }
+        if self.faulty(target, "Reboot") {
+            let message = format!("reboot of {target} failed: {symptom} (injected fault)");
+            return Err(failure("RebootFailed", message));
+        }
+        Ok(())
     }
 
     /// Reboots a node: every pod on it restarts; Ok once they are all Ready again.
@@ -140,15 +152,8 @@ impl SimCluster {
                 format!("node {node} does not exist"),
             ));
         }
-        if !wait(delay, cancel).await {
-            return Err(failure("Cancelled", "cancelled during the reboot delay"));
-        }
-        if self.faulty(node, "Reboot") {
-            return Err(failure(
-                "RebootFailed",
-                format!("reboot of node {node} failed (injected fault)"),
-            ));
-        }
+        self.reboot_delay(node, delay, cancel, "it did not come back")
+            .await?;
         let pods: Vec<Key> = {
             let state = self.lock();
             state

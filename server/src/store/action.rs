@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::db_error;
+use super::{db_error, fetch_all, fetch_optional};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::error::{Error, Result};
@@ -161,23 +161,24 @@ pub async fn action_open_by_key(
     conn: &mut AnyConnection,
     open_key: &str,
 ) -> Result<Option<ActionRecord>> {
-    let row = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM actions WHERE open_key = $1"
-    ))
-    .bind(open_key)
-    .fetch_optional(conn)
+    fetch_optional(
+        conn,
+        sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM actions WHERE open_key = $1"
+        ))
+        .bind(open_key),
+        from_row,
+    )
     .await
-    .map_err(db_error)?;
-    row.as_ref().map(from_row).transpose()
 }
 
 pub async fn action_get(conn: &mut AnyConnection, id: ActionId) -> Result<Option<ActionRecord>> {
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM actions WHERE id = $1"))
-        .bind(id.to_string())
-        .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
-    row.as_ref().map(from_row).transpose()
+    fetch_optional(
+        conn,
+        sqlx::query(&format!("SELECT {COLUMNS} FROM actions WHERE id = $1")).bind(id.to_string()),
+        from_row,
+    )
+    .await
 }
 
 /// Writes `action` over the stored one if its generation is still `expected`
@@ -270,8 +271,7 @@ pub async fn action_list(
     for bind in &binds {
         query = query.bind(bind.as_str());
     }
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
-    rows.iter().map(from_row).collect()
+    fetch_all(conn, query, from_row).await
 }
 
 /// Open actions whose deadline passed by `now`, and finished ones due for deletion
@@ -281,23 +281,15 @@ pub async fn action_due(
     now: i64,
     limit: usize,
 ) -> Result<(Vec<ActionRecord>, Vec<ActionRecord>)> {
-    let late = sqlx::query(&format!(
+    let late = format!(
         "SELECT {COLUMNS} FROM actions WHERE deadline <= $1 ORDER BY deadline LIMIT {limit}"
-    ))
-    .bind(now)
-    .fetch_all(&mut *conn)
-    .await
-    .map_err(db_error)?;
-    let expired = sqlx::query(&format!(
+    );
+    let expired = format!(
         "SELECT {COLUMNS} FROM actions WHERE expire_time <= $1 ORDER BY expire_time LIMIT {limit}"
-    ))
-    .bind(now)
-    .fetch_all(&mut *conn)
-    .await
-    .map_err(db_error)?;
+    );
     Ok((
-        late.iter().map(from_row).collect::<Result<_>>()?,
-        expired.iter().map(from_row).collect::<Result<_>>()?,
+        fetch_all(&mut *conn, sqlx::query(&late).bind(now), from_row).await?,
+        fetch_all(conn, sqlx::query(&expired).bind(now), from_row).await?,
     ))
 }
 
@@ -321,15 +313,16 @@ pub async fn action_next_due(conn: &mut AnyConnection) -> Result<Option<i64>> {
 
 /// Open pod actions whose pod its cluster no longer reports.
 pub async fn action_open_with_pod_gone(conn: &mut AnyConnection) -> Result<Vec<ActionRecord>> {
-    let rows = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM actions a WHERE a.open_key IS NOT NULL AND a.pod <> '' \
-         AND NOT EXISTS (SELECT 1 FROM cluster_resources c WHERE c.cluster = a.cluster \
-         AND c.kind = 'Pod' AND c.namespace = a.namespace AND c.name = a.pod AND c.present = 1)"
-    ))
-    .fetch_all(conn)
+    fetch_all(
+        conn,
+        sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM actions a WHERE a.open_key IS NOT NULL AND a.pod <> '' \
+             AND NOT EXISTS (SELECT 1 FROM cluster_resources c WHERE c.cluster = a.cluster \
+             AND c.kind = 'Pod' AND c.namespace = a.namespace AND c.name = a.pod AND c.present = 1)"
+        )),
+        from_row,
+    )
     .await
-    .map_err(db_error)?;
-    rows.iter().map(from_row).collect()
 }
 
 /// A cluster as actions see it: the nodes its agent reported last, its connectivity,
@@ -350,20 +343,14 @@ pub async fn action_cluster(
     namespace: &str,
     pod: &str,
 ) -> Result<Option<ActionCluster>> {
-    let row = sqlx::query(
+    let query = sqlx::query(
         "SELECT c.nodes AS nodes, c.connectivity AS connectivity, \
          (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
           AND r.namespace = $2 AND r.name = $3 AND r.present = 1 \
           ORDER BY r.instance_id DESC LIMIT 1) AS pod \
          FROM clusters c WHERE c.name = $1",
-    )
-    .bind(cluster)
-    .bind(namespace)
-    .bind(pod)
-    .fetch_optional(conn)
-    .await
-    .map_err(db_error)?;
-    row.map(|r| {
+    );
+    fetch_optional(conn, query.bind(cluster).bind(namespace).bind(pod), |r| {
         let text: String = r.try_get("nodes").map_err(db_error)?;
         Ok(ActionCluster {
             nodes: serde_json::from_str(&text)
@@ -372,7 +359,7 @@ pub async fn action_cluster(
             pod: r.try_get("pod").map_err(db_error)?,
         })
     })
-    .transpose()
+    .await
 }
 
 /// The actions with these ids (what a group of changes reads at once).
@@ -394,8 +381,7 @@ pub async fn action_get_many(
     for id in ids {
         query = query.bind(id.to_string());
     }
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
-    rows.iter().map(from_row).collect()
+    fetch_all(conn, query, from_row).await
 }
 
 /// Records the nodes `cluster`'s agent reported.

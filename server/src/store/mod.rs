@@ -499,6 +499,32 @@ pub(crate) fn placeholders(conn: &AnyConnection, rows: usize, columns: usize) ->
         .join(", ")
 }
 
+/// A query with its arguments bound.
+pub(crate) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>;
+
+/// How a row becomes a value.
+pub(crate) type Decode<T> = fn(&sqlx::any::AnyRow) -> Result<T>;
+
+/// Runs `query` for at most one row and decodes it.
+pub(crate) async fn fetch_optional<T>(
+    conn: &mut AnyConnection,
+    query: AnyQuery<'_>,
+    decode: Decode<T>,
+) -> Result<Option<T>> {
+    let row = query.fetch_optional(conn).await.map_err(db_error)?;
+    row.as_ref().map(decode).transpose()
+}
+
+/// Runs `query` and decodes every row.
+pub(crate) async fn fetch_all<T>(
+    conn: &mut AnyConnection,
+    query: AnyQuery<'_>,
+    decode: Decode<T>,
+) -> Result<Vec<T>> {
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter().map(decode).collect()
+}
+
 /// Translates a database error: lost connections and exhausted pools are UNAVAILABLE
 /// (retryable); everything else is INTERNAL. Unique violations are handled by the
 /// callers that expect them (see [`is_unique_violation`]).

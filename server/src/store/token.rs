@@ -4,7 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::db_error;
+use super::{db_error, fetch_all, fetch_optional};
 use crate::domain::access::Role;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
@@ -92,21 +92,21 @@ pub async fn token_find_by_hash(
     conn: &mut AnyConnection,
     hash: &str,
 ) -> Result<Option<TokenRecord>> {
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM tokens WHERE hash = $1"))
-        .bind(hash)
-        .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
-    row.as_ref().map(from_row).transpose()
+    fetch_optional(
+        conn,
+        sqlx::query(&format!("SELECT {COLUMNS} FROM tokens WHERE hash = $1")).bind(hash),
+        from_row,
+    )
+    .await
 }
 
 pub async fn token_get(conn: &mut AnyConnection, id: TokenId) -> Result<Option<TokenRecord>> {
-    let row = sqlx::query(&format!("SELECT {COLUMNS} FROM tokens WHERE id = $1"))
-        .bind(id.to_string())
-        .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
-    row.as_ref().map(from_row).transpose()
+    fetch_optional(
+        conn,
+        sqlx::query(&format!("SELECT {COLUMNS} FROM tokens WHERE id = $1")).bind(id.to_string()),
+        from_row,
+    )
+    .await
 }
 
 /// A page of tokens, newest first, after the keyset cursor `(create_time, id)`; with
@@ -123,19 +123,20 @@ pub async fn token_list(
     } else {
         "AND $4 = $4"
     };
-    let rows = sqlx::query(&format!(
-        "SELECT {COLUMNS} FROM tokens \
-         WHERE (create_time < $1 OR (create_time = $1 AND (id < $2 OR $2 = ''))) {active} \
-         ORDER BY create_time DESC, id DESC LIMIT $3"
-    ))
-    .bind(time)
-    .bind(id)
-    .bind(limit as i64)
-    .bind(active_at.unwrap_or_default())
-    .fetch_all(conn)
+    fetch_all(
+        conn,
+        sqlx::query(&format!(
+            "SELECT {COLUMNS} FROM tokens \
+             WHERE (create_time < $1 OR (create_time = $1 AND (id < $2 OR $2 = ''))) {active} \
+             ORDER BY create_time DESC, id DESC LIMIT $3"
+        ))
+        .bind(time)
+        .bind(id)
+        .bind(limit as i64)
+        .bind(active_at.unwrap_or_default()),
+        from_row,
+    )
     .await
-    .map_err(db_error)?;
-    rows.iter().map(from_row).collect()
 }
 
 /// Revokes a token if it is not revoked yet; returns whether this call revoked it.
@@ -156,22 +157,16 @@ pub async fn token_revoke_agent(
     cluster: &str,
     now: i64,
 ) -> Result<Vec<TokenId>> {
-    let rows = sqlx::query(
+    let query = sqlx::query(
         "UPDATE tokens SET revoke_time = $1 \
          WHERE cluster = $2 AND role = 'agent' AND revoke_time IS NULL RETURNING id",
-    )
-    .bind(now)
-    .bind(cluster)
-    .fetch_all(conn)
+    );
+    fetch_all(conn, query.bind(now).bind(cluster), |row| {
+        let id: String = row.try_get("id").map_err(db_error)?;
+        id.parse()
+            .map_err(|_| Error::internal(format!("stored token id {id:?} is not a uuid")))
+    })
     .await
-    .map_err(db_error)?;
-    rows.iter()
-        .map(|row| {
-            let id: String = row.try_get("id").map_err(db_error)?;
-            id.parse()
-                .map_err(|_| Error::internal(format!("stored token id {id:?} is not a uuid")))
-        })
-        .collect()
 }
 
 /// Whether an admin token is active at `now`.

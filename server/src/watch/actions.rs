@@ -122,12 +122,7 @@ impl Subscriber {
                 }
                 Stop::Closed => return,
                 Stop::Shutdown => {
-                    let _ = self
-                        .out
-                        .send(Err(Status::unavailable(
-                            "the server is shutting down; watch again with the last resume token",
-                        )))
-                        .await;
+                    let _ = self.out.send(Err(super::shutting_down())).await;
                     return;
                 }
                 Stop::Failed(error) => {

@@ -40,6 +40,14 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::watch::{Event, Payload, events_after, target_revision};
 
+/// What a watch ends with when the server shuts down: UNAVAILABLE, retryable; what was
+/// written but not sent is replayed on resume.
+pub(crate) fn shutting_down() -> tonic::Status {
+    tonic::Status::unavailable(
+        "the server is shutting down; watch again with the last resume token",
+    )
+}
+
 /// Tunables of the hub.
 #[derive(Debug, Clone)]
 pub struct WatchOptions {

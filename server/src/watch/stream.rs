@@ -214,13 +214,7 @@ impl Subscriber {
                     return;
                 }
                 Stop::Shutdown => {
-                    // What was written but not sent is replayed on resume.
-                    let _ = self
-                        .out
-                        .send(Err(Status::unavailable(
-                            "the server is shutting down; watch again with the last resume token",
-                        )))
-                        .await;
+                    let _ = self.out.send(Err(super::shutting_down())).await;
                     return;
                 }
                 Stop::Failed(error) => {

@@ -156,6 +156,13 @@ enum Refusal {
     Answer(Status),
 }
 
+/// A failure to learn a fact (the store) answers the call with its status.
+impl From<crate::error::Error> for Refusal {
+    fn from(error: crate::error::Error) -> Self {
+        Refusal::Answer(error.into())
+    }
+}
+
 impl Shared {
     async fn admit(
         &self,
@@ -189,7 +196,7 @@ impl Shared {
         let principal = match self.access.authenticate(&secret).await {
             Ok(Ok(principal)) => principal,
             Ok(Err(rejection)) => return Err(Refusal::Answer(unauthenticated(&rejection))),
-            Err(error) => return Err(Refusal::Answer(error.into())),
+            Err(error) => return Err(error.into()),
         };
         let mut facts = Facts::default();
         let decision = loop {
@@ -200,20 +207,10 @@ impl Shared {
                     facts.field = Some(name);
                 }
                 Decision::Needs(Fact::ClusterProjects(cluster)) => {
-                    let projects = self
-                        .facts
-                        .cluster_projects(&cluster)
-                        .await
-                        .map_err(|e| Refusal::Answer(e.into()))?;
-                    facts.cluster_projects = Some(projects);
+                    facts.cluster_projects = Some(self.facts.cluster_projects(&cluster).await?);
                 }
                 Decision::Needs(Fact::ActionCluster(id)) => {
-                    let cluster = self
-                        .facts
-                        .action_cluster(&id)
-                        .await
-                        .map_err(|e| Refusal::Answer(e.into()))?;
-                    facts.action_cluster = Some(cluster);
+                    facts.action_cluster = Some(self.facts.action_cluster(&id).await?);
                 }
                 decision => break decision,
             }

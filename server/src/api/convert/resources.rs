@@ -16,6 +16,21 @@ use crate::domain::resources::{
 use crate::error::{Error, FieldViolation, Result, Violations};
 use crate::store::object::Object;
 
+/// `fn $name(current, incoming, paths)`: the update overlay of a kind, which copies
+/// the fields an update mask names from the incoming resource onto the current one.
+macro_rules! overlay {
+    ($name:ident, $ty:ty, [$($field:ident),+ $(,)?]) => {
+        pub fn $name(current: &mut $ty, incoming: $ty, paths: &[&str]) {
+            for path in paths {
+                match *path {
+                    $(stringify!($field) => current.$field = incoming.$field.clone(),)+
+                    _ => {}
+                }
+            }
+        }
+    };
+}
+
 pub fn project_to_proto(o: &Object<ProjectSpec>) -> pb::Project {
     pb::Project {
         name: o.name.to_string(),
@@ -39,15 +54,7 @@ pub fn project_from_proto(p: &pb::Project) -> Result<ProjectSpec> {
     })
 }
 
-pub fn project_overlay(current: &mut pb::Project, incoming: pb::Project, paths: &[&str]) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "labels" => current.labels = incoming.labels.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(project_overlay, pb::Project, [description, labels]);
 
 pub fn composite_app_to_proto(o: &Object<CompositeAppSpec>) -> pb::CompositeApp {
     pb::CompositeApp {
@@ -97,15 +104,13 @@ pub fn app_from_proto(p: &pb::App) -> Result<AppSpec> {
     })
 }
 
-pub fn app_overlay(current: &mut pb::App, incoming: pb::App, paths: &[&str]) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "manifests" => current.manifests = incoming.manifests.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(composite_app_overlay, pb::CompositeApp, [description]);
+overlay!(app_overlay, pb::App, [description, manifests]);
+overlay!(
+    composite_profile_overlay,
+    pb::CompositeProfile,
+    [description]
+);
 
 pub fn composite_profile_to_proto(o: &Object<CompositeProfileSpec>) -> pb::CompositeProfile {
     pb::CompositeProfile {
@@ -153,16 +158,11 @@ pub fn app_profile_from_proto(p: &pb::AppProfile) -> Result<AppProfileSpec> {
     })
 }
 
-pub fn app_profile_overlay(current: &mut pb::AppProfile, incoming: pb::AppProfile, paths: &[&str]) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "app" => current.app = incoming.app.clone(),
-            "patches" => current.patches = incoming.patches.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(
+    app_profile_overlay,
+    pb::AppProfile,
+    [description, app, patches]
+);
 
 pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentIntentGroup {
     let o = &view.object;
@@ -259,20 +259,11 @@ pub fn dig_from_proto(p: &pb::DeploymentIntentGroup) -> Result<DigSpec> {
     })
 }
 
-pub fn dig_overlay(
-    current: &mut pb::DeploymentIntentGroup,
-    incoming: pb::DeploymentIntentGroup,
-    paths: &[&str],
-) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "composite_profile" => current.composite_profile = incoming.composite_profile.clone(),
-            "override_values" => current.override_values = incoming.override_values.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(
+    dig_overlay,
+    pb::DeploymentIntentGroup,
+    [description, composite_profile, override_values]
+);
 
 pub fn placement_intent_to_proto(o: &Object<PlacementIntentSpec>) -> pb::PlacementIntent {
     pb::PlacementIntent {
@@ -332,22 +323,17 @@ pub fn placement_intent_from_proto(p: &pb::PlacementIntent) -> Result<PlacementI
     })
 }
 
-pub fn placement_intent_overlay(
-    current: &mut pb::PlacementIntent,
-    incoming: pb::PlacementIntent,
-    paths: &[&str],
-) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "app" => current.app = incoming.app.clone(),
-            "cluster_provider" => current.cluster_provider = incoming.cluster_provider.clone(),
-            "cluster_names" => current.cluster_names = incoming.cluster_names.clone(),
-            "cluster_selector" => current.cluster_selector = incoming.cluster_selector.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(
+    placement_intent_overlay,
+    pb::PlacementIntent,
+    [
+        description,
+        app,
+        cluster_provider,
+        cluster_names,
+        cluster_selector
+    ]
+);
 
 pub fn cluster_provider_to_proto(o: &Object<ClusterProviderSpec>) -> pb::ClusterProvider {
     pb::ClusterProvider {
@@ -372,19 +358,11 @@ pub fn cluster_provider_from_proto(p: &pb::ClusterProvider) -> Result<ClusterPro
     })
 }
 
-pub fn cluster_provider_overlay(
-    current: &mut pb::ClusterProvider,
-    incoming: pb::ClusterProvider,
-    paths: &[&str],
-) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "labels" => current.labels = incoming.labels.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(
+    cluster_provider_overlay,
+    pb::ClusterProvider,
+    [description, labels]
+);
 
 pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluster {
     use crate::domain::lifecycle::NetworkState;
@@ -453,15 +431,7 @@ pub fn cluster_from_proto(p: &pb::Cluster) -> Result<ClusterSpec> {
     })
 }
 
-pub fn cluster_overlay(current: &mut pb::Cluster, incoming: pb::Cluster, paths: &[&str]) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "labels" => current.labels = incoming.labels.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(cluster_overlay, pb::Cluster, [description, labels]);
 
 pub fn network_intent_to_proto(o: &Object<NetworkIntentSpec>) -> pb::NetworkIntent {
     let subnets = |subnets: &[Ipv4Subnet]| -> Vec<pb::Ipv4Subnet> {
@@ -706,19 +676,11 @@ pub fn network_intent_from_proto(p: &pb::NetworkIntent) -> Result<NetworkIntentS
     })
 }
 
-pub fn network_intent_overlay(
-    current: &mut pb::NetworkIntent,
-    incoming: pb::NetworkIntent,
-    paths: &[&str],
-) {
-    for path in paths {
-        match *path {
-            "description" => current.description = incoming.description.clone(),
-            "spec" => current.spec = incoming.spec.clone(),
-            _ => {}
-        }
-    }
-}
+overlay!(
+    network_intent_overlay,
+    pb::NetworkIntent,
+    [description, spec]
+);
 
 /// The spec fields of a group as a proto (for update-mask overlays).
 pub fn dig_spec_to_proto(spec: &DigSpec) -> pb::DeploymentIntentGroup {

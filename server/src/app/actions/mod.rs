@@ -205,14 +205,16 @@ impl Actions {
         })?;
         let connected = connectivity == "Available";
         if connectivity == "Unknown" {
+            let why = format!(
+                "{} has never been connected: the server knows its pods and nodes from its agent",
+                new.cluster
+            );
+            let subject = new.cluster.clone();
             return Err(Error::precondition(
                 "CLUSTER_NEVER_CONNECTED",
                 "CONNECTIVITY",
-                new.cluster.clone(),
-                format!(
-                    "{} has never been connected: the server knows its pods and nodes from its agent",
-                    new.cluster
-                ),
+                subject,
+                why,
             ));
         }
         match &new.target {

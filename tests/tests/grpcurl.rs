@@ -11,6 +11,7 @@ e2e_suite!(
     reflection_lists_every_service,
     readme_quickstart_works_as_written,
     readme_tokens_work_as_written,
+    readme_actions_work_as_written,
 );
 
 fn grpcurl(args: &[&str]) -> (bool, String) {
@@ -269,4 +270,66 @@ async fn readme_tokens_work_as_written(server: &TestServer) {
             && text.contains("this server accepts TLS connections only"),
         "{text}"
     );
+}
+
+/// The Actions section's walk-through, on the instantiated demo.
+async fn readme_actions_work_as_written(server: &TestServer) {
+    let mut client = server.client().await;
+    flotilla_tests::demo::approve_and_instantiate(&mut client).await;
+    flotilla_tests::eventually(
+        std::time::Duration::from_secs(60),
+        "the demo to be ready",
+        || {
+            let mut client = client.clone();
+            async move {
+                let s = client
+                    .status
+                    .get_deployment_intent_group_status(
+                        flotilla_client::v1::GetDeploymentIntentGroupStatusRequest {
+                            name: flotilla_tests::demo::DIG.into(),
+                            output: flotilla_client::v1::StatusOutput::Summary as i32,
+                            ..Default::default()
+                        },
+                    )
+                    .await
+                    .ok()?
+                    .into_inner();
+                (s.readiness.unwrap_or_default().ready == 16).then_some(())
+            }
+        },
+    )
+    .await;
+    let script = format!(
+        "export FLOTILLA_TOKEN=$(cat flotilla-data/admin.token)\n{}",
+        readme_block("## Actions on VMs")
+    )
+    .replace("localhost:50051", &server.address);
+    let text = run_block(server, &script);
+    assert_eq!(text.matches("ERROR:").count(), 0, "{text}");
+    assert!(text.contains("\"kubevirt.io/domain\": \"guest\""), "{text}");
+    assert!(text.contains("\"nodeName\": \"cluster1-node-"), "{text}");
+    assert!(
+        text.contains("\"state\": \"ACTION_STATE_PENDING\""),
+        "{text}"
+    );
+    assert!(text.contains("\"rebootSuccessful\": true"), "{text}");
+    assert!(
+        text.contains("\"snapshotPath\": \"/var/tmp/snapshots/default-guest-0-"),
+        "{text}"
+    );
+    assert!(text.contains("\"snapshotSizeInBytes\""), "{text}");
+    // The node's watch: SYNCED, then the reboot added, running, succeeded.
+    let watched = &text[text.find("ACTION_EVENT_TYPE_SYNCED").expect("SYNCED")..];
+    let added = watched.find("ACTION_EVENT_TYPE_ADDED").expect("ADDED");
+    let running = watched[added..]
+        .find("ACTION_STATE_RUNNING")
+        .expect("RUNNING")
+        + added;
+    assert!(
+        watched[running..].contains("ACTION_STATE_SUCCEEDED"),
+        "{text}"
+    );
+    // The guest's readiness dipped and recovered.
+    let dip = text.find("READINESS_NOT_READY").expect("the reboot's dip");
+    assert!(text[dip..].contains("READINESS_READY"), "{text}");
 }

@@ -255,6 +255,7 @@ pub async fn run(
     for _ in 0..scale.clients {
         clients.push(server.client().await);
     }
+    let cpu = super::cpu_snapshot();
     let started = Instant::now();
     let first_send = micros_now();
     let mut tasks = Vec::new();
@@ -296,6 +297,10 @@ pub async fn run(
         task.await??;
     }
     let create_secs = started.elapsed().as_secs_f64();
+    eprintln!(
+        "  CPU while creating {create_secs:.1} s: {}",
+        super::cpu_report(&cpu)
+    );
     {
         let mut rtt = rtt.lock().await;
         eprintln!(

@@ -205,36 +205,37 @@ impl SimCluster {
         !touched.is_empty() || pods.is_empty()
     }
 
-    /// Waits until every pod of `pods` that still exists is Ready (woken when pods
-    /// become Ready, not by polling).
+    /// Waits until every pod of `pods` that still exists is Ready: woken per pod when
+    /// it turns Ready or goes away, not by polling and not by every other pod's news.
     async fn await_ready(&self, pods: &[Key]) -> Result<(), ActionFailure> {
         let deadline = tokio::time::Instant::now() + self.lock().pod_ready_delay + READY_TIMEOUT;
         loop {
-            // Registered before the check, so a pod that turns Ready after it wakes us.
-            let woken = self.pod_ready.notified();
-            tokio::pin!(woken);
-            woken.as_mut().enable();
-            let pending = {
-                let state = self.lock();
-                pods.iter().any(|key| {
-                    state.objects.get(key).is_some_and(|o| {
-                        o.status
-                            .pointer("/conditions/0/status")
-                            .and_then(Value::as_str)
-                            != Some("True")
+            // Registered under the lock that the check holds, so no change slips between.
+            let woken: Vec<_> = {
+                let mut state = self.lock();
+                let pending: Vec<&Key> = pods
+                    .iter()
+                    .filter(|key| {
+                        state.objects.get(*key).is_some_and(|o| {
+                            o.status
+                                .pointer("/conditions/0/status")
+                                .and_then(Value::as_str)
+                                != Some("True")
+                        })
                     })
-                })
+                    .collect();
+                pending.into_iter().map(|key| state.wait_for(key)).collect()
             };
-            if !pending {
+            if woken.is_empty() {
                 return Ok(());
             }
-            if tokio::time::Instant::now() > deadline {
+            let all = futures::future::join_all(woken);
+            if tokio::time::timeout_at(deadline, all).await.is_err() {
                 return Err(failure(
                     "RebootTimedOut",
                     "the pods did not become Ready again",
                 ));
             }
-            tokio::time::sleep(Duration::from_millis(10)).await;
         }
     }
 

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 
 use super::glob_match;
 use crate::domain::manifest::Gvk;
@@ -52,6 +52,10 @@ pub(super) struct State {
     /// The keys of the objects of each deployment id (a bundle reads one id's objects
     /// without walking the whole cluster).
     by_deployment: HashMap<String, BTreeSet<Key>>,
+    /// The keys of each controller's pods (its status is recomputed from them).
+    by_owner: HashMap<Key, BTreeSet<Key>>,
+    /// Who waits for a pod to turn Ready (or go away): woken one pod at a time.
+    ready_waiters: HashMap<Key, Vec<oneshot::Sender<()>>>,
     /// Every deployment id an apply or delete named, so empty bundles get reported.
     deployment_ids: BTreeSet<String>,
     pub(super) pod_ready_delay: Duration,
@@ -84,6 +88,12 @@ impl State {
                 .or_default()
                 .insert(key.clone());
         }
+        if let Some(owner) = &object.owner {
+            self.by_owner
+                .entry(owner.clone())
+                .or_default()
+                .insert(key.clone());
+        }
         if let Some(old) = self.objects.insert(key.clone(), object) {
             self.unindex(&key, &old);
         }
@@ -93,20 +103,56 @@ impl State {
     fn take(&mut self, key: &Key) -> Option<SimObject> {
         let old = self.objects.remove(key)?;
         self.unindex(key, &old);
+        self.wake(key);
         Some(old)
     }
 
     fn unindex(&mut self, key: &Key, old: &SimObject) {
-        let Some(id) = &old.deployment else { return };
-        let current = self.objects.get(key).and_then(|o| o.deployment.as_ref());
-        if current == Some(id) {
-            return;
+        let current = self.objects.get(key);
+        if let Some(id) = &old.deployment
+            && current.and_then(|o| o.deployment.as_ref()) != Some(id)
+        {
+            unindex_in(&mut self.by_deployment, id, key);
         }
-        if let Some(keys) = self.by_deployment.get_mut(id) {
-            keys.remove(key);
-            if keys.is_empty() {
-                self.by_deployment.remove(id);
-            }
+        if let Some(owner) = &old.owner
+            && current.and_then(|o| o.owner.as_ref()) != Some(owner)
+        {
+            unindex_in(&mut self.by_owner, owner, key);
+        }
+    }
+
+    /// Wakes whoever waits for the pod under `key`.
+    pub(super) fn wake(&mut self, key: &Key) {
+        for waiter in self.ready_waiters.remove(key).unwrap_or_default() {
+            let _ = waiter.send(());
+        }
+    }
+
+    /// A receiver woken when the pod under `key` turns Ready or goes away.
+    pub(super) fn wait_for(&mut self, key: &Key) -> oneshot::Receiver<()> {
+        let (waiter, woken) = oneshot::channel();
+        let waiters = self.ready_waiters.entry(key.clone()).or_default();
+        waiters.retain(|w| !w.is_closed());
+        waiters.push(waiter);
+        woken
+    }
+
+    /// The pods a controller owns.
+    fn owned(&self, owner: &Key) -> impl Iterator<Item = &SimObject> {
+        self.by_owner
+            .get(owner)
+            .into_iter()
+            .flatten()
+            .filter_map(|key| self.objects.get(key))
+    }
+}
+
+/// Removes `key` from the index entry `of`, dropping the entry when it empties.
+fn unindex_in<K: std::hash::Hash + Eq>(index: &mut HashMap<K, BTreeSet<Key>>, of: &K, key: &Key) {
+    if let Some(keys) = index.get_mut(of) {
+        keys.remove(key);
+        if keys.is_empty() {
+            index.remove(of);
         }
     }
 }
@@ -120,8 +166,6 @@ pub struct SimCluster {
     state: Mutex<State>,
     changes: mpsc::UnboundedSender<String>,
     pub(super) this: Weak<SimCluster>,
-    /// Woken whenever a pod becomes Ready (actions wait on it).
-    pub(super) pod_ready: tokio::sync::Notify,
 }
 
 /// A pod's status: `phase`, the Ready condition and its container's restart count.
@@ -193,6 +237,8 @@ impl SimCluster {
             state: Mutex::new(State {
                 objects: BTreeMap::new(),
                 by_deployment: HashMap::new(),
+                by_owner: HashMap::new(),
+                ready_waiters: HashMap::new(),
                 deployment_ids: BTreeSet::new(),
                 pod_ready_delay,
                 fail_rules: Vec::new(),
@@ -203,7 +249,6 @@ impl SimCluster {
             }),
             changes,
             this: this.clone(),
-            pod_ready: tokio::sync::Notify::new(),
         });
         (cluster, receiver)
     }
@@ -584,19 +629,15 @@ impl SimCluster {
             if let Some(owner) = owner {
                 cluster.update_owner_status(&mut state, &owner);
             }
+            state.wake(&pod);
             drop(state);
-            cluster.pod_ready.notify_waiters();
             cluster.notify(id);
         });
     }
 
     /// Recomputes a controller's status from its pods.
     pub(super) fn update_owner_status(&self, state: &mut State, key: &Key) {
-        let pods: Vec<&SimObject> = state
-            .objects
-            .values()
-            .filter(|o| o.owner.as_ref() == Some(key))
-            .collect();
+        let pods: Vec<&SimObject> = state.owned(key).collect();
         let total = pods.len() as i64;
         let ready = pods
             .iter()

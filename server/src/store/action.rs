@@ -2,11 +2,13 @@
 //! pod or node is open, by the unique index on `open_key` (so concurrent creates on one
 //! pod give exactly one action, without a read-then-write).
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, fetch_all, fetch_optional};
+use super::{db_error, fetch_all, fetch_optional, placeholders};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::error::{Error, Result};
@@ -96,11 +98,8 @@ const COLUMNS: &str = "id, cluster, node, spec, state, executor, status, generat
 
 fn from_row(row: &AnyRow) -> Result<ActionRecord> {
     let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
-    let id = text("id")?;
     Ok(ActionRecord {
-        id: id
-            .parse()
-            .map_err(|_| Error::internal(format!("stored action id {id:?} is not a uuid")))?,
+        id: parse_id(text("id")?)?,
         cluster: text("cluster")?,
         node: text("node")?,
         spec: serde_json::from_str(&text("spec")?)
@@ -121,39 +120,61 @@ fn json(value: &impl Serialize) -> String {
     serde_json::to_string(value).expect("action parts serialize")
 }
 
-/// Inserts a new action; false when another action of its pod or node is open.
-pub async fn action_insert(conn: &mut AnyConnection, action: &ActionRecord) -> Result<bool> {
-    let (namespace, pod) = match &action.spec.target {
-        Target::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
-        Target::Node => ("", ""),
-    };
-    let result = sqlx::query(
-        "INSERT INTO actions (id, cluster, node, namespace, pod, action_name, spec, state, \
-         executor, status, generation, open_key, create_time, update_time, deadline, expire_time) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16) \
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(action.id.to_string())
-    .bind(&action.cluster)
-    .bind(&action.node)
-    .bind(namespace)
-    .bind(pod)
-    .bind(action.spec.operation.name())
-    .bind(json(&action.spec))
-    .bind(action.state.as_str())
-    .bind(executor_text(&action.executor))
-    .bind(json(&action.outcome))
-    .bind(action.generation)
-    .bind(action.open_key())
-    .bind(action.create_time)
-    .bind(action.update_time)
-    .bind(action.deadline)
-    .bind(action.expire_time)
-    .execute(conn)
-    .await
-    // DO NOTHING: a conflict leaves PostgreSQL's transaction usable, to name the holder.
-    .map_err(db_error)?;
-    Ok(result.rows_affected() == 1)
+/// Inserts new actions in one statement; returns the ids inserted. An action whose
+/// open key another open action holds (its pod or node is busy) is not inserted.
+pub async fn action_insert_many(
+    conn: &mut AnyConnection,
+    actions: &[&ActionRecord],
+) -> Result<HashSet<ActionId>> {
+    let mut inserted = HashSet::with_capacity(actions.len());
+    for chunk in actions.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "INSERT INTO actions (id, cluster, node, namespace, pod, action_name, spec, state, \
+             executor, status, generation, open_key, create_time, update_time, deadline, \
+             expire_time) VALUES {} ON CONFLICT DO NOTHING RETURNING id",
+            placeholders(conn, chunk.len(), 16)
+        );
+        let mut query = sqlx::query(&sql);
+        for action in chunk {
+            let (namespace, pod) = match &action.spec.target {
+                Target::Pod { namespace, pod } => (namespace.clone(), pod.clone()),
+                Target::Node => (String::new(), String::new()),
+            };
+            query = query
+                .bind(action.id.to_string())
+                .bind(action.cluster.clone())
+                .bind(action.node.clone())
+                .bind(namespace)
+                .bind(pod)
+                .bind(action.spec.operation.name())
+                .bind(json(&action.spec))
+                .bind(action.state.as_str())
+                .bind(executor_text(&action.executor))
+                .bind(json(&action.outcome))
+                .bind(action.generation)
+                .bind(action.open_key())
+                .bind(action.create_time)
+                .bind(action.update_time)
+                .bind(action.deadline)
+                .bind(action.expire_time);
+        }
+        // DO NOTHING: a conflict leaves PostgreSQL's transaction usable, to name the holder.
+        inserted.extend(fetch_all(&mut *conn, query, returned_id).await?);
+    }
+    Ok(inserted)
+}
+
+/// Rows per multi-row statement (16 columns each: far below both databases' limit of
+/// bound parameters).
+const ROWS_PER_STATEMENT: usize = 256;
+
+fn returned_id(row: &AnyRow) -> Result<ActionId> {
+    parse_id(row.try_get(0).map_err(db_error)?)
+}
+
+fn parse_id(id: String) -> Result<ActionId> {
+    id.parse()
+        .map_err(|_| Error::internal(format!("stored action id {id:?} is not a uuid")))
 }
 
 /// The open action holding `open_key`, if any.
@@ -181,32 +202,41 @@ pub async fn action_get(conn: &mut AnyConnection, id: ActionId) -> Result<Option
     .await
 }
 
-/// Writes `action` over the stored one if its generation is still `expected`
-/// (compare-and-swap); returns whether it did.
-pub async fn action_update(
+/// Writes each action over the stored one if its generation is still the expected one
+/// (a compare-and-swap per row), in one statement; returns the ids written.
+pub async fn action_update_many(
     conn: &mut AnyConnection,
-    action: &ActionRecord,
-    expected: i64,
-) -> Result<bool> {
-    let result = sqlx::query(
-        "UPDATE actions SET state = $1, executor = $2, status = $3, generation = $4, \
-         open_key = $5, update_time = $6, deadline = $7, expire_time = $8 \
-         WHERE id = $9 AND generation = $10",
-    )
-    .bind(action.state.as_str())
-    .bind(executor_text(&action.executor))
-    .bind(json(&action.outcome))
-    .bind(action.generation)
-    .bind(action.open_key())
-    .bind(action.update_time)
-    .bind(action.deadline)
-    .bind(action.expire_time)
-    .bind(action.id.to_string())
-    .bind(expected)
-    .execute(conn)
-    .await
-    .map_err(db_error)?;
-    Ok(result.rows_affected() == 1)
+    actions: &[(&ActionRecord, i64)],
+) -> Result<HashSet<ActionId>> {
+    let mut updated = HashSet::with_capacity(actions.len());
+    for chunk in actions.chunks(ROWS_PER_STATEMENT) {
+        let sql = format!(
+            "WITH v (id, expected, state, executor, status, generation, open_key, update_time, \
+             deadline, expire_time) AS (VALUES {}) \
+             UPDATE actions SET state = v.state, executor = v.executor, status = v.status, \
+             generation = v.generation, open_key = v.open_key, update_time = v.update_time, \
+             deadline = v.deadline, expire_time = v.expire_time \
+             FROM v WHERE actions.id = v.id AND actions.generation = v.expected \
+             RETURNING actions.id",
+            placeholders(conn, chunk.len(), 10)
+        );
+        let mut query = sqlx::query(&sql);
+        for (action, expected) in chunk {
+            query = query
+                .bind(action.id.to_string())
+                .bind(*expected)
+                .bind(action.state.as_str())
+                .bind(executor_text(&action.executor))
+                .bind(json(&action.outcome))
+                .bind(action.generation)
+                .bind(action.open_key())
+                .bind(action.update_time)
+                .bind(action.deadline)
+                .bind(action.expire_time);
+        }
+        updated.extend(fetch_all(&mut *conn, query, returned_id).await?);
+    }
+    Ok(updated)
 }
 
 /// Deletes an action if its generation is still `expected`.

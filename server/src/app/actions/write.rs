@@ -6,7 +6,7 @@
 //! thousands; a change is answered as soon as the group that wrote it commits. On SQLite one group
 //! is written at a time (one writer); on PostgreSQL a few overlap.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 
 use tokio::sync::{Semaphore, oneshot};
@@ -18,7 +18,8 @@ use crate::domain::action::{
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
-    ActionRecord, action_get, action_get_many, action_insert, action_open_by_key, action_update,
+    ActionRecord, action_get, action_get_many, action_insert_many, action_open_by_key,
+    action_update_many,
 };
 use crate::store::watch::ActionChange;
 use crate::store::{Backend, Tx, now_micros};
@@ -142,7 +143,7 @@ impl Actions {
                 Change::Create(_) => None,
             })
             .collect();
-        let mut read: HashMap<ActionId, ActionRecord> = match action_get_many(&mut tx, &ids).await {
+        let read: HashMap<ActionId, ActionRecord> = match action_get_many(&mut tx, &ids).await {
             Ok(actions) => actions.into_iter().map(|a| (a.id, a)).collect(),
             Err(error) => {
                 for (_, answer) in group {
@@ -151,15 +152,20 @@ impl Actions {
                 return;
             }
         };
-        let mut results = Vec::with_capacity(group.len());
         let by_session: Vec<bool> = group
             .iter()
             .map(|(change, _)| change.by_session())
             .collect();
-        for (change, answer) in group {
-            let result = apply_read(&mut tx, change, &mut read, &self.options, now).await;
-            results.push((result, answer));
-        }
+        let (changes, answers): (Vec<Change>, Vec<Answer>) = group.into_iter().unzip();
+        let results = match apply_all(&mut tx, changes, read, &self.options, now).await {
+            Ok(results) => results.into_iter().zip(answers).collect::<Vec<_>>(),
+            Err(error) => {
+                for answer in answers {
+                    let _ = answer.send(Err(copy(&error)));
+                }
+                return;
+            }
+        };
         if let Err(error) = tx.commit().await {
             for (_, answer) in results {
                 let _ = answer.send(Err(copy(&error)));
@@ -245,42 +251,136 @@ pub(super) async fn apply_in(
     {
         read.insert(action.id, action);
     }
-    apply_read(tx, change, &mut read, options, now).await
+    let mut results = apply_all(tx, vec![change], read, options, now).await?;
+    results.pop().expect("one result per change")
 }
 
-/// [`apply_in`] with the actions it moves read already (`read`, kept up to date for
-/// the next change of the group).
-async fn apply_read(
+/// What a group decided for one change, before anything is written.
+enum Decided {
+    /// Refused, or no move: answered as it is.
+    Done(Result<(ActionRecord, bool)>),
+    /// A new action to insert.
+    Insert(ActionRecord),
+    /// The action after the move (written with its action's last move of the group).
+    Moved(ActionRecord),
+}
+
+/// Decides `changes` in order against the actions as stored (`read`: the ones they
+/// move; each move sees the ones before it), then writes the group with one
+/// multi-row statement per kind of write: inserts, and a compare-and-swap update per
+/// moved action with its last state. A create whose pod or node is busy is
+/// ABORTED (ACTION_IN_PROGRESS); the moves of an action that changed meanwhile
+/// (another server's write on PostgreSQL) are ABORTED (CONCURRENT_CHANGE, retried by
+/// the caller). Every change that holds gets its WatchActions event, in order.
+async fn apply_all(
     tx: &mut Tx,
-    change: Change,
-    read: &mut HashMap<ActionId, ActionRecord>,
+    changes: Vec<Change>,
+    mut read: HashMap<ActionId, ActionRecord>,
     options: &ActionOptions,
     now: i64,
-) -> Result<(ActionRecord, bool)> {
-    let (id, etag, step) = match change {
-        Change::Create(action) => {
-            if !action_insert(tx, &action).await? {
-                let key = action.open_key().expect("a new action is open");
-                let holder = action_open_by_key(tx, &key).await?;
-                let name = holder
-                    .map(|h| h.name())
-                    .unwrap_or_else(|| "another action".into());
-                return Err(Error::Aborted {
-                    reason: "ACTION_IN_PROGRESS",
-                    message: format!(
-                        "{name} is already open on {}: wait for it to finish or cancel it",
-                        describe_target(&action)
-                    ),
-                });
+) -> Result<Vec<Result<(ActionRecord, bool)>>> {
+    // The generation each moved action has in the store: the compare-and-swap's.
+    let mut stored: HashMap<ActionId, i64> = HashMap::new();
+    let decided: Vec<Decided> = changes
+        .into_iter()
+        .map(|change| decide(change, &mut read, &mut stored, options, now))
+        .collect();
+    let new: Vec<&ActionRecord> = decided
+        .iter()
+        .filter_map(|d| match d {
+            Decided::Insert(action) => Some(action),
+            _ => None,
+        })
+        .collect();
+    let inserted = if new.is_empty() {
+        HashSet::new()
+    } else {
+        action_insert_many(tx, &new).await?
+    };
+    let moved: Vec<(&ActionRecord, i64)> = stored
+        .iter()
+        .map(|(id, generation)| (&read[id], *generation))
+        .collect();
+    let updated = if moved.is_empty() {
+        HashSet::new()
+    } else {
+        action_update_many(tx, &moved).await?
+    };
+    let mut results = Vec::with_capacity(decided.len());
+    for decided in decided {
+        results.push(match decided {
+            Decided::Done(result) => result,
+            Decided::Insert(action) if inserted.contains(&action.id) => {
+                emit(tx, &action, ActionChange::Added);
+                Ok((action, true))
             }
-            emit(tx, &action, ActionChange::Added);
-            return Ok((action, true));
-        }
+            Decided::Insert(action) => Err(busy(tx, &action).await?),
+            Decided::Moved(action) if updated.contains(&action.id) => {
+                emit(tx, &action, ActionChange::Modified);
+                Ok((action, true))
+            }
+            Decided::Moved(action) => Err(Error::Aborted {
+                reason: "CONCURRENT_CHANGE",
+                message: format!("{} changed meanwhile; retry", action.name()),
+            }),
+        });
+    }
+    Ok(results)
+}
+
+/// The refusal of a create whose pod or node has an open action, naming it.
+async fn busy(tx: &mut Tx, action: &ActionRecord) -> Result<Error> {
+    let key = action.open_key().expect("a new action is open");
+    let holder = action_open_by_key(tx, &key).await?;
+    let name = holder
+        .map(|h| h.name())
+        .unwrap_or_else(|| "another action".into());
+    Ok(Error::Aborted {
+        reason: "ACTION_IN_PROGRESS",
+        message: format!(
+            "{name} is already open on {}: wait for it to finish or cancel it",
+            describe_target(action)
+        ),
+    })
+}
+
+/// Decides one change against `read` (updated with the move, and `stored` with the
+/// moved action's stored generation).
+fn decide(
+    change: Change,
+    read: &mut HashMap<ActionId, ActionRecord>,
+    stored: &mut HashMap<ActionId, i64>,
+    options: &ActionOptions,
+    now: i64,
+) -> Decided {
+    let (id, etag, step) = match change {
+        Change::Create(action) => return Decided::Insert(action),
         Change::Move { id, etag, step } => (id, etag, step),
     };
-    let current = read.get(&id).cloned().ok_or_else(|| not_found(id))?;
+    let Some(current) = read.get(&id) else {
+        return Decided::Done(Err(not_found(id)));
+    };
+    match moved(current, etag, step, options, now) {
+        Ok(Some(action)) => {
+            stored.entry(id).or_insert(current.generation);
+            read.insert(id, action.clone());
+            Decided::Moved(action)
+        }
+        Ok(None) => Decided::Done(Ok((current.clone(), false))),
+        Err(error) => Decided::Done(Err(error)),
+    }
+}
+
+/// `current` after `step` (None: no move), or the refusal.
+fn moved(
+    current: &ActionRecord,
+    etag: Option<i64>,
+    step: Step,
+    options: &ActionOptions,
+    now: i64,
+) -> Result<Option<ActionRecord>> {
     super::check_etag(&current.name(), etag, current.generation)?;
-    let event = event_of(&current, &step, now)?;
+    let event = event_of(current, &step, now)?;
     let moved = transition(
         &Current {
             state: current.state,
@@ -292,7 +392,7 @@ async fn apply_read(
         Error::invalid_transition(&current.name(), current.state, verb(&event), refused.why)
     })?;
     let next = match moved {
-        Move::Same => return Ok((current, false)),
+        Move::Same => return Ok(None),
         Move::To(next) => next,
     };
     let mut action = current.clone();
@@ -311,15 +411,7 @@ async fn apply_read(
         true,
         now,
     );
-    if !action_update(tx, &action, current.generation).await? {
-        return Err(Error::Aborted {
-            reason: "CONCURRENT_CHANGE",
-            message: format!("{} changed meanwhile; retry", action.name()),
-        });
-    }
-    emit(tx, &action, ActionChange::Modified);
-    read.insert(id, action.clone());
-    Ok((action, true))
+    Ok(Some(action))
 }
 
 /// The state machine's event for `step` on `action`, or a refusal that does not

@@ -33,6 +33,7 @@ pub mod demo;
 pub mod domain;
 pub mod error;
 pub mod ids;
+pub mod infra;
 pub mod net;
 pub mod rsync;
 pub mod server;

@@ -4,6 +4,7 @@
 pub mod access;
 pub mod action;
 pub mod conditions;
+pub mod container_cluster;
 pub mod lifecycle;
 pub mod manifest;
 pub mod names;

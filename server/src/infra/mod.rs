@@ -1,0 +1,173 @@
+//! Infrastructure providers: the IaaS that container clusters' VMs run on (DESIGN §12).
+//! [`Provider`] is what a cluster's workflows call; a real CloudStack or OpenStack
+//! provider would implement it against that system's API. [`sim::SimIaas`], the
+//! embedded default, keeps zones, service offerings, hosts, networks and VMs in tables
+//! of its own and lets the SimulatorService inject the faults the seed's failure cases
+//! need.
+
+pub mod sim;
+
+use std::fmt;
+
+use crate::error::Error;
+
+/// A zone VMs are provisioned in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Zone {
+    pub id: String,
+    pub name: String,
+    /// How many more VMs the zone accepts.
+    pub capacity: i64,
+}
+
+/// A service offering: the size of a VM.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offering {
+    pub id: String,
+    pub name: String,
+    pub cpus: i64,
+    pub memory_mib: i64,
+}
+
+/// A network VMs are attached to.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Network {
+    pub id: String,
+    pub zone_id: String,
+    pub name: String,
+    /// An isolated network with source NAT (the kind provisioned for a cluster).
+    pub source_nat: bool,
+}
+
+/// The power state of a VM.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VmState {
+    Running,
+    Stopped,
+}
+
+impl VmState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VmState::Running => "Running",
+            VmState::Stopped => "Stopped",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<VmState> {
+        match text {
+            "Running" => Some(VmState::Running),
+            "Stopped" => Some(VmState::Stopped),
+            _ => None,
+        }
+    }
+}
+
+/// A VM as the IaaS has it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Vm {
+    pub id: String,
+    pub name: String,
+    pub zone_id: String,
+    pub offering_id: String,
+    pub network_id: String,
+    pub host_id: String,
+    pub state: VmState,
+    pub ip_address: String,
+}
+
+/// What a new VM is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct VmSpec {
+    pub name: String,
+    pub zone_id: String,
+    pub offering_id: String,
+    pub network_id: String,
+}
+
+/// Why the IaaS refused or failed an operation.
+#[derive(Debug)]
+pub enum InfraError {
+    /// The zone accepts no more VMs.
+    NoCapacity { zone: String },
+    /// No such zone, offering, network or VM.
+    NotFound { kind: &'static str, id: String },
+    /// The VM's host cannot be reached: the operation cannot be carried out now.
+    HostUnreachable { host: String },
+    /// A fault injected through the SimulatorService.
+    Injected { operation: &'static str },
+    /// The provider's own failure (its database, its API).
+    Provider(Error),
+}
+
+impl InfraError {
+    /// The machine-readable reason (a condition's reason, a failure_reason).
+    pub fn reason(&self) -> &'static str {
+        match self {
+            InfraError::NoCapacity { .. } => "InsufficientCapacity",
+            InfraError::NotFound { .. } => "NotFound",
+            InfraError::HostUnreachable { .. } => "HostUnreachable",
+            InfraError::Injected { .. } => "InjectedFault",
+            InfraError::Provider(_) => "ProviderError",
+        }
+    }
+
+    /// Whether retrying later may succeed (a retry of a failed cleanup, say).
+    pub fn is_transient(&self) -> bool {
+        matches!(
+            self,
+            InfraError::HostUnreachable { .. }
+                | InfraError::Injected { .. }
+                | InfraError::Provider(_)
+        )
+    }
+}
+
+impl fmt::Display for InfraError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            InfraError::NoCapacity { zone } => write!(f, "zone {zone} has no capacity left"),
+            InfraError::NotFound { kind, id } => write!(f, "{kind} {id} does not exist"),
+            InfraError::HostUnreachable { host } => write!(f, "host {host} is unreachable"),
+            InfraError::Injected { operation } => {
+                write!(f, "{operation} failed (fault injected by the simulator)")
+            }
+            InfraError::Provider(error) => write!(f, "the IaaS failed: {error}"),
+        }
+    }
+}
+
+impl From<Error> for InfraError {
+    fn from(error: Error) -> Self {
+        InfraError::Provider(error)
+    }
+}
+
+pub type InfraResult<T> = std::result::Result<T, InfraError>;
+
+/// An IaaS as container clusters use it. Every mutating call is one operation of the
+/// IaaS: it either happened or did not (a failure leaves nothing half-made), so a
+/// workflow that crashed can read what exists and go on.
+#[tonic::async_trait]
+pub trait Provider: Send + Sync {
+    /// Zones, with what each still accepts.
+    async fn zones(&self) -> InfraResult<Vec<Zone>>;
+    /// Service offerings.
+    async fn offerings(&self) -> InfraResult<Vec<Offering>>;
+    /// A network, if it exists.
+    async fn network(&self, id: &str) -> InfraResult<Option<Network>>;
+    /// Provisions an isolated network with source NAT in `zone_id`.
+    async fn create_network(&self, zone_id: &str, name: &str) -> InfraResult<Network>;
+    /// Releases a network (NotFound if it is gone already).
+    async fn delete_network(&self, id: &str) -> InfraResult<()>;
+    /// Provisions and starts a VM (NoCapacity when the zone is full).
+    async fn create_vm(&self, spec: &VmSpec) -> InfraResult<Vm>;
+    /// Starts a VM (a running one stays running).
+    async fn start_vm(&self, id: &str) -> InfraResult<()>;
+    /// Stops a VM (a stopped one stays stopped).
+    async fn stop_vm(&self, id: &str) -> InfraResult<()>;
+    /// Destroys a VM and gives its capacity back (NotFound if it is gone already).
+    async fn delete_vm(&self, id: &str) -> InfraResult<()>;
+    /// The VMs of `ids` that exist (one call for a whole state sync pass).
+    async fn vms(&self, ids: &[String]) -> InfraResult<Vec<Vm>>;
+}

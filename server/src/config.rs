@@ -87,6 +87,10 @@ pub struct Flags {
     /// Nodes of each embedded sim cluster (`<cluster>-node-<i>`) [default: 3].
     #[arg(long, env = "FLOTILLA_SIM_NODES")]
     pub sim_nodes: Option<usize>,
+    /// How long each operation of the sim IaaS (the embedded infrastructure provider of
+    /// container clusters) takes, in milliseconds [default: 100].
+    #[arg(long, env = "FLOTILLA_SIM_IAAS_LATENCY_MILLIS")]
+    pub sim_iaas_latency_millis: Option<u64>,
     /// An action no agent took within this many seconds fails with DeadlineExceeded
     /// [default: 300].
     #[arg(long, env = "FLOTILLA_ACTION_PICKUP_TIMEOUT_SECS")]
@@ -160,6 +164,7 @@ struct FileConfig {
     watch_tail_events: Option<usize>,
     status_tree_entries: Option<usize>,
     sim_nodes: Option<usize>,
+    sim_iaas_latency_millis: Option<u64>,
     action_pickup_timeout_secs: Option<u64>,
     action_run_timeout_secs: Option<u64>,
     action_ttl_after_finished_secs: Option<u64>,
@@ -196,6 +201,8 @@ pub struct Config {
     pub status_tree_entries: usize,
     /// Nodes per embedded sim cluster.
     pub sim_nodes: usize,
+    /// How long each sim IaaS operation takes.
+    pub sim_iaas_latency: Duration,
     /// Action deadlines and retention.
     pub actions: ActionOptions,
     /// How often open pod actions are checked for vanished pods.
@@ -295,6 +302,13 @@ impl Config {
                 .or(file.sim_nodes)
                 .unwrap_or(crate::sim::cluster::DEFAULT_NODES)
                 .clamp(1, 1000),
+            sim_iaas_latency: Duration::from_millis(
+                flags
+                    .sim_iaas_latency_millis
+                    .or(file.sim_iaas_latency_millis)
+                    .unwrap_or(100)
+                    .min(60_000),
+            ),
             actions: ActionOptions {
                 pickup_timeout: Duration::from_secs(
                     flags

@@ -21,15 +21,16 @@ use tower_http::trace::{
 use tracing::{Level, info, warn};
 
 use crate::agent::AgentHub;
+use crate::api::MAX_MESSAGE_BYTES;
 use crate::api::access::AccessApi;
 use crate::api::actions::ActionApi;
 use crate::api::agent::AgentApi;
 use crate::api::auth::AuthLayer;
+use crate::api::container_clusters::ContainerClusterApi;
 use crate::api::lifecycle::LifecycleApi;
 use crate::api::simulator::SimulatorApi;
 use crate::api::status_api::StatusApi;
 use crate::api::status_route::StatusRoutes;
-use crate::api::{ContainerClusterApi, MAX_MESSAGE_BYTES};
 use crate::app::Hooks;
 use crate::app::access::{Access, StoreFacts};
 use crate::app::actions::{ActionHooks, Actions};
@@ -37,6 +38,7 @@ use crate::app::lifecycle::Lifecycle;
 use crate::app::status::StatusApp;
 use crate::config::Config;
 use crate::ids::TokenId;
+use crate::infra::sim::SimIaas;
 use crate::net;
 use crate::net::tls::{self, TlsState};
 use crate::rsync::{RsyncEngine, RsyncOptions};
@@ -152,6 +154,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     info!(database = %redact(&url), "connecting to the database");
     let store = Store::connect(&url).await?;
     info!(backend = ?store.backend(), "database ready, migrations applied");
+
+    // The embedded infrastructure provider of container clusters (its own tables).
+    let iaas = SimIaas::open(store.clone(), config.sim_iaas_latency).await?;
 
     let access = Access::new(store.clone());
     if let Some(path) = access.bootstrap_admin(&config.data_dir).await? {
@@ -269,7 +274,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             actions.clone(),
             watch_hub.clone(),
         )))
-        .add_service(ContainerClusterServiceServer::new(ContainerClusterApi))
+        .add_service(ContainerClusterServiceServer::new(
+            ContainerClusterApi::new(Arc::new(iaas.clone())),
+        ))
         .add_service(
             AgentServiceServer::new(AgentApi::new(hub.clone()))
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
@@ -277,7 +284,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         .add_optional_service(
             config
                 .sim
-                .then(|| SimulatorServiceServer::new(SimulatorApi::new(hub.clone()))),
+                .then(|| SimulatorServiceServer::new(SimulatorApi::new(hub.clone(), iaas))),
         );
 
     info!(%address, sim = config.sim, tls = tls.is_some(), mtls = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some()), "flotilla-server listening");

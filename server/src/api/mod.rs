@@ -6,6 +6,7 @@ pub mod access;
 pub mod actions;
 pub mod agent;
 pub mod auth;
+pub mod container_clusters;
 pub mod convert;
 pub mod lifecycle;
 pub mod page;
@@ -113,12 +114,4 @@ pub fn request_key<M: Message>(
         request_id: request_id.to_string(),
         request_hash: hex::encode(Sha256::digest(message.encode_to_vec())),
     }))
-}
-
-/// ContainerClusterService: not implemented until its issue lands.
-pub struct ContainerClusterApi;
-#[tonic::async_trait]
-impl flotilla_api::v1::container_cluster_service_server::ContainerClusterService
-    for ContainerClusterApi
-{
 }

@@ -14,16 +14,18 @@ use super::convert::name;
 use crate::agent::AgentHub;
 use crate::domain::names::CLUSTER;
 use crate::error::{Error, Result};
+use crate::infra::sim::SimIaas;
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 
 pub struct SimulatorApi {
     hub: Arc<AgentHub>,
+    iaas: SimIaas,
 }
 
 impl SimulatorApi {
-    pub fn new(hub: Arc<AgentHub>) -> Self {
-        Self { hub }
+    pub fn new(hub: Arc<AgentHub>, iaas: SimIaas) -> Self {
+        Self { hub, iaas }
     }
 
     async fn command(&self, cluster: &str, command: Command) -> Result<()> {
@@ -43,10 +45,12 @@ fn done(result: Result<()>) -> Rpc<()> {
     result.map(Response::new).map_err(Status::from)
 }
 
-fn iaas_not_available() -> Rpc<()> {
-    Err(Status::unimplemented(
-        "the sim IaaS arrives with the ContainerClusterService",
-    ))
+/// `value`, refused when empty.
+fn required(field: &str, value: &str) -> Result<()> {
+    if value.is_empty() {
+        return Err(Error::invalid(field, "is required"));
+    }
+    Ok(())
 }
 
 #[tonic::async_trait]
@@ -107,19 +111,49 @@ impl SimulatorService for SimulatorApi {
         done(self.command(&cluster, Command::FailActions(req)).await)
     }
 
-    async fn stop_vm(&self, _request: Request<pb::StopVmRequest>) -> Rpc<()> {
-        iaas_not_available()
+    async fn stop_vm(&self, request: Request<pb::StopVmRequest>) -> Rpc<()> {
+        let req = check_size(request)?;
+        required("vm_id", &req.vm_id)?;
+        done(self.iaas.stop_out_of_band(&req.vm_id).await)
     }
 
-    async fn delete_vm(&self, _request: Request<pb::DeleteVmRequest>) -> Rpc<()> {
-        iaas_not_available()
+    async fn delete_vm(&self, request: Request<pb::DeleteVmRequest>) -> Rpc<()> {
+        let req = check_size(request)?;
+        required("vm_id", &req.vm_id)?;
+        done(self.iaas.delete_out_of_band(&req.vm_id).await)
     }
 
-    async fn set_zone_capacity(&self, _request: Request<pb::SetZoneCapacityRequest>) -> Rpc<()> {
-        iaas_not_available()
+    async fn set_zone_capacity(&self, request: Request<pb::SetZoneCapacityRequest>) -> Rpc<()> {
+        let req = check_size(request)?;
+        required("zone_id", &req.zone_id)?;
+        if req.capacity < 0 {
+            return done(Err(Error::invalid("capacity", "must not be negative")));
+        }
+        done(
+            self.iaas
+                .set_zone_capacity(&req.zone_id, i64::from(req.capacity))
+                .await,
+        )
     }
 
-    async fn set_host_reachable(&self, _request: Request<pb::SetHostReachableRequest>) -> Rpc<()> {
-        iaas_not_available()
+    async fn set_host_reachable(&self, request: Request<pb::SetHostReachableRequest>) -> Rpc<()> {
+        let req = check_size(request)?;
+        required("host", &req.host)?;
+        done(self.iaas.set_host_reachable(&req.host, req.reachable).await)
+    }
+
+    async fn fail_infrastructure_operations(
+        &self,
+        request: Request<pb::FailInfrastructureOperationsRequest>,
+    ) -> Rpc<()> {
+        let req = check_size(request)?;
+        if req.count < 0 {
+            return done(Err(Error::invalid("count", "must not be negative")));
+        }
+        done(
+            self.iaas
+                .fail_next(&req.operation, i64::from(req.count))
+                .await,
+        )
     }
 }

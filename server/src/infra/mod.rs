@@ -171,3 +171,27 @@ pub trait Provider: Send + Sync {
     /// The VMs of `ids` that exist (one call for a whole state sync pass).
     async fn vms(&self, ids: &[String]) -> InfraResult<Vec<Vm>>;
 }
+
+/// A provider's refusal as the API answers it: a full zone is RESOURCE_EXHAUSTED, a
+/// missing object NOT_FOUND, an unreachable host or injected fault UNAVAILABLE
+/// (retryable).
+impl From<InfraError> for Error {
+    fn from(error: InfraError) -> Self {
+        match error {
+            InfraError::NoCapacity { .. } => Error::ResourceExhausted {
+                reason: "ZONE_CAPACITY",
+                message: error.to_string(),
+                violations: Vec::new(),
+            },
+            InfraError::NotFound { kind, id } => Error::NotFound {
+                kind,
+                name: id,
+                field: None,
+            },
+            InfraError::HostUnreachable { .. } | InfraError::Injected { .. } => {
+                Error::Unavailable(error.to_string())
+            }
+            InfraError::Provider(error) => error,
+        }
+    }
+}

@@ -101,6 +101,13 @@ pub const RULES: &[(&str, &str, Need)] = &[
     ("ContainerClusterService", "DeleteContainerCluster", Write("name")),
     ("ContainerClusterService", "WatchContainerClusters", ReadInfrastructure),
     ("ContainerClusterService", "GetContainerClusterCredentials", Admin("credentials.read")),
+    ("ContainerClusterService", "RegisterContainerCluster", Admin("infrastructure.write")),
+    ("ContainerClusterService", "ListZones", ReadInfrastructure),
+    ("ContainerClusterService", "ListServiceOfferings", ReadInfrastructure),
+    ("ContainerClusterService", "CreateSimInfrastructure", Admin("infrastructure.write")),
+    ("ContainerClusterService", "GetSimInfrastructure", ReadInfrastructure),
+    ("ContainerClusterService", "ListSimInfrastructures", ReadInfrastructure),
+    ("ContainerClusterService", "DeleteSimInfrastructure", Admin("infrastructure.write")),
     // --- AccessService -----------------------------------------------------
     ("AccessService", "CreateToken", Admin("tokens.manage")),
     ("AccessService", "GetToken", Admin("tokens.manage")),
@@ -120,4 +127,5 @@ pub const RULES: &[(&str, &str, Need)] = &[
     ("SimulatorService", "DeleteVm", Admin("simulator.use")),
     ("SimulatorService", "SetZoneCapacity", Admin("simulator.use")),
     ("SimulatorService", "SetHostReachable", Admin("simulator.use")),
+    ("SimulatorService", "FailInfrastructureOperations", Admin("simulator.use")),
 ];

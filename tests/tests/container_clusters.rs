@@ -7,15 +7,15 @@ use flotilla_client::v1::*;
 use flotilla_tests::{Backend, TestServer, error_view};
 use tonic::Code;
 
-async fn zone_capacity(server: &TestServer, zone: &str) -> i64 {
+async fn zones(server: &TestServer) -> Vec<Zone> {
     let mut client = server.client().await;
-    let zones = client
-        .container_clusters
-        .list_zones(ListZonesRequest {})
-        .await
-        .unwrap()
-        .into_inner()
-        .zones;
+    let request = ListZonesRequest {};
+    let response = client.container_clusters.list_zones(request).await;
+    response.unwrap().into_inner().zones
+}
+
+async fn zone_capacity(server: &TestServer, zone: &str) -> i64 {
+    let zones = zones(server).await;
     zones.iter().find(|z| z.id == zone).expect(zone).vm_capacity
 }
 
@@ -24,13 +24,7 @@ async fn discovery_faults_and_restart(backend: Backend) {
         TestServer::start_with(backend, &["--sim", "--sim-iaas-latency-millis", "0"]).await;
     let mut client = server.client().await;
 
-    let zones = client
-        .container_clusters
-        .list_zones(ListZonesRequest {})
-        .await
-        .unwrap()
-        .into_inner()
-        .zones;
+    let zones = zones(&server).await;
     let ids: Vec<&str> = zones.iter().map(|z| z.id.as_str()).collect();
     assert_eq!(ids, ["zone-a", "zone-b"]);
     assert_eq!(zones[1].vm_capacity, 100);

@@ -10,9 +10,6 @@
 //!    └──expire / target gone──▶ FAILED            (RUNNING too)
 //! ```
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use super::conditions::{self, Condition, Severity, SummaryOptions};
@@ -23,58 +20,25 @@ pub const MAX_DELAY_SECONDS: i32 = 86_400;
 /// The longest snapshot location, in characters.
 pub const MAX_LOCATION_CHARS: usize = 1024;
 
-/// The state of an action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ActionState {
-    Pending,
-    Running,
-    Succeeded,
-    Failed,
-    Cancelled,
+super::named_enum! {
+    /// The state of an action.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum ActionState ("action state") {
+        Pending = "PENDING",
+        Running = "RUNNING",
+        Succeeded = "SUCCEEDED",
+        Failed = "FAILED",
+        Cancelled = "CANCELLED",
+    }
 }
 
 impl ActionState {
-    pub const ALL: [ActionState; 5] = [
-        ActionState::Pending,
-        ActionState::Running,
-        ActionState::Succeeded,
-        ActionState::Failed,
-        ActionState::Cancelled,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ActionState::Pending => "PENDING",
-            ActionState::Running => "RUNNING",
-            ActionState::Succeeded => "SUCCEEDED",
-            ActionState::Failed => "FAILED",
-            ActionState::Cancelled => "CANCELLED",
-        }
-    }
-
     /// Whether the action is finished (it never changes again).
     pub fn is_finished(self) -> bool {
         matches!(
             self,
             ActionState::Succeeded | ActionState::Failed | ActionState::Cancelled
         )
-    }
-}
-
-impl fmt::Display for ActionState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ActionState {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, String> {
-        ActionState::ALL
-            .into_iter()
-            .find(|s| s.as_str() == text)
-            .ok_or_else(|| format!("unknown action state {text:?}"))
     }
 }
 

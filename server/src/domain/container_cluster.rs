@@ -20,60 +20,29 @@
 //! its VMs agree again, and whether it was ever provisioned (a first start that fails
 //! cleans up; a restart that fails raises ALERT and keeps the VMs).
 
-use std::fmt;
-use std::str::FromStr;
-
 use serde::{Deserialize, Serialize};
 
 use super::conditions::{self, Condition, Severity, SummaryOptions};
 
-/// The state of a container cluster.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum ClusterState {
-    Created,
-    Starting,
-    Running,
-    Stopping,
-    Stopped,
-    Scaling,
-    Alert,
-    Recovering,
-    Expunging,
-    Expunge,
-    Destroyed,
+super::named_enum! {
+    /// The state of a container cluster.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum ClusterState ("container cluster state") {
+        Created = "CREATED",
+        Starting = "STARTING",
+        Running = "RUNNING",
+        Stopping = "STOPPING",
+        Stopped = "STOPPED",
+        Scaling = "SCALING",
+        Alert = "ALERT",
+        Recovering = "RECOVERING",
+        Expunging = "EXPUNGING",
+        Expunge = "EXPUNGE",
+        Destroyed = "DESTROYED",
+    }
 }
 
 impl ClusterState {
-    pub const ALL: [ClusterState; 11] = [
-        ClusterState::Created,
-        ClusterState::Starting,
-        ClusterState::Running,
-        ClusterState::Stopping,
-        ClusterState::Stopped,
-        ClusterState::Scaling,
-        ClusterState::Alert,
-        ClusterState::Recovering,
-        ClusterState::Expunging,
-        ClusterState::Expunge,
-        ClusterState::Destroyed,
-    ];
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ClusterState::Created => "CREATED",
-            ClusterState::Starting => "STARTING",
-            ClusterState::Running => "RUNNING",
-            ClusterState::Stopping => "STOPPING",
-            ClusterState::Stopped => "STOPPED",
-            ClusterState::Scaling => "SCALING",
-            ClusterState::Alert => "ALERT",
-            ClusterState::Recovering => "RECOVERING",
-            ClusterState::Expunging => "EXPUNGING",
-            ClusterState::Expunge => "EXPUNGE",
-            ClusterState::Destroyed => "DESTROYED",
-        }
-    }
-
     /// Whether an operation (a workflow) is in flight: it ends in `Succeeded` or
     /// `Failed`, and no verb is accepted meanwhile.
     pub fn is_busy(self) -> bool {
@@ -93,23 +62,6 @@ impl ClusterState {
             self,
             ClusterState::Running | ClusterState::Stopped | ClusterState::Alert
         )
-    }
-}
-
-impl fmt::Display for ClusterState {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-impl FromStr for ClusterState {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        ClusterState::ALL
-            .into_iter()
-            .find(|state| state.as_str() == s)
-            .ok_or_else(|| format!("unknown container cluster state {s:?}"))
     }
 }
 

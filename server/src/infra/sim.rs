@@ -146,32 +146,33 @@ impl SimIaas {
 
     /// Sets how many more VMs a zone accepts.
     pub async fn set_zone_capacity(&self, zone: &str, capacity: i64) -> Result<()> {
-        let mut tx = self.store.begin().await?;
-        let changed = sqlx::query("UPDATE sim_zones SET capacity = $1 WHERE id = $2")
-            .bind(capacity)
-            .bind(zone)
-            .execute(&mut *tx)
+        let query = sqlx::query("UPDATE sim_zones SET capacity = $1 WHERE id = $2");
+        self.update_one("Zone", zone, query.bind(capacity).bind(zone))
             .await
-            .map_err(db_error)?
-            .rows_affected();
-        if changed == 0 {
-            return Err(not_found("Zone", zone));
-        }
-        tx.commit().await
     }
 
     /// Makes a host unreachable (or reachable again).
     pub async fn set_host_reachable(&self, host: &str, reachable: bool) -> Result<()> {
+        let query = sqlx::query("UPDATE sim_hosts SET reachable = $1 WHERE id = $2");
+        self.update_one("Host", host, query.bind(i64::from(reachable)).bind(host))
+            .await
+    }
+
+    /// Runs an update of the one `kind` named `id`; NOT_FOUND if there is none.
+    async fn update_one(
+        &self,
+        kind: &'static str,
+        id: &str,
+        query: crate::store::AnyQuery<'_>,
+    ) -> Result<()> {
         let mut tx = self.store.begin().await?;
-        let changed = sqlx::query("UPDATE sim_hosts SET reachable = $1 WHERE id = $2")
-            .bind(i64::from(reachable))
-            .bind(host)
+        let changed = query
             .execute(&mut *tx)
             .await
             .map_err(db_error)?
             .rows_affected();
         if changed == 0 {
-            return Err(not_found("Host", host));
+            return Err(not_found(kind, id));
         }
         tx.commit().await
     }

@@ -91,6 +91,10 @@ pub struct Flags {
     /// container clusters) takes, in milliseconds [default: 100].
     #[arg(long, env = "FLOTILLA_SIM_IAAS_LATENCY_MILLIS")]
     pub sim_iaas_latency_millis: Option<u64>,
+    /// The key that seals container cluster credentials (64 hex digits, mode 0600)
+    /// [default: credentials.key in the data dir, created on first start].
+    #[arg(long, env = "FLOTILLA_CREDENTIALS_KEY_FILE")]
+    pub credentials_key_file: Option<PathBuf>,
     /// An action no agent took within this many seconds fails with DeadlineExceeded
     /// [default: 300].
     #[arg(long, env = "FLOTILLA_ACTION_PICKUP_TIMEOUT_SECS")]
@@ -165,6 +169,7 @@ struct FileConfig {
     status_tree_entries: Option<usize>,
     sim_nodes: Option<usize>,
     sim_iaas_latency_millis: Option<u64>,
+    credentials_key_file: Option<PathBuf>,
     action_pickup_timeout_secs: Option<u64>,
     action_run_timeout_secs: Option<u64>,
     action_ttl_after_finished_secs: Option<u64>,
@@ -203,6 +208,8 @@ pub struct Config {
     pub sim_nodes: usize,
     /// How long each sim IaaS operation takes.
     pub sim_iaas_latency: Duration,
+    /// The key file sealing container cluster credentials.
+    pub credentials_key_file: PathBuf,
     /// Action deadlines and retention.
     pub actions: ActionOptions,
     /// How often open pod actions are checked for vanished pods.
@@ -233,15 +240,21 @@ impl Config {
             }
             _ => anyhow::bail!("--tls-cert and --tls-key go together"),
         };
+        let data_dir = flags
+            .data_dir
+            .or(file.data_dir)
+            .unwrap_or_else(|| PathBuf::from("./flotilla-data"));
+        let credentials_key_file = flags
+            .credentials_key_file
+            .or(file.credentials_key_file)
+            .unwrap_or_else(|| data_dir.join("credentials.key"));
         let config = Config {
             listen: flags
                 .listen
                 .or(file.listen)
                 .unwrap_or_else(|| "127.0.0.1:50051".parse().expect("valid default")),
-            data_dir: flags
-                .data_dir
-                .or(file.data_dir)
-                .unwrap_or_else(|| PathBuf::from("./flotilla-data")),
+            data_dir,
+            credentials_key_file,
             database_url: flags.database_url.or(file.database_url),
             log_format: flags.log_format.or(file.log_format).unwrap_or_default(),
             shutdown_timeout: Duration::from_secs(

@@ -40,4 +40,5 @@ pub mod server;
 pub mod sim;
 pub mod store;
 pub mod tasks;
+pub mod vault;
 pub mod watch;

@@ -48,6 +48,7 @@ use crate::store::{Store, redact};
 use crate::tasks::action_timer::ActionTimer;
 use crate::tasks::upkeep::{StoreUpkeep, Upkeep};
 use crate::tasks::{self, Activator};
+use crate::vault::Vault;
 use crate::watch::{WatchHub, WatchOptions};
 
 /// How often the TLS files are checked for changes (SIGHUP reloads at once).
@@ -154,6 +155,10 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     info!(database = %redact(&url), "connecting to the database");
     let store = Store::connect(&url).await?;
     info!(backend = ?store.backend(), "database ready, migrations applied");
+
+    // The credentials key: a wrong or missing one stops the start here, before anything
+    // could read a sealed credential. (Container clusters will seal theirs with it.)
+    let _vault = Vault::open(&store, &config.credentials_key_file).await?;
 
     // The embedded infrastructure provider of container clusters (its own tables).
     let iaas = SimIaas::open(store.clone(), config.sim_iaas_latency).await?;

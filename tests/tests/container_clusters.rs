@@ -1,7 +1,9 @@
 //! End-to-end: the infrastructure side of ContainerClusterService through real gRPC on
 //! SQLite and PostgreSQL: zones and service offerings are discoverable, the
 //! SimulatorService drives the sim IaaS's faults (with every bad input refused), and
-//! the IaaS's state survives a server restart, as an external IaaS's would.
+//! the IaaS's state survives a server restart, as an external IaaS's would; the
+//! credentials key is made on first start (0600) and a wrong or missing one stops the
+//! server from starting.
 
 use flotilla_client::v1::*;
 use flotilla_tests::{Backend, TestServer, error_view};
@@ -168,4 +170,77 @@ async fn sqlite_discovery_faults_and_restart() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn postgres_discovery_faults_and_restart() {
     discovery_faults_and_restart(Backend::Postgres).await;
+}
+
+/// Runs the server binary on `server`'s data dir and database until it exits (at most
+/// 30 s: a server that starts when it must not fails the test).
+fn start_once(server: &TestServer) -> std::process::Output {
+    let mut child = std::process::Command::new(flotilla_tests::binary("flotilla-server"))
+        .args(["--listen", "127.0.0.1:0", "--data-dir"])
+        .arg(server.data_dir.path())
+        .env("FLOTILLA_DATABASE_URL", &server.database_url)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("start flotilla-server");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("the server started with a wrong or missing credentials key");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+async fn credentials_key_guards_the_start(backend: Backend) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut server = TestServer::start(backend).await;
+    let key_file = server.data_dir.path().join("credentials.key");
+    let mode = std::fs::metadata(&key_file).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "the key file is the owner's alone");
+    let key = std::fs::read_to_string(&key_file).unwrap();
+    assert_eq!(key.trim().len(), 64);
+    assert!(
+        !server.log().contains(key.trim()),
+        "the key is never logged"
+    );
+    assert!(server.log().contains("credentials.key"), "its path is");
+    assert!(server.stop_with(15).success());
+
+    // Another key: the server refuses to start, saying why.
+    std::fs::write(&key_file, "ab".repeat(32)).unwrap();
+    let out = start_once(&server);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("is not the key"), "{stderr}");
+
+    // No key while the database holds the check value: refused, and no new key made.
+    std::fs::remove_file(&key_file).unwrap();
+    let out = start_once(&server);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("is missing"), "{stderr}");
+    assert!(!key_file.exists());
+
+    // Not a key at all.
+    std::fs::write(&key_file, "hunter2").unwrap();
+    let out = start_once(&server);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("64 hex digits"));
+
+    // The right key back: it starts and serves.
+    std::fs::write(&key_file, &key).unwrap();
+    server.respawn().await;
+    assert_eq!(zones(&server).await.len(), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_credentials_key_guards_the_start() {
+    credentials_key_guards_the_start(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_credentials_key_guards_the_start() {
+    credentials_key_guards_the_start(Backend::Postgres).await;
 }

@@ -65,3 +65,7 @@ uuid_id!(
     /// The uid of an action (`actions/{id}`).
     ActionId
 );
+uuid_id!(
+    /// The id of a container cluster (`containerClusters/{id}`).
+    ContainerClusterId
+);

@@ -14,6 +14,7 @@
 
 pub mod action;
 pub mod cluster;
+pub mod container_cluster;
 pub mod dig;
 pub mod history;
 pub mod instance;

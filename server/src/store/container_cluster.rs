@@ -1,0 +1,399 @@
+//! Container clusters' book-keeping (migration 0012): the clusters, with every move a
+//! compare-and-swap on `generation`; the cluster↔VM map, which keeps a VM's record
+//! after the IaaS lost it; the sealed details (credentials).
+
+use std::collections::HashMap;
+
+use serde::{Deserialize, Serialize};
+use sqlx::any::AnyRow;
+use sqlx::{AnyConnection, Row};
+
+use super::{db_error, fetch_all, fetch_optional, placeholders};
+use crate::domain::conditions::Condition;
+use crate::domain::container_cluster::{ClusterState, Desired, Lifecycle};
+use crate::error::{Error, Result};
+use crate::ids::ContainerClusterId;
+
+/// What recovery does for a cluster in ALERT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum RecoveryPolicy {
+    None,
+    RestartStopped,
+    #[default]
+    RestartAndReprovision,
+}
+
+/// The user's settings beyond the IaaS fields (the `spec` column).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ClusterSpec {
+    #[serde(default)]
+    pub recovery_policy: RecoveryPolicy,
+    #[serde(default)]
+    pub auto_recover: bool,
+}
+
+/// What the cluster reports (the `status` column).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct ClusterStatus {
+    #[serde(default)]
+    pub conditions: Vec<Condition>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub endpoint: String,
+    /// What state sync found wrong, one entry per VM.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub faults: Vec<String>,
+    /// The last operation's failure: (reason, message).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failure: Option<(String, String)>,
+}
+
+/// A stored container cluster.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ContainerClusterRecord {
+    pub id: ContainerClusterId,
+    pub display_name: String,
+    pub description: String,
+    pub account_name: String,
+    pub domain_id: String,
+    pub zone_id: String,
+    pub service_offering_id: String,
+    /// The number of VMs the cluster should have.
+    pub size: i64,
+    /// Empty until a network is provisioned (or the one given at create).
+    pub network_id: String,
+    /// Whether the network was provisioned for the cluster (released with it).
+    pub network_cleanup: bool,
+    pub infrastructure_ref: String,
+    pub lifecycle: Lifecycle,
+    pub spec: ClusterSpec,
+    pub status: ClusterStatus,
+    /// The workflow in flight (JSON, the workflow engine's), None when settled.
+    pub operation: Option<String>,
+    /// When background work looks at the cluster next (microseconds).
+    pub next_run: Option<i64>,
+    pub generation: i64,
+    pub create_time: i64,
+    pub update_time: i64,
+}
+
+impl ContainerClusterRecord {
+    /// `containerClusters/{id}`.
+    pub fn name(&self) -> String {
+        format!("containerClusters/{}", self.id)
+    }
+}
+
+/// A VM in the cluster↔VM map, as last observed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClusterVm {
+    pub vm_id: String,
+    pub name: String,
+    /// Its place in the cluster (names are `{cluster}-{ordinal}`); scale-down releases
+    /// the highest first.
+    pub ordinal: i64,
+    /// "Running", "Stopped", or "Missing" (the IaaS lost it).
+    pub observed: String,
+    pub ip_address: String,
+}
+
+/// Filters of a list (all given ones must hold).
+#[derive(Debug, Clone, Default)]
+pub struct ClusterFilter {
+    pub state: Option<ClusterState>,
+    pub zone_id: Option<String>,
+    pub account_name: Option<String>,
+}
+
+const COLUMNS: &str = "id, display_name, description, account_name, domain_id, zone_id, \
+    service_offering_id, size, network_id, network_cleanup, infrastructure_ref, state, \
+    desired, provisioned, spec, status, operation, next_run, generation, create_time, \
+    update_time";
+
+fn json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("book-keeping serializes")
+}
+
+fn desired_text(desired: Desired) -> &'static str {
+    match desired {
+        Desired::Running => "Running",
+        Desired::Stopped => "Stopped",
+    }
+}
+
+fn from_row(row: &AnyRow) -> Result<ContainerClusterRecord> {
+    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
+    let int = |column: &str| -> Result<i64> { row.try_get(column).map_err(db_error) };
+    let bad = |what: &str, value: &str| Error::internal(format!("stored {what} {value:?}"));
+    let id = text("id")?;
+    let state = text("state")?;
+    let desired = text("desired")?;
+    let spec = text("spec")?;
+    let status = text("status")?;
+    Ok(ContainerClusterRecord {
+        id: id.parse().map_err(|_| bad("container cluster id", &id))?,
+        display_name: text("display_name")?,
+        description: text("description")?,
+        account_name: text("account_name")?,
+        domain_id: text("domain_id")?,
+        zone_id: text("zone_id")?,
+        service_offering_id: text("service_offering_id")?,
+        size: int("size")?,
+        network_id: text("network_id")?,
+        network_cleanup: int("network_cleanup")? != 0,
+        infrastructure_ref: text("infrastructure_ref")?,
+        lifecycle: Lifecycle {
+            state: state.parse().map_err(|_| bad("state", &state))?,
+            desired: match desired.as_str() {
+                "Running" => Desired::Running,
+                "Stopped" => Desired::Stopped,
+                _ => return Err(bad("desired state", &desired)),
+            },
+            provisioned: int("provisioned")? != 0,
+        },
+        spec: serde_json::from_str(&spec).map_err(|_| bad("spec", &spec))?,
+        status: serde_json::from_str(&status).map_err(|_| bad("status", &status))?,
+        operation: row.try_get("operation").map_err(db_error)?,
+        next_run: row.try_get("next_run").map_err(db_error)?,
+        generation: int("generation")?,
+        create_time: int("create_time")?,
+        update_time: int("update_time")?,
+    })
+}
+
+/// Inserts a new cluster.
+pub async fn cluster_insert(conn: &mut AnyConnection, c: &ContainerClusterRecord) -> Result<()> {
+    let sql = format!(
+        "INSERT INTO container_clusters ({COLUMNS}) VALUES {}",
+        placeholders(conn, 1, 21)
+    );
+    sqlx::query(&sql)
+        .bind(c.id.to_string())
+        .bind(&c.display_name)
+        .bind(&c.description)
+        .bind(&c.account_name)
+        .bind(&c.domain_id)
+        .bind(&c.zone_id)
+        .bind(&c.service_offering_id)
+        .bind(c.size)
+        .bind(&c.network_id)
+        .bind(i64::from(c.network_cleanup))
+        .bind(&c.infrastructure_ref)
+        .bind(c.lifecycle.state.as_str())
+        .bind(desired_text(c.lifecycle.desired))
+        .bind(i64::from(c.lifecycle.provisioned))
+        .bind(json(&c.spec))
+        .bind(json(&c.status))
+        .bind(c.operation.clone())
+        .bind(c.next_run)
+        .bind(c.generation)
+        .bind(c.create_time)
+        .bind(c.update_time)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(())
+}
+
+/// A cluster by id.
+pub async fn cluster_get(
+    conn: &mut AnyConnection,
+    id: ContainerClusterId,
+) -> Result<Option<ContainerClusterRecord>> {
+    let sql = format!("SELECT {COLUMNS} FROM container_clusters WHERE id = $1");
+    fetch_optional(conn, sqlx::query(&sql).bind(id.to_string()), from_row).await
+}
+
+/// Writes `c` over the stored cluster if its generation is still `expected`; false if
+/// it changed meanwhile (the caller answers ABORTED).
+pub async fn cluster_update(
+    conn: &mut AnyConnection,
+    c: &ContainerClusterRecord,
+    expected: i64,
+) -> Result<bool> {
+    let changed = sqlx::query(
+        "UPDATE container_clusters SET size = $1, network_id = $2, network_cleanup = $3, \
+         state = $4, desired = $5, provisioned = $6, spec = $7, status = $8, operation = $9, \
+         next_run = $10, generation = $11, update_time = $12 \
+         WHERE id = $13 AND generation = $14",
+    )
+    .bind(c.size)
+    .bind(&c.network_id)
+    .bind(i64::from(c.network_cleanup))
+    .bind(c.lifecycle.state.as_str())
+    .bind(desired_text(c.lifecycle.desired))
+    .bind(i64::from(c.lifecycle.provisioned))
+    .bind(json(&c.spec))
+    .bind(json(&c.status))
+    .bind(c.operation.clone())
+    .bind(c.next_run)
+    .bind(c.generation)
+    .bind(c.update_time)
+    .bind(c.id.to_string())
+    .bind(expected)
+    .execute(conn)
+    .await
+    .map_err(db_error)?
+    .rows_affected();
+    Ok(changed == 1)
+}
+
+/// A page of clusters in id order after `after`, filtered.
+pub async fn cluster_list(
+    conn: &mut AnyConnection,
+    filter: &ClusterFilter,
+    after: Option<ContainerClusterId>,
+    limit: usize,
+) -> Result<Vec<ContainerClusterRecord>> {
+    let mut clauses = Vec::new();
+    let mut binds: Vec<String> = Vec::new();
+    let mut add = |clause: &str, value: String| {
+        binds.push(value);
+        clauses.push(format!("{clause} = ${}", binds.len()));
+    };
+    if let Some(state) = filter.state {
+        add("state", state.as_str().to_string());
+    }
+    if let Some(zone) = &filter.zone_id {
+        add("zone_id", zone.clone());
+    }
+    if let Some(account) = &filter.account_name {
+        add("account_name", account.clone());
+    }
+    if let Some(after) = after {
+        binds.push(after.to_string());
+        clauses.push(format!("id > ${}", binds.len()));
+    }
+    let filter = if clauses.is_empty() {
+        String::new()
+    } else {
+        format!("WHERE {}", clauses.join(" AND "))
+    };
+    let sql =
+        format!("SELECT {COLUMNS} FROM container_clusters {filter} ORDER BY id LIMIT {limit}");
+    let mut query = sqlx::query(&sql);
+    for bind in binds {
+        query = query.bind(bind);
+    }
+    fetch_all(conn, query, from_row).await
+}
+
+/// Clusters whose background work is due by `now`, soonest first.
+pub async fn cluster_due(
+    conn: &mut AnyConnection,
+    now: i64,
+    limit: usize,
+) -> Result<Vec<ContainerClusterRecord>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM container_clusters WHERE next_run <= $1 \
+         ORDER BY next_run LIMIT {limit}"
+    );
+    fetch_all(conn, sqlx::query(&sql).bind(now), from_row).await
+}
+
+fn vm_from_row(row: &AnyRow) -> Result<(String, ClusterVm)> {
+    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
+    Ok((
+        text("cluster_id")?,
+        ClusterVm {
+            vm_id: text("vm_id")?,
+            name: text("name")?,
+            ordinal: row.try_get("ordinal").map_err(db_error)?,
+            observed: text("observed")?,
+            ip_address: text("ip_address")?,
+        },
+    ))
+}
+
+/// The VM maps of `clusters`, each in ordinal order.
+pub async fn cluster_vms(
+    conn: &mut AnyConnection,
+    clusters: &[ContainerClusterId],
+) -> Result<HashMap<ContainerClusterId, Vec<ClusterVm>>> {
+    let mut map: HashMap<ContainerClusterId, Vec<ClusterVm>> = HashMap::new();
+    for chunk in clusters.chunks(500) {
+        let sql = format!(
+            "SELECT cluster_id, vm_id, name, ordinal, observed, ip_address \
+             FROM container_cluster_vms WHERE cluster_id IN {} ORDER BY cluster_id, ordinal",
+            placeholders(conn, 1, chunk.len())
+        );
+        let mut query = sqlx::query(&sql);
+        for id in chunk {
+            query = query.bind(id.to_string());
+        }
+        for (cluster, vm) in fetch_all(&mut *conn, query, vm_from_row).await? {
+            let id = cluster
+                .parse()
+                .map_err(|_| Error::internal(format!("stored cluster id {cluster:?}")))?;
+            map.entry(id).or_default().push(vm);
+        }
+    }
+    Ok(map)
+}
+
+/// Records a VM of `cluster` (or its new observation).
+pub async fn cluster_vm_put(
+    conn: &mut AnyConnection,
+    cluster: ContainerClusterId,
+    vm: &ClusterVm,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO container_cluster_vms (cluster_id, vm_id, name, ordinal, observed, \
+         ip_address) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (cluster_id, vm_id) \
+         DO UPDATE SET observed = excluded.observed, ip_address = excluded.ip_address",
+    )
+    .bind(cluster.to_string())
+    .bind(&vm.vm_id)
+    .bind(&vm.name)
+    .bind(vm.ordinal)
+    .bind(&vm.observed)
+    .bind(&vm.ip_address)
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(())
+}
+
+/// Forgets a VM the cluster released.
+pub async fn cluster_vm_remove(
+    conn: &mut AnyConnection,
+    cluster: ContainerClusterId,
+    vm_id: &str,
+) -> Result<()> {
+    sqlx::query("DELETE FROM container_cluster_vms WHERE cluster_id = $1 AND vm_id = $2")
+        .bind(cluster.to_string())
+        .bind(vm_id)
+        .execute(conn)
+        .await
+        .map_err(db_error)?;
+    Ok(())
+}
+
+/// Stores the cluster's sealed credentials (replacing any).
+pub async fn cluster_details_put(
+    conn: &mut AnyConnection,
+    cluster: ContainerClusterId,
+    sealed: &str,
+) -> Result<()> {
+    sqlx::query(
+        "INSERT INTO container_cluster_details (cluster_id, credentials) VALUES ($1, $2) \
+         ON CONFLICT (cluster_id) DO UPDATE SET credentials = excluded.credentials",
+    )
+    .bind(cluster.to_string())
+    .bind(sealed)
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
+    Ok(())
+}
+
+/// The cluster's sealed credentials.
+pub async fn cluster_details_get(
+    conn: &mut AnyConnection,
+    cluster: ContainerClusterId,
+) -> Result<Option<String>> {
+    sqlx::query_scalar("SELECT credentials FROM container_cluster_details WHERE cluster_id = $1")
+        .bind(cluster.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)
+}

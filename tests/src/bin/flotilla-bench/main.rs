@@ -37,6 +37,7 @@ use flotilla_tests::{
 };
 use tokio::sync::Mutex;
 
+mod fleet;
 mod p8;
 
 /// The bench decodes every page it reads, as any client does: with glibc's malloc that
@@ -142,95 +143,28 @@ fn percentile(samples: &mut [f64], p: f64) -> f64 {
     samples[index]
 }
 
-const PROJECT: &str = "projects/bench";
-const VERSION: &str = "projects/bench/compositeApps/fleet/versions/v1";
 const DIG: &str = "projects/bench/compositeApps/fleet/versions/v1/deploymentIntentGroups/prod";
 
-/// Creates the project, the apps, the clusters (AGENT mode: their sim agents run as
-/// `flotilla-agent` processes, outside the measured server) and the group; returns
-/// each cluster's name and agent token.
+/// The bench's fleet: project bench, composite app fleet, provider edge, clusters
+/// c0…, apps a0… of ConfigMaps.
+fn fleet(scale: Scale) -> fleet::Fleet {
+    fleet::Fleet {
+        project: "bench",
+        composite_app: "fleet",
+        provider: "edge",
+        cluster_prefix: "c",
+        app_prefix: "a",
+        clusters: scale.clusters,
+        apps: scale.apps,
+    }
+}
+
+/// Creates the fleet and approves its group; returns each cluster's name and agent
+/// token.
 async fn setup(client: &mut Client, scale: Scale) -> Result<Vec<(String, String)>> {
-    let l = &mut client.lifecycle;
-    l.create_project(CreateProjectRequest {
-        project_id: "bench".into(),
-        ..Default::default()
-    })
-    .await?;
-    l.create_composite_app(CreateCompositeAppRequest {
-        parent: PROJECT.into(),
-        composite_app_id: "fleet".into(),
-        version_id: "v1".into(),
-        ..Default::default()
-    })
-    .await?;
-    l.create_composite_profile(CreateCompositeProfileRequest {
-        parent: VERSION.into(),
-        composite_profile_id: "default".into(),
-        ..Default::default()
-    })
-    .await?;
-    l.create_cluster_provider(CreateClusterProviderRequest {
-        cluster_provider_id: "edge".into(),
-        ..Default::default()
-    })
-    .await?;
-    let mut clusters = Vec::new();
-    for c in 0..scale.clusters {
-        let cluster = l
-            .create_cluster(CreateClusterRequest {
-                parent: "clusterProviders/edge".into(),
-                cluster_id: format!("c{c}"),
-                cluster: Some(Cluster {
-                    connection_mode: ConnectionMode::Agent as i32,
-                    labels: [("fleet".to_string(), "edge".to_string())].into(),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            })
-            .await?
-            .into_inner();
-        clusters.push((cluster.name, cluster.agent_token));
-    }
-    l.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: VERSION.into(),
-        deployment_intent_group_id: "prod".into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "default".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await?;
-    for a in 0..scale.apps {
-        l.create_app(CreateAppRequest {
-            parent: VERSION.into(),
-            app_id: format!("a{a}"),
-            app: Some(App {
-                manifests: configmap_manifests(a, scale.docs),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .await?;
-        l.create_placement_intent(CreatePlacementIntentRequest {
-            parent: DIG.into(),
-            placement_intent_id: format!("a{a}"),
-            placement_intent: Some(PlacementIntent {
-                app: format!("a{a}"),
-                cluster_provider: "edge".into(),
-                cluster_selector: [("fleet".to_string(), "edge".to_string())].into(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .await?;
-    }
-    l.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-        name: DIG.into(),
-        ..Default::default()
-    })
-    .await?;
-    Ok(clusters)
+    fleet(scale)
+        .create(client, |a| configmap_manifests(a, scale.docs))
+        .await
 }
 
 /// Starts one `flotilla-agent` process (sim backend) per cluster and waits until every

@@ -22,8 +22,6 @@ use tokio::sync::Mutex;
 
 use super::{Etcd, Row, micros_now, percentile};
 
-const PROJECT: &str = "projects/p8";
-const VERSION: &str = "projects/p8/compositeApps/vms/versions/v1";
 const DIG: &str = "projects/p8/compositeApps/vms/versions/v1/deploymentIntentGroups/prod";
 
 /// The scale of P8.
@@ -67,98 +65,26 @@ fn vm_manifest(vm: usize) -> String {
     )
 }
 
+/// The VMs' fleet, created and instantiated.
 async fn setup(client: &mut Client, scale: P8Scale) -> Result<Vec<(String, String)>> {
-    let l = &mut client.lifecycle;
-    l.create_project(CreateProjectRequest {
-        project_id: "p8".into(),
-        ..Default::default()
-    })
-    .await?;
-    l.create_composite_app(CreateCompositeAppRequest {
-        parent: PROJECT.into(),
-        composite_app_id: "vms".into(),
-        version_id: "v1".into(),
-        ..Default::default()
-    })
-    .await?;
-    l.create_composite_profile(CreateCompositeProfileRequest {
-        parent: VERSION.into(),
-        composite_profile_id: "default".into(),
-        ..Default::default()
-    })
-    .await?;
-    l.create_cluster_provider(CreateClusterProviderRequest {
-        cluster_provider_id: "p8".into(),
-        ..Default::default()
-    })
-    .await?;
-    let mut clusters = Vec::new();
-    for c in 0..scale.clusters {
-        let cluster = l
-            .create_cluster(CreateClusterRequest {
-                parent: "clusterProviders/p8".into(),
-                cluster_id: format!("k{c}"),
-                cluster: Some(Cluster {
-                    connection_mode: ConnectionMode::Agent as i32,
-                    labels: [("fleet".to_string(), "p8".to_string())].into(),
-                    ..Default::default()
-                }),
-                ..Default::default()
-            })
-            .await?
-            .into_inner();
-        clusters.push((cluster.name, cluster.agent_token));
-    }
-    l.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: VERSION.into(),
-        deployment_intent_group_id: "prod".into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "default".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await?;
-    for vm in 0..scale.pods {
-        l.create_app(CreateAppRequest {
-            parent: VERSION.into(),
-            app_id: format!("vm{vm}"),
-            app: Some(App {
-                manifests: vm_manifest(vm),
-                ..Default::default()
-            }),
+    let fleet = super::fleet::Fleet {
+        project: "p8",
+        composite_app: "vms",
+        provider: "p8",
+        cluster_prefix: "k",
+        app_prefix: "vm",
+        clusters: scale.clusters,
+        apps: scale.pods,
+    };
+    assert_eq!(fleet.dig(), DIG);
+    let clusters = fleet.create(client, vm_manifest).await?;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: DIG.into(),
             ..Default::default()
         })
         .await?;
-        l.create_placement_intent(CreatePlacementIntentRequest {
-            parent: DIG.into(),
-            placement_intent_id: format!("vm{vm}"),
-            placement_intent: Some(PlacementIntent {
-                app: format!("vm{vm}"),
-                cluster_provider: "p8".into(),
-                cluster_selector: [("fleet".to_string(), "p8".to_string())].into(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .await?;
-    }
-    for verb in [true, false] {
-        let name = DIG.to_string();
-        if verb {
-            l.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-                name,
-                ..Default::default()
-            })
-            .await?;
-        } else {
-            l.instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-                name,
-                ..Default::default()
-            })
-            .await?;
-        }
-    }
     Ok(clusters)
 }
 

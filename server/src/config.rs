@@ -111,6 +111,18 @@ pub struct Flags {
     /// milliseconds [default: 1000].
     #[arg(long, env = "FLOTILLA_ACTION_CHECK_MILLIS")]
     pub action_check_millis: Option<u64>,
+    /// A container cluster operation (start, stop, scale, recovery, cleanup) still in
+    /// flight after this many seconds fails with reason Timeout [default: 3600].
+    #[arg(long, env = "FLOTILLA_CLUSTER_OPERATION_TIMEOUT_SECS")]
+    pub cluster_operation_timeout_secs: Option<u64>,
+    /// How often the garbage collector retries the cleanup of EXPUNGE container
+    /// clusters, in milliseconds [default: 300000].
+    #[arg(long, env = "FLOTILLA_CLUSTER_GC_MILLIS")]
+    pub cluster_gc_millis: Option<u64>,
+    /// How often state sync compares container clusters with the IaaS, in
+    /// milliseconds [default: 60000].
+    #[arg(long, env = "FLOTILLA_CLUSTER_SYNC_MILLIS")]
+    pub cluster_sync_millis: Option<u64>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -174,6 +186,9 @@ struct FileConfig {
     action_run_timeout_secs: Option<u64>,
     action_ttl_after_finished_secs: Option<u64>,
     action_check_millis: Option<u64>,
+    cluster_operation_timeout_secs: Option<u64>,
+    cluster_gc_millis: Option<u64>,
+    cluster_sync_millis: Option<u64>,
 }
 
 /// The effective configuration.
@@ -214,6 +229,11 @@ pub struct Config {
     pub actions: ActionOptions,
     /// How often open pod actions are checked for vanished pods.
     pub action_check: Duration,
+    /// Container cluster operation timeout and workflow parallelism.
+    pub clusters: crate::app::container_clusters::ClusterOptions,
+    /// Periods of the container cluster garbage collector and state sync.
+    pub cluster_gc: Duration,
+    pub cluster_sync: Duration,
 }
 
 impl Config {
@@ -349,6 +369,30 @@ impl Config {
                     .action_check_millis
                     .or(file.action_check_millis)
                     .unwrap_or(1000)
+                    .max(10),
+            ),
+            clusters: crate::app::container_clusters::ClusterOptions {
+                operation_timeout: Duration::from_secs(
+                    flags
+                        .cluster_operation_timeout_secs
+                        .or(file.cluster_operation_timeout_secs)
+                        .unwrap_or(3600)
+                        .max(1),
+                ),
+                ..Default::default()
+            },
+            cluster_gc: Duration::from_millis(
+                flags
+                    .cluster_gc_millis
+                    .or(file.cluster_gc_millis)
+                    .unwrap_or(300_000)
+                    .max(10),
+            ),
+            cluster_sync: Duration::from_millis(
+                flags
+                    .cluster_sync_millis
+                    .or(file.cluster_sync_millis)
+                    .unwrap_or(60_000)
                     .max(10),
             ),
         };

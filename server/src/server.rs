@@ -34,6 +34,7 @@ use crate::api::status_route::StatusRoutes;
 use crate::app::Hooks;
 use crate::app::access::{Access, StoreFacts};
 use crate::app::actions::{ActionHooks, Actions};
+use crate::app::container_clusters::ContainerClusters;
 use crate::app::lifecycle::Lifecycle;
 use crate::app::status::StatusApp;
 use crate::config::Config;
@@ -46,6 +47,7 @@ use crate::sim::embedded::EmbeddedAgents;
 use crate::store::action::ActionRecord;
 use crate::store::{Store, redact};
 use crate::tasks::action_timer::ActionTimer;
+use crate::tasks::container_clusters::{GarbageCollector, StateSync, WorkflowDriver};
 use crate::tasks::upkeep::{StoreUpkeep, Upkeep};
 use crate::tasks::{self, Activator};
 use crate::vault::Vault;
@@ -157,8 +159,8 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     info!(backend = ?store.backend(), "database ready, migrations applied");
 
     // The credentials key: a wrong or missing one stops the start here, before anything
-    // could read a sealed credential. (Container clusters will seal theirs with it.)
-    let _vault = Vault::open(&store, &config.credentials_key_file).await?;
+    // could read a sealed credential.
+    let vault = Arc::new(Vault::open(&store, &config.credentials_key_file).await?);
 
     // The embedded infrastructure provider of container clusters (its own tables).
     let iaas = SimIaas::open(store.clone(), config.sim_iaas_latency).await?;
@@ -229,6 +231,14 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         })),
     );
     hub.attach_actions(actions.clone());
+    let cluster_driver = Activator::default();
+    let container_clusters = ContainerClusters::new(
+        store.clone(),
+        Arc::new(iaas.clone()),
+        vault,
+        config.clusters.clone(),
+        cluster_driver.clone(),
+    );
     if config.demo {
         crate::demo::seed(&lifecycle).await?;
         let token_file = config.data_dir.join(crate::app::access::ADMIN_TOKEN_FILE);
@@ -280,7 +290,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             watch_hub.clone(),
         )))
         .add_service(ContainerClusterServiceServer::new(
-            ContainerClusterApi::new(Arc::new(iaas.clone())),
+            ContainerClusterApi::new(container_clusters.clone()),
         ))
         .add_service(
             AgentServiceServer::new(AgentApi::new(hub.clone()))
@@ -325,6 +335,32 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         }),
         config.action_check,
         action_timer,
+        workers.clone(),
+    ));
+    // Container clusters: workflows left in flight by a crash are due at once.
+    task_handles.push(tasks::spawn(
+        Arc::new(WorkflowDriver {
+            clusters: container_clusters.clone(),
+        }),
+        Duration::from_secs(1),
+        cluster_driver.clone(),
+        workers.clone(),
+    ));
+    cluster_driver.activate();
+    task_handles.push(tasks::spawn(
+        Arc::new(GarbageCollector {
+            clusters: container_clusters.clone(),
+        }),
+        config.cluster_gc,
+        Activator::default(),
+        workers.clone(),
+    ));
+    task_handles.push(tasks::spawn(
+        Arc::new(StateSync {
+            clusters: container_clusters.clone(),
+        }),
+        config.cluster_sync,
+        Activator::default(),
         workers.clone(),
     ));
 

@@ -5,6 +5,7 @@
 
 mod common;
 
+use flotilla_server::domain::cluster_workflow::Observed;
 use flotilla_server::domain::container_cluster::{
     ClusterState, Event, Lifecycle, Verb, transition,
 };
@@ -124,7 +125,7 @@ async fn book_keeping(store: Store) {
             vm_id: format!("vm-{ordinal}"),
             name: format!("web-{ordinal}"),
             ordinal,
-            observed: "Running".into(),
+            observed: Observed::Running,
             ip_address: format!("10.0.0.{ordinal}"),
         };
         cluster_vm_put(&mut tx, a.id, &vm).await.unwrap();
@@ -133,7 +134,7 @@ async fn book_keeping(store: Store) {
         vm_id: "vm-1".into(),
         name: "web-1".into(),
         ordinal: 1,
-        observed: "Missing".into(),
+        observed: Observed::Missing,
         ip_address: "10.0.0.1".into(),
     };
     cluster_vm_put(&mut tx, a.id, &lost).await.unwrap();

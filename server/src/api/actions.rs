@@ -242,7 +242,7 @@ impl ActionService for ActionApi {
 
 /// The first field violation of an INVALID_ARGUMENT error (others pass through as a
 /// violation of the request).
-fn first_violation(error: Error) -> FieldViolation {
+pub(super) fn first_violation(error: Error) -> FieldViolation {
     match error {
         Error::InvalidArgument { mut violations } if !violations.is_empty() => violations.remove(0),
         other => FieldViolation::new("request", other.to_string()),

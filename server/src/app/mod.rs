@@ -4,6 +4,7 @@
 
 pub mod access;
 pub mod actions;
+pub mod container_clusters;
 pub mod lifecycle;
 pub mod status;
 pub mod status_tree;

@@ -48,6 +48,7 @@ pub(crate) use named_enum;
 
 pub mod access;
 pub mod action;
+pub mod cluster_workflow;
 pub mod conditions;
 pub mod container_cluster;
 pub mod lifecycle;

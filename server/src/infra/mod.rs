@@ -156,6 +156,9 @@ pub trait Provider: Send + Sync {
     async fn offerings(&self) -> InfraResult<Vec<Offering>>;
     /// A network, if it exists.
     async fn network(&self, id: &str) -> InfraResult<Option<Network>>;
+    /// The network of `zone_id` named `name`, if one exists (how a workflow that
+    /// crashed after creating it finds it again).
+    async fn network_named(&self, zone_id: &str, name: &str) -> InfraResult<Option<Network>>;
     /// Provisions an isolated network with source NAT in `zone_id`.
     async fn create_network(&self, zone_id: &str, name: &str) -> InfraResult<Network>;
     /// Releases a network (NotFound if it is gone already).
@@ -168,6 +171,9 @@ pub trait Provider: Send + Sync {
     async fn stop_vm(&self, id: &str) -> InfraResult<()>;
     /// Destroys a VM and gives its capacity back (NotFound if it is gone already).
     async fn delete_vm(&self, id: &str) -> InfraResult<()>;
+    /// The VM named `name`, if one exists (how a workflow that crashed after creating
+    /// it finds it again).
+    async fn vm_named(&self, name: &str) -> InfraResult<Option<Vm>>;
     /// The VMs of `ids` that exist (one call for a whole state sync pass).
     async fn vms(&self, ids: &[String]) -> InfraResult<Vec<Vm>>;
 }

@@ -253,6 +253,19 @@ impl Provider for SimIaas {
         Ok(network_get(&mut conn, id).await?)
     }
 
+    async fn network_named(&self, zone_id: &str, name: &str) -> InfraResult<Option<Network>> {
+        let mut conn = self.store.read().await?;
+        let sql = format!(
+            "SELECT {NETWORK_COLUMNS} FROM sim_networks WHERE zone_id = $1 AND name = $2 ORDER BY id LIMIT 1"
+        );
+        Ok(fetch_optional(
+            &mut conn,
+            sqlx::query(&sql).bind(zone_id).bind(name),
+            network_from_row,
+        )
+        .await?)
+    }
+
     async fn create_network(&self, zone_id: &str, name: &str) -> InfraResult<Network> {
         self.operation("create_network", async |tx: &mut Tx| {
             if !zone_exists(tx, zone_id).await? {
@@ -407,6 +420,12 @@ impl Provider for SimIaas {
         .await
     }
 
+    async fn vm_named(&self, name: &str) -> InfraResult<Option<Vm>> {
+        let mut conn = self.store.read().await?;
+        let sql = format!("SELECT {VM_COLUMNS} FROM sim_vms WHERE name = $1 ORDER BY id LIMIT 1");
+        Ok(fetch_optional(&mut conn, sqlx::query(&sql).bind(name), vm_from_row).await?)
+    }
+
     async fn vms(&self, ids: &[String]) -> InfraResult<Vec<Vm>> {
         let mut found = Vec::with_capacity(ids.len());
         let mut conn = self.store.read().await?;
@@ -518,21 +537,20 @@ async fn zone_exists(conn: &mut sqlx::AnyConnection, id: &str) -> Result<bool> {
     Ok(found.is_some())
 }
 
+const NETWORK_COLUMNS: &str = "id, zone_id, name, source_nat";
+
+fn network_from_row(row: &AnyRow) -> Result<Network> {
+    Ok(Network {
+        id: row.try_get("id").map_err(db_error)?,
+        zone_id: row.try_get("zone_id").map_err(db_error)?,
+        name: row.try_get("name").map_err(db_error)?,
+        source_nat: row.try_get::<i64, _>("source_nat").map_err(db_error)? != 0,
+    })
+}
+
 async fn network_get(conn: &mut sqlx::AnyConnection, id: &str) -> Result<Option<Network>> {
-    fetch_optional(
-        conn,
-        sqlx::query("SELECT id, zone_id, name, source_nat FROM sim_networks WHERE id = $1")
-            .bind(id),
-        |row| {
-            Ok(Network {
-                id: row.try_get("id").map_err(db_error)?,
-                zone_id: row.try_get("zone_id").map_err(db_error)?,
-                name: row.try_get("name").map_err(db_error)?,
-                source_nat: row.try_get::<i64, _>("source_nat").map_err(db_error)? != 0,
-            })
-        },
-    )
-    .await
+    let sql = format!("SELECT {NETWORK_COLUMNS} FROM sim_networks WHERE id = $1");
+    fetch_optional(conn, sqlx::query(&sql).bind(id), network_from_row).await
 }
 
 fn not_found(kind: &'static str, id: &str) -> Error {

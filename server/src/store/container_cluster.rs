@@ -9,6 +9,7 @@ use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
 use super::{db_error, fetch_all, fetch_optional, placeholders};
+use crate::domain::cluster_workflow::Observed;
 use crate::domain::conditions::Condition;
 use crate::domain::container_cluster::{ClusterState, Desired, Lifecycle};
 use crate::error::{Error, Result};
@@ -91,8 +92,8 @@ pub struct ClusterVm {
     /// Its place in the cluster (names are `{cluster}-{ordinal}`); scale-down releases
     /// the highest first.
     pub ordinal: i64,
-    /// "Running", "Stopped", or "Missing" (the IaaS lost it).
-    pub observed: String,
+    /// As last observed (Missing: the IaaS lost it).
+    pub observed: Observed,
     pub ip_address: String,
 }
 
@@ -259,6 +260,11 @@ pub async fn cluster_list(
     if let Some(account) = &filter.account_name {
         add("account_name", account.clone());
     }
+    if filter.state.is_none() {
+        // Destroyed clusters are kept (their record and VM map) but listed only when
+        // asked for.
+        clauses.push("state <> 'DESTROYED'".to_string());
+    }
     if let Some(after) = after {
         binds.push(after.to_string());
         clauses.push(format!("id > ${}", binds.len()));
@@ -275,6 +281,16 @@ pub async fn cluster_list(
         query = query.bind(bind);
     }
     fetch_all(conn, query, from_row).await
+}
+
+/// The settled clusters (RUNNING, STOPPED or ALERT with no workflow in flight): what
+/// a state sync pass judges.
+pub async fn cluster_settled(conn: &mut AnyConnection) -> Result<Vec<ContainerClusterRecord>> {
+    let sql = format!(
+        "SELECT {COLUMNS} FROM container_clusters \
+         WHERE state IN ('RUNNING', 'STOPPED', 'ALERT') AND operation IS NULL ORDER BY id"
+    );
+    fetch_all(conn, sqlx::query(&sql), from_row).await
 }
 
 /// Clusters whose background work is due by `now`, soonest first.
@@ -298,7 +314,11 @@ fn vm_from_row(row: &AnyRow) -> Result<(String, ClusterVm)> {
             vm_id: text("vm_id")?,
             name: text("name")?,
             ordinal: row.try_get("ordinal").map_err(db_error)?,
-            observed: text("observed")?,
+            observed: {
+                let observed = text("observed")?;
+                Observed::parse(&observed)
+                    .ok_or_else(|| Error::internal(format!("stored VM state {observed:?}")))?
+            },
             ip_address: text("ip_address")?,
         },
     ))
@@ -345,7 +365,7 @@ pub async fn cluster_vm_put(
     .bind(&vm.vm_id)
     .bind(&vm.name)
     .bind(vm.ordinal)
-    .bind(&vm.observed)
+    .bind(vm.observed.as_str())
     .bind(&vm.ip_address)
     .execute(conn)
     .await

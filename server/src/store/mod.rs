@@ -22,6 +22,7 @@ pub mod network;
 pub mod object;
 pub mod request;
 pub mod rsync_resource;
+pub mod sim_infrastructure;
 pub mod status;
 pub mod token;
 pub mod watch;

@@ -4,6 +4,7 @@
 //! next period does.
 
 pub mod action_timer;
+pub mod container_clusters;
 pub mod upkeep;
 
 use std::sync::Arc;

@@ -3,11 +3,13 @@
 //! all violations of a request are reported together.
 
 mod action;
+mod container_cluster;
 mod resources;
 
 use std::collections::BTreeMap;
 
 pub use action::*;
+pub use container_cluster::*;
 use flotilla_api::v1 as pb;
 use prost_types::{FieldMask, Timestamp, value::Kind as ValueKind};
 pub use resources::*;

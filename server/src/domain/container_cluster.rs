@@ -260,12 +260,18 @@ pub fn conditions_of(current: &mut Vec<Condition>, observed: &Observed<'_>, now:
     };
     let (done, wanted) = (observed.vms_completed, observed.vms_wanted);
     let nodes = if !observed.faults.is_empty() {
+        // What differs, and (if the last operation failed too, e.g. a recovery) why
+        // that did not fix it.
+        let (reason, failure) = match observed.failure {
+            Some((reason, message)) => (reason, format!("; {message}")),
+            None => ("VmsDiffer", String::new()),
+        };
         Condition::false_(
             "NodesReady",
             Severity::Error,
-            "VmsDiffer",
+            reason,
             format!(
-                "{done} of {wanted} completed; {}",
+                "{done} of {wanted} completed; {}{failure}",
                 observed.faults.join("; ")
             ),
         )

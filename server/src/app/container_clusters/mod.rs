@@ -286,8 +286,11 @@ impl ContainerClusters {
         key: Option<&RequestKey>,
     ) -> Result<View> {
         let before = self.get(id).await?;
+        // Capacity only matters for a scale the state machine allows (a refused one
+        // is told about the state).
         if let Some(to) = scale_to
             && to > before.cluster.size
+            && transition(&before.cluster.lifecycle, Event::Request(verb)).is_ok()
         {
             let spec = InfraSpec {
                 zone_id: before.cluster.zone_id.clone(),

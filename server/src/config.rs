@@ -120,7 +120,7 @@ pub struct Flags {
     #[arg(long, env = "FLOTILLA_CLUSTER_GC_MILLIS")]
     pub cluster_gc_millis: Option<u64>,
     /// How often state sync compares container clusters with the IaaS, in
-    /// milliseconds [default: 60000].
+    /// milliseconds [default: 10000].
     #[arg(long, env = "FLOTILLA_CLUSTER_SYNC_MILLIS")]
     pub cluster_sync_millis: Option<u64>,
     /// A TOML file with any of the settings above (snake_case keys).
@@ -392,7 +392,7 @@ impl Config {
                 flags
                     .cluster_sync_millis
                     .or(file.cluster_sync_millis)
-                    .unwrap_or(60_000)
+                    .unwrap_or(10_000)
                     .max(10),
             ),
         };

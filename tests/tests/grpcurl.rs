@@ -12,6 +12,7 @@ e2e_suite!(
     readme_quickstart_works_as_written,
     readme_tokens_work_as_written,
     readme_actions_work_as_written,
+    readme_container_clusters_work_as_written,
 );
 
 fn grpcurl(args: &[&str]) -> (bool, String) {
@@ -74,7 +75,7 @@ async fn reflection_lists_every_service(server: &TestServer) {
         "-d",
         "{}",
         &server.address,
-        "flotilla.v1.ContainerClusterService/ListContainerClusters",
+        "flotilla.v1.ContainerClusterService/RegisterContainerCluster",
     ]);
     assert!(!ok && status.contains("Unimplemented"), "{status}");
 }
@@ -332,4 +333,41 @@ async fn readme_actions_work_as_written(server: &TestServer) {
     // The guest's readiness dipped and recovered.
     let dip = text.find("READINESS_NOT_READY").expect("the reboot's dip");
     assert!(text[dip..].contains("READINESS_READY"), "{text}");
+}
+
+/// The Container clusters section's walk-through.
+async fn readme_container_clusters_work_as_written(server: &TestServer) {
+    let script = format!(
+        "export FLOTILLA_TOKEN=$(cat flotilla-data/admin.token)\n{}",
+        readme_block("## Container clusters")
+    )
+    .replace("localhost:50051", &server.address);
+    let text = run_block(server, &script);
+    assert_eq!(
+        text.matches("ERROR:").count(),
+        1,
+        "only the refused delete:\n{text}"
+    );
+    assert!(text.contains("\"id\": \"zone-a\""), "{text}");
+    assert!(text.contains("\"id\": \"small\""), "{text}");
+    let states: Vec<&str> = text
+        .lines()
+        .filter_map(|l| {
+            l.trim()
+                .strip_prefix("\"state\": \"CONTAINER_CLUSTER_STATE_")
+        })
+        .map(|l| l.trim_end_matches(',').trim_end_matches('"'))
+        .collect();
+    assert_eq!(
+        states,
+        ["STARTING", "RUNNING", "ALERT", "RUNNING", "DESTROYED"],
+        "{text}"
+    );
+    assert!(text.contains("INFRASTRUCTURE_PHASE_PROVISIONED"), "{text}");
+    assert!(text.contains("\"endpoint\": \"https://10."), "{text}");
+    assert!(text.contains("stopped out of band"), "{text}");
+    assert!(text.contains("\"size\": 5"), "{text}");
+    assert!(text.contains("\"username\": \"admin\""), "{text}");
+    assert!(text.contains("server: https://10."), "{text}");
+    assert!(text.contains("in state RUNNING: stop it first"), "{text}");
 }

@@ -290,7 +290,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             watch_hub.clone(),
         )))
         .add_service(ContainerClusterServiceServer::new(
-            ContainerClusterApi::new(container_clusters.clone()),
+            ContainerClusterApi::new(container_clusters.clone(), watch_hub.clone()),
         ))
         .add_service(
             AgentServiceServer::new(AgentApi::new(hub.clone()))

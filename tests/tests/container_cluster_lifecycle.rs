@@ -464,3 +464,191 @@ async fn sqlite_lifecycle() {
 async fn postgres_lifecycle() {
     lifecycle(Backend::Postgres).await;
 }
+
+type Events = tonic::Streaming<WatchContainerClustersResponse>;
+
+async fn watch(
+    client: &mut flotilla_client::Client,
+    states: &[ContainerClusterState],
+    resume: &str,
+) -> Events {
+    client
+        .container_clusters
+        .watch_container_clusters(WatchContainerClustersRequest {
+            resume_token: resume.into(),
+            states: states.iter().map(|s| *s as i32).collect(),
+        })
+        .await
+        .expect("watch")
+        .into_inner()
+}
+
+/// The next events, skipping heartbeats.
+async fn next(stream: &mut Events) -> Vec<ContainerClusterEvent> {
+    loop {
+        let message = tokio::time::timeout(WAIT, stream.message())
+            .await
+            .expect("an event in time")
+            .expect("the stream")
+            .expect("a message");
+        let events: Vec<_> = message
+            .events
+            .into_iter()
+            .filter(|e| e.r#type != ContainerClusterEventType::Heartbeat as i32)
+            .collect();
+        if !events.is_empty() {
+            return events;
+        }
+    }
+}
+
+/// Events until one satisfies `done`, all of them.
+async fn until(
+    stream: &mut Events,
+    done: impl Fn(&ContainerClusterEvent) -> bool,
+) -> Vec<ContainerClusterEvent> {
+    let mut seen = Vec::new();
+    loop {
+        let events = next(stream).await;
+        let stop = events.iter().any(&done);
+        seen.extend(events);
+        if stop {
+            return seen;
+        }
+    }
+}
+
+fn kind_of(e: &ContainerClusterEvent) -> ContainerClusterEventType {
+    ContainerClusterEventType::try_from(e.r#type).unwrap()
+}
+
+fn state_of(e: &ContainerClusterEvent) -> Option<ContainerClusterState> {
+    e.container_cluster.as_ref().map(state)
+}
+
+/// WatchContainerClusters with the WatchStatus contract: snapshot, SYNCED, live
+/// events, resume after a token without a snapshot, RESYNC_REQUIRED for a snapshot's
+/// token, a state filter that also sends a cluster leaving its states, DELETED.
+async fn watch_clusters(backend: Backend) {
+    let server =
+        TestServer::start_with(backend, &["--sim", "--sim-iaas-latency-millis", "20"]).await;
+    let mut client = server.client().await;
+    let before = create(&mut client, spec("before", "zone-a", 1)).await;
+    wait_state(&client, &before.name, ContainerClusterState::Running).await;
+
+    let mut all = watch(&mut client, &[], "").await;
+    let snapshot = until(&mut all, |e| {
+        kind_of(e) == ContainerClusterEventType::Synced
+    })
+    .await;
+    assert_eq!(kind_of(&snapshot[0]), ContainerClusterEventType::Added);
+    assert_eq!(
+        snapshot[0].container_cluster.as_ref().unwrap().name,
+        before.name
+    );
+    assert_eq!(snapshot.len(), 2);
+    let snapshot_token = snapshot[0].resume_token.clone();
+
+    let c = create(&mut client, spec("watched", "zone-a", 2)).await;
+    let events = until(&mut all, |e| {
+        state_of(e) == Some(ContainerClusterState::Running)
+    })
+    .await;
+    assert_eq!(kind_of(&events[0]), ContainerClusterEventType::Added);
+    assert_eq!(state_of(&events[0]), Some(ContainerClusterState::Starting));
+    assert!(
+        events
+            .iter()
+            .all(|e| e.container_cluster.as_ref().unwrap().name == c.name)
+    );
+    let running = events.last().unwrap();
+    assert_eq!(running.container_cluster.as_ref().unwrap().vms.len(), 2);
+    let token = running.resume_token.clone();
+    drop(all);
+
+    // Only RUNNING clusters: the snapshot has both; stopping one is sent as it leaves.
+    let mut running_only = watch(&mut client, &[ContainerClusterState::Running], "").await;
+    let snapshot = until(&mut running_only, |e| {
+        kind_of(e) == ContainerClusterEventType::Synced
+    })
+    .await;
+    assert_eq!(snapshot.len(), 3);
+    verb(&mut client, &c.name, "stop").await.unwrap();
+    let left = next(&mut running_only).await;
+    assert_eq!(
+        state_of(&left[0]),
+        Some(ContainerClusterState::Stopping),
+        "{left:?}"
+    );
+    wait_state(&client, &c.name, ContainerClusterState::Stopped).await;
+
+    // Resume from the RUNNING event: no snapshot, the stop's events.
+    let mut resumed = watch(&mut client, &[], &token).await;
+    let events = until(&mut resumed, |e| {
+        state_of(e) == Some(ContainerClusterState::Stopped)
+    })
+    .await;
+    assert!(
+        events
+            .iter()
+            .all(|e| kind_of(e) == ContainerClusterEventType::Modified),
+        "{events:?}"
+    );
+    assert_eq!(state_of(&events[0]), Some(ContainerClusterState::Stopping));
+
+    // Delete: MODIFIED (EXPUNGING), then DELETED with its last state.
+    verb(&mut client, &c.name, "delete").await.unwrap();
+    let events = until(&mut resumed, |e| {
+        kind_of(e) == ContainerClusterEventType::Deleted
+    })
+    .await;
+    assert_eq!(
+        state_of(events.last().unwrap()),
+        Some(ContainerClusterState::Destroyed)
+    );
+
+    // A snapshot's token cannot be resumed: RESYNC_REQUIRED, then a fresh snapshot
+    // (without the destroyed cluster).
+    let mut resync = watch(&mut client, &[], &snapshot_token).await;
+    let events = until(&mut resync, |e| {
+        kind_of(e) == ContainerClusterEventType::Synced
+    })
+    .await;
+    assert_eq!(
+        kind_of(&events[0]),
+        ContainerClusterEventType::ResyncRequired
+    );
+    assert_eq!(events.len(), 3, "{events:?}");
+
+    // Bad input.
+    let error = error_view(
+        client
+            .container_clusters
+            .watch_container_clusters(WatchContainerClustersRequest {
+                resume_token: "garbage".into(),
+                states: vec![],
+            })
+            .await,
+    );
+    assert_eq!(error.code, Code::InvalidArgument);
+    let error = error_view(
+        client
+            .container_clusters
+            .watch_container_clusters(WatchContainerClustersRequest {
+                resume_token: String::new(),
+                states: vec![0, 99],
+            })
+            .await,
+    );
+    assert_eq!(error.fields(), ["states[0]", "states[1]"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_watch_clusters() {
+    watch_clusters(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_watch_clusters() {
+    watch_clusters(Backend::Postgres).await;
+}

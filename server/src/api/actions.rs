@@ -22,7 +22,8 @@ use crate::error::{Error, FieldViolation, Result, Violations};
 use crate::ids::ActionId;
 use crate::store::action::ActionFilter;
 use crate::watch::WatchHub;
-use crate::watch::actions::{ActionWatch, start};
+use crate::watch::actions::ActionWatch;
+use crate::watch::records::start;
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 type WatchStream = std::pin::Pin<
@@ -207,8 +208,8 @@ impl ActionService for ActionApi {
                 ActionWatch {
                     cluster,
                     node: req.node_name.clone(),
-                    resume,
                 },
+                resume,
             )
             .await
         }

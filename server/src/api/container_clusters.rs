@@ -2,8 +2,12 @@
 //! Discovery of the IaaS (`ListZones`, `ListServiceOfferings`) comes straight from the
 //! infrastructure provider.
 
+use std::sync::Arc;
+
 use flotilla_api::v1 as pb;
 use pb::container_cluster_service_server::ContainerClusterService;
+use tokio_stream::wrappers::ReceiverStream;
+use tonic::{Request, Response, Status};
 
 use super::convert::{
     check_description, cluster_state_from_proto, container_cluster_id, container_cluster_to_proto,
@@ -12,24 +16,37 @@ use super::convert::{
 use super::page::Paging;
 use super::{request_key, rpc};
 use crate::app::container_clusters::{
-    ContainerClusters, InfraSource, MAX_SIZE, NewCluster, NewInfra, Registry,
+    CLUSTERS_TARGET, ContainerClusters, InfraSource, MAX_SIZE, NewCluster, NewInfra, Registry,
 };
 use crate::domain::container_cluster::Verb;
 use crate::domain::names::validate_id;
 use crate::error::{Error, Result, Violations};
 use crate::ids::ContainerClusterId;
 use crate::store::container_cluster::{ClusterFilter, ClusterSpec};
+use crate::watch::WatchHub;
+use crate::watch::container_clusters::ClusterWatch;
 
 /// The longest account, domain or registry field accepted, in characters.
 const MAX_FIELD_CHARS: usize = 255;
 
+type Rpc<T> = std::result::Result<Response<T>, Status>;
+type WatchStream = std::pin::Pin<
+    Box<
+        dyn tokio_stream::Stream<
+                Item = std::result::Result<pb::WatchContainerClustersResponse, Status>,
+            > + Send
+            + 'static,
+    >,
+>;
+
 pub struct ContainerClusterApi {
     app: ContainerClusters,
+    watch: Arc<WatchHub>,
 }
 
 impl ContainerClusterApi {
-    pub fn new(app: ContainerClusters) -> Self {
-        Self { app }
+    pub fn new(app: ContainerClusters, watch: Arc<WatchHub>) -> Self {
+        Self { app, watch }
     }
 
     /// A verb on `name`.
@@ -228,6 +245,36 @@ impl ContainerClusterService for ContainerClusterApi {
         self.verb(Verb::Delete, &req.name, None, key).await?;
         Ok(())
     });
+
+    async fn watch_container_clusters(
+        &self,
+        request: Request<pb::WatchContainerClustersRequest>,
+    ) -> Rpc<WatchStream> {
+        let req = super::check_size(request)?;
+        let watch = async {
+            let mut violations = Violations::new();
+            let mut states = Vec::new();
+            for (i, state) in req.states.iter().enumerate() {
+                let field = format!("states[{i}]");
+                match cluster_state_from_proto(&field, *state) {
+                    Ok(Some(state)) => states.push(state),
+                    Ok(None) => violations.add(field, "must be a state, not UNSPECIFIED"),
+                    Err(error) => {
+                        violations.check::<()>(Err(super::actions::first_violation(error)));
+                    }
+                }
+            }
+            violations.into_result()?;
+            let resume = match req.resume_token.as_str() {
+                "" => None,
+                token => Some(crate::watch::token::decode(CLUSTERS_TARGET, token)?),
+            };
+            crate::watch::records::start(self.watch.clone(), ClusterWatch { states }, resume).await
+        }
+        .await
+        .map_err(Status::from)?;
+        Ok(Response::new(Box::pin(ReceiverStream::new(watch))))
+    }
 
     rpc!(self, get_container_cluster_credentials(GetContainerClusterCredentialsRequest) -> pb::ContainerClusterCredentials, |req| {
         let id = container_cluster_id("name", &req.name)?;

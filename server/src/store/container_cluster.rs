@@ -49,7 +49,7 @@ pub struct ClusterStatus {
 }
 
 /// A stored container cluster.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContainerClusterRecord {
     pub id: ContainerClusterId,
     pub display_name: String,
@@ -85,7 +85,7 @@ impl ContainerClusterRecord {
 }
 
 /// A VM in the cluster↔VM map, as last observed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClusterVm {
     pub vm_id: String,
     pub name: String,

@@ -41,7 +41,7 @@ pub struct InfraStatus {
 }
 
 /// A stored infrastructure object.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct InfraRecord {
     pub id: String,
     pub spec: InfraSpec,

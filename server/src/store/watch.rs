@@ -62,6 +62,14 @@ pub enum Payload {
     /// An action was added, modified or deleted (WatchActions targets only); `record`
     /// is the action as stored after the change (before it, for a deletion).
     Action { change: ActionChange, record: Body },
+    /// A container cluster was added, modified or destroyed (WatchContainerClusters);
+    /// `record` is the cluster as stored after the change, `previous` its state before.
+    ContainerCluster {
+        change: ActionChange,
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        previous: String,
+        record: Body,
+    },
 }
 
 /// What happened to an action.

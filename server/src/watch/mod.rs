@@ -21,6 +21,8 @@
 //! feeds and the subscriber loop with their own targets and event payloads.
 
 pub mod actions;
+pub mod container_clusters;
+pub mod records;
 pub mod stream;
 pub mod token;
 
@@ -309,6 +311,8 @@ impl Segment {
                 Payload::Lifecycle { .. } => segment.other = true,
                 // Action events concern the watchers of their cluster.
                 Payload::Action { .. } => note(&mut segment.clusters, &event.cluster),
+                // Container cluster events concern every watcher of their target.
+                Payload::ContainerCluster { .. } => segment.other = true,
             }
         }
         segment

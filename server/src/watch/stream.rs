@@ -637,8 +637,8 @@ impl Subscriber {
                     self.new_instance(event, 0).await?;
                 }
             }
-            // Action events live under their own targets (WatchActions).
-            Payload::Action { .. } => {}
+            // Action and container cluster events live under their own targets.
+            Payload::Action { .. } | Payload::ContainerCluster { .. } => {}
             Payload::Connectivity { connectivity } => {
                 if self.cluster_matches(&event.cluster) {
                     let message = connectivity_event(&event.cluster, connectivity, event.time);

@@ -36,6 +36,9 @@ use crate::store::{Store, now_micros};
 use crate::tasks::Activator;
 use crate::vault::Vault;
 
+/// The target of container cluster events in the event log (one for all clusters).
+pub const CLUSTERS_TARGET: &str = "containerClusters";
+
 /// The most VMs a cluster has (CloudStack's CKS caps node counts per cluster too).
 pub const MAX_SIZE: i64 = 100;
 
@@ -106,8 +109,9 @@ pub struct NewCluster {
     pub registry: Option<Registry>,
 }
 
-/// A cluster with what its responses show.
-#[derive(Debug, Clone)]
+/// A cluster with what its responses show (and its WatchContainerClusters events
+/// carry).
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct View {
     pub cluster: ContainerClusterRecord,
     pub vms: Vec<ClusterVm>,

@@ -9,7 +9,10 @@ use crate::domain::container_cluster::{ClusterState, Desired, Observed as Seen, 
 use crate::error::{Error, Result};
 use crate::store::container_cluster::{ClusterVm, ContainerClusterRecord, cluster_update};
 use crate::store::sim_infrastructure::{infra_delete, infra_get, infra_update};
-use crate::store::{Tx, now_micros};
+use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
+use crate::store::{Tx, db_error, now_micros};
+
+use super::{CLUSTERS_TARGET, View};
 
 /// Writes `record` (with its derived status) if the stored generation is still
 /// `expected`; `vms` is its VM map after the change. False if the cluster changed
@@ -35,6 +38,7 @@ pub async fn save(
     let endpoint = endpoint_of(record, vms);
     // The provider's report on its object.
     let mut mirrored = ready.clone();
+    let mut object = None;
     if let Some(id) = &infra_id
         && let Some(mut infra) = infra_get(tx, id).await?
     {
@@ -73,6 +77,7 @@ pub async fn save(
             if infra.status.ready && record.status.endpoint.is_empty() {
                 record.status.endpoint = infra.status.endpoint.clone();
             }
+            object = Some(infra);
         }
     }
     let wanted = match record.lifecycle.desired {
@@ -89,9 +94,48 @@ pub async fn save(
         failure,
     };
     conditions_of(&mut record.status.conditions, &observed, now);
+    let previous: Option<String> =
+        sqlx::query_scalar("SELECT state FROM container_clusters WHERE id = $1")
+            .bind(record.id.to_string())
+            .fetch_optional(&mut **tx)
+            .await
+            .map_err(db_error)?;
     record.generation = expected + 1;
     record.update_time = now;
-    cluster_update(tx, record, expected).await
+    if !cluster_update(tx, record, expected).await? {
+        return Ok(false);
+    }
+    let change = if expected == 0 {
+        ActionChange::Added
+    } else if record.lifecycle.state == ClusterState::Destroyed {
+        ActionChange::Deleted
+    } else {
+        ActionChange::Modified
+    };
+    let view = View {
+        cluster: record.clone(),
+        vms: vms.to_vec(),
+        infra: object,
+    };
+    let text = serde_json::to_string(&view).map_err(Error::internal)?;
+    tx.emit(NewEvent {
+        target: CLUSTERS_TARGET.to_string(),
+        instance: String::new(),
+        app: String::new(),
+        cluster: String::new(),
+        name: record.id.to_string(),
+        payload: Payload::ContainerCluster {
+            change,
+            previous: if expected == 0 {
+                String::new()
+            } else {
+                previous.unwrap_or_default()
+            },
+            record: Body::from_text(text)
+                .ok_or_else(|| Error::internal("a cluster event is not JSON"))?,
+        },
+    });
+    Ok(true)
 }
 
 /// `https://{address of the lowest running VM}:6443` once the cluster has one.

@@ -1,0 +1,131 @@
+//! WatchContainerClusters: the container clusters (all but DESTROYED ones) as a
+//! snapshot, SYNCED, then every create, change and destruction (`records`' contract),
+//! optionally only of clusters in some states: an event of a cluster leaving those
+//! states is sent too, so a client's view never keeps a cluster that left them.
+
+use flotilla_api::v1 as pb;
+use sqlx::AnyConnection;
+
+use super::records::{Kind, Records};
+use crate::api::convert::container_cluster_to_proto;
+use crate::app::container_clusters::{CLUSTERS_TARGET, View};
+use crate::domain::container_cluster::ClusterState;
+use crate::error::{Error, Result};
+use crate::store::container_cluster::{ClusterFilter, cluster_list, cluster_vms};
+use crate::store::sim_infrastructure::infra_get;
+use crate::store::watch::{ActionChange, Event, Payload};
+
+/// What a WatchContainerClusters call asks for.
+#[derive(Debug, Clone, Default)]
+pub struct ClusterWatch {
+    /// Empty: every state.
+    pub states: Vec<ClusterState>,
+}
+
+impl ClusterWatch {
+    fn wanted(&self, state: ClusterState) -> bool {
+        self.states.is_empty() || self.states.contains(&state)
+    }
+}
+
+fn event_type(kind: Kind) -> pb::ContainerClusterEventType {
+    use pb::ContainerClusterEventType as T;
+    match kind {
+        Kind::Added => T::Added,
+        Kind::Modified => T::Modified,
+        Kind::Deleted => T::Deleted,
+        Kind::Synced => T::Synced,
+        Kind::ResyncRequired => T::ResyncRequired,
+        Kind::Heartbeat => T::Heartbeat,
+    }
+}
+
+#[tonic::async_trait]
+impl Records for ClusterWatch {
+    type Event = pb::ContainerClusterEvent;
+    type Response = pb::WatchContainerClustersResponse;
+
+    fn target(&self) -> &str {
+        CLUSTERS_TARGET
+    }
+
+    fn clusters(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    async fn snapshot(
+        &self,
+        conn: &mut AnyConnection,
+        token: &mut (dyn FnMut() -> String + Send),
+    ) -> Result<Vec<pb::ContainerClusterEvent>> {
+        let clusters = cluster_list(conn, &ClusterFilter::default(), None, usize::MAX >> 1).await?;
+        let clusters: Vec<_> = clusters
+            .into_iter()
+            .filter(|c| self.wanted(c.lifecycle.state))
+            .collect();
+        let ids: Vec<_> = clusters.iter().map(|c| c.id).collect();
+        let mut vms = cluster_vms(conn, &ids).await?;
+        let mut events = Vec::with_capacity(clusters.len());
+        for cluster in clusters {
+            let infra = match cluster
+                .infrastructure_ref
+                .strip_prefix("simInfrastructures/")
+            {
+                Some(id) => infra_get(conn, id).await?,
+                None => None,
+            };
+            let view = View {
+                vms: vms.remove(&cluster.id).unwrap_or_default(),
+                cluster,
+                infra,
+            };
+            events.push(pb::ContainerClusterEvent {
+                r#type: pb::ContainerClusterEventType::Added as i32,
+                container_cluster: Some(container_cluster_to_proto(&view)),
+                resume_token: token(),
+            });
+        }
+        Ok(events)
+    }
+
+    fn event(&self, event: &Event, token: String) -> Result<Option<pb::ContainerClusterEvent>> {
+        let Payload::ContainerCluster {
+            change,
+            previous,
+            record,
+        } = &event.payload
+        else {
+            return Ok(None);
+        };
+        let view: View = serde_json::from_str(record.text())
+            .map_err(|e| Error::internal(format!("container cluster event: {e}")))?;
+        let left = previous
+            .parse::<ClusterState>()
+            .is_ok_and(|previous| self.wanted(previous));
+        if !self.wanted(view.cluster.lifecycle.state) && !left {
+            return Ok(None);
+        }
+        let kind = match change {
+            ActionChange::Added => pb::ContainerClusterEventType::Added,
+            ActionChange::Modified => pb::ContainerClusterEventType::Modified,
+            ActionChange::Deleted => pb::ContainerClusterEventType::Deleted,
+        };
+        Ok(Some(pb::ContainerClusterEvent {
+            r#type: kind as i32,
+            container_cluster: Some(container_cluster_to_proto(&view)),
+            resume_token: token,
+        }))
+    }
+
+    fn marker(&self, kind: Kind, token: String) -> pb::ContainerClusterEvent {
+        pb::ContainerClusterEvent {
+            r#type: event_type(kind) as i32,
+            container_cluster: None,
+            resume_token: token,
+        }
+    }
+
+    fn response(events: Vec<pb::ContainerClusterEvent>) -> pb::WatchContainerClustersResponse {
+        pb::WatchContainerClustersResponse { events }
+    }
+}

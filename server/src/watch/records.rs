@@ -1,0 +1,280 @@
+//! A watch of stored records (actions, container clusters) with the WatchStatus
+//! contract: the records as a snapshot read with the log's revision in one
+//! consistent read, SYNCED, then every create, change and deletion from the same hub,
+//! feeds, event log and resume tokens; RESYNC_REQUIRED (and a fresh snapshot) for a
+//! position the log no longer holds; heartbeats with the latest token; UNAVAILABLE at
+//! shutdown. What differs per kind of record — its target, its snapshot, which events
+//! a stream selects, its proto messages — is a [`Records`] implementation.
+
+use std::sync::Arc;
+
+use sqlx::AnyConnection;
+use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc};
+use tokio::time::Instant;
+use tonic::Status;
+use tracing::warn;
+
+use super::token::{self, Position, TargetTokens};
+use super::{Feed, Next, WatchHub};
+use crate::error::{Error, Result};
+use crate::store::watch::{Event, events_after, target_revision};
+
+/// Events per read of the feed or the log.
+const CHUNK: usize = 512;
+/// Response messages buffered towards the client.
+const BUFFER: usize = 8;
+
+/// What an event of a record watch says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Added,
+    Modified,
+    Deleted,
+    Synced,
+    ResyncRequired,
+    Heartbeat,
+}
+
+/// A kind of watched record.
+#[tonic::async_trait]
+pub trait Records: Send + Sync + 'static {
+    /// One event as sent.
+    type Event: Send + 'static;
+    /// One response message: the events at hand.
+    type Response: Send + 'static;
+
+    /// The event log target of the records' events.
+    fn target(&self) -> &str;
+    /// The clusters whose events wake the stream (empty: every event of the target).
+    fn clusters(&self) -> Vec<String>;
+    /// The records a snapshot starts with, as ADDED events (tokens from `token`).
+    async fn snapshot(
+        &self,
+        conn: &mut AnyConnection,
+        token: &mut (dyn FnMut() -> String + Send),
+    ) -> Result<Vec<Self::Event>>;
+    /// The event a logged event becomes for this stream, None if it does not select it.
+    fn event(&self, event: &Event, token: String) -> Result<Option<Self::Event>>;
+    /// A marker (SYNCED, RESYNC_REQUIRED, HEARTBEAT).
+    fn marker(&self, kind: Kind, token: String) -> Self::Event;
+    fn response(events: Vec<Self::Event>) -> Self::Response;
+}
+
+type Item<R> = std::result::Result<<R as Records>::Response, Status>;
+
+enum Stop {
+    Closed,
+    Shutdown,
+    Resync,
+    Failed(Error),
+}
+
+impl From<Error> for Stop {
+    fn from(error: Error) -> Self {
+        Stop::Failed(error)
+    }
+}
+
+/// Starts a watch of `records`, from a snapshot or after `resume`.
+pub async fn start<R: Records>(
+    hub: Arc<WatchHub>,
+    records: R,
+    resume: Option<Position>,
+) -> Result<mpsc::Receiver<Item<R>>> {
+    let permit = hub.admit()?;
+    let target = records.target().to_string();
+    if let Some(position) = resume {
+        let mut conn = hub.store().read().await?;
+        let (revision, _) = target_revision(&mut conn, &target).await?;
+        if position.revision > revision {
+            return Err(Error::invalid(
+                "resume_token",
+                format!("is ahead of {target}'s event log (revision {revision})"),
+            ));
+        }
+    }
+    let feed = hub.feed(&target).await?;
+    let wake = Arc::new(Notify::new());
+    feed.register(&records.clusters(), &wake);
+    let (out, receiver) = mpsc::channel(BUFFER);
+    let subscriber = Subscriber {
+        hub,
+        feed,
+        wake,
+        tokens: TargetTokens::new(&target),
+        target,
+        records,
+        resume,
+        out,
+        pos: 0,
+        last_send: Instant::now(),
+        _permit: permit,
+    };
+    tokio::spawn(subscriber.run());
+    Ok(receiver)
+}
+
+struct Subscriber<R: Records> {
+    hub: Arc<WatchHub>,
+    feed: Arc<Feed>,
+    wake: Arc<Notify>,
+    target: String,
+    tokens: TargetTokens,
+    records: R,
+    resume: Option<Position>,
+    out: mpsc::Sender<Item<R>>,
+    /// The last revision processed.
+    pos: i64,
+    last_send: Instant,
+    _permit: OwnedSemaphorePermit,
+}
+
+impl<R: Records> Subscriber<R> {
+    async fn run(mut self) {
+        let mut started = match self.resume {
+            None => self.snapshot().await,
+            Some(p) if p.snapshot => Err(Stop::Resync),
+            Some(p) => self.resume(p).await,
+        };
+        loop {
+            let stop = match started {
+                Ok(()) => match self.live().await {
+                    Ok(()) => Stop::Closed,
+                    Err(stop) => stop,
+                },
+                Err(stop) => stop,
+            };
+            match stop {
+                Stop::Resync => {
+                    let event = self.marker(Kind::ResyncRequired);
+                    if self.send(vec![event]).await.is_err() {
+                        return;
+                    }
+                    started = self.snapshot().await;
+                }
+                Stop::Closed => return,
+                Stop::Shutdown => {
+                    let _ = self.out.send(Err(super::shutting_down())).await;
+                    return;
+                }
+                Stop::Failed(error) => {
+                    warn!(target = %self.target, %error, "record watch failed");
+                    let _ = self.out.send(Err(error.into())).await;
+                    return;
+                }
+            }
+        }
+    }
+
+    fn marker(&self, kind: Kind) -> R::Event {
+        let token = self.tokens.encode(Position {
+            sub: token::DONE,
+            ..Position::after(self.pos)
+        });
+        self.records.marker(kind, token)
+    }
+
+    async fn send(&mut self, events: Vec<R::Event>) -> std::result::Result<(), Stop> {
+        if events.is_empty() {
+            return Ok(());
+        }
+        tokio::select! {
+            sent = self.out.send(Ok(R::response(events))) => sent.map_err(|_| Stop::Closed)?,
+            () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
+        }
+        self.last_send = Instant::now();
+        Ok(())
+    }
+
+    /// The records as ADDED events, read with the revision in one consistent
+    /// snapshot, then SYNCED.
+    async fn snapshot(&mut self) -> std::result::Result<(), Stop> {
+        let store = self.hub.store().clone();
+        let turn = self.hub.snapshot_turn().await;
+        let mut tx = store.snapshot().await?;
+        let (revision, _) = target_revision(&mut tx, &self.target).await?;
+        let tokens = &self.tokens;
+        let mut sub = 0;
+        let mut token = || {
+            sub += 1;
+            tokens.encode(Position {
+                revision,
+                sub,
+                snapshot: true,
+            })
+        };
+        let events = self.records.snapshot(&mut tx, &mut token).await?;
+        drop(tx);
+        drop(turn);
+        self.pos = revision;
+        let mut events = events.into_iter();
+        loop {
+            let chunk: Vec<R::Event> = events.by_ref().take(CHUNK).collect();
+            if chunk.len() < CHUNK {
+                let mut last = chunk;
+                last.push(self.marker(Kind::Synced));
+                return self.send(last).await;
+            }
+            self.send(chunk).await?;
+        }
+    }
+
+    async fn resume(&mut self, position: Position) -> std::result::Result<(), Stop> {
+        let mut conn = self.hub.store().read().await?;
+        let (_, compacted) = target_revision(&mut conn, &self.target).await?;
+        if position.revision < compacted {
+            return Err(Stop::Resync);
+        }
+        self.pos = position.revision;
+        Ok(())
+    }
+
+    /// Live events until the stream stops.
+    async fn live(&mut self) -> std::result::Result<(), Stop> {
+        let heartbeat = self.hub.options().heartbeat;
+        loop {
+            let events = match self.feed.after(self.pos, CHUNK) {
+                Next::Events(events) => events.iter().map(|e| e.event.clone()).collect(),
+                Next::Behind => self.read_log().await?,
+            };
+            if !events.is_empty() {
+                let mut out = Vec::new();
+                for event in &events {
+                    self.pos = event.revision;
+                    let token = self.tokens.encode(Position::after(event.revision));
+                    if let Some(message) = self.records.event(event, token)? {
+                        out.push(message);
+                    }
+                }
+                self.send(out).await?;
+                continue;
+            }
+            let idle = heartbeat.saturating_sub(self.last_send.elapsed());
+            tokio::select! {
+                () = self.wake.notified() => {}
+                () = tokio::time::sleep(idle) => {
+                    let beat = self.marker(Kind::Heartbeat);
+                    self.send(vec![beat]).await?;
+                }
+                () = self.out.closed() => return Err(Stop::Closed),
+                () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
+            }
+        }
+    }
+
+    /// The events after the position, from the log (the feed's tail no longer holds
+    /// them); RESYNC_REQUIRED when compaction removed them.
+    async fn read_log(&mut self) -> std::result::Result<Vec<Event>, Stop> {
+        let _turn = self.hub.read_turn().await;
+        let mut conn = self.hub.store().read().await?;
+        let (latest, compacted) = target_revision(&mut conn, &self.target).await?;
+        if self.pos < compacted {
+            return Err(Stop::Resync);
+        }
+        let events = events_after(&mut conn, &self.target, self.pos, latest, CHUNK as i64).await?;
+        if events.is_empty() && self.pos < latest {
+            return Err(Stop::Resync);
+        }
+        Ok(events)
+    }
+}

@@ -78,6 +78,7 @@ pub async fn seed(app: &Lifecycle) -> Result<()> {
             description: format!("embedded sim cluster {cluster}"),
             labels: [("site".to_string(), "store".to_string())].into(),
             connection_mode: ConnectionMode::EmbeddedSim,
+            container_cluster: String::new(),
         };
         exists_ok(
             app.create_cluster(

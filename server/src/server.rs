@@ -280,7 +280,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(
-            LifecycleServiceServer::new(LifecycleApi::new(lifecycle))
+            LifecycleServiceServer::new(LifecycleApi::new(lifecycle.clone()))
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
         .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub.clone())))
@@ -290,7 +290,11 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             watch_hub.clone(),
         )))
         .add_service(ContainerClusterServiceServer::new(
-            ContainerClusterApi::new(container_clusters.clone(), watch_hub.clone()),
+            ContainerClusterApi::new(
+                container_clusters.clone(),
+                watch_hub.clone(),
+                lifecycle.clone(),
+            ),
         ))
         .add_service(
             AgentServiceServer::new(AgentApi::new(hub.clone()))
@@ -366,6 +370,12 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
 
     engine.start_all().await?;
     if let Some(embedded) = &embedded {
+        // Registered container clusters' agents connect only while those clusters run.
+        task_handles.push(EmbeddedAgents::follow_container_clusters(
+            watch_hub.clone(),
+            hub.clone(),
+            workers.clone(),
+        ));
         embedded.start_all().await?;
     }
 

@@ -652,3 +652,195 @@ async fn sqlite_watch_clusters() {
 async fn postgres_watch_clusters() {
     watch_clusters(Backend::Postgres).await;
 }
+
+/// One fleet: a RUNNING container cluster registered as a Flotilla cluster (an
+/// embedded sim agent whose nodes are its VMs) takes a deployment intent group and
+/// node actions on its VMs; stopping it disconnects the cluster (the group's status
+/// shows it), starting it reconnects, deleting it leaves it disconnected.
+async fn one_fleet(backend: Backend) {
+    let server =
+        TestServer::start_with(backend, &["--demo", "--sim-iaas-latency-millis", "20"]).await;
+    let mut client = server.client().await;
+    let c = create(&mut client, spec("fleet", "zone-a", 2)).await;
+    let register = |name: &str, parent: &str, id: &str| RegisterContainerClusterRequest {
+        name: name.into(),
+        parent: parent.into(),
+        cluster_id: id.into(),
+        labels: [("site".to_string(), "cloud".to_string())].into(),
+    };
+    // Refusals: not running yet, bad names.
+    let error = error_view(
+        client
+            .container_clusters
+            .register_container_cluster(register(&c.name, "clusterProviders/edge", "web"))
+            .await,
+    );
+    assert_eq!(error.code, Code::FailedPrecondition, "{error:?}");
+    let running = wait_state(&client, &c.name, ContainerClusterState::Running).await;
+    let error = error_view(
+        client
+            .container_clusters
+            .register_container_cluster(register(&c.name, "edge", "Web!"))
+            .await,
+    );
+    assert_eq!(error.code, Code::InvalidArgument);
+    assert_eq!(error.fields(), ["parent", "cluster_id"]);
+
+    let cluster = client
+        .container_clusters
+        .register_container_cluster(register(&c.name, "clusterProviders/edge", "web"))
+        .await
+        .unwrap()
+        .into_inner();
+    let web = "clusterProviders/edge/clusters/web";
+    assert_eq!(cluster.name, web);
+    let error = error_view(
+        client
+            .container_clusters
+            .register_container_cluster(register(&c.name, "clusterProviders/edge", "web2"))
+            .await,
+    );
+    assert_eq!(error.reason, "ALREADY_REGISTERED");
+    assert_eq!(get(&mut client, &c.name).await.registered_cluster, web);
+    flotilla_tests::wait_connectivity(&client, web, Connectivity::Available).await;
+
+    // A group placed on it: the demo's apps, on `web`.
+    let version = "projects/demo/compositeApps/shop/versions/v1";
+    let dig = format!("{version}/deploymentIntentGroups/cloud");
+    client
+        .lifecycle
+        .create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+            parent: version.into(),
+            deployment_intent_group_id: "cloud".into(),
+            deployment_intent_group: Some(DeploymentIntentGroup {
+                composite_profile: "default".into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    for app in ["collectd", "operator"] {
+        client
+            .lifecycle
+            .create_placement_intent(CreatePlacementIntentRequest {
+                parent: dig.clone(),
+                placement_intent_id: app.into(),
+                placement_intent: Some(PlacementIntent {
+                    app: app.into(),
+                    cluster_provider: "edge".into(),
+                    cluster_names: vec!["web".into()],
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .await
+            .unwrap();
+    }
+    flotilla_tests::demo::approve_and_instantiate_group(&mut client, &dig).await;
+    let summary = |client: &flotilla_client::Client| {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        async move {
+            client
+                .status
+                .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+                    name: dig,
+                    output: StatusOutput::Detail as i32,
+                    ..Default::default()
+                })
+                .await
+                .unwrap()
+                .into_inner()
+        }
+    };
+    flotilla_tests::eventually(WAIT, "the group ready on the container cluster", || {
+        let client = client.clone();
+        async move { (summary(&client).await.readiness.unwrap_or_default().ready == 8).then_some(()) }
+    })
+    .await;
+    // Its pods run on the VMs.
+    let detail = format!("{:?}", summary(&client).await);
+    let vm = &running.vms[0].name;
+    assert!(detail.contains(vm.as_str()), "pods on the VMs: {detail}");
+
+    // A node action on a VM.
+    let action = client
+        .actions
+        .create_node_action(CreateNodeActionRequest {
+            cluster: web.into(),
+            node: vm.clone(),
+            action_name: "Reboot".into(),
+            params: Some(create_node_action_request::Params::RebootParams(
+                RebootParams {
+                    delay_in_seconds: 0,
+                },
+            )),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    flotilla_tests::eventually(WAIT, "the node reboot", || {
+        let mut client = client.clone();
+        let name = action.name.clone();
+        async move {
+            let a = client
+                .actions
+                .get_action(GetActionRequest { name })
+                .await
+                .ok()?
+                .into_inner();
+            (a.status.unwrap_or_default().state == ActionState::Succeeded as i32).then_some(())
+        }
+    })
+    .await;
+
+    // Stopped: the cluster is disconnected, and the group's status stream says so;
+    // started: connected again; deleted: gone for good.
+    let mut group = flotilla_client::WatchEvents::new(
+        client
+            .status
+            .watch_status(WatchStatusRequest {
+                name: dig.clone(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner(),
+    );
+    verb(&mut client, &c.name, "stop").await.unwrap();
+    wait_state(&client, &c.name, ContainerClusterState::Stopped).await;
+    flotilla_tests::wait_connectivity(&client, web, Connectivity::Retrying).await;
+    loop {
+        let event = tokio::time::timeout(WAIT, group.next())
+            .await
+            .expect("the group's stream says the cluster went away")
+            .unwrap()
+            .unwrap();
+        if event.r#type == WatchEventType::ConnectivityChanged as i32
+            && event.connectivity == Connectivity::Retrying as i32
+        {
+            assert!(event.cluster.ends_with("web"), "{event:?}");
+            break;
+        }
+    }
+    verb(&mut client, &c.name, "start").await.unwrap();
+    wait_state(&client, &c.name, ContainerClusterState::Running).await;
+    flotilla_tests::wait_connectivity(&client, web, Connectivity::Available).await;
+    verb(&mut client, &c.name, "stop").await.unwrap();
+    wait_state(&client, &c.name, ContainerClusterState::Stopped).await;
+    verb(&mut client, &c.name, "delete").await.unwrap();
+    wait_state(&client, &c.name, ContainerClusterState::Destroyed).await;
+    flotilla_tests::wait_connectivity(&client, web, Connectivity::Retrying).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_one_fleet() {
+    one_fleet(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_one_fleet() {
+    one_fleet(Backend::Postgres).await;
+}

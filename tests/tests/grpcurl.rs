@@ -66,18 +66,6 @@ async fn reflection_lists_every_service(server: &TestServer) {
         "flotilla.v1.LifecycleService/ListProjects",
     ]);
     assert!(!ok && status.contains("Unauthenticated"), "{status}");
-    // A service whose issue has not landed answers UNIMPLEMENTED, not a fake result.
-    let header = format!("authorization: Bearer {}", server.admin_token.expose());
-    let (ok, status) = grpcurl(&[
-        "-plaintext",
-        "-H",
-        &header,
-        "-d",
-        "{}",
-        &server.address,
-        "flotilla.v1.ContainerClusterService/RegisterContainerCluster",
-    ]);
-    assert!(!ok && status.contains("Unimplemented"), "{status}");
 }
 
 /// The first ```bash block after `heading` in the README.

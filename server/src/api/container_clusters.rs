@@ -10,16 +10,19 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::convert::{
-    check_description, cluster_state_from_proto, container_cluster_id, container_cluster_to_proto,
-    infra_spec_from_proto, infra_to_proto, parse_etag, policy_from_proto, sim_infrastructure_id,
+    check_description, check_labels, cluster_state_from_proto, cluster_to_proto,
+    container_cluster_id, container_cluster_to_proto, infra_spec_from_proto, infra_to_proto, name,
+    parse_etag, policy_from_proto, sim_infrastructure_id,
 };
 use super::page::Paging;
 use super::{request_key, rpc};
 use crate::app::container_clusters::{
     CLUSTERS_TARGET, ContainerClusters, InfraSource, MAX_SIZE, NewCluster, NewInfra, Registry,
 };
+use crate::app::lifecycle::Lifecycle;
 use crate::domain::container_cluster::Verb;
 use crate::domain::names::validate_id;
+use crate::domain::names::{CLUSTER, CLUSTER_PROVIDER};
 use crate::error::{Error, Result, Violations};
 use crate::ids::ContainerClusterId;
 use crate::store::container_cluster::{ClusterFilter, ClusterSpec};
@@ -42,11 +45,16 @@ type WatchStream = std::pin::Pin<
 pub struct ContainerClusterApi {
     app: ContainerClusters,
     watch: Arc<WatchHub>,
+    lifecycle: Lifecycle,
 }
 
 impl ContainerClusterApi {
-    pub fn new(app: ContainerClusters, watch: Arc<WatchHub>) -> Self {
-        Self { app, watch }
+    pub fn new(app: ContainerClusters, watch: Arc<WatchHub>, lifecycle: Lifecycle) -> Self {
+        Self {
+            app,
+            watch,
+            lifecycle,
+        }
     }
 
     /// A verb on `name`.
@@ -291,6 +299,36 @@ impl ContainerClusterService for ContainerClusterApi {
                 password: r.password,
             }),
         })
+    });
+
+    rpc!(self, register_container_cluster(RegisterContainerClusterRequest) -> pb::Cluster, |req| {
+        let mut violations = Violations::new();
+        let id = violations.check(
+            container_cluster_id("name", &req.name).map_err(super::actions::first_violation),
+        );
+        let provider = violations.check(
+            name(&CLUSTER_PROVIDER, "parent", &req.parent).map_err(super::actions::first_violation),
+        );
+        if validate_id(&req.cluster_id).is_err() {
+            violations.add(
+                "cluster_id",
+                "must be lower-case letters, digits and '-', start with a letter, at most 63 characters",
+            );
+        }
+        let labels: std::collections::BTreeMap<String, String> =
+            req.labels.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        check_labels(&mut violations, "labels", &labels);
+        violations.into_result()?;
+        let cluster = name(
+            &CLUSTER,
+            "cluster_id",
+            &format!("{}/clusters/{}", provider.expect("validated"), req.cluster_id),
+        )?;
+        let view = self
+            .app
+            .register(id.expect("validated"), cluster, labels, &self.lifecycle)
+            .await?;
+        Ok(cluster_to_proto(&view))
     });
 
     rpc!(self, list_zones(ListZonesRequest) -> pb::ListZonesResponse, |_req| {

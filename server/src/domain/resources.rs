@@ -98,6 +98,11 @@ pub struct ClusterSpec {
     pub description: String,
     pub labels: Labels,
     pub connection_mode: ConnectionMode,
+    /// The container cluster (its id) this cluster was registered from
+    /// (RegisterContainerCluster): its embedded sim agent's nodes are that cluster's
+    /// VMs, and it is connected only while that cluster runs.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub container_cluster: String,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

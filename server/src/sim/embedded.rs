@@ -11,13 +11,20 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::SimCluster;
+use crate::agent::hub::AgentHub;
 use crate::agent::runner::{AgentOptions, Dial, run_agent};
 use crate::app::access::{Access, issue_agent_token};
 use crate::domain::resources::{ClusterSpec, ConnectionMode};
 use crate::error::Result;
+use crate::ids::ContainerClusterId;
 use crate::net::LocalConnector;
 use crate::store::Store;
 use crate::store::cluster::cluster_list_all;
+use crate::store::container_cluster::cluster_vms;
+use crate::watch::WatchHub;
+use crate::watch::container_clusters::ClusterWatch;
+use crate::watch::records;
+use flotilla_api::v1 as pb;
 
 /// The embedded sim agents of this server.
 pub struct EmbeddedAgents {
@@ -96,10 +103,8 @@ impl EmbeddedAgents {
         {
             previous.cancel();
         }
-        let (sim, changes) = SimCluster::with_nodes(
-            self.pod_ready_delay,
-            crate::sim::cluster::node_names(cluster, self.nodes),
-        );
+        let (sim, changes) =
+            SimCluster::with_nodes(self.pod_ready_delay, self.node_names(cluster).await?);
         let options = AgentOptions::new(
             Dial::Local(self.connector.clone()),
             cluster,
@@ -113,6 +118,76 @@ impl EmbeddedAgents {
             }
         });
         Ok(())
+    }
+
+    /// The nodes of `cluster`'s sim: `<cluster>-node-<i>`, or the VMs of the container
+    /// cluster it was registered from.
+    async fn node_names(&self, cluster: &str) -> Result<Vec<String>> {
+        let mut conn = self.store.read().await?;
+        let spec = crate::store::cluster::cluster_spec(&mut conn, cluster).await?;
+        let from = spec.map(|spec| spec.container_cluster).unwrap_or_default();
+        if let Ok(id) = from.parse::<ContainerClusterId>() {
+            let vms = cluster_vms(&mut conn, &[id]).await?;
+            let names: Vec<String> = vms
+                .get(&id)
+                .map(|vms| vms.iter().map(|vm| vm.name.clone()).collect())
+                .unwrap_or_default();
+            if !names.is_empty() {
+                return Ok(names);
+            }
+        }
+        Ok(crate::sim::cluster::node_names(cluster, self.nodes))
+    }
+
+    /// Keeps the clusters registered from container clusters connected exactly while
+    /// their container cluster runs (RUNNING, or ALERT, SCALING, RECOVERING: its VMs are
+    /// up): it follows WatchContainerClusters' events (a snapshot first, so a restart
+    /// applies the current states) and blocks or lets through the registered cluster's
+    /// agent, whose session ends as a remote agent's would when its machines stop.
+    pub fn follow_container_clusters(
+        watch: Arc<WatchHub>,
+        hub: Arc<AgentHub>,
+        shutdown: CancellationToken,
+    ) -> tokio::task::JoinHandle<()> {
+        tokio::spawn(async move {
+            loop {
+                let stream = records::start(watch.clone(), ClusterWatch::default(), None).await;
+                match stream {
+                    Ok(mut events) => loop {
+                        let message = tokio::select! {
+                            () = shutdown.cancelled() => return,
+                            message = events.recv() => message,
+                        };
+                        let Some(Ok(message)) = message else { break };
+                        for event in message.events {
+                            let Some(cluster) = event.container_cluster else {
+                                continue;
+                            };
+                            if cluster.registered_cluster.is_empty() {
+                                continue;
+                            }
+                            let up = matches!(
+                                pb::ContainerClusterState::try_from(cluster.state),
+                                Ok(pb::ContainerClusterState::Running
+                                    | pb::ContainerClusterState::Alert
+                                    | pb::ContainerClusterState::Scaling
+                                    | pb::ContainerClusterState::Recovering)
+                            );
+                            if up {
+                                hub.reconnect(&cluster.registered_cluster);
+                            } else {
+                                hub.disconnect(&cluster.registered_cluster).await;
+                            }
+                        }
+                    },
+                    Err(error) => warn!(%error, "cannot follow container clusters; retrying"),
+                }
+                tokio::select! {
+                    () = shutdown.cancelled() => return,
+                    () = tokio::time::sleep(Duration::from_secs(1)) => {}
+                }
+            }
+        })
     }
 
     /// Stops the agent of `cluster`.

@@ -50,3 +50,20 @@ pub async fn cluster_list_all(conn: &mut AnyConnection) -> Result<Vec<(String, S
         })
         .collect()
 }
+
+/// The stored spec of one cluster, if it exists.
+pub async fn cluster_spec(
+    conn: &mut AnyConnection,
+    cluster: &str,
+) -> Result<Option<crate::domain::resources::ClusterSpec>> {
+    let body: Option<String> = sqlx::query_scalar("SELECT body FROM clusters WHERE name = $1")
+        .bind(cluster)
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+    body.map(|body| {
+        serde_json::from_str(&body)
+            .map_err(|e| crate::error::Error::internal(format!("stored cluster {cluster}: {e}")))
+    })
+    .transpose()
+}

@@ -43,6 +43,9 @@ pub struct ClusterStatus {
     /// What state sync found wrong, one entry per VM.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<String>,
+    /// The Flotilla cluster it is registered as (RegisterContainerCluster), if any.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub registered: String,
     /// The last operation's failure: (reason, message).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failure: Option<(String, String)>,

@@ -129,6 +129,7 @@ pub fn container_cluster_to_proto(view: &View) -> pb::ContainerCluster {
         update_time: timestamp(c.update_time),
         recovery_policy: policy_to_proto(c.spec.recovery_policy) as i32,
         auto_recover: c.spec.auto_recover,
+        registered_cluster: c.status.registered.clone(),
     }
 }
 

@@ -428,6 +428,7 @@ pub fn cluster_from_proto(p: &pb::Cluster) -> Result<ClusterSpec> {
         description: p.description.clone(),
         labels: p.labels.clone(),
         connection_mode,
+        container_cluster: String::new(),
     })
 }
 

@@ -7,6 +7,7 @@
 //! loses nothing. State sync (`sync`) compares the book-keeping with the IaaS.
 
 mod infra;
+mod register;
 mod save;
 pub mod sync;
 mod workflow;

@@ -338,7 +338,7 @@ async fn readme_container_clusters_work_as_written(server: &TestServer) {
     );
     assert!(text.contains("\"id\": \"zone-a\""), "{text}");
     assert!(text.contains("\"id\": \"small\""), "{text}");
-    let states: Vec<&str> = text
+    let mut states: Vec<&str> = text
         .lines()
         .filter_map(|l| {
             l.trim()
@@ -346,6 +346,8 @@ async fn readme_container_clusters_work_as_written(server: &TestServer) {
         })
         .map(|l| l.trim_end_matches(',').trim_end_matches('"'))
         .collect();
+    // The watch's events and the Gets, in the order printed.
+    states.dedup();
     assert_eq!(
         states,
         ["STARTING", "RUNNING", "ALERT", "RUNNING", "DESTROYED"],
@@ -358,4 +360,26 @@ async fn readme_container_clusters_work_as_written(server: &TestServer) {
     assert!(text.contains("\"username\": \"admin\""), "{text}");
     assert!(text.contains("server: https://10."), "{text}");
     assert!(text.contains("in state RUNNING: stop it first"), "{text}");
+    // The watch: SYNCED, ADDED (STARTING), MODIFIED up to RUNNING.
+    let watched = &text[text
+        .find("CONTAINER_CLUSTER_EVENT_TYPE_SYNCED")
+        .expect("SYNCED")..];
+    let added = watched
+        .find("CONTAINER_CLUSTER_EVENT_TYPE_ADDED")
+        .expect("ADDED");
+    assert!(
+        watched[added..].contains("CONTAINER_CLUSTER_EVENT_TYPE_MODIFIED"),
+        "{text}"
+    );
+    assert!(
+        watched[added..].contains("CONTAINER_CLUSTER_STATE_RUNNING"),
+        "{text}"
+    );
+    // Registered, with the demo's apps ready on the VMs.
+    assert!(
+        text.contains("\"name\": \"clusterProviders/edge/clusters/web\""),
+        "{text}"
+    );
+    assert!(text.contains("\"ready\": \"8\""), "{text}");
+    assert!(text.contains("\"nodeName\": \""), "{text}");
 }

@@ -844,3 +844,240 @@ async fn sqlite_one_fleet() {
 async fn postgres_one_fleet() {
     one_fleet(Backend::Postgres).await;
 }
+
+/// Seed 004's provider object: validated on its own at create, nothing provisioned
+/// while no cluster owns it, taken by a cluster through `infrastructure_ref` (whose
+/// phase, Ready and endpoint the cluster follows), not deletable while owned, gone
+/// with its cluster; an unowned one is deleted by the user.
+async fn infrastructure_objects(backend: Backend) {
+    let server =
+        TestServer::start_with(backend, &["--sim", "--sim-iaas-latency-millis", "20"]).await;
+    let mut client = server.client().await;
+    let cc = &mut client.container_clusters;
+    let object = |zone: &str, offering: &str, size: i32| SimInfrastructure {
+        spec: Some(SimInfrastructureSpec {
+            zone_id: zone.into(),
+            service_offering_id: offering.into(),
+            size,
+            network_id: String::new(),
+        }),
+        ..Default::default()
+    };
+    let error = error_view(
+        cc.create_sim_infrastructure(CreateSimInfrastructureRequest {
+            sim_infrastructure_id: "bad".into(),
+            sim_infrastructure: Some(object("zone-z", "huge", 0)),
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(error.code, Code::InvalidArgument);
+    assert_eq!(
+        error.fields(),
+        [
+            "sim_infrastructure.spec.zone_id",
+            "sim_infrastructure.spec.service_offering_id",
+            "sim_infrastructure.spec.size"
+        ]
+    );
+    client
+        .simulator
+        .set_zone_capacity(SetZoneCapacityRequest {
+            zone_id: "zone-b".into(),
+            capacity: 5,
+        })
+        .await
+        .unwrap();
+    let cc = &mut client.container_clusters;
+    let error = error_view(
+        cc.create_sim_infrastructure(CreateSimInfrastructureRequest {
+            sim_infrastructure_id: "too-big".into(),
+            sim_infrastructure: Some(object("zone-b", "small", 6)),
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(error.code, Code::ResourceExhausted, "{error:?}");
+
+    let made = cc
+        .create_sim_infrastructure(CreateSimInfrastructureRequest {
+            sim_infrastructure_id: "infra-1".into(),
+            sim_infrastructure: Some(object("zone-b", "medium", 2)),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(made.name, "simInfrastructures/infra-1");
+    assert!(made.owner.is_empty());
+    let status = made.status.clone().unwrap();
+    assert_eq!(status.phase, InfrastructurePhase::Pending as i32);
+    assert!(!status.ready);
+    let error = error_view(
+        cc.create_sim_infrastructure(CreateSimInfrastructureRequest {
+            sim_infrastructure_id: "infra-1".into(),
+            sim_infrastructure: Some(object("zone-b", "medium", 2)),
+            ..Default::default()
+        })
+        .await,
+    );
+    assert_eq!(error.code, Code::AlreadyExists);
+    // Unowned: the provider does nothing.
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert_eq!(zone_capacity(&mut client, "zone-b").await, 5);
+
+    let cluster = create(
+        &mut client,
+        ContainerCluster {
+            display_name: "owned".into(),
+            infrastructure_ref: made.name.clone(),
+            ..Default::default()
+        },
+    )
+    .await;
+    assert_eq!(cluster.zone_id, "zone-b");
+    assert_eq!(cluster.service_offering_id, "medium");
+    assert_eq!(cluster.size, 2);
+    let error = error_view(
+        client
+            .container_clusters
+            .create_container_cluster(CreateContainerClusterRequest {
+                container_cluster: Some(ContainerCluster {
+                    display_name: "thief".into(),
+                    infrastructure_ref: made.name.clone(),
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .await,
+    );
+    assert_eq!(error.code, Code::FailedPrecondition);
+    assert_eq!(error.reason, "INFRASTRUCTURE_OWNED");
+    let running = wait_state(&client, &cluster.name, ContainerClusterState::Running).await;
+    let infra = client
+        .container_clusters
+        .get_sim_infrastructure(GetSimInfrastructureRequest {
+            name: made.name.clone(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(infra.owner, cluster.name);
+    let status = infra.status.unwrap();
+    assert!(status.ready);
+    assert_eq!(status.phase, InfrastructurePhase::Provisioned as i32);
+    assert_eq!(
+        status.endpoint, running.endpoint,
+        "the cluster copies the object's endpoint"
+    );
+    let ready = status
+        .conditions
+        .iter()
+        .find(|c| c.r#type == "Ready")
+        .unwrap();
+    let mirrored = condition(&running, "InfrastructureReady");
+    assert_eq!(
+        (mirrored.status, &mirrored.reason),
+        (ready.status, &ready.reason)
+    );
+    assert_eq!(zone_capacity(&mut client, "zone-b").await, 3);
+
+    let error = error_view(
+        client
+            .container_clusters
+            .delete_sim_infrastructure(DeleteSimInfrastructureRequest {
+                name: made.name.clone(),
+                etag: String::new(),
+            })
+            .await,
+    );
+    assert_eq!(error.reason, "INFRASTRUCTURE_OWNED");
+
+    // Another, unowned, listed and deleted (with a stale etag refused first).
+    let spare = client
+        .container_clusters
+        .create_sim_infrastructure(CreateSimInfrastructureRequest {
+            sim_infrastructure_id: String::new(),
+            sim_infrastructure: Some(object("zone-a", "small", 1)),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let page = client
+        .container_clusters
+        .list_sim_infrastructures(ListSimInfrastructuresRequest {
+            page_size: 1,
+            page_token: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(page.sim_infrastructures.len(), 1);
+    let rest = client
+        .container_clusters
+        .list_sim_infrastructures(ListSimInfrastructuresRequest {
+            page_size: 10,
+            page_token: page.next_page_token,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut names: Vec<&str> = page
+        .sim_infrastructures
+        .iter()
+        .chain(&rest.sim_infrastructures)
+        .map(|i| i.name.as_str())
+        .collect();
+    names.sort();
+    let mut want = vec![made.name.as_str(), spare.name.as_str()];
+    want.sort();
+    assert_eq!(
+        names, want,
+        "infra-1 (the cluster's) and the spare, one per page"
+    );
+    assert!(rest.next_page_token.is_empty());
+    let error = error_view(
+        client
+            .container_clusters
+            .delete_sim_infrastructure(DeleteSimInfrastructureRequest {
+                name: spare.name.clone(),
+                etag: "\"999\"".into(),
+            })
+            .await,
+    );
+    assert_eq!(error.code, Code::Aborted, "{error:?}");
+    client
+        .container_clusters
+        .delete_sim_infrastructure(DeleteSimInfrastructureRequest {
+            name: spare.name.clone(),
+            etag: spare.etag.clone(),
+        })
+        .await
+        .unwrap();
+
+    // The cluster's object goes with it.
+    verb(&mut client, &cluster.name, "stop").await.unwrap();
+    wait_state(&client, &cluster.name, ContainerClusterState::Stopped).await;
+    verb(&mut client, &cluster.name, "delete").await.unwrap();
+    wait_state(&client, &cluster.name, ContainerClusterState::Destroyed).await;
+    let error = error_view(
+        client
+            .container_clusters
+            .get_sim_infrastructure(GetSimInfrastructureRequest {
+                name: made.name.clone(),
+            })
+            .await,
+    );
+    assert_eq!(error.code, Code::NotFound);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_infrastructure_objects() {
+    infrastructure_objects(Backend::Sqlite).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_infrastructure_objects() {
+    infrastructure_objects(Backend::Postgres).await;
+}

@@ -38,6 +38,7 @@ use flotilla_tests::{
 use tokio::sync::Mutex;
 
 mod fleet;
+mod p7;
 mod p8;
 
 /// The bench decodes every page it reads, as any client does: with glibc's malloc that
@@ -1214,7 +1215,7 @@ async fn main() -> Result<()> {
 
     let etcd = Etcd::start().await?;
     eprintln!("loading etcd with the AppContext layout");
-    let context = if args.iter().any(|a| a == "--p8") {
+    let context = if args.iter().any(|a| a == "--p8" || a == "--p7") {
         String::new()
     } else {
         etcd_load(&etcd, scale).await?
@@ -1227,15 +1228,23 @@ async fn main() -> Result<()> {
             .filter(|(_, l)| only.is_none_or(|o| o == *l))
             .collect();
     let p8_scale = if quick { p8::QUICK } else { p8::FULL };
-    // `--p8`: P8 alone.
+    let p7_scale = if quick { p7::QUICK } else { p7::FULL };
+    // `--p8`, `--p7`: that target alone.
     let p8_only = args.iter().any(|a| a == "--p8");
+    let p7_only = args.iter().any(|a| a == "--p7");
     for (backend, label) in backends {
         if !p8_only
+            && !p7_only
             && let Err(error) = run_backend(backend, label, scale, &etcd, &context, &mut rows).await
         {
             rows.push(Row::error(label, error));
         }
-        if let Err(error) = p8::run(backend, label, p8_scale, quick, &etcd, &mut rows).await {
+        if !p8_only && let Err(error) = p7::run(backend, label, p7_scale, &mut rows).await {
+            rows.push(Row::error(label, error));
+        }
+        if !p7_only
+            && let Err(error) = p8::run(backend, label, p8_scale, quick, &etcd, &mut rows).await
+        {
             rows.push(Row::error(label, error));
         }
     }

@@ -151,7 +151,7 @@ impl EmbeddedAgents {
     ) -> tokio::task::JoinHandle<()> {
         tokio::spawn(async move {
             loop {
-                let stream = records::start(watch.clone(), ClusterWatch::default(), None).await;
+                let stream = records::follow(watch.clone(), ClusterWatch::default()).await;
                 match stream {
                     Ok(mut events) => loop {
                         let message = tokio::select! {

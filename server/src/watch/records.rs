@@ -75,13 +75,28 @@ impl From<Error> for Stop {
     }
 }
 
-/// Starts a watch of `records`, from a snapshot or after `resume`.
+/// Starts a client's watch of `records`, from a snapshot or after `resume` (it counts
+/// against `--max-watches`).
 pub async fn start<R: Records>(
     hub: Arc<WatchHub>,
     records: R,
     resume: Option<Position>,
 ) -> Result<mpsc::Receiver<Item<R>>> {
     let permit = hub.admit()?;
+    start_with(hub, records, resume, Some(permit)).await
+}
+
+/// Starts a watch the server itself keeps (not a client's: no watch slot is taken).
+pub async fn follow<R: Records>(hub: Arc<WatchHub>, records: R) -> Result<mpsc::Receiver<Item<R>>> {
+    start_with(hub, records, None, None).await
+}
+
+async fn start_with<R: Records>(
+    hub: Arc<WatchHub>,
+    records: R,
+    resume: Option<Position>,
+    permit: Option<OwnedSemaphorePermit>,
+) -> Result<mpsc::Receiver<Item<R>>> {
     let target = records.target().to_string();
     if let Some(position) = resume {
         let mut conn = hub.store().read().await?;
@@ -126,7 +141,7 @@ struct Subscriber<R: Records> {
     /// The last revision processed.
     pos: i64,
     last_send: Instant,
-    _permit: OwnedSemaphorePermit,
+    _permit: Option<OwnedSemaphorePermit>,
 }
 
 impl<R: Records> Subscriber<R> {

@@ -176,6 +176,12 @@ impl TestServer {
     }
 
     async fn spawn_on(&mut self, address: String) {
+        // A process still running is killed first: a "restart" that left it running
+        // would leak it and be answered by the old process.
+        if let Some(mut old) = self.child.take() {
+            let _ = old.kill();
+            let _ = old.wait();
+        }
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -404,6 +410,21 @@ pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> Error
 /// Runs each named async test function against a server on SQLite and on PostgreSQL.
 #[macro_export]
 macro_rules! e2e_suite {
+    // Tests that start their own servers (own flags, restarts): each gets the backend.
+    (backend => $($test:ident),+ $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                super::$test($crate::Backend::Sqlite).await;
+            })+
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                super::$test($crate::Backend::Postgres).await;
+            })+
+        }
+    };
     (args = $args:expr, $($test:ident),+ $(,)?) => {
         mod sqlite {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]

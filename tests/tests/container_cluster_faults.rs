@@ -13,7 +13,10 @@ use flotilla_tests::{Backend, TestServer, error_view, eventually};
 use tonic::Code;
 
 mod common;
+
 use common::container_clusters::*;
+
+flotilla_tests::e2e_suite!(backend => out_of_capacity_on_first_start, gc_retries_failed_cleanup, failed_operations_raise_alert, operations_time_out, sync_and_recovery, crash_mid_operations);
 
 fn nodes_reason(c: &ContainerCluster) -> String {
     condition(c, "NodesReady").reason.clone()
@@ -97,16 +100,6 @@ async fn out_of_capacity_on_first_start(backend: Backend) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_out_of_capacity_on_first_start() {
-    out_of_capacity_on_first_start(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_out_of_capacity_on_first_start() {
-    out_of_capacity_on_first_start(Backend::Postgres).await;
-}
-
 /// A cleanup that cannot finish (its hosts are unreachable) leaves EXPUNGE; the
 /// garbage collector finds it every period and retries, and reaches DESTROYED once
 /// the hosts are back.
@@ -147,16 +140,6 @@ async fn gc_retries_failed_cleanup(backend: Backend) {
     let gone = wait_state(&client, &c.name, ContainerClusterState::Destroyed).await;
     assert_eq!(iaas_objects(&server, &gone).await, (0, 0));
     assert_eq!(zone_capacity(&mut client, "zone-b").await, 100);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_gc_retries_failed_cleanup() {
-    gc_retries_failed_cleanup(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_gc_retries_failed_cleanup() {
-    gc_retries_failed_cleanup(Backend::Postgres).await;
 }
 
 /// A restart that fails, a stop that leaves a VM running and a scale that fails half
@@ -232,16 +215,6 @@ async fn failed_operations_raise_alert(backend: Backend) {
     );
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_failed_operations_raise_alert() {
-    failed_operations_raise_alert(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_failed_operations_raise_alert() {
-    failed_operations_raise_alert(Backend::Postgres).await;
-}
-
 /// An operation times out rather than hang: a first start slower than the timeout
 /// fails with reason Timeout and cleans up.
 async fn operations_time_out(backend: Backend) {
@@ -266,16 +239,6 @@ async fn operations_time_out(backend: Backend) {
             .contains("within 1 s")
     );
     assert_eq!(iaas_objects(&server, &gone).await, (0, 0));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_operations_time_out() {
-    operations_time_out(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_operations_time_out() {
-    operations_time_out(Backend::Postgres).await;
 }
 
 /// State sync and the recovery policies: automatic re-provisioning of a VM deleted out
@@ -427,16 +390,6 @@ async fn sync_and_recovery(backend: Backend) {
     assert!(stopped.vms.iter().all(|vm| vm.state == "Stopped"));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_sync_and_recovery() {
-    sync_and_recovery(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_sync_and_recovery() {
-    sync_and_recovery(Backend::Postgres).await;
-}
-
 /// Polls fast until `pick` holds, returning what it saw (for catching a workflow in
 /// the middle).
 async fn catch(
@@ -527,14 +480,4 @@ async fn crash_mid_operations(backend: Backend) {
     );
     let gone = wait_state(&client, &c.name, ContainerClusterState::Destroyed).await;
     assert_eq!(iaas_objects(&server, &gone).await, (0, 0));
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_crash_mid_operations() {
-    crash_mid_operations(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_crash_mid_operations() {
-    crash_mid_operations(Backend::Postgres).await;
 }

@@ -10,8 +10,11 @@ use flotilla_client::v1::*;
 use flotilla_tests::{Backend, TestServer, error_view, sql_count};
 
 mod common;
+
 use common::container_clusters::*;
 use tonic::Code;
+
+flotilla_tests::e2e_suite!(backend => lifecycle, watch_clusters, one_fleet, infrastructure_objects);
 
 async fn lifecycle(backend: Backend) {
     let server = TestServer::start_with(
@@ -293,6 +296,9 @@ async fn lifecycle(backend: Backend) {
         }
     }
     assert_eq!(won, 1, "exactly one stop wins");
+    // The ones that read the cluster before the winner committed lost the
+    // compare-and-swap; the ones that read after were refused by the busy state.
+    assert!(aborted >= 1, "a racing verb is ABORTED");
     eprintln!(
         "concurrent stops: 1 won, {aborted} aborted, {} refused as busy",
         7 - aborted
@@ -453,16 +459,6 @@ impl WithoutIaas for ContainerCluster {
             ..self
         }
     }
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_lifecycle() {
-    lifecycle(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_lifecycle() {
-    lifecycle(Backend::Postgres).await;
 }
 
 type Events = tonic::Streaming<WatchContainerClustersResponse>;
@@ -641,16 +637,6 @@ async fn watch_clusters(backend: Backend) {
             .await,
     );
     assert_eq!(error.fields(), ["states[0]", "states[1]"]);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_watch_clusters() {
-    watch_clusters(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_watch_clusters() {
-    watch_clusters(Backend::Postgres).await;
 }
 
 /// One fleet: a RUNNING container cluster registered as a Flotilla cluster (an
@@ -833,16 +819,6 @@ async fn one_fleet(backend: Backend) {
     verb(&mut client, &c.name, "delete").await.unwrap();
     wait_state(&client, &c.name, ContainerClusterState::Destroyed).await;
     flotilla_tests::wait_connectivity(&client, web, Connectivity::Retrying).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_one_fleet() {
-    one_fleet(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_one_fleet() {
-    one_fleet(Backend::Postgres).await;
 }
 
 /// Seed 004's provider object: validated on its own at create, nothing provisioned
@@ -1070,14 +1046,4 @@ async fn infrastructure_objects(backend: Backend) {
             .await,
     );
     assert_eq!(error.code, Code::NotFound);
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn sqlite_infrastructure_objects() {
-    infrastructure_objects(Backend::Sqlite).await;
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn postgres_infrastructure_objects() {
-    infrastructure_objects(Backend::Postgres).await;
 }

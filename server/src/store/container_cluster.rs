@@ -85,6 +85,11 @@ impl ContainerClusterRecord {
     pub fn name(&self) -> String {
         format!("containerClusters/{}", self.id)
     }
+
+    /// The id of its infrastructure object (`simInfrastructures/{id}`), if it has one.
+    pub fn infra_id(&self) -> Option<&str> {
+        self.infrastructure_ref.strip_prefix("simInfrastructures/")
+    }
 }
 
 /// A VM in the cluster↔VM map, as last observed.

@@ -65,8 +65,7 @@ const COLUMNS: &str = "id, spec, owner, status, generation, create_time, update_
 fn from_row(row: &AnyRow) -> Result<InfraRecord> {
     let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
     let int = |column: &str| -> Result<i64> { row.try_get(column).map_err(db_error) };
-    let json = |column: &str| -> Result<String> { text(column) };
-    let (spec, status) = (json("spec")?, json("status")?);
+    let (spec, status) = (text("spec")?, text("status")?);
     let bad = |what: &str, value: &str| Error::internal(format!("stored {what} {value:?}"));
     Ok(InfraRecord {
         id: text("id")?,
@@ -108,6 +107,17 @@ pub async fn infra_insert(conn: &mut AnyConnection, r: &InfraRecord) -> Result<b
 pub async fn infra_get(conn: &mut AnyConnection, id: &str) -> Result<Option<InfraRecord>> {
     let sql = format!("SELECT {COLUMNS} FROM sim_infrastructures WHERE id = $1");
     fetch_optional(conn, sqlx::query(&sql).bind(id), from_row).await
+}
+
+/// The infrastructure object of `cluster`, if it has one.
+pub async fn cluster_infra(
+    conn: &mut AnyConnection,
+    cluster: &crate::store::container_cluster::ContainerClusterRecord,
+) -> Result<Option<InfraRecord>> {
+    match cluster.infra_id() {
+        Some(id) => infra_get(conn, id).await,
+        None => Ok(None),
+    }
 }
 
 /// Writes `r` over the stored object if its generation is still `expected`.

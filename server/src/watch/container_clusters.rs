@@ -12,7 +12,7 @@ use crate::app::container_clusters::{CLUSTERS_TARGET, View};
 use crate::domain::container_cluster::ClusterState;
 use crate::error::{Error, Result};
 use crate::store::container_cluster::{ClusterFilter, cluster_list, cluster_vms};
-use crate::store::sim_infrastructure::infra_get;
+use crate::store::sim_infrastructure::cluster_infra;
 use crate::store::watch::{ActionChange, Event, Payload};
 
 /// What a WatchContainerClusters call asks for.
@@ -67,13 +67,7 @@ impl Records for ClusterWatch {
         let mut vms = cluster_vms(conn, &ids).await?;
         let mut events = Vec::with_capacity(clusters.len());
         for cluster in clusters {
-            let infra = match cluster
-                .infrastructure_ref
-                .strip_prefix("simInfrastructures/")
-            {
-                Some(id) => infra_get(conn, id).await?,
-                None => None,
-            };
+            let infra = cluster_infra(conn, &cluster).await?;
             let view = View {
                 vms: vms.remove(&cluster.id).unwrap_or_default(),
                 cluster,

@@ -32,7 +32,7 @@ use crate::store::container_cluster::{
     cluster_details_get, cluster_details_put, cluster_get, cluster_insert, cluster_list,
     cluster_vms,
 };
-use crate::store::sim_infrastructure::{InfraRecord, InfraSpec, infra_get};
+use crate::store::sim_infrastructure::{InfraRecord, InfraSpec, cluster_infra};
 use crate::store::{Store, now_micros};
 use crate::tasks::Activator;
 use crate::vault::Vault;
@@ -235,13 +235,7 @@ impl ContainerClusters {
             .await?
             .remove(&id)
             .unwrap_or_default();
-        let infra = match cluster
-            .infrastructure_ref
-            .strip_prefix("simInfrastructures/")
-        {
-            Some(infra) => infra_get(&mut conn, infra).await?,
-            None => None,
-        };
+        let infra = cluster_infra(&mut conn, &cluster).await?;
         Ok(View {
             cluster,
             vms,
@@ -265,13 +259,7 @@ impl ContainerClusters {
         let mut vms = cluster_vms(&mut conn, &ids).await?;
         let mut views = Vec::with_capacity(clusters.len());
         for cluster in clusters {
-            let infra = match cluster
-                .infrastructure_ref
-                .strip_prefix("simInfrastructures/")
-            {
-                Some(infra) => infra_get(&mut conn, infra).await?,
-                None => None,
-            };
+            let infra = cluster_infra(&mut conn, &cluster).await?;
             views.push(View {
                 vms: vms.remove(&cluster.id).unwrap_or_default(),
                 cluster,

@@ -31,10 +31,7 @@ pub async fn save(
         .map(|(r, m)| (r.as_str(), m.as_str()));
     let phase = phase_of(&record.lifecycle, failure.is_some());
     let ready = infrastructure_ready(phase, failure);
-    let infra_id = record
-        .infrastructure_ref
-        .strip_prefix("simInfrastructures/")
-        .map(str::to_string);
+    let infra_id = record.infra_id().map(str::to_string);
     let endpoint = endpoint_of(record, vms);
     // The provider's report on its object.
     let mut mirrored = ready.clone();

@@ -296,9 +296,10 @@ async fn lifecycle(backend: Backend) {
         }
     }
     assert_eq!(won, 1, "exactly one stop wins");
-    // The ones that read the cluster before the winner committed lost the
-    // compare-and-swap; the ones that read after were refused by the busy state.
-    assert!(aborted >= 1, "a racing verb is ABORTED");
+    // The ones that read the cluster before the winner committed lose the
+    // compare-and-swap (ABORTED); the ones that read after are refused by the busy
+    // state. How many go which way is timing: under a loaded full suite all seven can
+    // read after the winner, so only the split is printed.
     eprintln!(
         "concurrent stops: 1 won, {aborted} aborted, {} refused as busy",
         7 - aborted

@@ -18,12 +18,24 @@
 //! # Ok(()) }
 //! ```
 
+// ApiError (a decoded google.rpc.Status) is as large as tonic::Status; it is the error
+// of network calls, where its size costs nothing next to the round trip.
+#![allow(clippy::result_large_err)]
+
 use std::collections::VecDeque;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 pub use flotilla_api::v1;
+
+mod error;
+pub mod names;
+mod pages;
+pub mod watch;
+
+pub use error::{ApiError, FieldViolation, PreconditionViolation};
+pub use pages::{PagedRequest, PagedResponse, pages};
 use tonic::Streaming;
 use tonic::metadata::{Ascii, MetadataValue};
 use tonic::service::Interceptor;
@@ -36,6 +48,7 @@ use v1::container_cluster_service_client::ContainerClusterServiceClient;
 use v1::lifecycle_service_client::LifecycleServiceClient;
 use v1::simulator_service_client::SimulatorServiceClient;
 use v1::status_service_client::StatusServiceClient;
+pub use watch::{ActionWatch, ContainerClusterWatch, Reconnect, ResumingWatch, StatusWatch};
 
 /// The environment variable the client reads its token from by default.
 pub const TOKEN_ENV: &str = "FLOTILLA_TOKEN";
@@ -403,69 +416,6 @@ impl WatchEvents {
     }
 }
 
-/// Builders of resource names (AIP-122 paths).
-pub mod names {
-    /// `projects/{project}`
-    pub fn project(project: &str) -> String {
-        format!("projects/{project}")
-    }
-
-    /// `projects/{project}/compositeApps/{app}/versions/{version}`
-    pub fn composite_app(project: &str, composite_app: &str, version: &str) -> String {
-        format!("projects/{project}/compositeApps/{composite_app}/versions/{version}")
-    }
-
-    /// `…/versions/{version}/apps/{app}`
-    pub fn app(composite_app: &str, app: &str) -> String {
-        format!("{composite_app}/apps/{app}")
-    }
-
-    /// `…/versions/{version}/compositeProfiles/{profile}`
-    pub fn composite_profile(composite_app: &str, profile: &str) -> String {
-        format!("{composite_app}/compositeProfiles/{profile}")
-    }
-
-    /// `…/compositeProfiles/{profile}/appProfiles/{app_profile}`
-    pub fn app_profile(composite_profile: &str, app_profile: &str) -> String {
-        format!("{composite_profile}/appProfiles/{app_profile}")
-    }
-
-    /// `…/versions/{version}/deploymentIntentGroups/{dig}`
-    pub fn deployment_intent_group(composite_app: &str, dig: &str) -> String {
-        format!("{composite_app}/deploymentIntentGroups/{dig}")
-    }
-
-    /// `…/deploymentIntentGroups/{dig}/placementIntents/{intent}`
-    pub fn placement_intent(dig: &str, intent: &str) -> String {
-        format!("{dig}/placementIntents/{intent}")
-    }
-
-    /// `clusterProviders/{provider}`
-    pub fn cluster_provider(provider: &str) -> String {
-        format!("clusterProviders/{provider}")
-    }
-
-    /// `clusterProviders/{provider}/clusters/{cluster}`
-    pub fn cluster(provider: &str, cluster: &str) -> String {
-        format!("clusterProviders/{provider}/clusters/{cluster}")
-    }
-
-    /// `clusterProviders/{provider}/clusters/{cluster}/networkIntents/{intent}`
-    pub fn network_intent(cluster: &str, intent: &str) -> String {
-        format!("{cluster}/networkIntents/{intent}")
-    }
-
-    /// `{owner}/instances/{id}`
-    pub fn instance(owner: &str, id: &str) -> String {
-        format!("{owner}/instances/{id}")
-    }
-
-    /// `tokens/{id}`
-    pub fn token(id: &str) -> String {
-        format!("tokens/{id}")
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -473,6 +423,12 @@ mod tests {
     #[test]
     fn builds_nested_names() {
         let ca = names::composite_app("p", "ca", "v1");
+        assert_eq!(names::checked::composite_app("p", "ca", "v1").unwrap(), ca);
+        let bad = names::checked::project("Bad_Name").unwrap_err();
+        assert!(bad.to_string().contains("RFC 1123"), "{bad}");
+        assert!(names::checked::cluster("cp", "-x").is_err());
+        assert!(names::check_id(&"a".repeat(64)).is_err());
+        assert!(names::check_id(&"a".repeat(63)).is_ok());
         assert_eq!(ca, "projects/p/compositeApps/ca/versions/v1");
         let dig = names::deployment_intent_group(&ca, "d");
         assert_eq!(

@@ -8,8 +8,6 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use flotilla_client::{Client, ConnectOptions, Token};
-use tonic::Code;
-use tonic_types::StatusExt;
 
 /// Which database a test server runs on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -350,61 +348,12 @@ pub fn drop_postgres_database(url: &str) {
     }
 }
 
-/// The decoded error details of a failed call.
-#[derive(Debug)]
-pub struct ErrorView {
-    pub code: Code,
-    pub message: String,
-    pub reason: String,
-    /// ErrorInfo's metadata.
-    pub metadata: std::collections::BTreeMap<String, String>,
-    pub field_violations: Vec<(String, String)>,
-    pub precondition_violations: Vec<(String, String, String)>,
-    pub resource_name: Option<String>,
-}
-
-impl ErrorView {
-    /// The fields of the field violations, in order.
-    pub fn fields(&self) -> Vec<&str> {
-        self.field_violations.iter().map(|v| v.0.as_str()).collect()
-    }
-}
+/// The decoded error details of a failed call (the client's [`ApiError`]).
+pub type ErrorView = flotilla_client::ApiError;
 
 /// Decodes a failed call's status with its details (google.rpc.Status).
 pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> ErrorView {
-    let status = result.expect_err("the call should have failed");
-    let details = status.get_error_details();
-    ErrorView {
-        code: status.code(),
-        message: status.message().to_string(),
-        reason: details
-            .error_info()
-            .map(|info| info.reason.clone())
-            .unwrap_or_default(),
-        metadata: details
-            .error_info()
-            .map(|info| info.metadata.clone().into_iter().collect())
-            .unwrap_or_default(),
-        field_violations: details
-            .bad_request()
-            .map(|b| {
-                b.field_violations
-                    .iter()
-                    .map(|v| (v.field.clone(), v.description.clone()))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        precondition_violations: details
-            .precondition_failure()
-            .map(|p| {
-                p.violations
-                    .iter()
-                    .map(|v| (v.r#type.clone(), v.subject.clone(), v.description.clone()))
-                    .collect()
-            })
-            .unwrap_or_default(),
-        resource_name: details.resource_info().map(|r| r.resource_name.clone()),
-    }
+    ErrorView::from(result.expect_err("the call should have failed"))
 }
 
 /// Runs each named async test function against a server on SQLite and on PostgreSQL.

@@ -49,7 +49,7 @@ async fn invalid_and_empty_names(server: &TestServer) {
     );
     assert_eq!(err.code, Code::InvalidArgument);
     assert_eq!(err.reason, "INVALID_ARGUMENT");
-    assert_eq!(err.field_violations[0].0, "name");
+    assert_eq!(err.field_violations[0].field, "name");
     let err = error_view(
         lc.get_app(GetAppRequest {
             name: "projects/p/apps/x".into(),
@@ -58,7 +58,9 @@ async fn invalid_and_empty_names(server: &TestServer) {
     );
     assert_eq!(err.code, Code::InvalidArgument);
     assert!(
-        err.field_violations[0].1.contains("not a app name"),
+        err.field_violations[0]
+            .description
+            .contains("not a app name"),
         "{:?}",
         err.field_violations
     );
@@ -78,7 +80,7 @@ async fn invalid_and_empty_names(server: &TestServer) {
             .await,
         );
         assert_eq!(err.code, Code::InvalidArgument, "{bad}");
-        assert_eq!(err.field_violations[0].0, "project_id");
+        assert_eq!(err.field_violations[0].field, "project_id");
     }
     let projects = lc
         .list_projects(ListProjectsRequest::default())
@@ -104,7 +106,7 @@ async fn unknown_parents_and_references(server: &TestServer) {
     assert_eq!(err.code, Code::NotFound);
     assert_eq!(err.reason, "NOT_FOUND");
     assert_eq!(err.resource_name.as_deref(), Some("projects/nope"));
-    assert_eq!(err.field_violations[0].0, "parent");
+    assert_eq!(err.field_violations[0].field, "parent");
     let err = error_view(
         lc.list_apps(ListAppsRequest {
             parent: names::composite_app("p", "nope", "v1"),
@@ -135,7 +137,7 @@ async fn unknown_parents_and_references(server: &TestServer) {
         .await,
     );
     assert_eq!(err.code, Code::NotFound);
-    assert_eq!(err.field_violations[0].0, "app_profile.app");
+    assert_eq!(err.field_violations[0].field, "app_profile.app");
     // A deployment intent group naming a missing composite profile.
     let err = error_view(
         lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
@@ -151,7 +153,7 @@ async fn unknown_parents_and_references(server: &TestServer) {
     );
     assert_eq!(err.code, Code::NotFound);
     assert_eq!(
-        err.field_violations[0].0,
+        err.field_violations[0].field,
         "deployment_intent_group.composite_profile"
     );
     let digs = lc
@@ -215,7 +217,10 @@ async fn malformed_manifests_name_document_and_field(server: &TestServer) {
         );
         assert_eq!(err.code, Code::InvalidArgument, "{text}");
         assert_eq!(err.reason, "INVALID_ARGUMENT");
-        let (got_field, got_description) = &err.field_violations[0];
+        let flotilla_client::FieldViolation {
+            field: got_field,
+            description: got_description,
+        } = &err.field_violations[0];
         assert_eq!(got_field, field, "{text}");
         assert!(
             got_description.contains(description),
@@ -244,7 +249,7 @@ async fn missing_required_fields(server: &TestServer) {
         .await,
     );
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "app.manifests");
+    assert_eq!(err.field_violations[0].field, "app.manifests");
     let err = error_view(
         lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
             parent: ca.clone(),
@@ -255,12 +260,12 @@ async fn missing_required_fields(server: &TestServer) {
     );
     assert_eq!(err.code, Code::InvalidArgument);
     assert_eq!(
-        err.field_violations[0].0,
+        err.field_violations[0].field,
         "deployment_intent_group.composite_profile"
     );
     let err = error_view(lc.update_project(UpdateProjectRequest::default()).await);
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "project");
+    assert_eq!(err.field_violations[0].field, "project");
     // A placement intent needs an app, a provider, and names or a selector: all reported.
     let err = error_view(
         lc.create_placement_intent(CreatePlacementIntentRequest {
@@ -275,7 +280,7 @@ async fn missing_required_fields(server: &TestServer) {
     let fields: Vec<&str> = err
         .field_violations
         .iter()
-        .map(|(f, _)| f.as_str())
+        .map(|v| v.field.as_str())
         .collect();
     assert_eq!(
         fields,
@@ -310,9 +315,9 @@ async fn unknown_enum_values(server: &TestServer) {
             .await,
         );
         assert_eq!(err.code, Code::InvalidArgument);
-        assert_eq!(err.field_violations[0].0, "cluster.connection_mode");
+        assert_eq!(err.field_violations[0].field, "cluster.connection_mode");
         assert!(
-            err.field_violations[0].1.contains(description),
+            err.field_violations[0].description.contains(description),
             "{:?}",
             err.field_violations
         );
@@ -349,7 +354,7 @@ async fn oversized_payloads(server: &TestServer) {
     );
     assert_eq!(err.code, Code::ResourceExhausted);
     assert_eq!(err.reason, "MANIFESTS_TOO_LARGE");
-    assert_eq!(err.field_violations[0].0, "app.manifests");
+    assert_eq!(err.field_violations[0].field, "app.manifests");
     let many = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n".repeat(1001);
     let err = error_view(
         lc.create_app(CreateAppRequest {
@@ -390,7 +395,7 @@ async fn oversized_payloads(server: &TestServer) {
         .await,
     );
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "project.description");
+    assert_eq!(err.field_violations[0].field, "project.description");
     let apps = lc
         .list_apps(ListAppsRequest {
             parent: ca,
@@ -463,7 +468,7 @@ async fn duplicates_and_invalid_network_specs(server: &TestServer) {
     let fields: Vec<&str> = err
         .field_violations
         .iter()
-        .map(|(f, _)| f.as_str())
+        .map(|v| v.field.as_str())
         .collect();
     for expected in [
         "network_intent.provider_network.ipv4_subnets[0].subnet",

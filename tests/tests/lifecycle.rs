@@ -289,7 +289,11 @@ async fn refused_transitions_carry_details(server: &TestServer) {
     assert_eq!(err.code, Code::FailedPrecondition);
     assert_eq!(err.reason, "INVALID_STATE_TRANSITION");
     assert!(err.message.contains("must be approved"), "{}", err.message);
-    let (kind, subject, description) = &err.precondition_violations[0];
+    let flotilla_client::PreconditionViolation {
+        kind,
+        subject,
+        description,
+    } = &err.precondition_violations[0];
     assert_eq!(kind, "STATE");
     assert_eq!(subject, &dig);
     assert!(
@@ -336,7 +340,7 @@ async fn refused_transitions_carry_details(server: &TestServer) {
     );
     assert_eq!(err.code, Code::FailedPrecondition);
     assert_eq!(err.reason, "INVALID_STATE_TRANSITION");
-    assert_eq!(err.precondition_violations[0].1, dig);
+    assert_eq!(err.precondition_violations[0].subject, dig);
     let err = error_view(
         lc.delete_deployment_intent_group(DeleteDeploymentIntentGroupRequest {
             name: dig.clone(),
@@ -412,7 +416,7 @@ async fn update_masks_and_etags(server: &TestServer) {
         .await,
     );
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "update_mask.paths[0]");
+    assert_eq!(err.field_violations[0].field, "update_mask.paths[0]");
     let err = error_view(
         lc.delete_project(DeleteProjectRequest {
             name: created.name.clone(),
@@ -485,7 +489,7 @@ async fn pagination_is_opaque_and_complete(server: &TestServer) {
         .await,
     );
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "page_size");
+    assert_eq!(err.field_violations[0].field, "page_size");
     let err = error_view(
         lc.list_projects(ListProjectsRequest {
             page_token: token,
@@ -494,7 +498,7 @@ async fn pagination_is_opaque_and_complete(server: &TestServer) {
         .await,
     );
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "page_token");
+    assert_eq!(err.field_violations[0].field, "page_token");
 }
 
 async fn request_ids_make_creates_and_verbs_idempotent(server: &TestServer) {

@@ -267,8 +267,8 @@ async fn seed_scenario_status_queries(server: &TestServer) {
             .await,
     );
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "apps[0]");
-    assert!(err.field_violations[0].1.contains("nope"));
+    assert_eq!(err.field_violations[0].field, "apps[0]");
+    assert!(err.field_violations[0].description.contains("nope"));
     let err = error_view(
         client
             .status
@@ -276,7 +276,7 @@ async fn seed_scenario_status_queries(server: &TestServer) {
             .await,
     );
     assert_eq!(err.code, Code::InvalidArgument);
-    assert_eq!(err.field_violations[0].0, "clusters[0]");
+    assert_eq!(err.field_violations[0].field, "clusters[0]");
     let mut unknown = query(StatusOutput::All, &[], &[]);
     unknown.instance = uuid_like();
     let err = error_view(

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Regenerates the Python and TypeScript clients from proto/. The generated code is
+# committed, so installing a client needs no code generator; CI runs this script and
+# fails when `git diff` shows the committed code is stale.
+#
+# Tools come from the registries, at the versions pinned in
+# client/python/requirements-dev.txt (grpcio-tools, mypy-protobuf) and
+# client/typescript/package-lock.json (@bufbuild/buf, @bufbuild/protoc-gen-es);
+# run `scripts/gen-clients.sh --install` to install them first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--install" ]; then
+  python3 -m pip install --quiet --disable-pip-version-check -r client/python/requirements-dev.txt
+  (cd client/typescript && npm ci --silent --no-audit --no-fund)
+fi
+
+# Python: messages (grpcio-tools' protoc), gRPC stubs, and typed stubs (mypy-protobuf)
+# for both. Only flotilla/v1: google.rpc comes from googleapis-common-protos.
+py_out=client/python/flotilla/v1
+rm -f "$py_out"/*_pb2*.py "$py_out"/*_pb2*.pyi
+well_known=$(python3 -c 'import grpc_tools, os; print(os.path.join(os.path.dirname(grpc_tools.__file__), "_proto"))')
+python3 -m grpc_tools.protoc -I proto -I "$well_known" \
+  --python_out=client/python --grpc_python_out=client/python \
+  --mypy_out=client/python --mypy_grpc_out=client/python \
+  proto/flotilla/v1/*.proto
+
+# TypeScript: messages and service descriptors (protobuf-es), google.rpc included for
+# the error details. Local plugin only: no remote plugins, no network.
+ts_out=client/typescript/src/gen
+rm -rf "$ts_out"
+# The module config is given inline: the repository's buf.yaml excludes the vendored
+# google/rpc protos from lint, but the client needs their messages.
+(cd client/typescript && npx --no-install buf generate ../../proto --template buf.gen.yaml --config '{"version": "v1"}')
+
+echo "generated $(ls "$py_out"/*.py | wc -l) Python modules and $(find "$ts_out" -name '*.ts' | wc -l) TypeScript files"

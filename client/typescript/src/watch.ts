@@ -1,0 +1,102 @@
+// Watches that survive lost connections and server restarts.
+
+import { Code, ConnectError } from "@connectrpc/connect";
+import { FlotillaError } from "./errors.js";
+
+/** How a watch reconnects: exponential backoff, and how long it may stay disconnected. */
+export interface Reconnect {
+  /** First delay before opening the stream again, in ms (default 100). */
+  initialBackoffMs?: number;
+  /** Largest delay between attempts, in ms (default 2000). */
+  maxBackoffMs?: number;
+  /** Give up (throw) after this long without a working stream, in ms (default 120000; 0: never). */
+  giveUpAfterMs?: number;
+}
+
+/** Options every watch helper takes. */
+export interface WatchOptions {
+  /** Resume after this token (from an earlier watch) instead of starting with a snapshot. */
+  resumeToken?: string;
+  /** Hand out heartbeat events too (they always move the resume token). */
+  heartbeats?: boolean;
+  reconnect?: Reconnect;
+  /** Ends the watch. */
+  signal?: AbortSignal;
+}
+
+/** The codes a watch reconnects after; anything else is thrown. */
+export const RETRYABLE: ReadonlySet<Code> = new Set([Code.Unavailable]);
+
+/**
+ * Whether a watch reconnects after `error`: UNAVAILABLE, or the connection breaking
+ * under the stream. A server killed mid-stream surfaces in Node as an HTTP/2 stream
+ * closed with CANCEL (Canceled) or a local protocol error; the watch's own abort never
+ * gets here, it ends the watch.
+ */
+export function retryable(error: FlotillaError): boolean {
+  if (RETRYABLE.has(error.code)) return true;
+  if (error.code === Code.Canceled) return true;
+  return (error.code === Code.Internal || error.code === Code.Unknown) && /http\/2|ECONNRESET|socket/i.test(error.rawMessage);
+}
+
+/**
+ * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters),
+ * one at a time: a snapshot, SYNCED, then live events. When the stream breaks with
+ * UNAVAILABLE (server restart, network cut) or ends, it is opened again after the last
+ * event handed out, so the caller sees every event exactly once. RESYNC_REQUIRED is
+ * handed out (a fresh snapshot follows: drop what you built); heartbeats are not,
+ * unless asked for. Other errors throw a FlotillaError.
+ */
+export class Watch<E extends { resumeToken: string }> implements AsyncIterable<E> {
+  /** The token of the last event handed out: save it to resume later. */
+  resumeToken: string;
+  /** How many times the stream was opened again. */
+  reconnects = 0;
+
+  constructor(
+    private readonly open: (resumeToken: string, signal: AbortSignal) => AsyncIterable<{ events: E[] }>,
+    private readonly isHeartbeat: (event: E) => boolean,
+    private readonly options: WatchOptions = {},
+  ) {
+    this.resumeToken = options.resumeToken ?? "";
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<E, void, undefined> {
+    const { initialBackoffMs = 100, maxBackoffMs = 2000, giveUpAfterMs = 120_000 } = this.options.reconnect ?? {};
+    let attempt = 0;
+    let downSince: number | undefined;
+    for (;;) {
+      const abort = new AbortController();
+      const stop = () => abort.abort();
+      this.options.signal?.addEventListener("abort", stop);
+      let failure: FlotillaError | undefined;
+      try {
+        for await (const message of this.open(this.resumeToken, abort.signal)) {
+          for (const event of message.events) {
+            attempt = 0;
+            downSince = undefined;
+            if (event.resumeToken) this.resumeToken = event.resumeToken;
+            if (this.options.heartbeats || !this.isHeartbeat(event)) yield event;
+          }
+        }
+      } catch (error) {
+        if (this.options.signal?.aborted) return;
+        failure = FlotillaError.fromError(error);
+        if (!retryable(failure)) throw failure;
+      } finally {
+        this.options.signal?.removeEventListener("abort", stop);
+        abort.abort();
+      }
+      if (this.options.signal?.aborted) return;
+      const now = Date.now();
+      downSince ??= now;
+      if (giveUpAfterMs > 0 && now - downSince > giveUpAfterMs) {
+        throw failure ?? new FlotillaError(new ConnectError("the watch stream keeps ending", Code.Unavailable));
+      }
+      const delay = Math.min(maxBackoffMs, initialBackoffMs * 2 ** attempt);
+      attempt += 1;
+      this.reconnects += 1;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}

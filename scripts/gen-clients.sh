@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Regenerates the Python and TypeScript clients from proto/. The generated code is
-# committed, so installing a client needs no code generator; CI runs this script and
-# fails when `git diff` shows the committed code is stale.
+# committed (with the compiled TypeScript package), so installing a client needs no
+# code generator or compiler. CI runs this script and fails when the committed code
+# differs from what it produces.
 #
 # Tools come from the registries, at the versions pinned in
 # client/python/requirements-dev.txt (grpcio-tools, mypy-protobuf) and
@@ -32,5 +33,8 @@ rm -rf "$ts_out"
 # The module config is given inline: the repository's buf.yaml excludes the vendored
 # google/rpc protos from lint, but the client needs their messages.
 (cd client/typescript && npx --no-install buf generate ../../proto --template buf.gen.yaml --config '{"version": "v1"}')
+# The compiled package (dist/) is committed too: `npm install ./client/typescript`
+# links the folder as it is, without its dev dependencies to build it.
+(cd client/typescript && rm -rf dist && npx --no-install tsc -p tsconfig.json)
 
 echo "generated $(ls "$py_out"/*.py | wc -l) Python modules and $(find "$ts_out" -name '*.ts' | wc -l) TypeScript files"

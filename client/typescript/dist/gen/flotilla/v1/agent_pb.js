@@ -1,0 +1,83 @@
+// AgentService: the session between the server and a cluster agent. The agent dials
+// out from its cluster; the server sends desired state, the agent reports results,
+// resource bundle states and heartbeats.
+import { fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
+import { file_flotilla_v1_action } from "./action_pb.js";
+import { file_flotilla_v1_common } from "./common_pb.js";
+import { file_flotilla_v1_simulator } from "./simulator_pb.js";
+import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
+/**
+ * Describes the file flotilla/v1/agent.proto.
+ */
+export const file_flotilla_v1_agent = /*@__PURE__*/ fileDesc("ChdmbG90aWxsYS92MS9hZ2VudC5wcm90bxILZmxvdGlsbGEudjEi2gEKEE9ic2VydmVkUmVzb3VyY2USKgoDZ3ZrGAEgASgLMh0uZmxvdGlsbGEudjEuR3JvdXBWZXJzaW9uS2luZBIRCgluYW1lc3BhY2UYAiABKAkSDAoEbmFtZRgDIAEoCRIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJQoEc3BlYxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGc3RhdHVzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdCKQAQoTUmVzb3VyY2VCdW5kbGVTdGF0ZRIVCg1kZXBsb3ltZW50X2lkGAEgASgJEjAKCXJlc291cmNlcxgCIAMoCzIdLmZsb3RpbGxhLnYxLk9ic2VydmVkUmVzb3VyY2USMAoMb2JzZXJ2ZV90aW1lGAMgASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcCKOAQoKQWdlbnRIZWxsbxIPCgdjbHVzdGVyGAEgASgJEhUKDWFnZW50X3ZlcnNpb24YAiABKAkSFgoOZGVwbG95bWVudF9pZHMYAyADKAkSFwoPbW9uaXRvcmVkX2tpbmRzGAQgAygJEg0KBW5vZGVzGAUgAygJEhgKEGV4ZWN1dGVzX2FjdGlvbnMYBiABKAgiVQoLQWN0aW9uQ2xhaW0SDAoEbmFtZRgBIAEoCRIPCgdncmFudGVkGAIgASgIEicKBXN0YXRlGAMgASgOMhguZmxvdGlsbGEudjEuQWN0aW9uU3RhdGUiRgoOUmVzb3VyY2VSZXN1bHQSFAoMb3BlcmF0aW9uX2lkGAEgASgDEg8KB3N1Y2Nlc3MYAiABKAgSDQoFZXJyb3IYAyABKAkiNQoJSGVhcnRiZWF0EigKBHRpbWUYASABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wIpwCCg5Db25uZWN0UmVxdWVzdBIoCgVoZWxsbxgBIAEoCzIXLmZsb3RpbGxhLnYxLkFnZW50SGVsbG9IABItCgZyZXN1bHQYAiABKAsyGy5mbG90aWxsYS52MS5SZXNvdXJjZVJlc3VsdEgAEjgKDGJ1bmRsZV9zdGF0ZRgDIAEoCzIgLmZsb3RpbGxhLnYxLlJlc291cmNlQnVuZGxlU3RhdGVIABIrCgloZWFydGJlYXQYBCABKAsyFi5mbG90aWxsYS52MS5IZWFydGJlYXRIABI/Cg1hY3Rpb25fc3RhdHVzGAUgASgLMiYuZmxvdGlsbGEudjEuVXBkYXRlQWN0aW9uU3RhdHVzUmVxdWVzdEgAQgkKB21lc3NhZ2UiewoNQXBwbHlSZXNvdXJjZRIUCgxvcGVyYXRpb25faWQYASABKAMSFQoNZGVwbG95bWVudF9pZBgCIAEoCRIpCghtYW5pZmVzdBgDIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSEgoKZ2VuZXJhdGlvbhgEIAEoAyJzCg5EZWxldGVSZXNvdXJjZRIUCgxvcGVyYXRpb25faWQYASABKAMSKgoDZ3ZrGAIgASgLMh0uZmxvdGlsbGEudjEuR3JvdXBWZXJzaW9uS2luZBIRCgluYW1lc3BhY2UYAyABKAkSDAoEbmFtZRgEIAEoCSI0Cg9TZXNzaW9uQWNjZXB0ZWQSIQoZaGVhcnRiZWF0X2ludGVydmFsX21pbGxpcxgBIAEoAyIbCghSZWRpcmVjdBIPCgdhZGRyZXNzGAEgASgJIpEDCg9Db25uZWN0UmVzcG9uc2USMAoIYWNjZXB0ZWQYASABKAsyHC5mbG90aWxsYS52MS5TZXNzaW9uQWNjZXB0ZWRIABIrCgVhcHBseRgCIAEoCzIaLmZsb3RpbGxhLnYxLkFwcGx5UmVzb3VyY2VIABItCgZkZWxldGUYAyABKAsyGy5mbG90aWxsYS52MS5EZWxldGVSZXNvdXJjZUgAEisKCWhlYXJ0YmVhdBgEIAEoCzIWLmZsb3RpbGxhLnYxLkhlYXJ0YmVhdEgAEikKCHJlZGlyZWN0GAUgASgLMhUuZmxvdGlsbGEudjEuUmVkaXJlY3RIABIlCgZhY3Rpb24YBiABKAsyEy5mbG90aWxsYS52MS5BY3Rpb25IABI0CgtzaW1fY29tbWFuZBgHIAEoCzIdLmZsb3RpbGxhLnYxLlNpbXVsYXRvckNvbW1hbmRIABIwCgxhY3Rpb25fY2xhaW0YCCABKAsyGC5mbG90aWxsYS52MS5BY3Rpb25DbGFpbUgAQgkKB21lc3NhZ2UikQIKEFNpbXVsYXRvckNvbW1hbmQSNwoMZmFpbF9hcHBsaWVzGAEgASgLMh8uZmxvdGlsbGEudjEuRmFpbEFwcGxpZXNSZXF1ZXN0SAASMwoKZGVsZXRlX3BvZBgCIAEoCzIdLmZsb3RpbGxhLnYxLkRlbGV0ZVBvZFJlcXVlc3RIABJLChdzZXRfcG9kX3JlYWRpbmVzc19kZWxheRgDIAEoCzIoLmZsb3RpbGxhLnYxLlNldFBvZFJlYWRpbmVzc0RlbGF5UmVxdWVzdEgAEjcKDGZhaWxfYWN0aW9ucxgEIAEoCzIfLmZsb3RpbGxhLnYxLkZhaWxBY3Rpb25zUmVxdWVzdEgAQgkKB2NvbW1hbmQyWAoMQWdlbnRTZXJ2aWNlEkgKB0Nvbm5lY3QSGy5mbG90aWxsYS52MS5Db25uZWN0UmVxdWVzdBocLmZsb3RpbGxhLnYxLkNvbm5lY3RSZXNwb25zZSgBMAFiBnByb3RvMw", [file_flotilla_v1_action, file_flotilla_v1_common, file_flotilla_v1_simulator, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+/**
+ * Describes the message flotilla.v1.ObservedResource.
+ * Use `create(ObservedResourceSchema)` to create a new message.
+ */
+export const ObservedResourceSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 0);
+/**
+ * Describes the message flotilla.v1.ResourceBundleState.
+ * Use `create(ResourceBundleStateSchema)` to create a new message.
+ */
+export const ResourceBundleStateSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 1);
+/**
+ * Describes the message flotilla.v1.AgentHello.
+ * Use `create(AgentHelloSchema)` to create a new message.
+ */
+export const AgentHelloSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 2);
+/**
+ * Describes the message flotilla.v1.ActionClaim.
+ * Use `create(ActionClaimSchema)` to create a new message.
+ */
+export const ActionClaimSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 3);
+/**
+ * Describes the message flotilla.v1.ResourceResult.
+ * Use `create(ResourceResultSchema)` to create a new message.
+ */
+export const ResourceResultSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 4);
+/**
+ * Describes the message flotilla.v1.Heartbeat.
+ * Use `create(HeartbeatSchema)` to create a new message.
+ */
+export const HeartbeatSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 5);
+/**
+ * Describes the message flotilla.v1.ConnectRequest.
+ * Use `create(ConnectRequestSchema)` to create a new message.
+ */
+export const ConnectRequestSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 6);
+/**
+ * Describes the message flotilla.v1.ApplyResource.
+ * Use `create(ApplyResourceSchema)` to create a new message.
+ */
+export const ApplyResourceSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 7);
+/**
+ * Describes the message flotilla.v1.DeleteResource.
+ * Use `create(DeleteResourceSchema)` to create a new message.
+ */
+export const DeleteResourceSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 8);
+/**
+ * Describes the message flotilla.v1.SessionAccepted.
+ * Use `create(SessionAcceptedSchema)` to create a new message.
+ */
+export const SessionAcceptedSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 9);
+/**
+ * Describes the message flotilla.v1.Redirect.
+ * Use `create(RedirectSchema)` to create a new message.
+ */
+export const RedirectSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 10);
+/**
+ * Describes the message flotilla.v1.ConnectResponse.
+ * Use `create(ConnectResponseSchema)` to create a new message.
+ */
+export const ConnectResponseSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 11);
+/**
+ * Describes the message flotilla.v1.SimulatorCommand.
+ * Use `create(SimulatorCommandSchema)` to create a new message.
+ */
+export const SimulatorCommandSchema = /*@__PURE__*/ messageDesc(file_flotilla_v1_agent, 12);
+/**
+ * Serves cluster agents.
+ *
+ * @generated from service flotilla.v1.AgentService
+ */
+export const AgentService = /*@__PURE__*/ serviceDesc(file_flotilla_v1_agent, 0);

@@ -1,0 +1,9 @@
+export { createFlotillaClient, DEFAULT_ADDRESS, TOKEN_ENV } from "./client.js";
+export type { ClientOptions, FlotillaClient } from "./client.js";
+export { FlotillaError } from "./errors.js";
+export type { FieldViolation, PreconditionViolation } from "./errors.js";
+export { pages } from "./pages.js";
+export { Watch, RETRYABLE, retryable } from "./watch.js";
+export type { Reconnect, WatchOptions } from "./watch.js";
+export * as names from "./names.js";
+export * as v1 from "./v1.js";

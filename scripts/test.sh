@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: lints, then every test on SQLite and PostgreSQL.
-# Installs what a fresh machine lacks (protoc, etcd, grpcurl, buf) and starts the local PostgreSQL
+# Installs what a fresh machine lacks (protoc, etcd, grpcurl, buf; the clients' PyPI and npm packages) and starts the local PostgreSQL
 # if it is stopped; each step is idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,10 +32,35 @@ if [ -z "${FLOTILLA_TEST_POSTGRES_URL:-}" ] && ! pg_isready -h 127.0.0.1 -p 5432
   fi
 fi
 
+# The clients' toolchains (PyPI, npm), pinned; both commands are no-ops when current.
+python3 -m pip install --quiet --disable-pip-version-check -r client/python/requirements-dev.txt
+(cd client/typescript && npm ci --silent --no-audit --no-fund)
+# The generated clients are committed: regenerate and fail if anything changed.
+./scripts/gen-clients.sh >/dev/null
+if [ -n "$(git status --porcelain -- client/python/flotilla/v1 client/typescript/src/gen client/typescript/dist)" ]; then
+  git status --short -- client/python/flotilla/v1 client/typescript/src/gen client/typescript/dist
+  echo "the generated clients are stale: run scripts/gen-clients.sh and commit the result" >&2
+  exit 1
+fi
+
 buf lint
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 cargo test --workspace
+# The Python and TypeScript clients: type checks, then their suites against real
+# flotilla-server processes (the debug binary cargo test built).
+python3 -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./client/python
+python3 -m pip install --quiet --disable-pip-version-check ./client/python
+(cd client/python && python3 -m mypy && python3 -m pytest -q -p no:cacheprovider)
+(cd client/typescript && npm run --silent check && npm test --silent)
+# The README's TypeScript install command works from a scratch project.
+repo=$(pwd)
+scratch=$(mktemp -d)
+(cd "$scratch" && npm init -y >/dev/null \
+  && npm install --silent --no-audit --no-fund --install-links "$repo/client/typescript" \
+  && node --input-type=module -e 'import { createFlotillaClient, names } from "@flotilla/client";
+    if (typeof createFlotillaClient !== "function" || names.project("x") !== "projects/x") process.exit(1);')
+rm -rf "$scratch"
 # DESIGN §14's targets, scaled down: fails when a scaled-down check fails. The bench
 # starts the release server binary, so both are built first.
 cargo build --release -p flotilla-server -p flotilla-tests --bin flotilla-server --bin flotilla-agent --bin flotilla-bench

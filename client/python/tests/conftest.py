@@ -36,8 +36,9 @@ def free_port() -> int:
 class Server:
     """A flotilla-server on a fresh SQLite file; restartable on the same port."""
 
-    def __init__(self, data_dir: str) -> None:
+    def __init__(self, data_dir: str, args: tuple[str, ...] = ("--sim",)) -> None:
         self.data_dir = data_dir
+        self.args = args
         self.address = f"127.0.0.1:{free_port()}"
         self.process: Optional[subprocess.Popen[bytes]] = None
         self.token = ""
@@ -48,7 +49,7 @@ class Server:
         env["FLOTILLA_DATABASE_URL"] = f"sqlite://{self.data_dir}/flotilla.db?mode=rwc"
         env.setdefault("RUST_LOG", "info")
         self.process = subprocess.Popen(
-            [server_binary(), "--listen", self.address, "--data-dir", self.data_dir, "--sim"],
+            [server_binary(), "--listen", self.address, "--data-dir", self.data_dir, *self.args],
             stdout=subprocess.DEVNULL,
             stderr=log,
             env=env,
@@ -90,8 +91,18 @@ class Server:
 
 @pytest.fixture
 def server() -> Iterator[Server]:
+    yield from _server(("--sim",))
+
+
+@pytest.fixture
+def demo_server() -> Iterator[Server]:
+    """A server started with --demo: the README's demo group, ready to instantiate."""
+    yield from _server(("--demo",))
+
+
+def _server(args: tuple[str, ...]) -> Iterator[Server]:
     with tempfile.TemporaryDirectory(prefix="flotilla-py-") as data_dir:
-        server = Server(data_dir)
+        server = Server(data_dir, args)
         server.start()
         try:
             yield server

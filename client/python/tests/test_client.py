@@ -43,6 +43,20 @@ def test_walkthrough_example_runs_green(server: Server) -> None:
     assert lines[3] == "terminated: TERMINATED"
 
 
+def readme_block(heading: str, language: str) -> str:
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    section = readme.split(f"\n{heading}\n", 1)[1]
+    return section.split(f"```{language}\n", 1)[1].split("```", 1)[0]
+
+
+def test_the_readme_snippet_runs_verbatim(demo_server: Server) -> None:
+    code = readme_block("### Python", "python").replace("localhost:50051", demo_server.address)
+    env = dict(os.environ, FLOTILLA_TOKEN=demo_server.token)
+    result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "ready: 8 resources applied\n"
+
+
 def test_a_refused_transition_carries_reason_and_precondition(server: Server) -> None:
     with server.client() as client:
         group = walkthrough.create_application(client)

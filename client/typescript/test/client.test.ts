@@ -3,6 +3,7 @@
 
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -24,8 +25,8 @@ async function refusal(call: Promise<unknown>): Promise<FlotillaError> {
   assert.fail("the call should have failed");
 }
 
-async function withServer(body: (server: TestServer) => Promise<void>): Promise<void> {
-  const server = await TestServer.start();
+async function withServer(body: (server: TestServer) => Promise<void>, args?: string[]): Promise<void> {
+  const server = await TestServer.start(args);
   try {
     await body(server);
   } catch (error) {
@@ -51,6 +52,25 @@ test("the walk-through example runs green", () =>
       "terminated: TERMINATED",
     ]);
   }));
+
+test("the README snippet runs verbatim", () =>
+  withServer(
+    async (server) => {
+      const readme = readFileSync(join(BUILD, "..", "..", "..", "README.md"), "utf8");
+      const section = readme.split("\n### TypeScript\n")[1] ?? "";
+      const code = (section.split("```typescript\n")[1] ?? "").split("```")[0] ?? "";
+      assert.ok(code.includes("createFlotillaClient"), "the README has the snippet");
+      // Inside the package, "@flotilla/client" resolves to the package itself.
+      const file = join(BUILD, "readme-snippet.mjs");
+      writeFileSync(file, code.replace("localhost:50051", server.address));
+      const { stdout } = await promisify(execFile)(process.execPath, [file], {
+        env: { ...process.env, FLOTILLA_TOKEN: server.token },
+        timeout: 60_000,
+      });
+      assert.equal(stdout, "ready: 8 resources applied\n");
+    },
+    ["--demo"],
+  ));
 
 test("a refused transition carries its reason and precondition", () =>
   withServer(async (server) => {

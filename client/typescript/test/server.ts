@@ -38,8 +38,11 @@ export class TestServer {
   token = "";
   private child: ChildProcess | undefined;
 
-  static async start(): Promise<TestServer> {
-    const server = new TestServer();
+  constructor(private readonly args: string[] = ["--sim"]) {}
+
+  /** A server on a fresh SQLite file, with embedded sim clusters (`--demo` adds the demo). */
+  static async start(args: string[] = ["--sim"]): Promise<TestServer> {
+    const server = new TestServer(args);
     server.address = `127.0.0.1:${await freePort()}`;
     await server.spawn();
     return server;
@@ -47,7 +50,7 @@ export class TestServer {
 
   async spawn(): Promise<void> {
     const log = openSync(join(this.dataDir, "server.log"), "a");
-    this.child = spawn(serverBinary(), ["--listen", this.address, "--data-dir", this.dataDir, "--sim"], {
+    this.child = spawn(serverBinary(), ["--listen", this.address, "--data-dir", this.dataDir, ...this.args], {
       stdio: ["ignore", "ignore", log],
       env: {
         ...process.env,

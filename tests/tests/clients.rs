@@ -17,6 +17,7 @@ e2e_suite!(backend =>
     a_watch_survives_a_server_restart_without_losing_or_repeating_events,
     paging_streams_yield_every_item_once,
     errors_carry_reason_preconditions_and_fields,
+    refused_transitions_and_the_other_watches,
 );
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -217,4 +218,35 @@ async fn errors_carry_reason_preconditions_and_fields(backend: Backend) {
     let error = watch.next().await.expect_err("no such group");
     assert_eq!(error.code, Code::NotFound, "{error}");
     assert_eq!(watch.reconnects(), 0);
+}
+
+async fn refused_transitions_and_the_other_watches(backend: Backend) {
+    let server = TestServer::start_with(backend, &["--demo"]).await;
+    let mut client = server.client().await;
+    let refused = client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await
+        .map_err(ApiError::from)
+        .expect_err("a CREATED group cannot be instantiated");
+    assert_eq!(refused.code, Code::FailedPrecondition);
+    assert_eq!(refused.reason, "INVALID_STATE_TRANSITION");
+    assert_eq!(refused.metadata["current_state"], "CREATED");
+    assert_eq!(refused.precondition_violations[0].kind, "STATE");
+    assert_eq!(refused.precondition_violations[0].subject, DIG);
+    // WatchActions and WatchContainerClusters resume the same way; both start with
+    // their snapshot.
+    let mut actions = client.watch_actions(WatchActionsRequest {
+        cluster: names::cluster("edge", "cluster1"),
+        ..Default::default()
+    });
+    let synced = actions.next().await.expect("actions snapshot");
+    assert_eq!(synced.r#type(), ActionEventType::Synced);
+    assert_eq!(actions.resume_token(), synced.resume_token);
+    let mut clusters = client.watch_container_clusters(WatchContainerClustersRequest::default());
+    let synced = clusters.next().await.expect("container clusters snapshot");
+    assert_eq!(synced.r#type(), ContainerClusterEventType::Synced);
 }

@@ -211,3 +211,18 @@ def test_the_async_watch_survives_a_server_restart_too(server: Server) -> None:
             assert state == snapshot(fresh, group)
 
     asyncio.run(run())
+
+
+def test_action_and_container_cluster_watches_start_with_a_snapshot(server: Server) -> None:
+    from flotilla.v1 import action_pb2, container_cluster_pb2
+
+    with server.client() as client:
+        walkthrough.create_application(client)
+        with client.watch_actions(names.cluster("lab", "lab1")) as actions:
+            assert next(actions).type == action_pb2.ACTION_EVENT_TYPE_SYNCED
+            assert actions.resume_token
+        with client.watch_container_clusters() as clusters:
+            assert next(clusters).type == container_cluster_pb2.CONTAINER_CLUSTER_EVENT_TYPE_SYNCED
+        with pytest.raises(FlotillaError) as refused:
+            next(client.watch_actions(names.cluster("lab", "nowhere")))
+        assert refused.value.code() == grpc.StatusCode.NOT_FOUND

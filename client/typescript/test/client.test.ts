@@ -163,3 +163,20 @@ test("a watch survives a server restart without losing or repeating events", () 
     assert.equal(new Set(tokens).size, tokens.length, "no event is handed out twice");
     assert.deepEqual(state, await snapshot(server.client(), group), "the events add up to a fresh snapshot");
   }));
+
+test("action and container cluster watches start with a snapshot", () =>
+  withServer(async (server) => {
+    const client = server.client();
+    await createApplication(client);
+    for await (const event of client.watchActions({ cluster: names.cluster("lab", "lab1") })) {
+      assert.equal(event.type, v1.ActionEventType.SYNCED);
+      break;
+    }
+    for await (const event of client.watchContainerClusters({})) {
+      assert.equal(event.type, v1.ContainerClusterEventType.SYNCED);
+      break;
+    }
+    const nowhere = client.watchActions({ cluster: names.cluster("lab", "nowhere") });
+    const error = await refusal(nowhere[Symbol.asyncIterator]().next());
+    assert.equal(error.code, Code.NotFound);
+  }));

@@ -22,6 +22,10 @@ pub struct Flags {
     /// Address to serve gRPC on [default: 127.0.0.1:50051].
     #[arg(long, env = "FLOTILLA_LISTEN")]
     pub listen: Option<SocketAddr>,
+    /// Address to serve Prometheus metrics on (GET /metrics, plain HTTP, no token)
+    /// [default: off].
+    #[arg(long, env = "FLOTILLA_METRICS_LISTEN")]
+    pub metrics_listen: Option<SocketAddr>,
     /// Directory for the embedded database and keys [default: ./flotilla-data].
     #[arg(long, env = "FLOTILLA_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
@@ -161,6 +165,7 @@ pub enum LogFormat {
 #[serde(deny_unknown_fields)]
 struct FileConfig {
     listen: Option<SocketAddr>,
+    metrics_listen: Option<SocketAddr>,
     data_dir: Option<PathBuf>,
     database_url: Option<DatabaseUrl>,
     log_format: Option<LogFormat>,
@@ -195,6 +200,8 @@ struct FileConfig {
 #[derive(Debug, Clone)]
 pub struct Config {
     pub listen: SocketAddr,
+    /// Where the metrics endpoint listens; None: off.
+    pub metrics_listen: Option<SocketAddr>,
     pub data_dir: PathBuf,
     /// None: SQLite in `data_dir`.
     pub database_url: Option<DatabaseUrl>,
@@ -273,6 +280,7 @@ impl Config {
                 .listen
                 .or(file.listen)
                 .unwrap_or_else(|| "127.0.0.1:50051".parse().expect("valid default")),
+            metrics_listen: flags.metrics_listen.or(file.metrics_listen),
             data_dir,
             credentials_key_file,
             database_url: flags.database_url.or(file.database_url),

@@ -113,6 +113,7 @@ impl Hooks for ServerHooks {
     }
 
     async fn cluster_deleted(&self, cluster: &str) {
+        crate::metrics::METRICS.cluster_gone(cluster);
         if let Some(embedded) = &self.embedded {
             embedded.stop(cluster);
         }
@@ -188,6 +189,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
     let incoming = net::incoming(listener, tls.clone(), shutdown.clone())?;
     let address: SocketAddr = incoming.address;
+    if let Some(metrics) = config.metrics_listen {
+        crate::metrics::http::serve(metrics, store.clone(), shutdown.clone()).await?;
+    }
 
     let workers = shutdown.child_token();
     let status =
@@ -275,6 +279,8 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     )?;
     let router = tonic::transport::Server::builder()
         .layer(request_log())
+        // Outside auth: every RPC is counted, refusals included.
+        .layer(crate::metrics::grpc::MetricsLayer)
         .layer(auth)
         .add_service(health_service)
         .add_service(reflection_v1)

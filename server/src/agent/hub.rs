@@ -9,7 +9,7 @@
 //! sessions updates the cluster's connectivity.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -25,6 +25,7 @@ use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::Gvk;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
+use crate::metrics::METRICS;
 use crate::store::Backend;
 
 /// The link between the server and one cluster.
@@ -73,6 +74,23 @@ pub struct Session {
     /// Bundle states not ingested yet, the latest per deployment id.
     bundles: Mutex<BTreeMap<String, Bundle>>,
     bundles_ready: Notify,
+    /// Counted in the open-sessions gauge (from its opening to its end).
+    counted: AtomicBool,
+}
+
+impl Session {
+    /// Takes the session out of the open-sessions gauge, once.
+    fn uncount(&self) {
+        if self.counted.swap(false, Ordering::AcqRel) {
+            METRICS.agent_sessions.dec();
+        }
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.uncount();
+    }
 }
 
 /// Bundles per ingest transaction.
@@ -385,6 +403,7 @@ impl AgentHub {
             closed: CancellationToken::new(),
             bundles: Mutex::new(BTreeMap::new()),
             bundles_ready: Notify::new(),
+            counted: AtomicBool::new(false),
         });
         // The agent must see the acceptance first: send it before the session is
         // published to the rsync worker, which may start sending at once.
@@ -402,9 +421,13 @@ impl AgentHub {
             session.clone(),
         ));
         let previous = link.session.send_replace(Some(session.clone()));
+        session.counted.store(true, Ordering::Release);
+        METRICS.agent_sessions.inc();
+        METRICS.agent_sessions_opened.inc();
         if let Some(previous) = previous {
             previous.closed.cancel();
             previous.fail_pending();
+            previous.uncount();
         }
         info!(%cluster, session = session.id, "agent session opened");
         if let Err(error) = self.status.reconcile_session(cluster, held).await {
@@ -413,10 +436,11 @@ impl AgentHub {
         {
             let _connectivity = link.connectivity.lock().await;
             // A newer session (or a close) may have come meanwhile: it writes its own.
-            if link.current().is_some_and(|c| c.id == session.id)
-                && let Err(error) = self.status.connectivity_changed(cluster, "Available").await
-            {
-                warn!(%cluster, %error, "cannot record connectivity");
+            if link.current().is_some_and(|c| c.id == session.id) {
+                METRICS.connectivity(cluster, true);
+                if let Err(error) = self.status.connectivity_changed(cluster, "Available").await {
+                    warn!(%cluster, %error, "cannot record connectivity");
+                }
             }
         }
         link.wake.notify_one();
@@ -430,6 +454,7 @@ impl AgentHub {
     pub async fn close(&self, session: &Arc<Session>, reason: &str) {
         session.closed.cancel();
         session.fail_pending();
+        session.uncount();
         let link = self.link(&session.cluster);
         let was_current = link.session.send_if_modified(|current| {
             if current.as_ref().is_some_and(|c| c.id == session.id) {
@@ -443,13 +468,15 @@ impl AgentHub {
             info!(cluster = %session.cluster, session = session.id, %reason, "agent session closed");
             let _connectivity = link.connectivity.lock().await;
             // An agent that reconnected meanwhile keeps the cluster Available.
-            if link.current().is_none()
-                && let Err(error) = self
+            if link.current().is_none() {
+                METRICS.connectivity(&session.cluster, false);
+                if let Err(error) = self
                     .status
                     .connectivity_changed(&session.cluster, "Retrying")
                     .await
-            {
-                warn!(cluster = %session.cluster, %error, "cannot record connectivity");
+                {
+                    warn!(cluster = %session.cluster, %error, "cannot record connectivity");
+                }
             }
             link.wake.notify_one();
         }

@@ -19,6 +19,7 @@ use crate::agent::{AgentHub, ClusterLink, Session};
 use crate::api::convert::json_to_struct;
 use crate::app::status::Outcome;
 use crate::error::Result;
+use crate::metrics::METRICS;
 use crate::store::cluster::cluster_list_all;
 use crate::store::rsync_resource::ResourceKey;
 use crate::store::status::{RsyncWork, rsync_work};
@@ -118,6 +119,7 @@ impl RsyncEngine {
     }
 
     async fn run(self: Arc<Self>, link: Arc<ClusterLink>) {
+        let _worker = GaugeHold::new(&METRICS.rsync_workers, 1);
         let cluster = link.cluster.clone();
         let mut sessions = link.watch();
         let mut backoff = self.options.backoff_min;
@@ -154,10 +156,13 @@ impl RsyncEngine {
                     Duration::from_millis(u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % 50);
                 let wait = backoff + jitter;
                 backoff = (backoff * 2).min(self.options.backoff_max);
+                METRICS.rsync_retries.inc();
+                METRICS.rsync_backoff.observe(wait.as_secs_f64());
                 wait
             } else {
                 self.options.idle_recheck
             };
+            let _backing_off = failing.then(|| GaugeHold::new(&METRICS.rsync_backing_off, 1));
             tokio::select! {
                 () = self.shutdown.cancelled() => return,
                 () = link.wake.notified() => {}
@@ -238,6 +243,7 @@ impl RsyncEngine {
             };
             waiting.push((item, receiver.ok()?));
         }
+        let mut in_flight = GaugeHold::new(&METRICS.rsync_in_flight, waiting.len() as i64);
         let mut outcomes = Vec::with_capacity(waiting.len());
         for (item, receiver) in waiting {
             let result = tokio::select! {
@@ -245,6 +251,17 @@ impl RsyncEngine {
                 () = tokio::time::sleep(self.options.result_timeout) => return None,
                 () = session.closed.cancelled() => return None,
             };
+            in_flight.release(1);
+            let operation = if item.delete { "delete" } else { "apply" };
+            let outcome = if result.success {
+                "succeeded"
+            } else {
+                "rejected"
+            };
+            METRICS
+                .rsync_operations
+                .with_label_values(&[operation, outcome])
+                .inc();
             let outcome = if result.success {
                 Outcome::Succeeded
             } else {
@@ -253,5 +270,30 @@ impl RsyncEngine {
             outcomes.push((item, outcome));
         }
         Some(outcomes)
+    }
+}
+
+/// Holds `n` in a gauge until released or dropped.
+struct GaugeHold {
+    gauge: &'static prometheus::IntGauge,
+    held: i64,
+}
+
+impl GaugeHold {
+    fn new(gauge: &'static prometheus::IntGauge, n: i64) -> GaugeHold {
+        gauge.add(n);
+        GaugeHold { gauge, held: n }
+    }
+
+    fn release(&mut self, n: i64) {
+        let n = n.min(self.held);
+        self.gauge.sub(n);
+        self.held -= n;
+    }
+}
+
+impl Drop for GaugeHold {
+    fn drop(&mut self) {
+        self.gauge.sub(self.held);
     }
 }

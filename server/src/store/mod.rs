@@ -381,6 +381,20 @@ impl Store {
         self.pool.close().await;
     }
 
+    /// Connections (open, idle) of each pool: `read` (every connection on
+    /// PostgreSQL) and, on SQLite, `write` (the single writer).
+    pub fn pool_use(&self) -> Vec<(&'static str, i64, i64)> {
+        let mut pools = vec![(
+            "read",
+            i64::from(self.pool.size()),
+            self.pool.num_idle() as i64,
+        )];
+        if let Some(writer) = &self.writer {
+            pools.push(("write", i64::from(writer.size()), writer.num_idle() as i64));
+        }
+        pools
+    }
+
     /// Checks that the database answers.
     pub async fn ping(&self) -> Result<()> {
         let mut conn = self.read().await?;
@@ -413,6 +427,13 @@ impl Tx {
         };
         let appended = started.elapsed();
         self.tx.commit().await.map_err(db_error)?;
+        let metrics = &crate::metrics::METRICS;
+        metrics
+            .commit_duration
+            .observe(started.elapsed().as_secs_f64());
+        if n > 0 {
+            metrics.status_events_appended.inc_by(n as u64);
+        }
         if n > 0 {
             tracing::debug!(
                 events = n,
@@ -531,6 +552,20 @@ pub(crate) async fn fetch_all<T>(
 /// (retryable); everything else is INTERNAL. Unique violations are handled by the
 /// callers that expect them (see [`is_unique_violation`]).
 pub fn db_error(error: sqlx::Error) -> Error {
+    let mapped = classify_db_error(error);
+    let kind = match &mapped {
+        Error::Unavailable(_) => "unavailable",
+        Error::Aborted { .. } => "conflict",
+        _ => "internal",
+    };
+    crate::metrics::METRICS
+        .db_errors
+        .with_label_values(&[kind])
+        .inc();
+    mapped
+}
+
+fn classify_db_error(error: sqlx::Error) -> Error {
     match &error {
         sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)

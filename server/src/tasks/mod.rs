@@ -87,7 +87,10 @@ pub fn spawn(
                 () = activator.rescheduled.notified() => continue,
             }
             activator.due.store(i64::MAX, Ordering::Release);
-            match task.activate().await {
+            let started = std::time::Instant::now();
+            let result = task.activate().await;
+            record_run(task.name(), started.elapsed(), result.is_ok());
+            match result {
                 Ok(status) => debug!(task = task.name(), %status, "background task ran"),
                 Err(error) => warn!(task = task.name(), %error, "background task failed"),
             }
@@ -96,4 +99,22 @@ pub fn spawn(
             }
         }
     })
+}
+
+fn record_run(task: &str, took: Duration, ok: bool) {
+    let metrics = &crate::metrics::METRICS;
+    let now = crate::metrics::unix_seconds();
+    let outcome = if ok { "ok" } else { "error" };
+    metrics.task_runs.with_label_values(&[task, outcome]).inc();
+    metrics
+        .task_duration
+        .with_label_values(&[task])
+        .observe(took.as_secs_f64());
+    metrics.task_last_run.with_label_values(&[task]).set(now);
+    if ok {
+        metrics
+            .task_last_success
+            .with_label_values(&[task])
+            .set(now);
+    }
 }

@@ -41,6 +41,7 @@ impl ActionWatch {
 impl Records for ActionWatch {
     type Event = pb::ActionEvent;
     type Response = pb::WatchActionsResponse;
+    const KIND: &'static str = "actions";
 
     fn target(&self) -> &str {
         ACTIONS_TARGET

@@ -44,6 +44,7 @@ fn event_type(kind: Kind) -> pb::ContainerClusterEventType {
 impl Records for ClusterWatch {
     type Event = pb::ContainerClusterEvent;
     type Response = pb::WatchContainerClustersResponse;
+    const KIND: &'static str = "container_clusters";
 
     fn target(&self) -> &str {
         CLUSTERS_TARGET

@@ -232,6 +232,8 @@ pub struct Segment {
 #[derive(Debug, Default)]
 pub struct Whole {
     pub messages: Vec<Encoded>,
+    /// How many events the messages hold.
+    pub events: u64,
     /// The revision of the last event sent (`None`: the level sends none of them).
     pub last_sent: Option<i64>,
 }
@@ -243,8 +245,10 @@ impl Whole {
         let mut buf = BytesMut::new();
         let mut cuts = Vec::new();
         let mut last_sent = None;
+        let mut events = 0;
         for (revision, entry) in entries {
             let Some(entry) = entry else { continue };
+            events += 1;
             buf.put_slice(&entry.0);
             last_sent = Some(revision);
             if buf.len() - cuts.last().copied().unwrap_or(0) >= BATCH_BYTES {
@@ -266,6 +270,7 @@ impl Whole {
             .collect();
         Whole {
             messages,
+            events,
             last_sent,
         }
     }

@@ -42,6 +42,8 @@ pub trait Records: Send + Sync + 'static {
     type Event: Send + 'static;
     /// One response message: the events at hand.
     type Response: Send + 'static;
+    /// The watch kind, as metrics label it.
+    const KIND: &'static str;
 
     /// The event log target of the records' events.
     fn target(&self) -> &str;
@@ -193,10 +195,15 @@ impl<R: Records> Subscriber<R> {
         if events.is_empty() {
             return Ok(());
         }
+        let n = events.len() as u64;
         tokio::select! {
             sent = self.out.send(Ok(R::response(events))) => sent.map_err(|_| Stop::Closed)?,
             () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
         }
+        crate::metrics::METRICS
+            .watch_events_delivered
+            .with_label_values(&[R::KIND])
+            .inc_by(n);
         self.last_send = Instant::now();
         Ok(())
     }

@@ -125,6 +125,7 @@ pub async fn start(
         request,
         out,
         batch: BytesMut::new(),
+        batch_events: 0,
         pos: 0,
         last_sent: Position::after(0),
         last_send: Instant::now(),
@@ -158,6 +159,13 @@ fn query(request: &WatchRequest, after: Option<ResourceKey>) -> StatusQuery {
     }
 }
 
+/// The delivered-events counter of status watches, resolved once (the hot path).
+static DELIVERED: std::sync::LazyLock<prometheus::IntCounter> = std::sync::LazyLock::new(|| {
+    crate::metrics::METRICS
+        .watch_events_delivered
+        .with_label_values(&["status"])
+});
+
 struct Subscriber {
     hub: Arc<WatchHub>,
     status: StatusApp,
@@ -173,6 +181,8 @@ struct Subscriber {
     /// sent when it is [`BATCH_BYTES`] long or before the subscriber waits for
     /// anything else (new events, the database, a timer).
     batch: BytesMut,
+    /// How many events `batch` holds.
+    batch_events: u64,
     /// The last revision processed.
     pos: i64,
     /// The position of the last event sent (heartbeats repeat it, or `pos` if later).
@@ -238,6 +248,7 @@ impl Subscriber {
     /// Writes `event` into the next response message.
     async fn send(&mut self, event: pb::WatchEvent) -> std::result::Result<(), Stop> {
         self.start_batch();
+        self.batch_events += 1;
         prost::encoding::message::encode(EVENTS_FIELD, &event, &mut self.batch);
         self.flush_if_full().await
     }
@@ -245,6 +256,7 @@ impl Subscriber {
     /// Writes an event already encoded as a response entry into the next message.
     async fn send_encoded(&mut self, entry: Encoded) -> std::result::Result<(), Stop> {
         self.start_batch();
+        self.batch_events += 1;
         self.batch.put_slice(&entry.0);
         self.flush_if_full().await
     }
@@ -270,7 +282,10 @@ impl Subscriber {
             return Ok(());
         }
         let message = Encoded(self.batch.split().freeze());
-        self.send_message(message).await
+        let events = std::mem::take(&mut self.batch_events);
+        self.send_message(message).await?;
+        DELIVERED.inc_by(events);
+        Ok(())
     }
 
     /// Sends `message` as one response message.
@@ -563,6 +578,11 @@ impl Subscriber {
             for event in &events {
                 self.apply(event, event.revision == event.batch).await?;
             }
+            if let Some(last) = events.last() {
+                // From the commit of the newest event to its processing here.
+                let lag = (now_micros() - last.time).max(0) as f64 / 1e6;
+                crate::metrics::METRICS.watch_lag.observe(lag);
+            }
         }
     }
 
@@ -831,9 +851,11 @@ impl Subscriber {
                 for message in full {
                     self.send_message(message.clone()).await?;
                 }
-                // The rest starts the next message (counts may follow in it).
+                // The rest starts the next message (counts may follow in it); the
+                // whole's events are counted with it.
                 self.start_batch();
                 self.batch.put_slice(&last.0);
+                self.batch_events += whole.events;
                 self.flush_if_full().await?;
             }
             if let Some(revision) = whole.last_sent {

@@ -1,0 +1,228 @@
+//! The Prometheus endpoint (`--metrics-listen`) of a real server: scraped before and
+//! after a scenario, each family checked to have moved, and `promtool check metrics`
+//! run on the exposition.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use flotilla_client::v1::*;
+use flotilla_tests::demo::{DIG, approve_and_instantiate};
+use flotilla_tests::{Backend, TestServer, e2e_suite, eventually, free_port};
+
+e2e_suite!(backend => metrics_follow_a_scenario);
+
+/// GET /metrics over plain HTTP/1.1.
+fn scrape(address: &str) -> String {
+    let mut stream = TcpStream::connect(address).expect("connect to the metrics endpoint");
+    write!(
+        stream,
+        "GET /metrics HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
+    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
+    assert!(
+        head.to_ascii_lowercase()
+            .contains("content-type: text/plain; version=0.0.4"),
+        "{head}"
+    );
+    body.to_string()
+}
+
+/// The value of the series `name` whose labels include `labels` (0 if there is none).
+fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
+    text.lines()
+        .filter(|line| !line.starts_with('#'))
+        .filter_map(|line| line.rsplit_once(' '))
+        .filter(|(series, _)| {
+            let (series_name, rest) = series.split_once('{').unwrap_or((series, ""));
+            series_name == name
+                && labels
+                    .iter()
+                    .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")))
+        })
+        .map(|(_, v)| v.parse::<f64>().expect("a number"))
+        .sum()
+}
+
+async fn metrics_follow_a_scenario(backend: Backend) {
+    let metrics = format!("127.0.0.1:{}", free_port());
+    let server = TestServer::start_with(backend, &["--demo", "--metrics-listen", &metrics]).await;
+    let before = scrape(&metrics);
+    let mut client = server.client().await;
+
+    // A scenario: instantiate the demo (8 applies through 2 agent sessions), a refused
+    // verb, and a watch held open.
+    approve_and_instantiate(&mut client).await;
+    let refused = client
+        .lifecycle
+        .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await;
+    assert!(refused.is_err());
+    let mut watch = client
+        .status
+        .watch_status(WatchStatusRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("watch")
+        .into_inner();
+    watch.message().await.expect("snapshot").expect("a message");
+
+    let text = eventually(Duration::from_secs(20), "metrics move", || {
+        let metrics = metrics.clone();
+        async move {
+            let text = scrape(&metrics);
+            let applied = value(
+                &text,
+                "flotilla_rsync_operations_total",
+                &[("operation", "apply"), ("outcome", "succeeded")],
+            );
+            let tasks = value(
+                &text,
+                "flotilla_task_runs_total",
+                &[("task", "container_cluster_workflows"), ("outcome", "ok")],
+            );
+            (applied == 8.0 && tasks > 0.0).then_some(text)
+        }
+    })
+    .await;
+
+    let lifecycle = ("grpc_service", "flotilla.v1.LifecycleService");
+    let handled = |text: &str, method: &str, code: &str| {
+        value(
+            text,
+            "flotilla_grpc_server_handled_total",
+            &[lifecycle, ("grpc_method", method), ("grpc_code", code)],
+        )
+    };
+    assert_eq!(
+        handled(&before, "InstantiateDeploymentIntentGroup", "OK"),
+        0.0
+    );
+    assert_eq!(
+        handled(&text, "InstantiateDeploymentIntentGroup", "OK"),
+        1.0
+    );
+    assert_eq!(handled(&text, "ApproveDeploymentIntentGroup", "OK"), 1.0);
+    assert_eq!(
+        handled(&text, "ApproveDeploymentIntentGroup", "FailedPrecondition"),
+        1.0
+    );
+    assert!(
+        value(
+            &text,
+            "flotilla_grpc_server_handling_seconds_count",
+            &[
+                lifecycle,
+                ("grpc_method", "InstantiateDeploymentIntentGroup")
+            ],
+        ) == 1.0
+    );
+    // Streams: this watch, and the two embedded agents' sessions.
+    let open = |text: &str, method: &str| {
+        value(
+            text,
+            "flotilla_grpc_server_open_streams",
+            &[("grpc_method", method)],
+        )
+    };
+    assert_eq!(open(&text, "WatchStatus"), 1.0);
+    assert_eq!(open(&text, "Connect"), 2.0);
+    assert_eq!(value(&text, "flotilla_agent_sessions", &[]), 2.0);
+    assert_eq!(
+        value(
+            &text,
+            "flotilla_cluster_connectivity",
+            &[("cluster", "clusterProviders/edge/clusters/cluster1")]
+        ),
+        1.0
+    );
+    assert_eq!(value(&text, "flotilla_rsync_workers", &[]), 2.0);
+    assert_eq!(
+        value(&text, "flotilla_rsync_in_flight_operations", &[]),
+        0.0
+    );
+    // Status events: appended by the instantiate and the agents' reports, delivered
+    // to the watch; commits and watch lag observed.
+    let appended = value(&text, "flotilla_status_events_appended_total", &[]);
+    assert!(
+        appended > value(&before, "flotilla_status_events_appended_total", &[]),
+        "{appended}"
+    );
+    assert!(
+        value(
+            &text,
+            "flotilla_watch_events_delivered_total",
+            &[("kind", "status")]
+        ) > 0.0
+    );
+    assert!(value(&text, "flotilla_db_commit_seconds_count", &[]) > 0.0);
+    assert!(
+        value(
+            &text,
+            "flotilla_task_last_success_timestamp_seconds",
+            &[("task", "container_cluster_workflows")]
+        ) > 1.7e9
+    );
+    assert!(
+        value(
+            &text,
+            "flotilla_db_pool_connections",
+            &[("pool", "read"), ("state", "open")]
+        ) >= 1.0
+    );
+    assert!(value(&text, "flotilla_process_resident_memory_bytes", &[]) > 0.0);
+
+    // The watch ends: its stream is no longer open, and it counts as cancelled.
+    drop(watch);
+    let text = eventually(Duration::from_secs(10), "the watch closes", || {
+        let metrics = metrics.clone();
+        async move {
+            let text = scrape(&metrics);
+            (open(&text, "WatchStatus") == 0.0).then_some(text)
+        }
+    })
+    .await;
+    assert_eq!(
+        value(
+            &text,
+            "flotilla_grpc_server_handled_total",
+            &[("grpc_method", "WatchStatus"), ("grpc_code", "Canceled")]
+        ),
+        1.0
+    );
+    promtool_accepts(&text);
+}
+
+/// `promtool check metrics` (Debian's prometheus package) lints the exposition.
+fn promtool_accepts(text: &str) {
+    let mut promtool = Command::new("promtool")
+        .args(["check", "metrics"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("promtool (apt-get install prometheus) is needed by this test");
+    promtool
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(text.as_bytes())
+        .unwrap();
+    let output = promtool.wait_with_output().unwrap();
+    assert!(
+        output.status.success(),
+        "promtool check metrics:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -7,6 +7,8 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod readme;
+
 use flotilla_client::{Client, ConnectOptions, Token};
 
 /// Which database a test server runs on.

@@ -4,6 +4,7 @@
 
 use std::process::Command;
 
+use flotilla_tests::readme::{readme_block, readme_blocks, readme_output, run_block};
 use flotilla_tests::{TestServer, e2e_suite};
 
 e2e_suite!(
@@ -68,77 +69,12 @@ async fn reflection_lists_every_service(server: &TestServer) {
     assert!(!ok && status.contains("Unauthenticated"), "{status}");
 }
 
-/// The first ```bash block after `heading` in the README.
-fn readme_block(heading: &str) -> String {
-    readme_blocks(heading).remove(0)
-}
-
-/// The ```bash blocks of the section under `heading`, up to the next `## ` heading.
-fn readme_blocks(heading: &str) -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    let mut section = &readme[readme.find(heading).expect("README heading") + heading.len()..];
-    if let Some(next) = section.find("\n## ") {
-        section = &section[..next];
-    }
-    let mut blocks = Vec::new();
-    while let Some(start) = section.find("```bash\n") {
-        let start = start + "```bash\n".len();
-        let end = start + section[start..].find("\n```").expect("block end");
-        blocks.push(section[start..end].to_string());
-        section = &section[end..];
-    }
-    assert!(!blocks.is_empty(), "no bash block under {heading}");
-    blocks
-}
-
-/// Runs a README block in a fresh directory holding the server's data directory as
-/// `flotilla-data`; returns its output. The block runs in a process group of its own,
-/// killed whole afterwards (a server it started in the background included).
-fn run_block(server: &TestServer, script: &str) -> String {
-    use std::os::unix::process::CommandExt;
-    let workdir = tempfile::tempdir().expect("temp dir");
-    std::os::unix::fs::symlink(server.data_dir.path(), workdir.path().join("flotilla-data"))
-        .expect("link the data directory");
-    let child = Command::new("bash")
-        .args(["-uo", "pipefail", "-c", script])
-        .current_dir(workdir.path())
-        .env_remove("FLOTILLA_TOKEN")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .process_group(0)
-        .spawn()
-        .expect("bash");
-    let group = child.id() as i32;
-    let reader = std::thread::spawn(move || child.wait_with_output());
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
-    while !reader.is_finished() && std::time::Instant::now() < deadline {
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
-    // SAFETY: kill(2) of the process group the block ran in.
-    unsafe {
-        libc::kill(-group, libc::SIGKILL);
-    }
-    let output = reader.join().expect("reader").expect("bash output");
-    String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr)
-}
-
-/// The first plain ``` block after `marker`.
-fn readme_output(marker: &str) -> String {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    let section = &readme[readme.find(marker).expect("README marker")..];
-    let start = section.find("```\n").expect("block") + 4;
-    let end = start + section[start..].find("\n```").expect("block end");
-    section[start..end].to_string()
-}
-
 async fn readme_quickstart_works_as_written(server: &TestServer) {
     let script =
         readme_block("## Quickstart with grpcurl").replace("localhost:50051", &server.address);
     // The quickstart writes files (watch.json): run it where it cannot litter the tree,
     // with the server's data directory where `cargo run` would have made it.
-    let text = run_block(server, &script);
+    let text = run_block(server, &[], &script);
     assert_eq!(
         text.matches("ERROR:").count(),
         1,
@@ -204,6 +140,7 @@ async fn readme_tokens_work_as_written(server: &TestServer) {
     );
     let text = run_block(
         server,
+        &[],
         &preamble.replace("localhost:50051", &server.address),
     );
     assert_eq!(
@@ -241,7 +178,7 @@ async fn readme_tokens_work_as_written(server: &TestServer) {
                 .to_string(),
         )
         .replace("50443", &port);
-    let text = run_block(server, &tls);
+    let text = run_block(server, &[], &tls);
     assert!(
         text.contains("\"role\": \"ROLE_ADMIN\""),
         "mTLS with a client certificate:\n{text}"
@@ -293,7 +230,7 @@ async fn readme_actions_work_as_written(server: &TestServer) {
         readme_block("## Actions on VMs")
     )
     .replace("localhost:50051", &server.address);
-    let text = run_block(server, &script);
+    let text = run_block(server, &[], &script);
     assert_eq!(text.matches("ERROR:").count(), 0, "{text}");
     assert!(text.contains("\"kubevirt.io/domain\": \"guest\""), "{text}");
     assert!(text.contains("\"nodeName\": \"cluster1-node-"), "{text}");
@@ -330,7 +267,7 @@ async fn readme_container_clusters_work_as_written(server: &TestServer) {
         readme_block("## Container clusters")
     )
     .replace("localhost:50051", &server.address);
-    let text = run_block(server, &script);
+    let text = run_block(server, &[], &script);
     assert_eq!(
         text.matches("ERROR:").count(),
         1,

@@ -1,0 +1,122 @@
+//! Calls any unary RPC of the API with dynamic messages: the request built from JSON
+//! (the proto's canonical JSON mapping), the response decoded by its descriptor. One
+//! generic path serves every resource kind.
+
+use std::sync::LazyLock;
+
+use bytes::Buf;
+use prost::Message;
+use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, MethodDescriptor};
+use tonic::Status;
+use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
+
+/// Every message and service of the API.
+pub static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
+    DescriptorPool::decode(flotilla_api::FILE_DESCRIPTOR_SET).expect("the API's descriptor set")
+});
+
+/// The descriptor of `flotilla.v1.{name}`.
+pub fn message(name: &str) -> MessageDescriptor {
+    POOL.get_message_by_name(&format!("flotilla.v1.{name}"))
+        .unwrap_or_else(|| panic!("flotilla.v1.{name} is in the API"))
+}
+
+/// The method `service/method` of `flotilla.v1`.
+pub fn method(service: &str, method: &str) -> MethodDescriptor {
+    POOL.get_service_by_name(&format!("flotilla.v1.{service}"))
+        .and_then(|s| s.methods().find(|m| m.name() == method))
+        .unwrap_or_else(|| panic!("flotilla.v1.{service}/{method} is in the API"))
+}
+
+/// A typed message as a dynamic one (for printing as canonical JSON).
+pub fn from_typed<T: Message>(message: &T, name: &str) -> DynamicMessage {
+    DynamicMessage::decode(self::message(name), message.encode_to_vec().as_slice())
+        .expect("a message decodes as its own type")
+}
+
+/// The canonical JSON of a dynamic message.
+pub fn to_json(message: &DynamicMessage) -> serde_json::Value {
+    let options = prost_reflect::SerializeOptions::new()
+        .skip_default_fields(true)
+        .stringify_64_bit_integers(false);
+    message
+        .serialize_with_options(serde_json::value::Serializer, &options)
+        .expect("a message serializes to JSON")
+}
+
+/// A message of type `descriptor` from canonical JSON; unknown fields are errors.
+pub fn from_json(
+    descriptor: MessageDescriptor,
+    json: &serde_json::Value,
+) -> Result<DynamicMessage, String> {
+    let text = json.to_string();
+    let mut deserializer = serde_json::Deserializer::from_str(&text);
+    DynamicMessage::deserialize(descriptor, &mut deserializer).map_err(|e| e.to_string())
+}
+
+/// Calls `method` with `request` over `channel`.
+pub async fn call<T>(
+    grpc: &mut tonic::client::Grpc<T>,
+    method: &MethodDescriptor,
+    request: DynamicMessage,
+) -> Result<DynamicMessage, Status>
+where
+    T: tonic::client::GrpcService<tonic::body::Body>,
+    T::ResponseBody: tonic::transport::Body<Data = bytes::Bytes> + Send + 'static,
+    <T::ResponseBody as tonic::transport::Body>::Error:
+        Into<Box<dyn std::error::Error + Send + Sync>> + Send,
+{
+    grpc.ready()
+        .await
+        .map_err(|e| Status::unavailable(format!("the server is not reachable: {}", e.into())))?;
+    let path = format!("/{}/{}", method.parent_service().full_name(), method.name())
+        .parse()
+        .expect("a valid path");
+    let codec = DynamicCodec(method.output());
+    Ok(grpc
+        .unary(tonic::Request::new(request), path, codec)
+        .await?
+        .into_inner())
+}
+
+/// Encodes dynamic requests; decodes responses as `.0`.
+#[derive(Clone)]
+struct DynamicCodec(MessageDescriptor);
+
+impl Codec for DynamicCodec {
+    type Encode = DynamicMessage;
+    type Decode = DynamicMessage;
+    type Encoder = DynamicCodec;
+    type Decoder = DynamicCodec;
+
+    fn encoder(&mut self) -> Self::Encoder {
+        self.clone()
+    }
+
+    fn decoder(&mut self) -> Self::Decoder {
+        self.clone()
+    }
+}
+
+impl Encoder for DynamicCodec {
+    type Item = DynamicMessage;
+    type Error = Status;
+
+    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
+        item.encode(dst)
+            .map_err(|e| Status::internal(format!("encoding the request: {e}")))
+    }
+}
+
+impl Decoder for DynamicCodec {
+    type Item = DynamicMessage;
+    type Error = Status;
+
+    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
+        let mut bytes = vec![0; src.remaining()];
+        src.copy_to_slice(&mut bytes);
+        let message = DynamicMessage::decode(self.0.clone(), bytes.as_slice())
+            .map_err(|e| Status::internal(format!("decoding the response: {e}")))?;
+        Ok(Some(message))
+    }
+}

@@ -1,0 +1,441 @@
+//! `flotilla`: the command line of Flotilla.
+
+mod apply;
+mod dynamic;
+mod kinds;
+mod output;
+mod resources;
+mod status;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::{CommandFactory, Parser, Subcommand};
+use flotilla_client::{ApiError, Client, ConnectOptions, Credentials, Token};
+use output::Format;
+use resources::Resources;
+use tonic::Code;
+
+const AFTER_HELP: &str = "\
+Examples:
+  # What the server holds
+  flotilla get projects
+  flotilla get groups --parent projects/demo/compositeApps/shop/versions/v1
+  # Declare an application in YAML and apply it; again, it is unchanged
+  flotilla apply -f examples/demo.yaml
+  # Deploy it and follow it
+  flotilla approve projects/tour/compositeApps/web/versions/v1/deploymentIntentGroups/prod
+  flotilla instantiate projects/tour/compositeApps/web/versions/v1/deploymentIntentGroups/prod
+  flotilla status projects/tour/compositeApps/web/versions/v1/deploymentIntentGroups/prod --watch
+  flotilla wait projects/tour/compositeApps/web/versions/v1/deploymentIntentGroups/prod --for ready --timeout 5m
+
+Exit codes: 0 done; 1 other errors; 2 usage or invalid input; 3 not found; 4 refused
+(a precondition, a conflict, permission); 5 server unavailable; 6 wait timed out;
+7 wait failed (resources Failed).";
+
+/// The command line of Flotilla, a multi-cluster control plane.
+#[derive(Parser)]
+#[command(name = "flotilla", version, after_help = AFTER_HELP)]
+struct Cli {
+    /// The server: host:port (plaintext), or http:// / https:// URL.
+    #[arg(
+        long,
+        global = true,
+        env = "FLOTILLA_SERVER",
+        default_value = "localhost:50051"
+    )]
+    server: String,
+    /// Output format.
+    #[arg(short, long, global = true, value_enum, default_value_t = Format::Table)]
+    output: Format,
+    /// Deadline of each call, e.g. 10s, 2m; for `wait`, how long to wait.
+    #[arg(long, global = true, default_value = "30s", value_parser = parse_duration)]
+    timeout: Duration,
+    /// The bearer token [default: $FLOTILLA_TOKEN].
+    #[arg(long, global = true, hide_env_values = true)]
+    token: Option<String>,
+    /// A file holding the bearer token.
+    #[arg(long, global = true)]
+    token_file: Option<PathBuf>,
+    /// PEM CA certificate to trust (turns TLS on).
+    #[arg(long, global = true)]
+    ca_cert: Option<PathBuf>,
+    /// PEM client certificate (mTLS; with --client-key).
+    #[arg(long, global = true)]
+    client_cert: Option<PathBuf>,
+    /// PEM key of --client-cert.
+    #[arg(long, global = true)]
+    client_key: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// List resources of a kind, or get one by name.
+    #[command(
+        after_help = "Examples:\n  flotilla get projects\n  flotilla get groups --parent projects/demo/compositeApps/shop/versions/v1 -o wide\n  flotilla get group projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod -o yaml"
+    )]
+    Get {
+        /// The kind: projects, compositeapps, apps, compositeprofiles, appprofiles,
+        /// groups, placementintents, providers, clusters, networkintents.
+        kind: String,
+        /// A resource name; without it, every resource of the kind under --parent.
+        name: Option<String>,
+        /// The parent of the listed resources (e.g. a project for compositeapps).
+        #[arg(long)]
+        parent: Option<String>,
+    },
+    /// Show a resource in full: its fields, conditions and history.
+    #[command(
+        after_help = "Example:\n  flotilla describe group projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod"
+    )]
+    Describe { kind: String, name: String },
+    /// Create or update the resources of YAML documents (kind, name, spec), in
+    /// dependency order; prints created, configured or unchanged per resource.
+    #[command(
+        after_help = "Examples:\n  flotilla apply -f examples/demo.yaml\n  flotilla apply -f app/ -v values.yaml --dry-run\n  cat demo.yaml | flotilla apply -f -"
+    )]
+    Apply {
+        /// A YAML file, a directory of them, or - for stdin.
+        #[arg(short, long = "filename", required = true)]
+        file: Vec<PathBuf>,
+        /// A values file: {{ .Values.key }} in the documents is replaced by its value.
+        #[arg(short, long = "values")]
+        values: Option<PathBuf>,
+        /// Show what would change, change nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Delete the resources of YAML documents, children first (an instantiated group
+    /// is terminated first).
+    #[command(after_help = "Example:\n  flotilla delete -f examples/demo.yaml")]
+    Delete {
+        #[arg(short, long = "filename", required = true)]
+        file: Vec<PathBuf>,
+        #[arg(short, long = "values")]
+        values: Option<PathBuf>,
+    },
+    /// Approve a deployment intent group (pins its content).
+    #[command(
+        after_help = "Example:\n  flotilla approve projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod"
+    )]
+    Approve { group: String },
+    /// Instantiate an approved deployment intent group.
+    #[command(
+        after_help = "Example:\n  flotilla instantiate projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod"
+    )]
+    Instantiate { group: String },
+    /// Terminate an instantiated deployment intent group.
+    #[command(
+        after_help = "Example:\n  flotilla terminate projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod"
+    )]
+    Terminate { group: String },
+    /// Apply or terminate a cluster's network intents.
+    #[command(
+        after_help = "Examples:\n  flotilla network apply clusterProviders/edge/clusters/cluster1\n  flotilla network terminate clusterProviders/edge/clusters/cluster1"
+    )]
+    Network {
+        #[command(subcommand)]
+        verb: NetworkVerb,
+    },
+    /// The status of a deployment intent group: a tree app → cluster → resource.
+    #[command(
+        after_help = "Examples:\n  flotilla status GROUP\n  flotilla status GROUP --summary\n  flotilla status GROUP --cluster cluster1 --app collectd -o json\n  flotilla status GROUP --watch"
+    )]
+    Status(status::StatusArgs),
+    /// Wait until a deployment intent group's resources are applied, ready or
+    /// terminated; fails fast when resources are Failed.
+    #[command(
+        after_help = "Examples:\n  flotilla wait GROUP --for ready --timeout 5m\n  flotilla wait GROUP --for terminated --timeout 2m"
+    )]
+    Wait(status::WaitArgs),
+    /// Print a shell completion script.
+    #[command(after_help = "Example:\n  source <(flotilla completion bash)")]
+    Completion { shell: clap_complete::Shell },
+}
+
+#[derive(Subcommand)]
+enum NetworkVerb {
+    /// Apply the cluster's network intents.
+    Apply { cluster: String },
+    /// Terminate them.
+    Terminate { cluster: String },
+}
+
+/// What a command needs: the connection settings and the output format.
+pub struct Ctx {
+    options: ConnectOptions,
+    pub output: Format,
+    /// --timeout: each call's deadline, and how long `wait` waits.
+    pub timeout: Duration,
+}
+
+impl Ctx {
+    /// The typed client, calls bounded by --timeout.
+    pub async fn client(&self) -> anyhow::Result<Client> {
+        Ok(self.options.clone().connect().await?)
+    }
+
+    /// The typed client without a deadline, for watches.
+    pub async fn stream_client(&self) -> anyhow::Result<Client> {
+        Ok(self.options.clone().timeout(None).connect().await?)
+    }
+
+    /// The lifecycle service for the generic resource path.
+    pub async fn resources(&self) -> anyhow::Result<Resources> {
+        let channel = self.options.channel().await?;
+        let credentials = Credentials::new(self.options.token.as_ref())?;
+        Ok(Resources::new(
+            tonic::service::interceptor::InterceptedService::new(channel, credentials),
+        ))
+    }
+}
+
+/// `10s`, `5m`, `1h`, `500ms`, or plain seconds.
+pub fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let n: f64 = number
+        .parse()
+        .map_err(|_| format!("{text:?} is not a duration (e.g. 30s, 5m, 1h)"))?;
+    let seconds = match unit {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => return Err(format!("{text:?}: the unit is ms, s, m or h")),
+    };
+    Ok(Duration::from_secs_f64(seconds))
+}
+
+/// An error the CLI ends with, and its exit code.
+#[derive(Debug)]
+pub struct Exit {
+    pub code: u8,
+    pub message: String,
+}
+
+impl Exit {
+    pub fn new(code: u8, message: impl Into<String>) -> Exit {
+        Exit {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Exit {}
+
+/// The exit code of a refused or failed call.
+fn code_of(code: Code) -> u8 {
+    match code {
+        Code::InvalidArgument | Code::OutOfRange => 2,
+        Code::NotFound => 3,
+        Code::FailedPrecondition
+        | Code::Aborted
+        | Code::AlreadyExists
+        | Code::PermissionDenied
+        | Code::Unauthenticated
+        | Code::ResourceExhausted => 4,
+        Code::Unavailable | Code::DeadlineExceeded => 5,
+        _ => 1,
+    }
+}
+
+/// An API error in plain words: what happened, why, and which fields.
+fn describe(error: &ApiError) -> String {
+    let mut text = format!("{} ({:?}", error.message, error.code);
+    if !error.reason.is_empty() {
+        text.push_str(&format!(", {}", error.reason));
+    }
+    text.push(')');
+    for v in &error.field_violations {
+        text.push_str(&format!("\n  field {}: {}", v.field, v.description));
+    }
+    for v in &error.precondition_violations {
+        text.push_str(&format!(
+            "\n  {} {}: {}",
+            v.kind.to_lowercase(),
+            v.subject,
+            v.description
+        ));
+    }
+    text
+}
+
+fn report(error: anyhow::Error) -> ExitCode {
+    if let Some(exit) = error.downcast_ref::<Exit>() {
+        eprintln!("error: {exit}");
+        return ExitCode::from(exit.code);
+    }
+    if let Some(status) = error.downcast_ref::<tonic::Status>() {
+        let api = ApiError::from(status.clone());
+        eprintln!("error: {}", describe(&api));
+        return ExitCode::from(code_of(api.code));
+    }
+    if let Some(api) = error.downcast_ref::<ApiError>() {
+        eprintln!("error: {}", describe(api));
+        return ExitCode::from(code_of(api.code));
+    }
+    if let Some(client) = error.downcast_ref::<flotilla_client::Error>() {
+        eprintln!("error: {client}");
+        return ExitCode::from(match client {
+            flotilla_client::Error::Config(_) => 2,
+            _ => 5,
+        });
+    }
+    eprintln!("error: {error:#}");
+    ExitCode::from(1)
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli).await {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => report(error),
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<()> {
+    let mut options = ConnectOptions::new(cli.server.clone()).timeout(Some(cli.timeout));
+    if let Some(token) = &cli.token {
+        options = options.token(Some(Token::new(token.clone())));
+    } else if let Some(file) = &cli.token_file {
+        options = options.token(Some(Token::from_file(file)?));
+    }
+    if let Some(ca) = &cli.ca_cert {
+        options = options.ca_certificate_file(ca)?;
+    }
+    match (&cli.client_cert, &cli.client_key) {
+        (Some(cert), Some(key)) => options = options.identity_files(cert, key)?,
+        (None, None) => {}
+        _ => return Err(Exit::new(2, "--client-cert and --client-key go together").into()),
+    }
+    let ctx = Ctx {
+        options,
+        output: cli.output,
+        timeout: cli.timeout,
+    };
+    match cli.command {
+        Command::Get { kind, name, parent } => get(&ctx, &kind, name, parent).await,
+        Command::Describe { kind, name } => describe_resource(&ctx, &kind, &name).await,
+        Command::Apply {
+            file,
+            values,
+            dry_run,
+        } => apply::apply(&ctx, &file, values.as_deref(), dry_run).await,
+        Command::Delete { file, values } => apply::delete(&ctx, &file, values.as_deref()).await,
+        Command::Approve { group } => verb(&ctx, "ApproveDeploymentIntentGroup", &group).await,
+        Command::Instantiate { group } => {
+            verb(&ctx, "InstantiateDeploymentIntentGroup", &group).await
+        }
+        Command::Terminate { group } => verb(&ctx, "TerminateDeploymentIntentGroup", &group).await,
+        Command::Network { verb: network } => match network {
+            NetworkVerb::Apply { cluster } => {
+                verb(&ctx, "ApplyClusterNetworkIntents", &cluster).await
+            }
+            NetworkVerb::Terminate { cluster } => {
+                verb(&ctx, "TerminateClusterNetworkIntents", &cluster).await
+            }
+        },
+        Command::Status(args) => status::status(&ctx, args).await,
+        Command::Wait(args) => status::wait(&ctx, args).await,
+        Command::Completion { shell } => {
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "flotilla",
+                &mut std::io::stdout(),
+            );
+            Ok(())
+        }
+    }
+}
+
+fn kind_of(text: &str) -> anyhow::Result<&'static kinds::Kind> {
+    kinds::find(text).ok_or_else(|| {
+        Exit::new(
+            2,
+            format!("unknown kind {text:?}; kinds: {}", kinds::names()),
+        )
+        .into()
+    })
+}
+
+async fn get(
+    ctx: &Ctx,
+    kind: &str,
+    name: Option<String>,
+    parent: Option<String>,
+) -> anyhow::Result<()> {
+    let kind = kind_of(kind)?;
+    let resources = ctx.resources().await?;
+    match name {
+        Some(name) => {
+            let found = resources.get(kind, &name).await?;
+            output::print(ctx.output, &[found], true)
+        }
+        None => {
+            let parent = match (kind.parent, parent) {
+                (None, _) => String::new(),
+                (Some(_), Some(parent)) => parent,
+                (Some(parent_kind), None) => {
+                    return Err(Exit::new(
+                        2,
+                        format!(
+                            "listing {} needs --parent (a {parent_kind} name)",
+                            kind.aliases[1]
+                        ),
+                    )
+                    .into());
+                }
+            };
+            let items = resources.list(kind, &parent).await?;
+            if items.is_empty() && matches!(ctx.output, Format::Table | Format::Wide) {
+                eprintln!("No {} found.", kind.aliases[1]);
+                return Ok(());
+            }
+            output::print(ctx.output, &items, false)
+        }
+    }
+}
+
+async fn describe_resource(ctx: &Ctx, kind: &str, name: &str) -> anyhow::Result<()> {
+    let kind = kind_of(kind)?;
+    let found = ctx.resources().await?.get(kind, name).await?;
+    match ctx.output {
+        Format::Table | Format::Wide => {
+            print!("{}", serde_yaml_ng::to_string(&found)?);
+            Ok(())
+        }
+        format => output::print(format, &[found], true),
+    }
+}
+
+async fn verb(ctx: &Ctx, rpc: &str, name: &str) -> anyhow::Result<()> {
+    let after = ctx.resources().await?.verb(rpc, name).await?;
+    match ctx.output {
+        Format::Table | Format::Wide => {
+            let state = after["state"]
+                .as_str()
+                .or(after["networkIntentsState"].as_str())
+                .unwrap_or_default();
+            let short = state.rsplit_once("_STATE_").map_or(state, |(_, s)| s);
+            println!("{name}: {}", short.to_lowercase());
+            Ok(())
+        }
+        format => output::print(format, &[after], true),
+    }
+}

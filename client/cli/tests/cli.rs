@@ -1,0 +1,432 @@
+//! The `flotilla` CLI, the built binary against a real server (SQLite): apply and
+//! delete of multi-document YAML, every output format, wait (reached, timed out,
+//! failing fast), errors and exit codes, the live view on a real terminal (tmux), and
+//! the README's CLI quickstart run verbatim.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::Duration;
+
+use flotilla_client::v1::*;
+use flotilla_tests::readme::{readme_block, run_block};
+use flotilla_tests::{Backend, TestServer, eventually};
+
+const TOUR: &str = "projects/tour/compositeApps/web/versions/v1/deploymentIntentGroups/prod";
+
+fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples")
+}
+
+/// The binary under test, built by cargo for this test.
+fn cli() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_flotilla"))
+}
+
+/// Runs `flotilla args…` against `server`.
+fn flotilla(server: &TestServer, args: &[&str]) -> Output {
+    Command::new(cli())
+        .args(args)
+        .env("FLOTILLA_SERVER", &server.address)
+        .env("FLOTILLA_TOKEN", server.admin_token.expose())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run flotilla")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).to_string()
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stderr).to_string()
+}
+
+/// Runs and expects success; returns stdout.
+fn ok(server: &TestServer, args: &[&str]) -> String {
+    let output = flotilla(server, args);
+    assert!(
+        output.status.success(),
+        "flotilla {args:?}: {}\n{}",
+        stdout(&output),
+        stderr(&output)
+    );
+    stdout(&output)
+}
+
+fn apply_demo(server: &TestServer, values: &Path, extra: &[&str]) -> String {
+    let demo = examples().join("demo.yaml");
+    let mut args = vec![
+        "apply",
+        "-f",
+        demo.to_str().unwrap(),
+        "-v",
+        values.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    ok(server, &args)
+}
+
+fn verbs(lines: &str) -> Vec<&str> {
+    lines
+        .lines()
+        .map(|l| l.rsplit(' ').next().unwrap_or_default())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn apply_twice_configure_and_delete() {
+    let server = TestServer::start(Backend::Sqlite).await;
+    let values = examples().join("values.yaml");
+    let first = apply_demo(&server, &values, &[]);
+    assert_eq!(verbs(&first), ["created"; 12], "{first}");
+    // Parents first, whatever the file's order.
+    assert!(
+        first.starts_with("Project projects/tour created\n"),
+        "{first}"
+    );
+    let second = apply_demo(&server, &values, &[]);
+    assert_eq!(verbs(&second), ["unchanged"; 12], "{second}");
+
+    // A changed value: only the profile it feeds is configured; a dry run first
+    // changes nothing.
+    let dir = tempfile::tempdir().unwrap();
+    let five = dir.path().join("values.yaml");
+    std::fs::write(&five, "replicas: 5\n").unwrap();
+    let dry = apply_demo(&server, &five, &["--dry-run"]);
+    assert!(
+        dry.contains("appProfiles/frontend configured (dry run)"),
+        "{dry}"
+    );
+    let profile = "projects/tour/compositeApps/web/versions/v1/compositeProfiles/default/appProfiles/frontend";
+    let before = ok(&server, &["get", "appprofile", profile, "-o", "json"]);
+    assert!(before.contains("\"replicas\": 3.0"), "{before}");
+    let third = apply_demo(&server, &five, &[]);
+    assert_eq!(
+        third
+            .lines()
+            .filter(|l| l.ends_with("configured"))
+            .collect::<Vec<_>>(),
+        [format!("AppProfile {profile} configured")],
+        "{third}"
+    );
+    let after = ok(&server, &["get", "appprofile", profile, "-o", "json"]);
+    assert!(after.contains("\"replicas\": 5.0"), "{after}");
+
+    // Delete: children first, everything gone.
+    let demo = examples().join("demo.yaml");
+    let deleted = ok(
+        &server,
+        &[
+            "delete",
+            "-f",
+            demo.to_str().unwrap(),
+            "-v",
+            five.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(verbs(&deleted), ["deleted"; 12], "{deleted}");
+    assert!(deleted.starts_with("PlacementIntent "), "{deleted}");
+    let gone = flotilla(&server, &["get", "project", "projects/tour"]);
+    assert_eq!(gone.status.code(), Some(3), "{}", stderr(&gone));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bad_document_names_file_document_and_field_and_writes_nothing() {
+    let server = TestServer::start(Backend::Sqlite).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.yaml");
+    std::fs::write(
+        &file,
+        "kind: Project\nname: projects/fine\n---\nkind: App\n\
+         name: projects/fine/compositeApps/a/versions/v1/apps/x\nspec:\n  manifest: typo\n",
+    )
+    .unwrap();
+    let output = flotilla(&server, &["apply", "-f", file.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(
+        message.contains("bad.yaml document 2: field spec: "),
+        "{message}"
+    );
+    assert!(message.contains("manifest"), "{message}");
+    // The valid first document was not applied either.
+    let listed = ok(&server, &["get", "projects", "-o", "name"]);
+    assert!(!listed.contains("projects/fine"), "{listed}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_output_format_and_the_exit_codes() {
+    let server = TestServer::start_with(Backend::Sqlite, &["--demo"]).await;
+    let group = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
+    let parent = "projects/demo/compositeApps/shop/versions/v1";
+    let table = ok(&server, &["get", "groups", "--parent", parent]);
+    assert!(
+        table.starts_with("NAME   STATE     AGE\nprod   CREATED   "),
+        "{table}"
+    );
+    let wide = ok(
+        &server,
+        &["get", "groups", "--parent", parent, "-o", "wide"],
+    );
+    assert!(wide.lines().next().unwrap().contains("UID"), "{wide}");
+    let json: serde_json::Value = serde_json::from_str(&ok(
+        &server,
+        &["get", "groups", "--parent", parent, "-o", "json"],
+    ))
+    .expect("JSON");
+    assert_eq!(json[0]["state"], "DEPLOYMENT_INTENT_GROUP_STATE_CREATED");
+    let yaml = ok(&server, &["get", "group", group, "-o", "yaml"]);
+    assert!(yaml.contains(&format!("name: {group}\n")), "{yaml}");
+    assert_eq!(
+        ok(
+            &server,
+            &["get", "groups", "--parent", parent, "-o", "name"]
+        ),
+        format!("{group}\n")
+    );
+    let clusters = ok(
+        &server,
+        &["get", "clusters", "--parent", "clusterProviders/edge"],
+    );
+    assert!(clusters.contains("cluster1   AVAILABLE"), "{clusters}");
+    let described = ok(&server, &["describe", "group", group]);
+    assert!(described.contains("history:"), "{described}");
+
+    // Verbs, then a refused one: exit 4, with the reason and the precondition.
+    assert_eq!(
+        ok(&server, &["approve", group]),
+        format!("{group}: approved\n")
+    );
+    assert_eq!(
+        ok(&server, &["instantiate", group]),
+        format!("{group}: instantiated\n")
+    );
+    let refused = flotilla(&server, &["approve", group]);
+    assert_eq!(refused.status.code(), Some(4));
+    let message = stderr(&refused);
+    assert!(message.contains("INVALID_STATE_TRANSITION"), "{message}");
+    assert!(message.contains("state "), "{message}");
+    ok(
+        &server,
+        &["wait", group, "--for", "ready", "--timeout", "30s"],
+    );
+
+    // Status: the tree, JSON and YAML; a watch in a pipe prints lines, -o json NDJSON.
+    let tree = ok(
+        &server,
+        &[
+            "status",
+            group,
+            "--cluster",
+            "cluster1",
+            "--app",
+            "collectd",
+        ],
+    );
+    assert!(tree.contains("rsync: pending 0 applied 2"), "{tree}");
+    assert!(tree.contains("Deployment   collectd"), "{tree}");
+    let status: serde_json::Value = serde_json::from_str(&ok(
+        &server,
+        &["status", group, "--view", "summary", "-o", "json"],
+    ))
+    .unwrap();
+    assert_eq!(
+        status["rsyncStatus"]["applied"], 8,
+        "counts are JSON numbers"
+    );
+    assert!(ok(&server, &["status", group, "-o", "yaml"]).contains("state: INSTANTIATED"));
+    let watched = Command::new("timeout")
+        .args([
+            "2",
+            cli().to_str().unwrap(),
+            "status",
+            group,
+            "--watch",
+            "-o",
+            "json",
+        ])
+        .env("FLOTILLA_SERVER", &server.address)
+        .env("FLOTILLA_TOKEN", server.admin_token.expose())
+        .output()
+        .unwrap();
+    let events: Vec<serde_json::Value> = stdout(&watched)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON event per line"))
+        .collect();
+    assert_eq!(events[0]["type"], "WATCH_EVENT_TYPE_LIFECYCLE_CHANGED");
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "WATCH_EVENT_TYPE_SYNCED")
+    );
+
+    // Not found, usage, unavailable.
+    let missing = flotilla(&server, &["get", "project", "projects/nope"]);
+    assert_eq!(missing.status.code(), Some(3), "{}", stderr(&missing));
+    let usage = flotilla(&server, &["get", "widgets"]);
+    assert_eq!(usage.status.code(), Some(2));
+    assert!(
+        stderr(&usage).contains("unknown kind"),
+        "{}",
+        stderr(&usage)
+    );
+    let bad_name = flotilla(&server, &["get", "project", "Bad_Name"]);
+    assert_eq!(bad_name.status.code(), Some(2), "{}", stderr(&bad_name));
+    assert!(
+        stderr(&bad_name).contains("field name"),
+        "{}",
+        stderr(&bad_name)
+    );
+    let down = Command::new(cli())
+        .args(["get", "projects", "--server", "127.0.0.1:1"])
+        .output()
+        .unwrap();
+    assert_eq!(down.status.code(), Some(5), "{}", stderr(&down));
+    let completion = ok(&server, &["completion", "bash"]);
+    assert!(
+        completion.contains("_flotilla()"),
+        "a bash completion function"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_times_out_listing_what_is_pending() {
+    // Pods that take a minute to turn Ready.
+    let server = TestServer::start_with(
+        Backend::Sqlite,
+        &["--demo", "--sim-pod-ready-millis", "60000"],
+    )
+    .await;
+    let group = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
+    ok(&server, &["approve", group]);
+    ok(&server, &["instantiate", group]);
+    ok(
+        &server,
+        &["wait", group, "--for", "applied", "--timeout", "30s"],
+    );
+    let started = std::time::Instant::now();
+    let output = flotilla(
+        &server,
+        &["wait", group, "--for", "ready", "--timeout", "2s"],
+    );
+    assert_eq!(output.status.code(), Some(6), "{}", stderr(&output));
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let message = stderr(&output);
+    assert!(message.contains("timed out"), "{message}");
+    assert!(
+        message.contains("NotReady"),
+        "the pending resources are listed: {message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn wait_fails_fast_on_failed_resources() {
+    let server = TestServer::start_with(Backend::Sqlite, &["--demo"]).await;
+    let group = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
+    let mut client = server.client().await;
+    client
+        .simulator
+        .fail_applies(FailAppliesRequest {
+            cluster: "clusterProviders/edge/clusters/cluster2".into(),
+            kind_pattern: "ConfigMap".into(),
+            name_pattern: "*".into(),
+        })
+        .await
+        .expect("inject a failing apply");
+    ok(&server, &["approve", group]);
+    ok(&server, &["instantiate", group]);
+    let started = std::time::Instant::now();
+    let output = flotilla(
+        &server,
+        &["wait", group, "--for", "ready", "--timeout", "60s"],
+    );
+    assert_eq!(output.status.code(), Some(7), "{}", stderr(&output));
+    assert!(started.elapsed() < Duration::from_secs(30), "failed fast");
+    let message = stderr(&output);
+    assert!(
+        message.contains("collectd-config") && message.contains("Failed"),
+        "{message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_live_view_reaches_100_percent_on_a_terminal() {
+    let server = TestServer::start_with(Backend::Sqlite, &["--demo"]).await;
+    let group = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
+    ok(&server, &["approve", group]);
+    let session = format!("flotilla-live-{}", server.port());
+    let command = format!("{} status {group} --watch", cli().display());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(args)
+            .env("FLOTILLA_SERVER", &server.address)
+            .env("FLOTILLA_TOKEN", server.admin_token.expose())
+            .output()
+            .expect("tmux is needed for this test")
+    };
+    let started = tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        &session,
+        "-x",
+        "120",
+        "-y",
+        "30",
+        &command,
+    ]);
+    assert!(started.status.success(), "{}", stderr(&started));
+    struct Kill(String);
+    impl Drop for Kill {
+        fn drop(&mut self) {
+            let _ = Command::new("tmux")
+                .args(["kill-session", "-t", &self.0])
+                .output();
+        }
+    }
+    let _kill = Kill(session.clone());
+    let screen = || stdout(&tmux(&["capture-pane", "-p", "-t", &session]));
+    // Before the instantiate: the view is up, nothing applied yet.
+    eventually(Duration::from_secs(10), "the live view", || async {
+        screen().contains("state APPROVED").then_some(())
+    })
+    .await;
+    ok(&server, &["instantiate", group]);
+    let last = eventually(Duration::from_secs(30), "100% on every row", || async {
+        let text = screen();
+        // The table's rows: app, cluster, connectivity, two progress bars.
+        let rows: Vec<&str> = text.lines().filter(|l| l.contains("%")).collect();
+        (rows.len() == 4 && rows.iter().all(|r| r.matches("100%").count() == 2)).then_some(text)
+    })
+    .await;
+    assert!(last.contains("state INSTANTIATED"), "{last}");
+    assert!(last.contains("APPLIED") && last.contains("READY"), "{last}");
+    assert!(last.contains("[##########] 100%"), "{last}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readme_cli_quickstart_works_as_written() {
+    let server = TestServer::start_with(Backend::Sqlite, &["--demo"]).await;
+    let script =
+        readme_block("## Quickstart with the CLI").replace("localhost:50051", &server.address);
+    let text = run_block(&server, &[], &format!("set -e\n{script}"));
+    assert_eq!(text.matches(" created\n").count(), 12, "{text}");
+    assert_eq!(text.matches(" unchanged\n").count(), 12, "{text}");
+    assert!(text.contains(&format!("{TOUR}: ready\n")), "{text}");
+    assert!(text.contains("prod   INSTANTIATED"), "{text}");
+    assert!(
+        text.contains("Service   cache   Applied   Present   Ready"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{TOUR}: terminated\n")), "{text}");
+    assert_eq!(text.matches(" deleted\n").count(), 12, "{text}");
+    // The group and everything else are gone.
+    let mut client = server.client().await;
+    let projects = client
+        .lifecycle
+        .list_projects(ListProjectsRequest::default())
+        .await
+        .unwrap()
+        .into_inner();
+    assert!(projects.projects.iter().all(|p| p.name != "projects/tour"));
+}

@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: lints, then every test on SQLite and PostgreSQL.
-# Installs what a fresh machine lacks (protoc, etcd, promtool, grpcurl, buf; the clients'
+# Installs what a fresh machine lacks (protoc, etcd, promtool, tmux, grpcurl, buf; the clients'
 # PyPI and npm packages) and starts the local PostgreSQL if it is stopped; each step is
 # idempotent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Debian packages: protoc (etcd-client's build), etcd (flotilla-bench's baselines),
-# promtool (the metrics test lints the exposition with it).
+# promtool (the metrics test lints the exposition with it), tmux (the CLI's live view is
+# tested on a real terminal).
 missing=()
 command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
 command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
 command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
+command -v tmux >/dev/null 2>&1 || missing+=(tmux)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "installing ${missing[*]} (Debian)"
   sudo_=""

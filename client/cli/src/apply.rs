@@ -180,6 +180,12 @@ fn document(origin: &str, value: Value, base: &Path) -> Result<Document, String>
             kinds::names()
         )
     })?;
+    if !kind.appliable {
+        return Err(format!(
+            "field kind: {} is not applied from files; use `flotilla {}`",
+            kind.name, kind.aliases[0]
+        ));
+    }
     let name = object
         .get("name")
         .and_then(Value::as_str)

@@ -22,6 +22,12 @@ pub struct Kind {
     pub plural: &'static str,
     /// The parent kind; None for top-level kinds.
     pub parent: Option<&'static str>,
+    /// The service serving the kind.
+    pub service: &'static str,
+    /// The list request's field that `--parent` fills (None: lists need no scope).
+    pub list_scope: Option<&'static str>,
+    /// Whether `apply -f` manages it (actions and container clusters have verbs).
+    pub appliable: bool,
 }
 
 pub const KINDS: &[Kind] = &[
@@ -34,6 +40,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "projects",
         plural: "Projects",
         parent: None,
+        service: "LifecycleService",
+        list_scope: None,
+        appliable: true,
     },
     Kind {
         name: "CompositeApp",
@@ -44,6 +53,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "composite_apps",
         plural: "CompositeApps",
         parent: Some("Project"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
     },
     Kind {
         name: "App",
@@ -54,6 +66,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "apps",
         plural: "Apps",
         parent: Some("CompositeApp"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
     },
     Kind {
         name: "CompositeProfile",
@@ -64,6 +79,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "composite_profiles",
         plural: "CompositeProfiles",
         parent: Some("CompositeApp"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
     },
     Kind {
         name: "AppProfile",
@@ -74,6 +92,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "app_profiles",
         plural: "AppProfiles",
         parent: Some("CompositeProfile"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
     },
     Kind {
         name: "DeploymentIntentGroup",
@@ -91,6 +112,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "deployment_intent_groups",
         plural: "DeploymentIntentGroups",
         parent: Some("CompositeApp"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
     },
     Kind {
         name: "PlacementIntent",
@@ -101,6 +125,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "placement_intents",
         plural: "PlacementIntents",
         parent: Some("DeploymentIntentGroup"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
     },
     Kind {
         name: "ClusterProvider",
@@ -116,6 +143,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "cluster_providers",
         plural: "ClusterProviders",
         parent: None,
+        service: "LifecycleService",
+        list_scope: None,
+        appliable: true,
     },
     Kind {
         name: "Cluster",
@@ -126,6 +156,9 @@ pub const KINDS: &[Kind] = &[
         list_field: "clusters",
         plural: "Clusters",
         parent: Some("ClusterProvider"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
     },
     Kind {
         name: "NetworkIntent",
@@ -136,6 +169,35 @@ pub const KINDS: &[Kind] = &[
         list_field: "network_intents",
         plural: "NetworkIntents",
         parent: Some("Cluster"),
+        service: "LifecycleService",
+        list_scope: Some("parent"),
+        appliable: true,
+    },
+    Kind {
+        name: "Action",
+        aliases: &["action", "actions"],
+        segments: &["actions"],
+        id_fields: &[],
+        field: "action",
+        list_field: "actions",
+        plural: "Actions",
+        parent: None,
+        service: "ActionService",
+        list_scope: Some("cluster"),
+        appliable: false,
+    },
+    Kind {
+        name: "ContainerCluster",
+        aliases: &["containercluster", "containerclusters", "cc"],
+        segments: &["containerClusters"],
+        id_fields: &[],
+        field: "container_cluster",
+        list_field: "container_clusters",
+        plural: "ContainerClusters",
+        parent: None,
+        service: "ContainerClusterService",
+        list_scope: None,
+        appliable: false,
     },
 ];
 

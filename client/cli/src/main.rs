@@ -6,6 +6,7 @@ mod kinds;
 mod output;
 mod resources;
 mod status;
+mod verbs;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -79,7 +80,8 @@ enum Command {
     )]
     Get {
         /// The kind: projects, compositeapps, apps, compositeprofiles, appprofiles,
-        /// groups, placementintents, providers, clusters, networkintents.
+        /// groups, placementintents, providers, clusters, networkintents, actions
+        /// (--parent CLUSTER), containerclusters.
         kind: String,
         /// A resource name; without it, every resource of the kind under --parent.
         name: Option<String>,
@@ -151,6 +153,17 @@ enum Command {
         after_help = "Examples:\n  flotilla wait GROUP --for ready --timeout 5m\n  flotilla wait GROUP --for terminated --timeout 2m"
     )]
     Wait(status::WaitArgs),
+    /// Reboot or snapshot VM pods and nodes (list them with `get actions --parent CLUSTER`).
+    Action {
+        #[command(subcommand)]
+        command: verbs::ActionCommand,
+    },
+    /// Create, start, stop, scale, recover and delete container clusters on the IaaS.
+    #[command(name = "containercluster", visible_alias = "cc")]
+    ContainerCluster {
+        #[command(subcommand)]
+        command: verbs::ContainerClusterCommand,
+    },
     /// Print a shell completion script.
     #[command(after_help = "Example:\n  source <(flotilla completion bash)")]
     Completion { shell: clap_complete::Shell },
@@ -352,6 +365,8 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
         },
         Command::Status(args) => status::status(&ctx, args).await,
         Command::Wait(args) => status::wait(&ctx, args).await,
+        Command::Action { command } => verbs::action(&ctx, command).await,
+        Command::ContainerCluster { command } => verbs::container_cluster(&ctx, command).await,
         Command::Completion { shell } => {
             clap_complete::generate(
                 shell,

@@ -135,7 +135,12 @@ fn short_name(name: &str) -> String {
 fn table(items: &[Value], wide: bool) -> String {
     let has = |key: &str| items.iter().any(|i| i.get(key).is_some());
     let mut header = vec!["NAME"];
-    let state = has("state");
+    let action = has("actionName");
+    if action {
+        header.push("ACTION");
+    }
+    // An action's state is in its status.
+    let state = has("state") || items.iter().any(|i| i.pointer("/status/state").is_some());
     let connectivity = has("connectivity");
     let network = has("networkIntentsState");
     let ready_column = items.iter().any(|i| ready(i).is_some());
@@ -159,6 +164,9 @@ fn table(items: &[Value], wide: bool) -> String {
     for item in items {
         let name = item["name"].as_str().unwrap_or_default();
         let mut row = vec![short_name(name)];
+        if action {
+            row.push(item["actionName"].as_str().unwrap_or("-").to_string());
+        }
         let text = |key: &str, prefix: &str| {
             item.get(key)
                 .and_then(Value::as_str)
@@ -166,7 +174,11 @@ fn table(items: &[Value], wide: bool) -> String {
                 .unwrap_or_else(|| "-".into())
         };
         if state {
-            let value = item.get("state").and_then(Value::as_str).unwrap_or("-");
+            let value = item
+                .get("state")
+                .or_else(|| item.pointer("/status/state"))
+                .and_then(Value::as_str)
+                .unwrap_or("-");
             // Every resource's state enum ends with `_STATE_`.
             let short = value.rsplit_once("_STATE_").map_or(value, |(_, s)| s);
             row.push(short.to_string());

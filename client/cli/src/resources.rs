@@ -22,7 +22,26 @@ impl Resources {
     }
 
     async fn invoke(&self, rpc: &str, request: Value) -> Result<DynamicMessage, Status> {
-        let method = method("LifecycleService", rpc);
+        self.call("LifecycleService", rpc, request).await
+    }
+
+    /// Calls `service`/`rpc` with `request` (canonical JSON); the answer as JSON.
+    pub async fn call_json(
+        &self,
+        service: &str,
+        rpc: &str,
+        request: Value,
+    ) -> Result<Value, Status> {
+        Ok(to_json(&self.call(service, rpc, request).await?))
+    }
+
+    async fn call(
+        &self,
+        service: &str,
+        rpc: &str,
+        request: Value,
+    ) -> Result<DynamicMessage, Status> {
+        let method = method(service, rpc);
         let request = from_json(method.input(), &request)
             .map_err(|e| Status::invalid_argument(format!("{rpc}: {e}")))?;
         let mut grpc = self.grpc.clone();
@@ -32,7 +51,11 @@ impl Resources {
     /// The resource `name` of `kind`.
     pub async fn get(&self, kind: &Kind, name: &str) -> Result<Value, Status> {
         let found = self
-            .invoke(&format!("Get{}", kind.name), json!({ "name": name }))
+            .call(
+                kind.service,
+                &format!("Get{}", kind.name),
+                json!({ "name": name }),
+            )
             .await?;
         Ok(to_json(&found))
     }
@@ -52,11 +75,11 @@ impl Resources {
         let mut token = String::new();
         loop {
             let mut request = json!({ "pageSize": 1000, "pageToken": token });
-            if kind.parent.is_some() {
-                request["parent"] = json!(parent);
+            if let Some(scope) = kind.list_scope {
+                request[scope] = json!(parent);
             }
             let page = self
-                .invoke(&format!("List{}", kind.plural), request)
+                .call(kind.service, &format!("List{}", kind.plural), request)
                 .await?;
             if let Some(PValue::List(list)) = page
                 .get_field_by_name(kind.list_field)

@@ -430,3 +430,125 @@ async fn readme_cli_quickstart_works_as_written() {
         .into_inner();
     assert!(projects.projects.iter().all(|p| p.name != "projects/tour"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actions_and_container_clusters_from_the_command_line() {
+    let server = TestServer::start_with(Backend::Sqlite, &["--demo"]).await;
+    let group = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
+    let cluster = "clusterProviders/edge/clusters/cluster1";
+    ok(&server, &["approve", group]);
+    ok(&server, &["instantiate", group]);
+    ok(
+        &server,
+        &["wait", group, "--for", "ready", "--timeout", "30s"],
+    );
+
+    // A reboot of the demo's VM pod: the persisted action, PENDING, on its node.
+    let reboot: serde_json::Value = serde_json::from_str(&ok(
+        &server,
+        &[
+            "action",
+            "reboot",
+            "--cluster",
+            cluster,
+            "--pod",
+            "guest-0",
+            "-o",
+            "json",
+        ],
+    ))
+    .unwrap();
+    assert!(
+        reboot["name"].as_str().unwrap().starts_with("actions/"),
+        "{reboot}"
+    );
+    assert_eq!(reboot["status"]["state"], "ACTION_STATE_PENDING");
+    assert!(
+        reboot["spec"]["nodeName"]
+            .as_str()
+            .unwrap()
+            .starts_with("cluster1-node-")
+    );
+    let listed = ok(&server, &["get", "actions", "--parent", cluster]);
+    assert!(listed.starts_with("NAME"), "{listed}");
+    assert!(listed.contains("Reboot"), "{listed}");
+    // A second reboot while the first is open is refused (exit 4, naming it).
+    let again = flotilla(
+        &server,
+        &["action", "reboot", "--cluster", cluster, "--pod", "guest-0"],
+    );
+    assert_eq!(again.status.code(), Some(4), "{}", stderr(&again));
+    // Snapshots need a VM pod.
+    let not_vm = flotilla(
+        &server,
+        &[
+            "action",
+            "snapshot",
+            "--cluster",
+            cluster,
+            "--pod",
+            "collectd-0",
+            "--location",
+            "/tmp/s",
+        ],
+    );
+    assert_eq!(not_vm.status.code(), Some(4), "{}", stderr(&not_vm));
+
+    // A container cluster: created STARTING, RUNNING after, scaled, its kubeconfig;
+    // deleting it running is refused, stopped it is deleted.
+    let created: serde_json::Value = serde_json::from_str(&ok(
+        &server,
+        &[
+            "cc",
+            "create",
+            "--display-name",
+            "web",
+            "--zone",
+            "zone-a",
+            "--offering",
+            "small",
+            "--size",
+            "2",
+            "--account",
+            "team-a",
+            "-o",
+            "json",
+        ],
+    ))
+    .unwrap();
+    let name = created["name"].as_str().unwrap().to_string();
+    assert_eq!(created["state"], "CONTAINER_CLUSTER_STATE_STARTING");
+    let running = |server: &TestServer, name: &str| {
+        let got = ok(server, &["get", "cc", name, "-o", "json"]);
+        let value: serde_json::Value = serde_json::from_str(&got).unwrap();
+        value["state"] == "CONTAINER_CLUSTER_STATE_RUNNING"
+    };
+    eventually(Duration::from_secs(30), "RUNNING", || async {
+        running(&server, &name).then_some(())
+    })
+    .await;
+    let table = ok(&server, &["get", "containerclusters"]);
+    assert!(table.contains("RUNNING"), "{table}");
+    ok(&server, &["cc", "scale", &name, "--size", "3"]);
+    eventually(Duration::from_secs(30), "scaled", || async {
+        let got = ok(&server, &["get", "cc", &name, "-o", "json"]);
+        let value: serde_json::Value = serde_json::from_str(&got).unwrap();
+        (value["size"] == 3 && value["state"] == "CONTAINER_CLUSTER_STATE_RUNNING").then_some(())
+    })
+    .await;
+    let kubeconfig = ok(&server, &["cc", "credentials", &name]);
+    assert!(kubeconfig.contains("server:"), "{kubeconfig}");
+    let refused = flotilla(&server, &["cc", "delete", &name]);
+    assert_eq!(refused.status.code(), Some(4), "{}", stderr(&refused));
+    ok(&server, &["cc", "stop", &name]);
+    eventually(Duration::from_secs(30), "STOPPED", || async {
+        let got = ok(&server, &["get", "cc", &name, "-o", "json"]);
+        let value: serde_json::Value = serde_json::from_str(&got).unwrap();
+        (value["state"] == "CONTAINER_CLUSTER_STATE_STOPPED").then_some(())
+    })
+    .await;
+    assert_eq!(
+        ok(&server, &["cc", "delete", &name]),
+        format!("{name} deleting\n")
+    );
+}

@@ -172,8 +172,14 @@ enum Command {
 #[derive(Subcommand)]
 enum NetworkVerb {
     /// Apply the cluster's network intents.
+    #[command(
+        after_help = "Example:\n  flotilla network apply clusterProviders/edge/clusters/cluster1"
+    )]
     Apply { cluster: String },
     /// Terminate them.
+    #[command(
+        after_help = "Example:\n  flotilla network terminate clusterProviders/edge/clusters/cluster1"
+    )]
     Terminate { cluster: String },
 }
 
@@ -417,7 +423,12 @@ async fn get(
                     .into());
                 }
             };
-            let items = resources.list(kind, &parent).await?;
+            let mut items = resources.list(kind, &parent).await?;
+            if kind.name == "DeploymentIntentGroup"
+                && matches!(ctx.output, Format::Table | Format::Wide)
+            {
+                add_counts(ctx, &mut items).await?;
+            }
             if items.is_empty() && matches!(ctx.output, Format::Table | Format::Wide) {
                 eprintln!("No {} found.", kind.aliases[1]);
                 return Ok(());
@@ -425,6 +436,44 @@ async fn get(
             output::print(ctx.output, &items, false)
         }
     }
+}
+
+/// Adds each instantiated group's resource counts (applied and ready), which a group
+/// table shows as RESOURCES.
+async fn add_counts(ctx: &Ctx, groups: &mut [serde_json::Value]) -> anyhow::Result<()> {
+    let mut client = ctx.client().await?;
+    for group in groups {
+        if group["currentInstance"]
+            .as_str()
+            .unwrap_or_default()
+            .is_empty()
+        {
+            continue;
+        }
+        let name = group["name"].as_str().unwrap_or_default().to_string();
+        let status = client
+            .status
+            .get_deployment_intent_group_status(
+                flotilla_client::v1::GetDeploymentIntentGroupStatusRequest {
+                    name,
+                    output: flotilla_client::v1::StatusOutput::Summary.into(),
+                    ..Default::default()
+                },
+            )
+            .await?
+            .into_inner();
+        let r = status.rsync_status.unwrap_or_default();
+        let d = status.readiness.unwrap_or_default();
+        let rendered = r.pending + r.applied + r.failed + r.retrying;
+        group["resources"] = serde_json::json!(format!(
+            "{}/{} applied, {}/{} ready",
+            r.applied,
+            rendered,
+            d.ready,
+            d.ready + d.not_ready
+        ));
+    }
+    Ok(())
 }
 
 async fn describe_resource(ctx: &Ctx, kind: &str, name: &str) -> anyhow::Result<()> {

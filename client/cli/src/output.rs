@@ -156,6 +156,10 @@ fn table(items: &[Value], wide: bool) -> String {
     if ready_column {
         header.push("READY");
     }
+    let counts = has("resources");
+    if counts {
+        header.push("RESOURCES");
+    }
     header.push("AGE");
     if wide {
         header.extend(["PARENT", "UID", "ETAG", "DESCRIPTION"]);
@@ -191,6 +195,9 @@ fn table(items: &[Value], wide: bool) -> String {
         }
         if ready_column {
             row.push(ready(item).unwrap_or_else(|| "-".into()));
+        }
+        if counts {
+            row.push(item["resources"].as_str().unwrap_or("-").to_string());
         }
         row.push(
             item["createTime"]

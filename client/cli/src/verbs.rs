@@ -63,10 +63,13 @@ pub enum ContainerClusterCommand {
         account: String,
     },
     /// Start a stopped container cluster.
+    #[command(after_help = "Example:\n  flotilla cc start containerClusters/01a2…")]
     Start { name: String },
     /// Stop a running container cluster.
+    #[command(after_help = "Example:\n  flotilla cc stop containerClusters/01a2…")]
     Stop { name: String },
     /// Recover a cluster in ALERT.
+    #[command(after_help = "Example:\n  flotilla cc recover containerClusters/01a2…")]
     Recover { name: String },
     /// Scale to a number of worker VMs.
     #[command(after_help = "Example:\n  flotilla cc scale containerClusters/01a2… --size 5")]
@@ -76,8 +79,12 @@ pub enum ContainerClusterCommand {
         size: i32,
     },
     /// Delete a stopped container cluster (releases its VMs and network).
+    #[command(after_help = "Example:\n  flotilla cc delete containerClusters/01a2…")]
     Delete { name: String },
     /// Print the cluster's kubeconfig (-o json/yaml: every credential field).
+    #[command(
+        after_help = "Example:\n  flotilla cc credentials containerClusters/01a2… > web.kubeconfig"
+    )]
     Credentials { name: String },
 }
 

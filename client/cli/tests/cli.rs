@@ -414,6 +414,7 @@ async fn readme_cli_quickstart_works_as_written() {
     assert_eq!(text.matches(" unchanged\n").count(), 12, "{text}");
     assert!(text.contains(&format!("{TOUR}: ready\n")), "{text}");
     assert!(text.contains("prod   INSTANTIATED"), "{text}");
+    assert!(text.contains("6/6 applied, 12/12 ready"), "{text}");
     assert!(
         text.contains("Service   cache   Applied   Present   Ready"),
         "{text}"
@@ -453,6 +454,9 @@ async fn actions_and_container_clusters_from_the_command_line() {
             cluster,
             "--pod",
             "guest-0",
+            // Still open when the second reboot comes.
+            "--delay",
+            "30",
             "-o",
             "json",
         ],

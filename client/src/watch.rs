@@ -205,102 +205,63 @@ fn retryable(status: &Status) -> bool {
         ) && std::error::Error::source(status).is_some())
 }
 
-/// `WatchStatus`.
-#[derive(Debug)]
-pub enum StatusKind {}
+/// Declares a watch kind: its messages, its heartbeat, and the call that opens it.
+macro_rules! watch_kind {
+    ($(#[$doc:meta])* $kind:ident: $request:ident -> $response:ident of $event:ident,
+     heartbeat $heartbeat:expr, open |$client:ident, $req:ident| $open:expr) => {
+        $(#[$doc])*
+        #[derive(Debug)]
+        pub enum $kind {}
 
-impl WatchKind for StatusKind {
-    type Request = v1::WatchStatusRequest;
-    type Response = v1::WatchStatusResponse;
-    type Event = v1::WatchEvent;
-    fn resume(request: &Self::Request, token: &str) -> Self::Request {
-        v1::WatchStatusRequest {
-            resume_token: token.to_string(),
-            ..request.clone()
+        impl WatchKind for $kind {
+            type Request = v1::$request;
+            type Response = v1::$response;
+            type Event = v1::$event;
+            fn resume(request: &Self::Request, token: &str) -> Self::Request {
+                v1::$request {
+                    resume_token: token.to_string(),
+                    ..request.clone()
+                }
+            }
+            async fn open(
+                $client: &mut Client,
+                $req: Self::Request,
+            ) -> Result<Streaming<Self::Response>, Status> {
+                Ok($open.await?.into_inner())
+            }
+            fn events(response: Self::Response) -> Vec<Self::Event> {
+                response.events
+            }
+            fn token(event: &Self::Event) -> &str {
+                &event.resume_token
+            }
+            fn is_heartbeat(event: &Self::Event) -> bool {
+                event.r#type() == $heartbeat
+            }
         }
-    }
-    async fn open(
-        client: &mut Client,
-        request: Self::Request,
-    ) -> Result<Streaming<Self::Response>, Status> {
-        Ok(client.status.watch_status(request).await?.into_inner())
-    }
-    fn events(response: Self::Response) -> Vec<Self::Event> {
-        response.events
-    }
-    fn token(event: &Self::Event) -> &str {
-        &event.resume_token
-    }
-    fn is_heartbeat(event: &Self::Event) -> bool {
-        event.r#type() == v1::WatchEventType::Heartbeat
-    }
+    };
 }
 
-/// `WatchActions`.
-#[derive(Debug)]
-pub enum ActionKind {}
+watch_kind!(
+    /// `WatchStatus`.
+    StatusKind: WatchStatusRequest -> WatchStatusResponse of WatchEvent,
+    heartbeat v1::WatchEventType::Heartbeat,
+    open |client, request| client.status.watch_status(request)
+);
 
-impl WatchKind for ActionKind {
-    type Request = v1::WatchActionsRequest;
-    type Response = v1::WatchActionsResponse;
-    type Event = v1::ActionEvent;
-    fn resume(request: &Self::Request, token: &str) -> Self::Request {
-        v1::WatchActionsRequest {
-            resume_token: token.to_string(),
-            ..request.clone()
-        }
-    }
-    async fn open(
-        client: &mut Client,
-        request: Self::Request,
-    ) -> Result<Streaming<Self::Response>, Status> {
-        Ok(client.actions.watch_actions(request).await?.into_inner())
-    }
-    fn events(response: Self::Response) -> Vec<Self::Event> {
-        response.events
-    }
-    fn token(event: &Self::Event) -> &str {
-        &event.resume_token
-    }
-    fn is_heartbeat(event: &Self::Event) -> bool {
-        event.r#type() == v1::ActionEventType::Heartbeat
-    }
-}
+watch_kind!(
+    /// `WatchActions`.
+    ActionKind: WatchActionsRequest -> WatchActionsResponse of ActionEvent,
+    heartbeat v1::ActionEventType::Heartbeat,
+    open |client, request| client.actions.watch_actions(request)
+);
 
-/// `WatchContainerClusters`.
-#[derive(Debug)]
-pub enum ContainerClusterKind {}
-
-impl WatchKind for ContainerClusterKind {
-    type Request = v1::WatchContainerClustersRequest;
-    type Response = v1::WatchContainerClustersResponse;
-    type Event = v1::ContainerClusterEvent;
-    fn resume(request: &Self::Request, token: &str) -> Self::Request {
-        v1::WatchContainerClustersRequest {
-            resume_token: token.to_string(),
-            ..request.clone()
-        }
-    }
-    async fn open(
-        client: &mut Client,
-        request: Self::Request,
-    ) -> Result<Streaming<Self::Response>, Status> {
-        Ok(client
-            .container_clusters
-            .watch_container_clusters(request)
-            .await?
-            .into_inner())
-    }
-    fn events(response: Self::Response) -> Vec<Self::Event> {
-        response.events
-    }
-    fn token(event: &Self::Event) -> &str {
-        &event.resume_token
-    }
-    fn is_heartbeat(event: &Self::Event) -> bool {
-        event.r#type() == v1::ContainerClusterEventType::Heartbeat
-    }
-}
+watch_kind!(
+    /// `WatchContainerClusters`.
+    ContainerClusterKind: WatchContainerClustersRequest -> WatchContainerClustersResponse of ContainerClusterEvent,
+    heartbeat v1::ContainerClusterEventType::Heartbeat,
+    open |client, request| client.container_clusters.watch_container_clusters(request)
+);
 
 /// An auto-resuming `WatchStatus`.
 pub type StatusWatch = ResumingWatch<StatusKind>;

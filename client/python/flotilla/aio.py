@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Any, AsyncIterable, Callable, Iterable, Optional
+from typing import Any, Callable, Iterable, Optional
 
 import grpc
 import grpc.aio
@@ -21,6 +21,7 @@ from flotilla.v1 import (
     status_pb2,
     status_pb2_grpc,
 )
+from flotilla import watch
 from flotilla.watch import AsyncWatch, Reconnect
 
 AsyncStatusWatch = AsyncWatch[status_pb2.WatchStatusResponse, status_pb2.WatchEvent]
@@ -137,18 +138,11 @@ class AsyncClient:
         heartbeats: bool = False,
     ) -> AsyncStatusWatch:
         """WatchStatus of a deployment intent group or a cluster, resuming by itself."""
-        request = status_pb2.WatchStatusRequest(
-            name=name, output=output, apps=list(apps), clusters=list(clusters), resources=list(resources)
-        )
-
-        def open_stream(token: str) -> AsyncIterable[status_pb2.WatchStatusResponse]:
-            request.resume_token = token
-            return self.status.WatchStatus(request)
-
+        request = watch.status_request(name, output, apps, clusters, resources)
         return AsyncWatch(
-            open_stream,
+            lambda token: self.status.WatchStatus(watch.with_token(request, token)),
             lambda m: m.events,
-            lambda e: e.type == status_pb2.WATCH_EVENT_TYPE_HEARTBEAT,
+            watch.status_heartbeat,
             resume_token=resume_token,
             heartbeats=heartbeats,
             reconnect=self.reconnect,
@@ -159,15 +153,10 @@ class AsyncClient:
     ) -> AsyncActionWatch:
         """WatchActions of a cluster (or one node of it), resuming by itself."""
         request = action_pb2.WatchActionsRequest(cluster=cluster, node_name=node_name)
-
-        def open_stream(token: str) -> AsyncIterable[action_pb2.WatchActionsResponse]:
-            request.resume_token = token
-            return self.actions.WatchActions(request)
-
         return AsyncWatch(
-            open_stream,
+            lambda token: self.actions.WatchActions(watch.with_token(request, token)),
             lambda m: m.events,
-            lambda e: e.type == action_pb2.ACTION_EVENT_TYPE_HEARTBEAT,
+            watch.action_heartbeat,
             resume_token=resume_token,
             heartbeats=heartbeats,
             reconnect=self.reconnect,
@@ -182,15 +171,10 @@ class AsyncClient:
     ) -> AsyncContainerClusterWatch:
         """WatchContainerClusters, resuming by itself."""
         request = container_cluster_pb2.WatchContainerClustersRequest(states=list(states))
-
-        def open_stream(token: str) -> AsyncIterable[container_cluster_pb2.WatchContainerClustersResponse]:
-            request.resume_token = token
-            return self.container_clusters.WatchContainerClusters(request)
-
         return AsyncWatch(
-            open_stream,
+            lambda token: self.container_clusters.WatchContainerClusters(watch.with_token(request, token)),
             lambda m: m.events,
-            lambda e: e.type == container_cluster_pb2.CONTAINER_CLUSTER_EVENT_TYPE_HEARTBEAT,
+            watch.container_cluster_heartbeat,
             resume_token=resume_token,
             heartbeats=heartbeats,
             reconnect=self.reconnect,

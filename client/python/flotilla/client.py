@@ -19,6 +19,7 @@ from flotilla.v1 import (
     status_pb2,
     status_pb2_grpc,
 )
+from flotilla import watch
 from flotilla.watch import Reconnect, Watch
 
 StatusWatch = Watch[status_pb2.WatchStatusResponse, status_pb2.WatchEvent]
@@ -156,18 +157,11 @@ class Client:
         heartbeats: bool = False,
     ) -> StatusWatch:
         """WatchStatus of a deployment intent group or a cluster, resuming by itself."""
-        request = status_pb2.WatchStatusRequest(
-            name=name, output=output, apps=list(apps), clusters=list(clusters), resources=list(resources)
-        )
-
-        def open_stream(token: str) -> Iterable[status_pb2.WatchStatusResponse]:
-            request.resume_token = token
-            return self.status.WatchStatus(request)
-
+        request = watch.status_request(name, output, apps, clusters, resources)
         return Watch(
-            open_stream,
+            lambda token: self.status.WatchStatus(watch.with_token(request, token)),
             lambda m: m.events,
-            lambda e: e.type == status_pb2.WATCH_EVENT_TYPE_HEARTBEAT,
+            watch.status_heartbeat,
             resume_token=resume_token,
             heartbeats=heartbeats,
             reconnect=self.reconnect,
@@ -178,15 +172,10 @@ class Client:
     ) -> ActionWatch:
         """WatchActions of a cluster (or one node of it), resuming by itself."""
         request = action_pb2.WatchActionsRequest(cluster=cluster, node_name=node_name)
-
-        def open_stream(token: str) -> Iterable[action_pb2.WatchActionsResponse]:
-            request.resume_token = token
-            return self.actions.WatchActions(request)
-
         return Watch(
-            open_stream,
+            lambda token: self.actions.WatchActions(watch.with_token(request, token)),
             lambda m: m.events,
-            lambda e: e.type == action_pb2.ACTION_EVENT_TYPE_HEARTBEAT,
+            watch.action_heartbeat,
             resume_token=resume_token,
             heartbeats=heartbeats,
             reconnect=self.reconnect,
@@ -201,15 +190,10 @@ class Client:
     ) -> ContainerClusterWatch:
         """WatchContainerClusters, resuming by itself."""
         request = container_cluster_pb2.WatchContainerClustersRequest(states=list(states))
-
-        def open_stream(token: str) -> Iterable[container_cluster_pb2.WatchContainerClustersResponse]:
-            request.resume_token = token
-            return self.container_clusters.WatchContainerClusters(request)
-
         return Watch(
-            open_stream,
+            lambda token: self.container_clusters.WatchContainerClusters(watch.with_token(request, token)),
             lambda m: m.events,
-            lambda e: e.type == container_cluster_pb2.CONTAINER_CLUSTER_EVENT_TYPE_HEARTBEAT,
+            watch.container_cluster_heartbeat,
             resume_token=resume_token,
             heartbeats=heartbeats,
             reconnect=self.reconnect,

@@ -15,6 +15,7 @@ Other errors (a bad request, a revoked token) raise :class:`~flotilla.FlotillaEr
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from dataclasses import dataclass
 from typing import (
@@ -36,6 +37,7 @@ from typing import (
 import grpc
 
 from flotilla.errors import FlotillaError
+from flotilla.v1 import action_pb2, container_cluster_pb2, status_pb2
 
 RETRYABLE = frozenset({grpc.StatusCode.UNAVAILABLE})
 """The codes a watch reconnects after; anything else is raised."""
@@ -46,8 +48,13 @@ class Event(Protocol):
     def resume_token(self) -> str: ...
 
 
+class Resumable(Protocol):
+    resume_token: str
+
+
 E = TypeVar("E", bound=Event)
 M = TypeVar("M")
+Q = TypeVar("Q", bound=Resumable)
 
 
 @dataclass(frozen=True)
@@ -243,3 +250,41 @@ class AsyncWatch(Generic[M, E]):
             finally:
                 self._cancel()
             await asyncio.sleep(state.failed(error))
+
+
+# The three watches, declared once for both clients: the request and the heartbeat test.
+
+
+def status_request(
+    name: str,
+    output: "status_pb2.StatusOutput.ValueType",
+    apps: "Iterable[str]",
+    clusters: "Iterable[str]",
+    resources: "Iterable[str]",
+) -> "status_pb2.WatchStatusRequest":
+    return status_pb2.WatchStatusRequest(
+        name=name,
+        output=output,
+        apps=list(apps),
+        clusters=list(clusters),
+        resources=list(resources),
+    )
+
+
+def status_heartbeat(event: "status_pb2.WatchEvent") -> bool:
+    return event.type == status_pb2.WATCH_EVENT_TYPE_HEARTBEAT
+
+
+def action_heartbeat(event: "action_pb2.ActionEvent") -> bool:
+    return event.type == action_pb2.ACTION_EVENT_TYPE_HEARTBEAT
+
+
+def container_cluster_heartbeat(event: "container_cluster_pb2.ContainerClusterEvent") -> bool:
+    return event.type == container_cluster_pb2.CONTAINER_CLUSTER_EVENT_TYPE_HEARTBEAT
+
+
+def with_token(request: Q, token: str) -> Q:
+    """A copy of a watch request resuming after `token`."""
+    resumed = copy.deepcopy(request)
+    resumed.resume_token = token
+    return resumed

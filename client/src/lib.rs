@@ -314,11 +314,21 @@ impl ConnectOptions {
             })
     }
 
+    /// Connects a channel that sends the token: what the service clients run on, and
+    /// what a caller of its own (a dynamic client) can use directly.
+    pub async fn transport(&self) -> Result<Transport, Error> {
+        let channel = self.channel().await?;
+        transport(channel, self.token.as_ref())
+    }
+
     /// Connects and builds the service clients.
     pub async fn connect(&self) -> Result<Client, Error> {
-        let channel = self.channel().await?;
-        Client::with_token(channel, self.token.as_ref())
+        Ok(Client::over(self.transport().await?))
     }
+}
+
+fn transport(channel: Channel, token: Option<&Token>) -> Result<Transport, Error> {
+    Ok(InterceptedService::new(channel, Credentials::new(token)?))
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, Error> {
@@ -355,9 +365,12 @@ impl Client {
 
     /// Builds the service clients over an existing channel, sending `token`.
     pub fn with_token(channel: Channel, token: Option<&Token>) -> Result<Client, Error> {
-        let credentials = Credentials::new(token)?;
-        let transport = InterceptedService::new(channel, credentials);
-        Ok(Client {
+        Ok(Client::over(transport(channel, token)?))
+    }
+
+    /// Builds the service clients over a transport.
+    pub fn over(transport: Transport) -> Client {
+        Client {
             lifecycle: LifecycleServiceClient::new(transport.clone()),
             status: StatusServiceClient::new(transport.clone()),
             actions: ActionServiceClient::new(transport.clone()),
@@ -365,7 +378,7 @@ impl Client {
             access: AccessServiceClient::new(transport.clone()),
             agent: AgentServiceClient::new(transport.clone()),
             simulator: SimulatorServiceClient::new(transport),
-        })
+        }
     }
 }
 

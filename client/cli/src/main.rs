@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{CommandFactory, Parser, Subcommand};
-use flotilla_client::{ApiError, Client, ConnectOptions, Credentials, Token};
+use flotilla_client::{ApiError, Client, ConnectOptions, Token};
 use output::Format;
 use resources::Resources;
 use tonic::Code;
@@ -204,11 +204,7 @@ impl Ctx {
 
     /// The lifecycle service for the generic resource path.
     pub async fn resources(&self) -> anyhow::Result<Resources> {
-        let channel = self.options.channel().await?;
-        let credentials = Credentials::new(self.options.token.as_ref())?;
-        Ok(Resources::new(
-            tonic::service::interceptor::InterceptedService::new(channel, credentials),
-        ))
+        Ok(Resources::new(self.options.transport().await?))
     }
 }
 

@@ -220,7 +220,6 @@ fn document(origin: &str, value: Value, base: &Path) -> Result<Document, String>
         fields.insert("manifests".into(), Value::String(text));
     }
     let spec = resources::validate(kind, &spec).map_err(|e| format!("field spec: {e}"))?;
-    let _ = origin;
     Ok(Document {
         origin: origin.to_string(),
         kind,

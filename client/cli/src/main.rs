@@ -492,8 +492,7 @@ async fn verb(ctx: &Ctx, rpc: &str, name: &str) -> anyhow::Result<()> {
                 .as_str()
                 .or(after["networkIntentsState"].as_str())
                 .unwrap_or_default();
-            let short = state.rsplit_once("_STATE_").map_or(state, |(_, s)| s);
-            println!("{name}: {}", short.to_lowercase());
+            println!("{name}: {}", output::short_state(state).to_lowercase());
             Ok(())
         }
         format => output::print(format, &[after], true),

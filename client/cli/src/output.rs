@@ -72,6 +72,12 @@ pub fn short_enum(value: &str, prefix: &str) -> String {
     value.strip_prefix(prefix).unwrap_or(value).to_string()
 }
 
+/// A resource state without its enum's prefix: every state enum's values read
+/// `…_STATE_{STATE}` (`DEPLOYMENT_INTENT_GROUP_STATE_APPROVED` → `APPROVED`).
+pub fn short_state(value: &str) -> &str {
+    value.rsplit_once("_STATE_").map_or(value, |(_, s)| s)
+}
+
 /// The status of the `Ready` condition, if the resource has conditions.
 fn ready(item: &Value) -> Option<String> {
     let conditions = item.get("conditions")?.as_array()?;
@@ -183,9 +189,7 @@ fn table(items: &[Value], wide: bool) -> String {
                 .or_else(|| item.pointer("/status/state"))
                 .and_then(Value::as_str)
                 .unwrap_or("-");
-            // Every resource's state enum ends with `_STATE_`.
-            let short = value.rsplit_once("_STATE_").map_or(value, |(_, s)| s);
-            row.push(short.to_string());
+            row.push(short_state(value).to_string());
         }
         if connectivity {
             row.push(text("connectivity", "CONNECTIVITY_"));

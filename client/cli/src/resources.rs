@@ -1,7 +1,7 @@
 //! Get, list, create, update and delete of any lifecycle kind, through the dynamic
 //! call path: requests and responses are the API's messages, built and read by name.
 
-use prost_reflect::{DynamicMessage, ReflectMessage, Value as PValue};
+use prost_reflect::{DynamicMessage, Value as PValue};
 use serde_json::{Value, json};
 use tonic::Status;
 
@@ -206,6 +206,5 @@ pub fn validate(kind: &Kind, spec: &Value) -> Result<Value, String> {
         // serde's position is in the re-serialized JSON, not the user's YAML.
         e.split(" at line ").next().unwrap_or(&e).to_string()
     })?;
-    let _ = parsed.descriptor();
     Ok(to_json(&parsed))
 }

@@ -131,18 +131,35 @@ pub async fn status(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<()> {
     if args.watch {
         return watch(ctx, args).await;
     }
-    let mut client = ctx.client().await?;
-    let mut request = v1::GetDeploymentIntentGroupStatusRequest {
+    let request = v1::GetDeploymentIntentGroupStatusRequest {
         name: args.group.clone(),
         output: view_output(args.view).into(),
         apps: args.apps.clone(),
         clusters: args.clusters.clone(),
         resources: args.resources.clone(),
         instance: args.instance.clone().unwrap_or_default(),
-        page_size: 1000,
         ..Default::default()
     };
-    // Every page, merged into one status.
+    let status = full_status(ctx, request).await?;
+    match ctx.output {
+        Format::Table | Format::Wide | Format::Name => {
+            print!("{}", tree(&status));
+            Ok(())
+        }
+        format => {
+            let json = dynamic::to_json(&dynamic::from_typed(&status, "ResourceStatus"));
+            crate::output::print(format, &[json], true)
+        }
+    }
+}
+
+/// The status with every page of its resources merged into one.
+async fn full_status(
+    ctx: &Ctx,
+    mut request: v1::GetDeploymentIntentGroupStatusRequest,
+) -> anyhow::Result<ResourceStatus> {
+    let mut client = ctx.client().await?;
+    request.page_size = 1000;
     let mut status = client
         .status
         .get_deployment_intent_group_status(request.clone())
@@ -158,16 +175,7 @@ pub async fn status(ctx: &Ctx, args: StatusArgs) -> anyhow::Result<()> {
         status.resources.extend(page.resources);
         status.next_page_token = page.next_page_token;
     }
-    match ctx.output {
-        Format::Table | Format::Wide | Format::Name => {
-            print!("{}", tree(&status));
-            Ok(())
-        }
-        format => {
-            let json = dynamic::to_json(&dynamic::from_typed(&status, "ResourceStatus"));
-            crate::output::print(format, &[json], true)
-        }
-    }
+    Ok(status)
 }
 
 /// The status as a tree: the group's state and counts, then app → cluster → resource.
@@ -508,17 +516,13 @@ async fn blocking(
     condition: Condition,
     failed_only: bool,
 ) -> anyhow::Result<String> {
-    let mut client = ctx.client().await?;
-    let status = client
-        .status
-        .get_deployment_intent_group_status(v1::GetDeploymentIntentGroupStatusRequest {
-            name: group.into(),
-            output: StatusOutput::All.into(),
-            page_size: 1000,
-            ..Default::default()
-        })
-        .await?
-        .into_inner();
+    // Every page: a large group's blocking resources may be past the first.
+    let request = v1::GetDeploymentIntentGroupStatusRequest {
+        name: group.into(),
+        output: StatusOutput::All.into(),
+        ..Default::default()
+    };
+    let status = full_status(ctx, request).await?;
     let mut rows = Vec::new();
     for app in &status.resources {
         for cluster in &app.clusters {

@@ -264,3 +264,28 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
 pub fn unix_seconds() -> i64 {
     crate::store::now_micros() / 1_000_000
 }
+
+/// Holds `n` in a gauge until released or dropped.
+pub struct GaugeHold {
+    gauge: &'static prometheus::IntGauge,
+    held: i64,
+}
+
+impl GaugeHold {
+    pub fn new(gauge: &'static prometheus::IntGauge, n: i64) -> GaugeHold {
+        gauge.add(n);
+        GaugeHold { gauge, held: n }
+    }
+
+    pub fn release(&mut self, n: i64) {
+        let n = n.min(self.held);
+        self.gauge.sub(n);
+        self.held -= n;
+    }
+}
+
+impl Drop for GaugeHold {
+    fn drop(&mut self) {
+        self.gauge.sub(self.held);
+    }
+}

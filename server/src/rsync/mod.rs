@@ -19,7 +19,7 @@ use crate::agent::{AgentHub, ClusterLink, Session};
 use crate::api::convert::json_to_struct;
 use crate::app::status::Outcome;
 use crate::error::Result;
-use crate::metrics::METRICS;
+use crate::metrics::{GaugeHold, METRICS};
 use crate::store::cluster::cluster_list_all;
 use crate::store::rsync_resource::ResourceKey;
 use crate::store::status::{RsyncWork, rsync_work};
@@ -270,30 +270,5 @@ impl RsyncEngine {
             outcomes.push((item, outcome));
         }
         Some(outcomes)
-    }
-}
-
-/// Holds `n` in a gauge until released or dropped.
-struct GaugeHold {
-    gauge: &'static prometheus::IntGauge,
-    held: i64,
-}
-
-impl GaugeHold {
-    fn new(gauge: &'static prometheus::IntGauge, n: i64) -> GaugeHold {
-        gauge.add(n);
-        GaugeHold { gauge, held: n }
-    }
-
-    fn release(&mut self, n: i64) {
-        let n = n.min(self.held);
-        self.gauge.sub(n);
-        self.held -= n;
-    }
-}
-
-impl Drop for GaugeHold {
-    fn drop(&mut self) {
-        self.gauge.sub(self.held);
     }
 }

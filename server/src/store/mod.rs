@@ -433,8 +433,6 @@ impl Tx {
             .observe(started.elapsed().as_secs_f64());
         if n > 0 {
             metrics.status_events_appended.inc_by(n as u64);
-        }
-        if n > 0 {
             tracing::debug!(
                 events = n,
                 append_us = appended.as_micros() as u64,

@@ -62,19 +62,18 @@ class _Interceptor(
     def __init__(self, conn: Connection) -> None:
         self._conn = conn
 
-    def intercept_unary_unary(self, continuation: Callable[..., Any], details: grpc.ClientCallDetails, request: Any) -> Any:
+    def _single_response(self, continuation: Callable[..., Any], details: grpc.ClientCallDetails, request: Any) -> Any:
         outcome = continuation(_with_token(self._conn, details, True), request)
         error = outcome.exception()
         if error is not None:
             raise FlotillaError.from_rpc_error(error) from None
         return outcome
 
+    def intercept_unary_unary(self, continuation: Callable[..., Any], details: grpc.ClientCallDetails, request: Any) -> Any:
+        return self._single_response(continuation, details, request)
+
     def intercept_stream_unary(self, continuation: Callable[..., Any], details: grpc.ClientCallDetails, requests: Any) -> Any:
-        outcome = continuation(_with_token(self._conn, details, True), requests)
-        error = outcome.exception()
-        if error is not None:
-            raise FlotillaError.from_rpc_error(error) from None
-        return outcome
+        return self._single_response(continuation, details, requests)
 
     def intercept_unary_stream(self, continuation: Callable[..., Any], details: grpc.ClientCallDetails, request: Any) -> Any:
         return continuation(_with_token(self._conn, details, False), request)

@@ -1,0 +1,209 @@
+//! How a subscriber starts: a snapshot of the selection, or a resume after a token.
+
+use super::*;
+
+impl Subscriber {
+    /// The current status as events, read in one consistent snapshot, then SYNCED.
+    pub(super) async fn snapshot(&mut self) -> std::result::Result<(), Stop> {
+        self.flush().await?;
+        let store = self.hub.store().clone();
+        let turn = self.hub.snapshot_turn().await;
+        let mut tx = store.snapshot().await?;
+        let (revision, _) = target_revision(&mut tx, &self.target).await?;
+        let mut result = self
+            .status
+            .query_on(&mut tx, &self.request.owner, &query(&self.request, None))
+            .await?;
+        let mut entries = std::mem::take(&mut result.entries);
+        while let Some(after) = result.next.take() {
+            result = self
+                .status
+                .query_on(
+                    &mut tx,
+                    &self.request.owner,
+                    &query(&self.request, Some(after)),
+                )
+                .await?;
+            entries.append(&mut result.entries);
+        }
+        let instance = result.instance.as_ref().map(|i| i.id);
+        let connectivity = match instance {
+            Some(id) => placed_connectivity(&mut tx, id).await?,
+            None => Vec::new(),
+        };
+        drop(tx);
+        drop(turn);
+
+        let now = now_micros();
+        let at = |sub| Position {
+            revision,
+            sub,
+            snapshot: true,
+        };
+        self.instance = instance.map(|i| i.to_string()).unwrap_or_default();
+        self.counts = result.counts.clone();
+        self.counts_dirty = false;
+        self.pos = revision;
+        let lifecycle = pb::WatchEvent {
+            r#type: pb::WatchEventType::LifecycleChanged as i32,
+            time: timestamp(now),
+            state: result.state.clone(),
+            instance: self.instance_name(&self.instance.clone()),
+            ..Default::default()
+        };
+        let mut sub = 1;
+        self.send_at(lifecycle, at(sub)).await?;
+        for (cluster, state) in connectivity {
+            if !self.cluster_matches(&cluster) {
+                continue;
+            }
+            sub += 1;
+            let event = connectivity_event(&cluster, &state, now);
+            self.send_at(event, at(sub)).await?;
+        }
+        // Drained as sent: a large snapshot's entries are freed while it streams.
+        for entry in entries.drain(..) {
+            sub += 1;
+            let event = resource_event(&entry, now);
+            self.send_at(event, at(sub)).await?;
+        }
+        sub += 1;
+        let counts = self.counts_event(now);
+        self.send_at(counts, at(sub)).await?;
+        let synced = pb::WatchEvent {
+            r#type: pb::WatchEventType::Synced as i32,
+            time: timestamp(now),
+            ..Default::default()
+        };
+        let done = Position {
+            sub: token::DONE,
+            ..Position::after(revision)
+        };
+        self.send_at(synced, done).await
+    }
+
+    /// Positions the stream after `position` without sending anything: the instance and
+    /// counts as of that revision, then the derived events after `position.sub`.
+    pub(super) async fn resume(&mut self, position: Position) -> std::result::Result<(), Stop> {
+        let store = self.hub.store().clone();
+        let turn = self.hub.snapshot_turn().await;
+        let mut tx = store.snapshot().await?;
+        let (now, compacted) = target_revision(&mut tx, &self.target).await?;
+        if position.revision < compacted {
+            return Err(Stop::Resync);
+        }
+        let current = self
+            .status
+            .query_on(&mut tx, &self.request.owner, &summary(&self.request))
+            .await?;
+        // Walk the events after the token: the first instance switch tells which
+        // instance the stream was on; the deltas of that instance's matching events
+        // lead from today's counts back to the token's.
+        let mut instance_then: Option<String> = None;
+        let mut deltas: BTreeMap<String, Counts> = BTreeMap::new();
+        let mut at = position.revision;
+        loop {
+            let events = events_after(&mut tx, &self.target, at, now, CHUNK as i64).await?;
+            if events.first().is_some_and(|e| e.revision != at + 1) {
+                return Err(Stop::Resync);
+            }
+            let Some(last) = events.last() else { break };
+            at = last.revision;
+            for event in &events {
+                match &event.payload {
+                    Payload::Lifecycle {
+                        instance, previous, ..
+                    } if instance_then.is_none() && instance != previous => {
+                        instance_then = Some(previous.clone());
+                    }
+                    Payload::Resource {
+                        rendered, old, new, ..
+                    } if self.matches(event) => {
+                        let counts = deltas.entry(event.instance.clone()).or_default();
+                        apply_delta(counts, *rendered, old.as_ref(), -1);
+                        apply_delta(counts, *rendered, Some(new), 1);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if at != now {
+            return Err(Stop::Resync);
+        }
+        let instance = instance_then.unwrap_or_else(|| {
+            current
+                .instance
+                .as_ref()
+                .map(|i| i.id.to_string())
+                .unwrap_or_default()
+        });
+        let mut counts = if instance.is_empty() {
+            Counts::new()
+        } else {
+            let id: InstanceId = instance.parse().map_err(Error::internal)?;
+            let filter = self.sql_filter(&mut tx, id).await?;
+            if filter.names.is_empty() {
+                counts_sum(&mut tx, id, &filter).await?
+            } else {
+                counts_for_names(&mut tx, id, &filter).await?
+            }
+        };
+        for (key, delta) in deltas.remove(&instance).unwrap_or_default() {
+            // The deltas were recorded forward; undo them.
+            *counts.entry(key).or_default() -= delta;
+        }
+        counts.retain(|_, n| *n != 0);
+        let at_event = if position.revision > 0 {
+            events_after(
+                &mut tx,
+                &self.target,
+                position.revision - 1,
+                position.revision,
+                1,
+            )
+            .await?
+            .pop()
+        } else {
+            None
+        };
+        self.instance = instance;
+        // Inside a transaction's events, the COUNTS_CHANGED due at its end is still
+        // owed if an event of it up to the token moved the selection's counts.
+        self.counts_dirty = false;
+        if let Some(event) = &at_event
+            && position.sub == 0
+        {
+            let batch = batch_events(&mut tx, &self.target, event.batch, event.revision).await?;
+            self.counts_dirty = batch.iter().any(|e| {
+                matches!(e.payload, Payload::Resource { .. })
+                    && e.instance == self.instance
+                    && self.matches(e)
+            });
+        }
+        drop(tx);
+        drop(turn);
+        // A token at (or inside) an instance switch: the new instance's resources after
+        // the token's sub-position are still owed (none were sent yet at sub 0).
+        let switch = at_event.clone();
+        self.counts = counts;
+        self.pos = position.revision;
+        self.last_sent = position;
+        if let Some(event) = &at_event
+            && position.sub == 0
+            && event.batch == event.revision
+        {
+            // The token is the transaction's last event: its counts come next.
+            self.flush_counts(event, true).await?;
+        }
+        if let Some(event) = switch
+            && let Payload::Lifecycle {
+                instance, previous, ..
+            } = &event.payload
+            && instance != previous
+            && !instance.is_empty()
+        {
+            self.new_instance(&event, position.sub).await?;
+        }
+        Ok(())
+    }
+}

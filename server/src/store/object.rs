@@ -150,8 +150,17 @@ pub async fn object_find<S: DeserializeOwned>(
     conn: &mut AnyConnection,
     name: &ResourceName,
 ) -> Result<Option<Object<S>>> {
+    object_find_locked(conn, name, "").await
+}
+
+/// Gets a resource, or None, taking `lock` (a `Tx::row_lock` clause) on its row.
+pub async fn object_find_locked<S: DeserializeOwned>(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    lock: &str,
+) -> Result<Option<Object<S>>> {
     let kind = name.kind();
-    let sql = format!("SELECT {COLUMNS} FROM {} WHERE name = $1", table(kind));
+    let sql = format!("SELECT {COLUMNS} FROM {} WHERE name = $1{lock}", table(kind));
     let row = sqlx::query(&sql)
         .bind(name.to_string())
         .fetch_optional(conn)
@@ -165,19 +174,33 @@ pub async fn object_get<S: DeserializeOwned>(
     conn: &mut AnyConnection,
     name: &ResourceName,
 ) -> Result<Object<S>> {
-    object_find(conn, name)
+    object_get_locked(conn, name, "").await
+}
+
+/// Gets a resource taking `lock` on its row; NOT_FOUND if it does not exist.
+pub async fn object_get_locked<S: DeserializeOwned>(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    lock: &str,
+) -> Result<Object<S>> {
+    object_find_locked(conn, name, lock)
         .await?
         .ok_or_else(|| Error::not_found(name.kind().type_name, name.to_string()))
 }
 
-/// Checks that a resource exists; NOT_FOUND naming `field` otherwise.
+/// Checks that a resource exists; NOT_FOUND naming `field` otherwise. `lock` (a
+/// `Tx::row_lock` clause, or "") keeps it existing until the transaction ends: a
+/// writer that creates a child or a reference holds the parent's or the referenced
+/// row with a key-share lock, which a racing delete (that locks the row for update
+/// before it looks for children and users) waits for, and vice versa.
 pub async fn object_require(
     conn: &mut AnyConnection,
     name: &ResourceName,
     field: &str,
+    lock: &str,
 ) -> Result<()> {
     let sql = format!(
-        "SELECT 1 AS one FROM {} WHERE name = $1",
+        "SELECT 1 AS one FROM {} WHERE name = $1{lock}",
         table(name.kind())
     );
     let found = sqlx::query(&sql)
@@ -308,7 +331,7 @@ pub async fn object_delete(
 /// After a compare-and-swap touched no row: NOT_FOUND if the resource is gone, else
 /// ABORTED because a concurrent write changed it.
 async fn stale_or_missing(conn: &mut AnyConnection, name: &ResourceName) -> Error {
-    match object_require(conn, name, "name").await {
+    match object_require(conn, name, "name", "").await {
         Ok(()) => Error::Aborted {
             reason: "CONCURRENT_MODIFICATION",
             message: format!(

@@ -75,7 +75,10 @@ impl Lifecycle {
     /// session that holds it ends.
     pub async fn rotate_agent_token(&self, name: &ResourceName) -> Result<ClusterView> {
         let mut tx = self.store.begin().await?;
-        let object: Object<ClusterSpec> = object_get(&mut tx, name).await?;
+        // Locked, so a racing DeleteCluster either commits first (NOT_FOUND here) or
+        // waits for this token and revokes it.
+        let lock = tx.for_update();
+        let object: Object<ClusterSpec> = object_get_locked(&mut tx, name, lock).await?;
         if object.spec.connection_mode != ConnectionMode::Agent {
             return Err(Error::precondition(
                 "NOT_AN_AGENT_CLUSTER",
@@ -107,7 +110,7 @@ impl Lifecycle {
         page_size: usize,
     ) -> Result<Page<ClusterView>> {
         let mut conn = self.store.read().await?;
-        object_require(&mut conn, parent, "parent").await?;
+        object_require(&mut conn, parent, "parent", "").await?;
         let mut items = Vec::new();
         let mut cursor = after.to_string();
         // Label filtering happens after the keyset read, so read in batches until the
@@ -205,7 +208,10 @@ impl Lifecycle {
         tx: &mut Tx,
         cluster: &ResourceName,
     ) -> Result<()> {
-        let lock = tx.for_update();
+        // NO KEY UPDATE: it serializes the edits of one cluster's intents without
+        // conflicting with the key-share lock a network intent create already holds on
+        // its parent cluster (FOR UPDATE there would deadlock two such creates).
+        let lock = tx.row_lock(RowLock::NoKeyUpdate);
         let network = cluster_network_status(tx, cluster, lock)
             .await?
             .ok_or_else(|| Error::not_found(CLUSTER.type_name, cluster.to_string()))?;

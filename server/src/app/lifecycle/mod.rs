@@ -47,7 +47,7 @@ use crate::store::network::{
     NetworkStatus, cluster_insert, cluster_network_status, cluster_update_network_state,
 };
 use crate::store::object::{
-    Object, new_object, object_delete, object_find, object_first_child, object_get, object_insert,
+    Object, new_object, object_delete, object_find, object_first_child, object_get, object_get_locked, object_insert,
     object_list, object_list_under, object_require, object_update,
 };
 use crate::store::rsync_resource::{
@@ -55,7 +55,7 @@ use crate::store::rsync_resource::{
     rsync_resources_awaiting_delete, rsync_resources_insert, rsync_resources_list,
 };
 use crate::store::status::rsync_bulk_transition;
-use crate::store::{Store, Tx, now_micros};
+use crate::store::{RowLock, Store, Tx, now_micros};
 
 /// A deployment intent group as returned by the API.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -165,7 +165,7 @@ impl Lifecycle {
     ) -> Result<Page<Object<S>>> {
         let mut conn = self.store.read().await?;
         if let Some(parent) = parent {
-            object_require(&mut conn, parent, "parent").await?;
+            object_require(&mut conn, parent, "parent", "").await?;
         }
         let parent = parent.map(ToString::to_string).unwrap_or_default();
         let mut items = object_list(&mut conn, kind, &parent, after, page_size as i64 + 1).await?;
@@ -253,7 +253,10 @@ impl Lifecycle {
     /// Deletes a resource of a plain kind; refused while it has children or is used.
     pub async fn delete(&self, name: &ResourceName, etag: Option<i64>) -> Result<()> {
         let mut tx = self.store.begin().await?;
-        let current: Object<serde_json::Value> = object_get(&mut tx, name).await?;
+        // Locked first, so a create of a child or a reference that raced ahead has
+        // committed (and is seen below) or waits and then finds no row.
+        let lock = tx.for_update();
+        let current: Object<serde_json::Value> = object_get_locked(&mut tx, name, lock).await?;
         check_etag(name, etag, current.generation)?;
         self.refuse_if_children(&mut tx, name).await?;
         self.refuse_if_used(&mut tx, name).await?;
@@ -272,7 +275,8 @@ impl Lifecycle {
             .find(|(child, _)| *child == kind)
             .map(|(_, parent)| *parent)
             .expect("every nested kind has a parent");
-        object_require(tx, &name.ancestor(parent_kind), "parent").await
+        let lock = tx.row_lock(RowLock::KeyShare);
+        object_require(tx, &name.ancestor(parent_kind), "parent", lock).await
     }
 
     /// Refuses to delete a resource that still has children.
@@ -335,10 +339,17 @@ impl Lifecycle {
     ) -> Result<()> {
         let kind = name.kind();
         let text = |key: &str| spec[key].as_str().unwrap_or_default().to_string();
+        let lock = tx.row_lock(RowLock::KeyShare);
         if kind == &APP_PROFILE {
             let version = name.ancestor(&COMPOSITE_APP);
             let app = text("app");
-            object_require(tx, &child_of(&APP, &version, &app), "app_profile.app").await?;
+            object_require(
+                tx,
+                &child_of(&APP, &version, &app),
+                "app_profile.app",
+                lock,
+            )
+            .await?;
             let profile = name.ancestor(&COMPOSITE_PROFILE).to_string();
             let siblings: Vec<Object<AppProfileSpec>> =
                 object_list_under(tx, &APP_PROFILE, &profile).await?;
@@ -363,6 +374,7 @@ impl Lifecycle {
                 tx,
                 &child_of(&COMPOSITE_PROFILE, &version, &profile),
                 "deployment_intent_group.composite_profile",
+                lock,
             )
             .await?;
             let overrides: Vec<String> = spec["override_values"]
@@ -373,7 +385,7 @@ impl Lifecycle {
                 .collect();
             for (index, app) in overrides.iter().enumerate() {
                 let field = format!("deployment_intent_group.override_values[{index}].app");
-                object_require(tx, &child_of(&APP, &version, app), &field).await?;
+                object_require(tx, &child_of(&APP, &version, app), &field, lock).await?;
             }
         } else if kind == &PLACEMENT_INTENT {
             let version = name.ancestor(&COMPOSITE_APP);
@@ -381,11 +393,12 @@ impl Lifecycle {
                 tx,
                 &child_of(&APP, &version, &text("app")),
                 "placement_intent.app",
+                lock,
             )
             .await?;
             let provider =
                 ResourceName::child(&CLUSTER_PROVIDER, None, &[&text("cluster_provider")]);
-            object_require(tx, &provider, "placement_intent.cluster_provider").await?;
+            object_require(tx, &provider, "placement_intent.cluster_provider", lock).await?;
         }
         Ok(())
     }
@@ -422,7 +435,8 @@ impl Lifecycle {
         version: &str,
         composite_profile: Option<&str>,
     ) -> Result<()> {
-        let lock = tx.for_update();
+        // NO KEY UPDATE, not FOR UPDATE: see `dig_changed`.
+        let lock = tx.row_lock(RowLock::NoKeyUpdate);
         for (dig, _) in dig_list_users(tx, version, composite_profile, lock).await? {
             let dig = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "name", &dig)
                 .map_err(|v| Error::internal(v.description))?;
@@ -439,7 +453,10 @@ impl Lifecycle {
         dig: &ResourceName,
         composite_profile: Option<String>,
     ) -> Result<()> {
-        let lock = tx.for_update();
+        // NO KEY UPDATE serializes the content changes of one group but does not
+        // conflict with the key-share lock a placement intent create holds on its parent
+        // group (FOR UPDATE would deadlock two creates, or a create and an app delete).
+        let lock = tx.row_lock(RowLock::NoKeyUpdate);
         let status = dig_status(tx, dig, lock)
             .await?
             .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, dig.to_string()))?;

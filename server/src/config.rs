@@ -127,6 +127,10 @@ pub struct Flags {
     /// milliseconds [default: 10000].
     #[arg(long, env = "FLOTILLA_CLUSTER_SYNC_MILLIS")]
     pub cluster_sync_millis: Option<u64>,
+    /// How often the database is pinged for grpc.health.v1 (NOT_SERVING while it does
+    /// not answer), in milliseconds [default: 1000].
+    #[arg(long, env = "FLOTILLA_HEALTH_CHECK_MILLIS")]
+    pub health_check_millis: Option<u64>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -194,6 +198,7 @@ struct FileConfig {
     cluster_operation_timeout_secs: Option<u64>,
     cluster_gc_millis: Option<u64>,
     cluster_sync_millis: Option<u64>,
+    health_check_millis: Option<u64>,
 }
 
 /// The effective configuration.
@@ -241,6 +246,8 @@ pub struct Config {
     /// Periods of the container cluster garbage collector and state sync.
     pub cluster_gc: Duration,
     pub cluster_sync: Duration,
+    /// How often the database is pinged for the health service.
+    pub health_check: Duration,
 }
 
 impl Config {
@@ -401,6 +408,13 @@ impl Config {
                     .cluster_sync_millis
                     .or(file.cluster_sync_millis)
                     .unwrap_or(10_000)
+                    .max(10),
+            ),
+            health_check: Duration::from_millis(
+                flags
+                    .health_check_millis
+                    .or(file.health_check_millis)
+                    .unwrap_or(1000)
                     .max(10),
             ),
         };

@@ -14,6 +14,8 @@ use flotilla_api::v1::lifecycle_service_server::LifecycleServiceServer;
 use flotilla_api::v1::simulator_service_server::SimulatorServiceServer;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
+use tonic::server::NamedService;
+use tonic_health::ServingStatus;
 use tower_http::classify::{GrpcCode, GrpcErrorsAsFailures, SharedClassifier};
 use tower_http::trace::{
     DefaultMakeSpan, DefaultOnFailure, DefaultOnRequest, DefaultOnResponse, TraceLayer,
@@ -48,6 +50,7 @@ use crate::store::action::ActionRecord;
 use crate::store::{Store, redact};
 use crate::tasks::action_timer::ActionTimer;
 use crate::tasks::container_clusters::{GarbageCollector, StateSync, WorkflowDriver};
+use crate::tasks::health::{Health, HealthCheck};
 use crate::tasks::upkeep::{StoreUpkeep, Upkeep};
 use crate::tasks::{self, Activator};
 use crate::vault::Vault;
@@ -255,9 +258,19 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     }
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
-    health_reporter
-        .set_serving::<LifecycleServiceServer<LifecycleApi>>()
-        .await;
+    let mut served = vec![
+        <LifecycleServiceServer<LifecycleApi> as NamedService>::NAME,
+        <StatusRoutes as NamedService>::NAME,
+        <AccessServiceServer<AccessApi> as NamedService>::NAME,
+        <ActionServiceServer<ActionApi> as NamedService>::NAME,
+        <ContainerClusterServiceServer<ContainerClusterApi> as NamedService>::NAME,
+        <AgentServiceServer<AgentApi> as NamedService>::NAME,
+    ];
+    if config.sim {
+        served.push(<SimulatorServiceServer<SimulatorApi> as NamedService>::NAME);
+    }
+    let health = Health::new(health_reporter, served);
+    health.set(ServingStatus::Serving).await;
 
     let reflection = || {
         tonic_reflection::server::Builder::configure()
@@ -374,6 +387,14 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         workers.clone(),
     ));
 
+    // After shutdown began the status stays NOT_SERVING: the workers token stops this.
+    task_handles.push(tasks::spawn(
+        Arc::new(HealthCheck::new(store.clone(), health.clone())),
+        config.health_check,
+        Activator::default(),
+        workers.clone(),
+    ));
+
     engine.start_all().await?;
     if let Some(embedded) = &embedded {
         // Registered container clusters' agents connect only while those clusters run.
@@ -389,7 +410,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         result = &mut serve => result?,
         () = shutdown.cancelled() => {
             info!("shutting down: ending agent sessions and draining in-flight requests");
-            health_reporter.set_not_serving::<LifecycleServiceServer<LifecycleApi>>().await;
+            health.set(ServingStatus::NotServing).await;
             // Stop rsync and the embedded agents first, so ending the sessions is not
             // taken for clusters becoming unreachable.
             workers.cancel();

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod proxy;
 pub mod readme;
 
 use flotilla_client::{Client, ConnectOptions, Token};
@@ -621,4 +622,19 @@ pub async fn sql_count(database_url: &str, sql: &str) -> i64 {
         .await
         .expect("count query");
     row.0
+}
+
+/// Runs a statement against a test database (to corrupt or change rows behind the
+/// server's back); returns the rows it affected.
+pub async fn sql_execute(database_url: &str, sql: &str) -> u64 {
+    use sqlx::Connection;
+    sqlx::any::install_default_drivers();
+    let mut conn = sqlx::AnyConnection::connect(database_url)
+        .await
+        .expect("connect to the test database");
+    sqlx::query(sql)
+        .execute(&mut conn)
+        .await
+        .expect("statement")
+        .rows_affected()
 }

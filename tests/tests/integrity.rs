@@ -149,11 +149,10 @@ async fn child_creates_race_parent_deletes(server: &TestServer) {
                 }),
                 ..Default::default()
             }),
-            b.lifecycle
-                .delete_composite_app(DeleteCompositeAppRequest {
-                    name: ca.clone(),
-                    ..Default::default()
-                }),
+            b.lifecycle.delete_composite_app(DeleteCompositeAppRequest {
+                name: ca.clone(),
+                ..Default::default()
+            }),
         )
         .await;
         let created = tally.record("app vs composite app", round, create, delete);
@@ -210,7 +209,10 @@ async fn child_creates_race_parent_deletes(server: &TestServer) {
          AND NOT EXISTS (SELECT 1 FROM clusters c WHERE c.name = t.cluster)",
     )
     .await;
-    assert_eq!(stray_tokens, 0, "live agent tokens of clusters that do not exist");
+    assert_eq!(
+        stray_tokens, 0,
+        "live agent tokens of clusters that do not exist"
+    );
 }
 
 async fn reference_creates_race_referent_deletes(server: &TestServer) {

@@ -5,9 +5,15 @@
 
 use tonic::{Code, Status};
 use tonic_types::{ErrorDetails, StatusExt};
-use tracing::error;
+use tracing::{error, warn};
 
 use crate::error::Error;
+use crate::store::DATABASE;
+
+/// A short random id that ties an answer to its log line.
+fn error_id() -> String {
+    uuid::Uuid::new_v4().simple().to_string()[..12].to_string()
+}
 
 /// The ErrorInfo domain of every Flotilla error.
 pub const ERROR_DOMAIN: &str = "flotilla.v1";
@@ -76,14 +82,44 @@ impl From<Error> for Status {
                 }
                 Code::ResourceExhausted
             }
-            Error::Unavailable(_) => {
-                details.set_error_info("DATABASE_UNAVAILABLE", ERROR_DOMAIN, []);
-                Code::Unavailable
+            // The causes of these two are for operators, not callers (database
+            // messages, stored data): the log has them under an id the answer names.
+            Error::Unavailable(cause) => {
+                let id = error_id();
+                let (reason, public) = match cause.strip_prefix(DATABASE) {
+                    Some(database) => {
+                        warn!(error_id = %id, cause = %database, "database unavailable");
+                        (
+                            "DATABASE_UNAVAILABLE",
+                            "the database cannot be reached right now".to_string(),
+                        )
+                    }
+                    None => ("UNAVAILABLE", cause),
+                };
+                details.set_error_info(
+                    reason,
+                    ERROR_DOMAIN,
+                    [("error_id".to_string(), id.clone())],
+                );
+                return Status::with_error_details(
+                    Code::Unavailable,
+                    format!("unavailable: {public}; retry (error id {id})"),
+                    details,
+                );
             }
-            Error::Internal(ref cause) => {
-                error!(%cause, "internal error");
-                details.set_error_info("INTERNAL", ERROR_DOMAIN, []);
-                Code::Internal
+            Error::Internal(cause) => {
+                let id = error_id();
+                error!(error_id = %id, %cause, "internal error");
+                details.set_error_info(
+                    "INTERNAL",
+                    ERROR_DOMAIN,
+                    [("error_id".to_string(), id.clone())],
+                );
+                return Status::with_error_details(
+                    Code::Internal,
+                    format!("internal error; the server log has the details under error id {id}"),
+                    details,
+                );
             }
         };
         Status::with_error_details(code, message, details)

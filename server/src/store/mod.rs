@@ -563,21 +563,26 @@ pub fn db_error(error: sqlx::Error) -> Error {
     mapped
 }
 
+/// The prefix of the causes of `Error::Unavailable` that come from the database: the
+/// API answers those with a plain message and logs the cause (api/status.rs).
+pub const DATABASE: &str = "database: ";
+
 fn classify_db_error(error: sqlx::Error) -> Error {
     match &error {
         sqlx::Error::Io(_)
         | sqlx::Error::Tls(_)
         | sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
-        | sqlx::Error::WorkerCrashed => Error::Unavailable(error.to_string()),
+        | sqlx::Error::WorkerCrashed => Error::Unavailable(format!("{DATABASE}{error}")),
         sqlx::Error::Database(db) => {
             let code = db.code().unwrap_or_default();
             // PostgreSQL: deadlock detected, serialization failure. Another transaction
             // won; the operation can be retried as a whole.
             if code == "40P01" || code == "40001" {
+                tracing::debug!(cause = %db.message(), "transaction lost to a concurrent one");
                 return Error::Aborted {
                     reason: "CONCURRENT_TRANSACTION",
-                    message: format!("a concurrent change conflicted; retry ({})", db.message()),
+                    message: "a concurrent change conflicted; retry".into(),
                 };
             }
             // PostgreSQL: class 08 (connection), 57P0x (shutdown), 53 (resources).
@@ -588,7 +593,7 @@ fn classify_db_error(error: sqlx::Error) -> Error {
                 || code == "5"
                 || code == "6"
             {
-                Error::Unavailable(db.message().to_string())
+                Error::Unavailable(format!("{DATABASE}{}", db.message()))
             } else {
                 Error::Internal(format!("database error: {}", db.message()))
             }

@@ -160,7 +160,10 @@ pub async fn object_find_locked<S: DeserializeOwned>(
     lock: &str,
 ) -> Result<Option<Object<S>>> {
     let kind = name.kind();
-    let sql = format!("SELECT {COLUMNS} FROM {} WHERE name = $1{lock}", table(kind));
+    let sql = format!(
+        "SELECT {COLUMNS} FROM {} WHERE name = $1{lock}",
+        table(kind)
+    );
     let row = sqlx::query(&sql)
         .bind(name.to_string())
         .fetch_optional(conn)

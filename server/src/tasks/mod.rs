@@ -5,6 +5,7 @@
 
 pub mod action_timer;
 pub mod container_clusters;
+pub mod health;
 pub mod upkeep;
 
 use std::sync::Arc;

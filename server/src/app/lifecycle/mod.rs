@@ -47,8 +47,9 @@ use crate::store::network::{
     NetworkStatus, cluster_insert, cluster_network_status, cluster_update_network_state,
 };
 use crate::store::object::{
-    Object, new_object, object_delete, object_find, object_first_child, object_get, object_get_locked, object_insert,
-    object_list, object_list_under, object_require, object_update,
+    Object, new_object, object_delete, object_find, object_first_child, object_get,
+    object_get_locked, object_insert, object_list, object_list_under, object_require,
+    object_update,
 };
 use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_active_on_cluster,
@@ -343,13 +344,7 @@ impl Lifecycle {
         if kind == &APP_PROFILE {
             let version = name.ancestor(&COMPOSITE_APP);
             let app = text("app");
-            object_require(
-                tx,
-                &child_of(&APP, &version, &app),
-                "app_profile.app",
-                lock,
-            )
-            .await?;
+            object_require(tx, &child_of(&APP, &version, &app), "app_profile.app", lock).await?;
             let profile = name.ancestor(&COMPOSITE_PROFILE).to_string();
             let siblings: Vec<Object<AppProfileSpec>> =
                 object_list_under(tx, &APP_PROFILE, &profile).await?;

@@ -120,7 +120,8 @@ impl Hooks for ServerHooks {
         if let Some(embedded) = &self.embedded {
             embedded.stop(cluster);
         }
-        self.engine.wake(cluster);
+        self.engine.forget(cluster);
+        self.hub.forget(cluster);
     }
 
     async fn tokens_revoked(&self, tokens: &[TokenId]) {
@@ -319,11 +320,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
             AgentServiceServer::new(AgentApi::new(hub.clone()))
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
-        .add_optional_service(
-            config
-                .sim
-                .then(|| SimulatorServiceServer::new(SimulatorApi::new(hub.clone(), iaas))),
-        );
+        .add_optional_service(config.sim.then(|| {
+            SimulatorServiceServer::new(SimulatorApi::new(hub.clone(), iaas, store.clone()))
+        }));
 
     info!(%address, sim = config.sim, tls = tls.is_some(), mtls = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some()), "flotilla-server listening");
     let serve = router.serve_with_incoming_shutdown(incoming.connections, {

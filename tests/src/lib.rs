@@ -610,6 +610,34 @@ fn value_json(value: &prost_types::Value) -> serde_json::Value {
     }
 }
 
+/// A JSON object as a protobuf Struct (merge patches).
+pub fn json_struct(value: &serde_json::Value) -> prost_types::Struct {
+    prost_types::Struct {
+        fields: value
+            .as_object()
+            .expect("a JSON object")
+            .iter()
+            .map(|(k, v)| (k.clone(), json_value(v)))
+            .collect(),
+    }
+}
+
+fn json_value(value: &serde_json::Value) -> prost_types::Value {
+    use prost_types::value::Kind;
+    use serde_json::Value;
+    let kind = match value {
+        Value::Null => Kind::NullValue(0),
+        Value::Bool(b) => Kind::BoolValue(*b),
+        Value::Number(n) => Kind::NumberValue(n.as_f64().unwrap_or_default()),
+        Value::String(s) => Kind::StringValue(s.clone()),
+        Value::Array(items) => Kind::ListValue(prost_types::ListValue {
+            values: items.iter().map(json_value).collect(),
+        }),
+        Value::Object(_) => Kind::StructValue(json_struct(value)),
+    };
+    prost_types::Value { kind: Some(kind) }
+}
+
 /// `SELECT COUNT(*) …` on the server's database, by a connection of the test's own.
 pub async fn sql_count(database_url: &str, sql: &str) -> i64 {
     use sqlx::Connection;

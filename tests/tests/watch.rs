@@ -315,16 +315,30 @@ async fn converge(client: &mut Client) {
     .await;
 }
 
+/// Deletes `pod`; while a deleted pod is not back yet (its controller recreates it,
+/// and the agent reports it), the simulator answers NOT_FOUND: wait for it.
 async fn delete_pod(client: &mut Client, cluster: &str, pod: &str) {
-    client
-        .simulator
-        .delete_pod(DeletePodRequest {
-            cluster: names::cluster("edge", cluster),
-            namespace: String::new(),
-            pod: pod.into(),
-        })
-        .await
-        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let result = client
+            .simulator
+            .delete_pod(DeletePodRequest {
+                cluster: names::cluster("edge", cluster),
+                namespace: String::new(),
+                pod: pod.into(),
+            })
+            .await;
+        match result {
+            Err(status) if status.code() == tonic::Code::NotFound => {
+                assert!(
+                    std::time::Instant::now() < deadline,
+                    "{pod} never came back"
+                );
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            other => return drop(other.unwrap()),
+        }
+    }
 }
 
 /// Some churn: pods deleted (NotPresent, then recreated and Ready again).

@@ -42,6 +42,8 @@ pub struct ClusterLink {
     /// session" cannot land after the write of a session that opened meanwhile (the
     /// cluster would stay Retrying with a live agent).
     connectivity: tokio::sync::Mutex<()>,
+    /// The backend the cluster's last agent reported in its hello ("" before one).
+    backend: Mutex<String>,
 }
 
 impl ClusterLink {
@@ -363,6 +365,7 @@ impl AgentHub {
                     wake: Notify::new(),
                     ingest: tokio::sync::Mutex::new(()),
                     connectivity: tokio::sync::Mutex::new(()),
+                    backend: Mutex::new(String::new()),
                 })
             })
             .clone()
@@ -414,6 +417,9 @@ impl AgentHub {
             .await
             .map_err(|_| Error::Unavailable("the agent went away".into()))?;
         let link = self.link(cluster);
+        hello
+            .backend
+            .clone_into(&mut link.backend.lock().expect("backend lock"));
         tokio::spawn(ingest_bundles(
             self.status.clone(),
             self.ingest.clone(),
@@ -455,7 +461,10 @@ impl AgentHub {
         session.closed.cancel();
         session.fail_pending();
         session.uncount();
-        let link = self.link(&session.cluster);
+        // A deleted cluster's link is gone (see `forget`): nothing left to update.
+        let Some(link) = self.existing_link(&session.cluster) else {
+            return;
+        };
         let was_current = link.session.send_if_modified(|current| {
             if current.as_ref().is_some_and(|c| c.id == session.id) {
                 *current = None;
@@ -520,13 +529,28 @@ impl AgentHub {
             .lock()
             .expect("blocked lock")
             .insert(cluster.to_string());
-        if let Some(session) = self.link(cluster).current() {
+        if let Some(session) = self.existing_link(cluster).and_then(|l| l.current()) {
             let _ = session
                 .outbound
                 .send(Err(Status::unavailable("disconnected by the simulator")))
                 .await;
             self.close(&session, "disconnected by the simulator").await;
         }
+    }
+
+    /// The backend the last agent of `cluster` reported (None before any session).
+    pub fn agent_backend(&self, cluster: &str) -> Option<String> {
+        let link = self.existing_link(cluster)?;
+        let backend = link.backend.lock().expect("backend lock").clone();
+        (!backend.is_empty()).then_some(backend)
+    }
+
+    /// Drops what the hub keeps for a deleted cluster (its link, its simulator block),
+    /// so per-cluster state exists only for clusters that exist. Its session, if any,
+    /// ends with the revocation of its token.
+    pub fn forget(&self, cluster: &str) {
+        self.links.lock().expect("links lock").remove(cluster);
+        self.blocked.lock().expect("blocked lock").remove(cluster);
     }
 
     /// Lets a disconnected cluster's agent connect again.
@@ -536,14 +560,17 @@ impl AgentHub {
 
     /// Sends a fault to a sim cluster's agent through its session.
     pub async fn sim_command(&self, cluster: &str, command: pb::SimulatorCommand) -> Result<()> {
-        let session = self.link(cluster).current().ok_or_else(|| {
-            Error::precondition(
-                "CLUSTER_NOT_CONNECTED",
-                "CONNECTIVITY",
-                cluster.to_string(),
-                format!("cluster {cluster} has no agent session"),
-            )
-        })?;
+        let session = self
+            .existing_link(cluster)
+            .and_then(|l| l.current())
+            .ok_or_else(|| {
+                Error::precondition(
+                    "CLUSTER_NOT_CONNECTED",
+                    "CONNECTIVITY",
+                    cluster.to_string(),
+                    format!("cluster {cluster} has no agent session"),
+                )
+            })?;
         session
             .send(Down::SimCommand(command))
             .await

@@ -206,6 +206,7 @@ async fn session(
             .collect(),
         nodes: sim.nodes(),
         executes_actions: options.executes_actions,
+        backend: "sim".into(),
     };
     up.send(pb::ConnectRequest {
         message: Some(Up::Hello(hello)),

@@ -544,6 +544,7 @@ impl LifecycleService for LifecycleApi {
     // --- rendered resources --------------------------------------------------
     rpc!(self, list_rendered_resources(ListRenderedResourcesRequest) -> pb::ListRenderedResourcesResponse, |req| {
         let (owner, instance) = parse_instance_parent(&req.parent)?;
+        check_filters(&req.apps, &req.clusters, &[])?;
         let scope = format!(
             "ListRenderedResources:{}:{:?}:{:?}",
             req.parent, req.apps, req.clusters

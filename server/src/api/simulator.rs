@@ -13,26 +13,72 @@ use super::check_size;
 use super::convert::name;
 use crate::agent::AgentHub;
 use crate::domain::names::CLUSTER;
+use crate::domain::resources::{ClusterSpec, ConnectionMode};
 use crate::error::{Error, Result};
 use crate::infra::sim::SimIaas;
+use crate::store::Store;
+use crate::store::action::action_cluster;
+use crate::store::object::{Object, object_find};
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 
 pub struct SimulatorApi {
     hub: Arc<AgentHub>,
     iaas: SimIaas,
+    store: Store,
 }
 
 impl SimulatorApi {
-    pub fn new(hub: Arc<AgentHub>, iaas: SimIaas) -> Self {
-        Self { hub, iaas }
+    pub fn new(hub: Arc<AgentHub>, iaas: SimIaas, store: Store) -> Self {
+        Self { hub, iaas, store }
+    }
+
+    /// The sim cluster `cluster` names: NOT_FOUND if there is no such cluster,
+    /// FAILED_PRECONDITION unless it is simulated (an EMBEDDED_SIM cluster, or an AGENT
+    /// cluster whose agent runs the sim backend): the simulator never touches a real
+    /// cluster.
+    async fn sim_cluster(&self, cluster: &str) -> Result<String> {
+        let name = name(&CLUSTER, "cluster", cluster)?;
+        let object: Object<ClusterSpec> = {
+            let mut conn = self.store.read().await?;
+            object_find(&mut conn, &name).await?
+        }
+        .ok_or_else(|| Error::NotFound {
+            kind: CLUSTER.type_name,
+            name: name.to_string(),
+            field: Some("cluster".into()),
+        })?;
+        let cluster = name.to_string();
+        if object.spec.connection_mode == ConnectionMode::EmbeddedSim {
+            return Ok(cluster);
+        }
+        match self.hub.agent_backend(&cluster).as_deref() {
+            Some("sim") => Ok(cluster),
+            Some(backend) => Err(Error::precondition(
+                "NOT_A_SIM_CLUSTER",
+                "BACKEND",
+                cluster.clone(),
+                format!(
+                    "{cluster} is served by a {backend:?} agent; the simulator only touches sim clusters"
+                ),
+            )),
+            None => Err(Error::precondition(
+                "NOT_A_SIM_CLUSTER",
+                "BACKEND",
+                cluster.clone(),
+                format!(
+                    "{cluster} is an AGENT cluster whose agent has not connected since the \
+                     server started, so it is not known to be a sim cluster"
+                ),
+            )),
+        }
     }
 
     async fn command(&self, cluster: &str, command: Command) -> Result<()> {
-        let cluster = name(&CLUSTER, "cluster", cluster)?;
+        let cluster = self.sim_cluster(cluster).await?;
         self.hub
             .sim_command(
-                &cluster.to_string(),
+                &cluster,
                 pb::SimulatorCommand {
                     command: Some(command),
                 },
@@ -57,15 +103,15 @@ fn required(field: &str, value: &str) -> Result<()> {
 impl SimulatorService for SimulatorApi {
     async fn disconnect_cluster(&self, request: Request<pb::DisconnectClusterRequest>) -> Rpc<()> {
         let req = check_size(request)?;
-        let cluster = name(&CLUSTER, "cluster", &req.cluster)?;
-        self.hub.disconnect(&cluster.to_string()).await;
+        let cluster = self.sim_cluster(&req.cluster).await?;
+        self.hub.disconnect(&cluster).await;
         Ok(Response::new(()))
     }
 
     async fn reconnect_cluster(&self, request: Request<pb::ReconnectClusterRequest>) -> Rpc<()> {
         let req = check_size(request)?;
-        let cluster = name(&CLUSTER, "cluster", &req.cluster)?;
-        self.hub.reconnect(&cluster.to_string());
+        let cluster = self.sim_cluster(&req.cluster).await?;
+        self.hub.reconnect(&cluster);
         Ok(Response::new(()))
     }
 
@@ -80,7 +126,24 @@ impl SimulatorService for SimulatorApi {
         if req.pod.is_empty() {
             return done(Err(Error::invalid("pod", "is required")));
         }
-        let cluster = req.cluster.clone();
+        let cluster = self.sim_cluster(&req.cluster).await?;
+        // The server knows the cluster's pods from what its agent reports.
+        let known = {
+            let mut conn = self.store.read().await.map_err(Status::from)?;
+            action_cluster(&mut conn, &cluster, &req.namespace, &req.pod).await?
+        };
+        if known.and_then(|c| c.pod).is_none() {
+            let namespace = if req.namespace.is_empty() {
+                "default"
+            } else {
+                &req.namespace
+            };
+            return done(Err(Error::NotFound {
+                kind: "Pod",
+                name: format!("{cluster}/namespaces/{namespace}/pods/{}", req.pod),
+                field: Some("pod".into()),
+            }));
+        }
         done(self.command(&cluster, Command::DeletePod(req)).await)
     }
 

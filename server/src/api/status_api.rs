@@ -14,8 +14,8 @@ use tonic::{Request, Response, Status};
 
 use super::check_size;
 use super::convert::{
-    cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto, json_to_struct, name,
-    owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
+    check_filters, cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto,
+    json_to_struct, name, owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
 };
 use super::page::{Paging, decode_token, encode_token};
 use super::tree_wire;
@@ -96,6 +96,7 @@ impl StatusApi {
     /// [`super::status_route::StatusRoutes`]).
     pub async fn watch(&self, r: pb::WatchStatusRequest) -> Result<EncodedStream> {
         let owner = owner_name("name", &r.name)?;
+        check_filters(&r.apps, &r.clusters, &r.resources)?;
         let output = parse_output(r.output)?;
         let resume = if r.resume_token.is_empty() {
             None
@@ -149,6 +150,7 @@ impl StatusApi {
         } = args;
         let (owner, instance, token) = (owner.as_str(), instance.as_str(), page_token.as_str());
         let owner = name(kind, "name", owner)?;
+        check_filters(&apps, &clusters, &resources)?;
         let output = parse_output(output)?;
         let instance = if instance.is_empty() {
             None

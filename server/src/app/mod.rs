@@ -38,8 +38,19 @@ where
 {
     let mut tx = store.begin().await?;
     if let Some(key) = key
-        && let Some(recorded) = request_find(&mut tx, &key.scope, &key.request_id).await?
+        && let Some(recorded) = request_find(&mut tx, &key.request_id).await?
     {
+        if recorded.scope != key.scope {
+            return Err(Error::precondition(
+                "REQUEST_ID_REUSED",
+                "REQUEST_ID",
+                key.request_id.clone(),
+                format!(
+                    "request_id {:?} was already used for another method or target ({})",
+                    key.request_id, recorded.scope
+                ),
+            ));
+        }
         if recorded.request_hash != key.request_hash {
             return Err(Error::precondition(
                 "REQUEST_ID_REUSED",

@@ -481,10 +481,29 @@ impl StatusApp {
             && query.resources.is_empty()
             && query.instance.is_none()
             && owner.kind() == &DEPLOYMENT_INTENT_GROUP;
-        let tree = match &self.trees {
-            Some(trees) if owner.kind() == &DEPLOYMENT_INTENT_GROUP => trees.touch(self, owner),
-            _ => None,
+        let (tree, untracked) = match &self.trees {
+            Some(trees) if owner.kind() == &DEPLOYMENT_INTENT_GROUP => match trees.touch(owner) {
+                Ok(tree) => (tree, None),
+                Err(_) => (None, Some(trees)),
+            },
+            _ => (None, None),
         };
+        let result = self.query_cached(owner, query, cacheable, tree).await?;
+        // The group exists (the query found it): follow it from now on.
+        if let Some(trees) = untracked {
+            trees.track(self, owner);
+        }
+        Ok(result)
+    }
+
+    /// [`StatusApp::query`] past the status trees: the summary cache, else SQL.
+    async fn query_cached(
+        &self,
+        owner: &ResourceName,
+        query: &StatusQuery,
+        cacheable: bool,
+        tree: Option<Arc<Tree>>,
+    ) -> Result<StatusResult> {
         if !cacheable {
             let mut conn = self.store.read().await?;
             return self.query_with(&mut conn, owner, query, tree).await;

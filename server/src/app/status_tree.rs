@@ -54,6 +54,10 @@ struct Slot {
     last_query: Instant,
 }
 
+/// A group the trees do not follow yet (see [`StatusTrees::track`]).
+#[derive(Debug)]
+pub struct Untracked;
+
 /// The `all` entries of one instance, in key order.
 pub struct Tree {
     pub instance: InstanceId,
@@ -88,30 +92,35 @@ impl StatusTrees {
         })
     }
 
-    /// Notes a status query of `owner` (starting its warmer if it has none) and returns
-    /// its tree if the tree is current.
-    pub fn touch(self: &Arc<Self>, status: &StatusApp, owner: &ResourceName) -> Option<Arc<Tree>> {
+    /// Notes a status query of `owner` and returns its tree if it has one that is
+    /// current; None (and `Untracked`) if the group has no warmer yet.
+    pub fn touch(&self, owner: &ResourceName) -> Result<Option<Arc<Tree>>, Untracked> {
         if self.shutdown.is_cancelled() {
-            return None;
+            return Ok(None);
         }
-        let key = owner.to_string();
         let mut slots = self.slots.lock().expect("status trees lock");
-        match slots.get_mut(&key) {
+        match slots.get_mut(&owner.to_string()) {
             Some(slot) => {
                 slot.last_query = Instant::now();
-                slot.tree.clone().filter(|tree| tree.is_current())
+                Ok(slot.tree.clone().filter(|tree| tree.is_current()))
             }
-            None => {
-                slots.insert(
-                    key,
-                    Slot {
-                        tree: None,
-                        last_query: Instant::now(),
-                    },
-                );
-                tokio::spawn(warm(self.clone(), status.clone(), owner.clone()));
-                None
-            }
+            None => Err(Untracked),
+        }
+    }
+
+    /// Starts the warmer of `owner`, a group a query just found: only groups that exist
+    /// get one (a query of a name that does not exist must leave nothing behind).
+    pub fn track(self: &Arc<Self>, status: &StatusApp, owner: &ResourceName) {
+        if self.shutdown.is_cancelled() {
+            return;
+        }
+        let mut slots = self.slots.lock().expect("status trees lock");
+        if let std::collections::hash_map::Entry::Vacant(vacant) = slots.entry(owner.to_string()) {
+            vacant.insert(Slot {
+                tree: None,
+                last_query: Instant::now(),
+            });
+            tokio::spawn(warm(self.clone(), status.clone(), owner.clone()));
         }
     }
 

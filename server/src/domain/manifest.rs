@@ -140,10 +140,29 @@ pub fn check_document(path: &str, document: &Value) -> Vec<FieldViolation> {
             None => violations.push(FieldViolation::new(format!("{path}.{key}"), "is required")),
         }
     }
+    let kind = object
+        .get("kind")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    if !kind.is_empty()
+        && let Err(why) = check_kind(kind)
+    {
+        violations.push(FieldViolation::new(format!("{path}.kind"), why));
+    }
+    if let Some(Value::String(version)) = object.get("apiVersion")
+        && !version.is_empty()
+        && let Err(why) = check_api_version(version)
+    {
+        violations.push(FieldViolation::new(format!("{path}.apiVersion"), why));
+    }
     match object.get("metadata") {
         Some(Value::Object(metadata)) => {
             match metadata.get("name") {
-                Some(Value::String(s)) if !s.is_empty() => {}
+                Some(Value::String(s)) if !s.is_empty() => {
+                    if let Err(why) = check_object_name(kind, s) {
+                        violations.push(FieldViolation::new(format!("{path}.metadata.name"), why));
+                    }
+                }
                 Some(_) => violations.push(FieldViolation::new(
                     format!("{path}.metadata.name"),
                     "must be a non-empty string",
@@ -153,13 +172,20 @@ pub fn check_document(path: &str, document: &Value) -> Vec<FieldViolation> {
                     "is required",
                 )),
             }
-            if let Some(namespace) = metadata.get("namespace")
-                && !namespace.is_string()
-            {
-                violations.push(FieldViolation::new(
+            match metadata.get("namespace") {
+                None => {}
+                Some(Value::String(namespace)) => {
+                    if let Err(why) = check_dns_label(namespace) {
+                        violations.push(FieldViolation::new(
+                            format!("{path}.metadata.namespace"),
+                            why,
+                        ));
+                    }
+                }
+                Some(_) => violations.push(FieldViolation::new(
                     format!("{path}.metadata.namespace"),
                     "must be a string",
-                ));
+                )),
             }
             if let Some(labels) = metadata.get("labels")
                 && !labels
@@ -182,6 +208,82 @@ pub fn check_document(path: &str, document: &Value) -> Vec<FieldViolation> {
         )),
     }
     violations
+}
+
+/// Kubernetes' rule for most object names (RFC 1123 subdomain): at most 253 of
+/// lowercase letters, digits, `-` and `.`, starting and ending with a letter or digit.
+/// Names are path segments on a real API server (and in an agent), so `/`, `..` and
+/// upper case never pass.
+pub fn check_dns_subdomain(name: &str) -> Result<(), String> {
+    let ok = name.len() <= 253 && name.split('.').all(|part| check_dns_label(part).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{name:?} is not a valid Kubernetes name (RFC 1123 subdomain: at most 253 of \
+             a-z, 0-9, '-' and '.', starting and ending with a letter or digit)"
+        ))
+    }
+}
+
+/// Kubernetes' rule for namespaces and some names (RFC 1123 label): at most 63 of
+/// lowercase letters, digits and `-`, starting and ending with a letter or digit.
+pub fn check_dns_label(label: &str) -> Result<(), String> {
+    let ok = !label.is_empty()
+        && label.len() <= 63
+        && label
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !label.starts_with('-')
+        && !label.ends_with('-');
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{label:?} is not a valid Kubernetes label name (RFC 1123 label: at most 63 of \
+             a-z, 0-9 and '-', starting and ending with a letter or digit)"
+        ))
+    }
+}
+
+/// The name rule of `kind`: RFC 1123 labels for the kinds whose names become DNS
+/// labels (Namespace, Service), subdomains for the rest.
+pub fn check_object_name(kind: &str, name: &str) -> Result<(), String> {
+    match kind {
+        "Namespace" | "Service" => check_dns_label(name),
+        _ => check_dns_subdomain(name),
+    }
+}
+
+/// A kind is a CamelCase identifier: a letter, then letters and digits, at most 63.
+pub fn check_kind(kind: &str) -> Result<(), String> {
+    let ok = kind.len() <= 63
+        && kind.starts_with(|c: char| c.is_ascii_alphabetic())
+        && kind.chars().all(|c| c.is_ascii_alphanumeric());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{kind:?} is not a valid kind (a letter, then letters and digits)"
+        ))
+    }
+}
+
+/// `version` or `group/version`: the group an RFC 1123 subdomain, the version a label.
+pub fn check_api_version(api_version: &str) -> Result<(), String> {
+    let (group, version) = match api_version.split_once('/') {
+        Some((group, version)) => (Some(group), version),
+        None => (None, api_version),
+    };
+    let ok =
+        check_dns_label(version).is_ok() && group.is_none_or(|g| check_dns_subdomain(g).is_ok());
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{api_version:?} is not a valid apiVersion (version or group/version, lower case)"
+        ))
+    }
 }
 
 /// The identity of a valid document: GVK, namespace ("" if unset) and name.
@@ -248,6 +350,39 @@ mod tests {
     }
 
     #[test]
+    fn names_namespaces_and_kinds_follow_kubernetes() {
+        let doc = |kind: &str, name: &str, namespace: &str| {
+            serde_json::json!({"apiVersion": "v1", "kind": kind,
+                "metadata": {"name": name, "namespace": namespace}})
+        };
+        assert!(check_document("d", &doc("ConfigMap", "web.config-1", "prod")).is_empty());
+        for (kind, name, namespace, field) in [
+            ("ConfigMap", "Bad_Name", "prod", "d.metadata.name"),
+            ("ConfigMap", "Bad_Name/../x", "prod", "d.metadata.name"),
+            ("ConfigMap", "..", "prod", "d.metadata.name"),
+            ("ConfigMap", "-web", "prod", "d.metadata.name"),
+            ("Service", "web.internal", "prod", "d.metadata.name"),
+            ("ConfigMap", "web", "Prod", "d.metadata.namespace"),
+            ("ConfigMap", "web", "a.b", "d.metadata.namespace"),
+            ("Config/Map", "web", "prod", "d.kind"),
+        ] {
+            let violations = check_document("d", &doc(kind, name, namespace));
+            assert_eq!(
+                violations
+                    .iter()
+                    .map(|v| v.field.as_str())
+                    .collect::<Vec<_>>(),
+                [field],
+                "{kind} {namespace}/{name}"
+            );
+        }
+        assert!(check_dns_subdomain(&"a".repeat(254)).is_err());
+        assert!(check_dns_label(&"a".repeat(64)).is_err());
+        assert!(check_api_version("apps/v1").is_ok());
+        assert!(check_api_version("../v1").is_err());
+    }
+
+    #[test]
     fn malformed_yaml_names_the_document() {
         let text = "apiVersion: v1\nkind: A\nmetadata: {name: a}\n---\nkind: [unclosed\n";
         let Err(Error::InvalidArgument { violations }) = parse_manifests("m", text) else {
@@ -293,7 +428,7 @@ mod tests {
 
         #[test]
         fn generated_documents_round_trip(
-            names in proptest::collection::vec("[a-z][a-z0-9-]{0,20}", 1..20),
+            names in proptest::collection::vec("[a-z]([a-z0-9-]{0,19}[a-z0-9])?", 1..20),
         ) {
             let text: String = names
                 .iter()

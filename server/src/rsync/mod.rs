@@ -104,6 +104,14 @@ impl RsyncEngine {
         link.wake.notify_one();
     }
 
+    /// Stops the worker of a deleted cluster (it has nothing left to send: a cluster is
+    /// deleted only when nothing is placed on it).
+    pub fn forget(&self, cluster: &str) {
+        if let Some(worker) = self.workers.lock().expect("workers lock").remove(cluster) {
+            worker.abort();
+        }
+    }
+
     /// Waits for every worker to stop (after the shutdown token fired).
     pub async fn join(&self) {
         let workers: Vec<_> = self

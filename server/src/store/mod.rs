@@ -85,7 +85,12 @@ pub struct Store {
 #[derive(Default)]
 pub struct Signals {
     map: std::sync::Mutex<HashMap<String, Signal>>,
+    /// The map's size at which unused entries are swept next (see `entry`).
+    sweep_at: std::sync::atomic::AtomicUsize,
 }
+
+/// The smallest map size that triggers a sweep of unused entries.
+const SIGNALS_SWEEP_MIN: usize = 1024;
 
 struct Signal {
     counter: tokio::sync::watch::Sender<u64>,
@@ -96,7 +101,7 @@ impl Signals {
     /// A receiver that changes after each commit to `target`.
     pub fn subscribe(&self, target: &str) -> tokio::sync::watch::Receiver<u64> {
         let mut map = self.map.lock().expect("signals lock");
-        Self::entry(&mut map, target).counter.subscribe()
+        self.entry(&mut map, target).counter.subscribe()
     }
 
     /// Receives the events committed to `target` from now on (replacing an earlier
@@ -104,7 +109,7 @@ impl Signals {
     pub fn attach(&self, target: &str) -> tokio::sync::mpsc::UnboundedReceiver<Vec<watch::Event>> {
         let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
         let mut map = self.map.lock().expect("signals lock");
-        Self::entry(&mut map, target).events = Some(sender);
+        self.entry(&mut map, target).events = Some(sender);
         receiver
     }
 
@@ -116,7 +121,25 @@ impl Signals {
             .is_some_and(|sender| !sender.is_closed())
     }
 
-    fn entry<'a>(map: &'a mut HashMap<String, Signal>, target: &str) -> &'a mut Signal {
+    /// The entry of `target`, created if needed. An entry is removed when a signal
+    /// finds nobody listening, but a target that never commits (a name that does not
+    /// exist, asked about once) gets no signal: when the map has doubled since the last
+    /// sweep, entries without receivers go, so the map stays proportional to what is
+    /// listened to (amortized O(1) per insert).
+    fn entry<'a>(&self, map: &'a mut HashMap<String, Signal>, target: &str) -> &'a mut Signal {
+        use std::sync::atomic::Ordering;
+        if !map.contains_key(target)
+            && map.len() >= self.sweep_at.load(Ordering::Relaxed).max(SIGNALS_SWEEP_MIN)
+        {
+            map.retain(|_, signal| {
+                signal.counter.receiver_count() > 0
+                    || signal
+                        .events
+                        .as_ref()
+                        .is_some_and(|sender| !sender.is_closed())
+            });
+            self.sweep_at.store(map.len() * 2, Ordering::Relaxed);
+        }
         map.entry(target.to_string()).or_insert_with(|| Signal {
             counter: tokio::sync::watch::channel(0).0,
             events: None,
@@ -195,6 +218,9 @@ impl Store {
             Backend::Sqlite => &SQLITE_MIGRATIONS,
             Backend::Postgres => &POSTGRES_MIGRATIONS,
         };
+        if backend == Backend::Postgres {
+            repair_checksums(&pool, migrator).await?;
+        }
         migrator
             .run(&pool)
             .await
@@ -400,6 +426,57 @@ impl Store {
         let mut conn = self.read().await?;
         conn.ping().await.map_err(db_error)
     }
+}
+
+/// Migrations whose text changed after they shipped, without changing what they do to
+/// a database that already ran them: (version, SHA-384 of the old text). sqlx refuses to
+/// start on a database whose recorded checksum differs from the file's, so the old
+/// checksum is moved to the new text first.
+///
+/// 0006 created `watch_log.events` with `COMPRESSION lz4`, which PostgreSQL < 14 and
+/// builds without lz4 reject; it now creates the column plainly and 0015 sets lz4 where
+/// the server supports it (a database that ran the old text already has lz4 there).
+const REWRITTEN_MIGRATIONS: [(i64, &str); 1] = [(
+    6,
+    "7362bd1a4436e9b72ac2c44c4f745b7ec17e1af1e71a311979f54f8349d51113ff3f1bb4e868d0d8be02577432bb8d44",
+)];
+
+/// Moves the recorded checksums of [`REWRITTEN_MIGRATIONS`] to their current text.
+async fn repair_checksums(pool: &AnyPool, migrator: &Migrator) -> Result<()> {
+    let (present,): (bool,) = sqlx::query_as("SELECT to_regclass('_sqlx_migrations') IS NOT NULL")
+        .fetch_one(pool)
+        .await
+        .map_err(db_error)?;
+    if !present {
+        return Ok(());
+    }
+    for (version, old) in REWRITTEN_MIGRATIONS {
+        let Some(current) = migrator.iter().find(|m| m.version == version) else {
+            continue;
+        };
+        let new: String = current
+            .checksum
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let moved = sqlx::query(
+            "UPDATE _sqlx_migrations SET checksum = decode($1, 'hex') \
+             WHERE version = $2 AND checksum = decode($3, 'hex')",
+        )
+        .bind(new)
+        .bind(version)
+        .bind(old)
+        .execute(pool)
+        .await
+        .map_err(db_error)?;
+        if moved.rows_affected() > 0 {
+            tracing::info!(
+                version,
+                "recorded checksum of a rewritten migration updated"
+            );
+        }
+    }
+    Ok(())
 }
 
 /// PostgreSQL's row lock strengths that writers use. Lifecycle verbs take `Update` on

@@ -6,28 +6,30 @@ use sqlx::{AnyConnection, Row};
 use super::{db_error, is_unique_violation, now_micros};
 use crate::error::{Error, Result};
 
-/// A recorded request: the hash of the request and the JSON of the response.
+/// A recorded request: the method and target it was for, the hash of the request and
+/// the JSON of the response.
 #[derive(Debug, Clone)]
 pub struct RecordedRequest {
+    pub scope: String,
     pub request_hash: String,
     pub response: String,
 }
 
+/// The request recorded under `request_id`, whatever method it was for (an id names
+/// one request; it is unique in the table).
 pub async fn request_find(
     conn: &mut AnyConnection,
-    scope: &str,
     request_id: &str,
 ) -> Result<Option<RecordedRequest>> {
-    let row = sqlx::query(
-        "SELECT request_hash, response FROM request_ids WHERE scope = $1 AND request_id = $2",
-    )
-    .bind(scope)
-    .bind(request_id)
-    .fetch_optional(conn)
-    .await
-    .map_err(db_error)?;
+    let row =
+        sqlx::query("SELECT scope, request_hash, response FROM request_ids WHERE request_id = $1")
+            .bind(request_id)
+            .fetch_optional(conn)
+            .await
+            .map_err(db_error)?;
     row.map(|row| {
         Ok(RecordedRequest {
+            scope: row.try_get("scope").map_err(db_error)?,
             request_hash: row.try_get("request_hash").map_err(db_error)?,
             response: row.try_get("response").map_err(db_error)?,
         })

@@ -122,12 +122,17 @@ class AgentHello(_message.Message):
     MONITORED_KINDS_FIELD_NUMBER: _builtins.int
     NODES_FIELD_NUMBER: _builtins.int
     EXECUTES_ACTIONS_FIELD_NUMBER: _builtins.int
+    BACKEND_FIELD_NUMBER: _builtins.int
     cluster: _builtins.str
     """The cluster the agent serves, `clusterProviders/{cp}/clusters/{c}`."""
     agent_version: _builtins.str
     """The agent's version."""
     executes_actions: _builtins.bool
     """Whether the agent executes actions (they are then delivered through the session)."""
+    backend: _builtins.str
+    """The agent's cluster backend: `sim` (an in-memory simulated cluster). Only sim
+    clusters take SimulatorService faults.
+    """
     @_builtins.property
     def deployment_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
         """The deployment ids the agent currently holds resources for."""
@@ -149,10 +154,11 @@ class AgentHello(_message.Message):
         monitored_kinds: _abc.Iterable[_builtins.str] | None = ...,
         nodes: _abc.Iterable[_builtins.str] | None = ...,
         executes_actions: _builtins.bool = ...,
+        backend: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_version", b"agent_version", "cluster", b"cluster", "deployment_ids", b"deployment_ids", "executes_actions", b"executes_actions", "monitored_kinds", b"monitored_kinds", "nodes", b"nodes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_version", b"agent_version", "backend", b"backend", "cluster", b"cluster", "deployment_ids", b"deployment_ids", "executes_actions", b"executes_actions", "monitored_kinds", b"monitored_kinds", "nodes", b"nodes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

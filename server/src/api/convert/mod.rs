@@ -15,6 +15,7 @@ use prost_types::{FieldMask, Timestamp, value::Kind as ValueKind};
 pub use resources::*;
 use serde_json::Value;
 
+use crate::domain::manifest::{check_dns_label, check_dns_subdomain, check_kind};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName, validate_id};
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::resources::{Labels, ManifestPatch};
@@ -25,6 +26,34 @@ use crate::error::{Error, Result, Violations};
 pub const MAX_DESCRIPTION_CHARS: usize = 4096;
 /// The most labels a resource may carry.
 pub const MAX_LABELS: usize = 64;
+/// The most entries of a repeated request field of names or addresses: a placement's
+/// cluster names, the app/cluster/resource filters of status and rendered-resource
+/// queries, a subnet's excluded addresses. (A longer list of clusters is what a
+/// cluster selector is for.)
+pub const MAX_LIST: usize = 1000;
+/// The most patches of an app profile or of an intent group's override, and the most
+/// overrides and subnets of one resource.
+pub const MAX_PATCHES: usize = 100;
+
+/// Refuses app, cluster and resource filters (of status, watch and rendered-resource
+/// requests) longer than `MAX_LIST`.
+pub fn check_filters(apps: &[String], clusters: &[String], resources: &[String]) -> Result<()> {
+    let mut v = Violations::default();
+    check_count(&mut v, "apps", apps.len(), MAX_LIST);
+    check_count(&mut v, "clusters", clusters.len(), MAX_LIST);
+    check_count(&mut v, "resources", resources.len(), MAX_LIST);
+    v.into_result()
+}
+
+/// Refuses a repeated field longer than `max`; false (and the items are not worth
+/// checking one by one) when it is.
+pub fn check_count(violations: &mut Violations, field: &str, len: usize, max: usize) -> bool {
+    if len > max {
+        violations.add(field, format!("at most {max} entries (got {len})"));
+        return false;
+    }
+    true
+}
 
 // ---------------------------------------------------------------------------------
 // Scalars
@@ -237,6 +266,9 @@ pub(super) fn patches_from_proto(
     field: &str,
     patches: &[pb::ManifestPatch],
 ) -> Vec<ManifestPatch> {
+    if !check_count(violations, field, patches.len(), MAX_PATCHES) {
+        return Vec::new();
+    }
     patches
         .iter()
         .enumerate()
@@ -249,11 +281,26 @@ pub(super) fn patches_from_proto(
                     Value::Null
                 }
             };
-            if patch.target_kind.len() > 63 {
-                violations.add(
-                    format!("{path}.target_kind"),
-                    "must be at most 63 characters",
-                );
+            if !patch.target_kind.is_empty()
+                && let Err(why) = check_kind(&patch.target_kind)
+            {
+                violations.add(format!("{path}.target_kind"), why);
+            }
+            // A patch that renames or moves a document must keep it valid: a name is a
+            // path segment on the API server and in an agent.
+            if let Some(name) = merge_patch
+                .pointer("/metadata/name")
+                .and_then(Value::as_str)
+                && let Err(why) = check_dns_subdomain(name)
+            {
+                violations.add(format!("{path}.merge_patch.metadata.name"), why);
+            }
+            if let Some(namespace) = merge_patch
+                .pointer("/metadata/namespace")
+                .and_then(Value::as_str)
+                && let Err(why) = check_dns_label(namespace)
+            {
+                violations.add(format!("{path}.merge_patch.metadata.namespace"), why);
             }
             if patch.target_name.len() > 253 {
                 violations.add(

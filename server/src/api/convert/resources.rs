@@ -232,9 +232,12 @@ pub fn dig_from_proto(p: &pb::DeploymentIntentGroup) -> Result<DigSpec> {
         &p.composite_profile,
     );
     let mut seen = std::collections::BTreeSet::new();
+    let field = "deployment_intent_group.override_values";
+    let counted = check_count(&mut v, field, p.override_values.len(), MAX_PATCHES);
     let override_values = p
         .override_values
         .iter()
+        .take(if counted { MAX_PATCHES } else { 0 })
         .enumerate()
         .map(|(index, ov)| {
             let field = format!("deployment_intent_group.override_values[{index}]");
@@ -301,7 +304,9 @@ pub fn placement_intent_from_proto(p: &pb::PlacementIntent) -> Result<PlacementI
         _ => {}
     }
     let mut seen = std::collections::BTreeSet::new();
-    for (index, cluster) in p.cluster_names.iter().enumerate() {
+    let field = "placement_intent.cluster_names";
+    let counted = check_count(&mut v, field, p.cluster_names.len(), MAX_LIST);
+    for (index, cluster) in p.cluster_names.iter().enumerate().take_while(|_| counted) {
         let field = format!("placement_intent.cluster_names[{index}]");
         check_id(&mut v, &field, cluster);
         if !seen.insert(cluster) {
@@ -518,6 +523,9 @@ fn subnets_from_proto(
     if subnets.is_empty() {
         v.add(field, "at least one subnet is required");
     }
+    if !check_count(v, field, subnets.len(), MAX_PATCHES) {
+        return Vec::new();
+    }
     subnets
         .iter()
         .enumerate()
@@ -540,7 +548,9 @@ fn subnets_from_proto(
                     format!("{gateway} is outside {}", s.subnet),
                 );
             }
-            for (i, exclude) in s.exclude_ips.iter().enumerate() {
+            let field = format!("{path}.exclude_ips");
+            let counted = check_count(v, &field, s.exclude_ips.len(), MAX_LIST);
+            for (i, exclude) in s.exclude_ips.iter().enumerate().take_while(|_| counted) {
                 let ok = exclude
                     .split("..")
                     .all(|part| part.parse::<Ipv4Addr>().is_ok())
@@ -639,6 +649,12 @@ pub fn network_intent_from_proto(p: &pb::NetworkIntent) -> Result<NetworkIntentS
                             "is required",
                         );
                     }
+                    check_count(
+                        &mut v,
+                        &format!("{field}.vlan.node_label_list"),
+                        vlan.node_label_list.len(),
+                        MAX_LABELS,
+                    );
                     match vlan.vlan_node_selector.as_str() {
                         "all" => {}
                         "specific" if vlan.node_label_list.is_empty() => v.add(

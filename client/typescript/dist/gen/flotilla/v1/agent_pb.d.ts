@@ -128,6 +128,13 @@ export type AgentHello = Message<"flotilla.v1.AgentHello"> & {
      * @generated from field: bool executes_actions = 6;
      */
     executesActions: boolean;
+    /**
+     * The agent's cluster backend: `sim` (an in-memory simulated cluster). Only sim
+     * clusters take SimulatorService faults.
+     *
+     * @generated from field: string backend = 7;
+     */
+    backend: string;
 };
 /**
  * Describes the message flotilla.v1.AgentHello.

@@ -11,6 +11,7 @@ e2e_suite!(
     args = ["--demo"],
     reflection_lists_every_service,
     readme_quickstart_works_as_written,
+    readme_remote_agent_works_as_written,
     readme_tokens_work_as_written,
     readme_actions_work_as_written,
     readme_container_clusters_work_as_written,
@@ -196,6 +197,27 @@ async fn readme_tokens_work_as_written(server: &TestServer) {
             && text.contains("this server accepts TLS connections only"),
         "{text}"
     );
+}
+
+/// "A remote agent": create an AGENT cluster, keep its token, start `flotilla-agent`.
+async fn readme_remote_agent_works_as_written(server: &TestServer) {
+    let blocks = readme_blocks("## Quickstart with grpcurl");
+    let script = blocks[1]
+        .replace("localhost:50051", &server.address)
+        .replace(
+            "cargo run -p flotilla-server --bin flotilla-agent --",
+            &flotilla_tests::binary("flotilla-agent")
+                .display()
+                .to_string(),
+        );
+    let token = server.admin_token.expose().to_string();
+    let text = run_block(server, &[("FLOTILLA_TOKEN", token.as_str())], &script);
+    assert!(
+        text.contains("\"connectivity\": \"CONNECTIVITY_AVAILABLE\"")
+            && text.contains("\"type\": \"AgentConnected\""),
+        "the agent connected:\n{text}"
+    );
+    assert!(!text.contains("ERROR"), "{text}");
 }
 
 /// The Actions section's walk-through, on the instantiated demo.

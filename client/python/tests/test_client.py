@@ -226,3 +226,21 @@ def test_action_and_container_cluster_watches_start_with_a_snapshot(server: Serv
         with pytest.raises(FlotillaError) as refused:
             next(client.watch_actions(names.cluster("lab", "nowhere")))
         assert refused.value.code() == grpc.StatusCode.NOT_FOUND
+
+
+def test_the_canonical_json_field_mask_updates_only_its_fields(server: Server) -> None:
+    from google.protobuf import json_format
+
+    with server.client() as client:
+        client.lifecycle.CreateProject(
+            lc.CreateProjectRequest(project_id="masked", project=lc.Project(description="before"))
+        )
+        request = json_format.Parse(
+            '{"project": {"name": "projects/masked", "description": "after",'
+            ' "labels": {"team": "x"}}, "update_mask": "description"}',
+            lc.UpdateProjectRequest(),
+        )
+        assert list(request.update_mask.paths) == ["description"]
+        updated = client.lifecycle.UpdateProject(request)
+    assert updated.description == "after"
+    assert dict(updated.labels) == {}, "labels are outside the mask"

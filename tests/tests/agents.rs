@@ -169,8 +169,8 @@ async fn wait_counts(
     client: &Client,
     dig: &str,
     clusters: &[&str],
-    applied: i64,
-    present: i64,
+    applied: i32,
+    present: i32,
     what: &str,
 ) {
     eventually(WAIT, what, || {

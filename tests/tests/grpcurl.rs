@@ -83,9 +83,9 @@ async fn readme_quickstart_works_as_written(server: &TestServer) {
     );
     // The demo converged: the summary after the pause.
     for expected in [
-        "\"applied\": \"8\"",
-        "\"present\": \"16\"",
-        "\"ready\": \"16\"",
+        "\"applied\": 8",
+        "\"present\": 16",
+        "\"ready\": 16",
         "\"state\": \"INSTANTIATED\"",
     ] {
         assert!(text.contains(expected), "{expected} missing:\n{text}");
@@ -339,6 +339,6 @@ async fn readme_container_clusters_work_as_written(server: &TestServer) {
         text.contains("\"name\": \"clusterProviders/edge/clusters/web\""),
         "{text}"
     );
-    assert!(text.contains("\"ready\": \"8\""), "{text}");
+    assert!(text.contains("\"ready\": 8"), "{text}");
     assert!(text.contains("\"nodeName\": \""), "{text}");
 }

@@ -31,7 +31,7 @@ export function settled(event: v1.WatchEvent): boolean {
   const d = event.readiness;
   if (!r || !c || !d) return false;
   const busy = r.pending + r.retrying + r.failed + c.notPresent + c.unknown;
-  return r.applied > 0n && busy === 0n && d.notReady === 0n;
+  return r.applied > 0 && busy === 0 && d.notReady === 0;
 }
 
 /** Creates the application and its placement; returns the group's name. */
@@ -111,7 +111,7 @@ async function main(): Promise<void> {
     if (event.type === v1.WatchEventType.LIFECYCLE_CHANGED) state = event.state;
     const r = event.rsyncStatus;
     if (event.type === v1.WatchEventType.COUNTS_CHANGED && state === "TERMINATED" && r) {
-      if (r.applied + r.pending + r.retrying === 0n) break;
+      if (r.applied + r.pending + r.retrying === 0) break;
     }
   }
   console.log(`terminated: ${state}`);

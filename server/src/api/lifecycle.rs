@@ -569,7 +569,7 @@ impl LifecycleService for LifecycleApi {
             paging.next_token(page.more, page.resources.last().map(|l| l.key()));
         Ok(pb::ListRenderedResourcesResponse {
             instance: format!("{}/instances/{}", page.instance.owner, page.instance.id),
-            total_size: page.instance.resource_count,
+            total_size: count(page.instance.resource_count),
             rendered_resources: page.resources.iter().map(rendered_to_proto).collect(),
             next_page_token,
         })

@@ -14,7 +14,7 @@ use tonic::{Request, Response, Status};
 
 use super::check_size;
 use super::convert::{
-    check_filters, cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto,
+    check_filters, cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto, count,
     json_to_struct, name, owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
 };
 use super::page::{Paging, decode_token, encode_token};
@@ -216,10 +216,12 @@ pub(crate) fn counts_to_proto(
     Option<pb::ReadinessCounts>,
 ) {
     let c = |dimension: &str, value: &str| {
-        counts
-            .get(&(dimension.to_string(), value.to_string()))
-            .copied()
-            .unwrap_or(0)
+        count(
+            counts
+                .get(&(dimension.to_string(), value.to_string()))
+                .copied()
+                .unwrap_or(0),
+        )
     };
     (
         Some(pb::RsyncStatusCounts {
@@ -344,7 +346,7 @@ fn instance_to_proto(row: &InstanceRow, current: bool) -> pb::Instance {
         revision: row.revision,
         current,
         terminated: row.terminate_time.is_some(),
-        resource_count: row.resource_count,
+        resource_count: count(row.resource_count),
         create_time: timestamp(row.create_time),
         terminate_time: row.terminate_time.and_then(timestamp),
     }

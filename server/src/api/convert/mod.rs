@@ -59,6 +59,13 @@ pub fn check_count(violations: &mut Violations, field: &str, len: usize, max: us
 // Scalars
 // ---------------------------------------------------------------------------------
 
+/// A count as the API's `int32` (counts are numbers in JSON; int64 would be strings).
+/// Counts are far below 2^31 (an instance holds at most 1,000 documents per app per
+/// cluster); a larger one would show as `i32::MAX`, never wrap.
+pub fn count(n: i64) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
 pub fn timestamp(micros: i64) -> Option<Timestamp> {
     Some(Timestamp {
         seconds: micros.div_euclid(1_000_000),

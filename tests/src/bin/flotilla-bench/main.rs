@@ -862,7 +862,7 @@ async fn etcd_put_watch(etcd: &Etcd, scale: p8::P8Scale, rate: f64) -> Result<(f
 }
 
 async fn wait_converged(client: &mut Client, scale: Scale, timeout: Duration) -> Result<()> {
-    let total = (scale.apps * scale.clusters * scale.docs) as i64;
+    let total = (scale.apps * scale.clusters * scale.docs) as i32;
     let started = Instant::now();
     let deadline = started + timeout;
     let mut last_report = Instant::now();

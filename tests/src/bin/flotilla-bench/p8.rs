@@ -98,7 +98,7 @@ async fn ready_count(client: &mut Client) -> Result<i64> {
         })
         .await?
         .into_inner();
-    Ok(s.readiness.unwrap_or_default().ready)
+    Ok(i64::from(s.readiness.unwrap_or_default().ready))
 }
 
 /// Every action, paged.

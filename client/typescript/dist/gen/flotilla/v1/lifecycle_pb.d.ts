@@ -2771,9 +2771,9 @@ export type ListRenderedResourcesResponse = Message<"flotilla.v1.ListRenderedRes
     /**
      * How many resources the instance holds in all (ignoring filters).
      *
-     * @generated from field: int64 total_size = 4;
+     * @generated from field: int32 total_size = 4;
      */
-    totalSize: bigint;
+    totalSize: number;
 };
 /**
  * Describes the message flotilla.v1.ListRenderedResourcesResponse.

@@ -16,33 +16,33 @@ export type RsyncStatusCounts = Message<"flotilla.v1.RsyncStatusCounts"> & {
     /**
      * Resources not yet handled by rsync.
      *
-     * @generated from field: int64 pending = 1;
+     * @generated from field: int32 pending = 1;
      */
-    pending: bigint;
+    pending: number;
     /**
      * Resources the cluster accepted.
      *
-     * @generated from field: int64 applied = 2;
+     * @generated from field: int32 applied = 2;
      */
-    applied: bigint;
+    applied: number;
     /**
      * Resources the cluster rejected.
      *
-     * @generated from field: int64 failed = 3;
+     * @generated from field: int32 failed = 3;
      */
-    failed: bigint;
+    failed: number;
     /**
      * Resources rsync keeps retrying.
      *
-     * @generated from field: int64 retrying = 4;
+     * @generated from field: int32 retrying = 4;
      */
-    retrying: bigint;
+    retrying: number;
     /**
      * Resources rsync deleted.
      *
-     * @generated from field: int64 terminated = 5;
+     * @generated from field: int32 terminated = 5;
      */
-    terminated: bigint;
+    terminated: number;
 };
 /**
  * Describes the message flotilla.v1.RsyncStatusCounts.
@@ -58,21 +58,21 @@ export type ClusterStatusCounts = Message<"flotilla.v1.ClusterStatusCounts"> & {
     /**
      * Resources present in their cluster.
      *
-     * @generated from field: int64 present = 1;
+     * @generated from field: int32 present = 1;
      */
-    present: bigint;
+    present: number;
     /**
      * Monitored resources absent from their cluster.
      *
-     * @generated from field: int64 not_present = 2;
+     * @generated from field: int32 not_present = 2;
      */
-    notPresent: bigint;
+    notPresent: number;
     /**
      * Resources whose cluster status is unknown.
      *
-     * @generated from field: int64 unknown = 3;
+     * @generated from field: int32 unknown = 3;
      */
-    unknown: bigint;
+    unknown: number;
 };
 /**
  * Describes the message flotilla.v1.ClusterStatusCounts.
@@ -88,15 +88,15 @@ export type ReadinessCounts = Message<"flotilla.v1.ReadinessCounts"> & {
     /**
      * Ready resources.
      *
-     * @generated from field: int64 ready = 1;
+     * @generated from field: int32 ready = 1;
      */
-    ready: bigint;
+    ready: number;
     /**
      * Present but not ready resources.
      *
-     * @generated from field: int64 not_ready = 2;
+     * @generated from field: int32 not_ready = 2;
      */
-    notReady: bigint;
+    notReady: number;
 };
 /**
  * Describes the message flotilla.v1.ReadinessCounts.
@@ -478,9 +478,9 @@ export type Instance = Message<"flotilla.v1.Instance"> & {
     /**
      * How many rendered resources it holds.
      *
-     * @generated from field: int64 resource_count = 7;
+     * @generated from field: int32 resource_count = 7;
      */
-    resourceCount: bigint;
+    resourceCount: number;
     /**
      * When it was created.
      *

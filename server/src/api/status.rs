@@ -18,9 +18,116 @@ fn error_id() -> String {
 /// The ErrorInfo domain of every Flotilla error.
 pub const ERROR_DOMAIN: &str = "flotilla.v1";
 
+/// The longest text of a caller's that an error repeats (a name, a description).
+const MAX_ECHO: usize = 200;
+/// The most violations an error lists (then one saying how many were left out).
+const MAX_VIOLATIONS: usize = 10;
+/// The longest `grpc-message` (the details list every violation again). With the
+/// limits above an error's headers stay well under 16 KiB.
+const MAX_MESSAGE: usize = 1024;
+
+/// `text`, cut to `MAX_ECHO` bytes (at a character boundary) with its length noted.
+fn clip(text: String) -> String {
+    clip_to(text, MAX_ECHO)
+}
+
+fn clip_to(text: String, max: usize) -> String {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} bytes in all)", &text[..end], text.len())
+}
+
+/// The first `MAX_VIOLATIONS` of `items`, and how many were left out.
+fn first<T>(mut items: Vec<T>) -> (Vec<T>, usize) {
+    let left = items.len().saturating_sub(MAX_VIOLATIONS);
+    items.truncate(MAX_VIOLATIONS);
+    (items, left)
+}
+
+/// `err` with everything it repeats from the request bounded. An error travels in
+/// HTTP/2 headers (`grpc-message`, `grpc-status-details-bin`), which clients cap (16
+/// KiB by default in h2): a request naming a 5,000-character resource got its answer
+/// replaced by a PROTOCOL_ERROR reset, so the caller never learnt what was wrong.
+fn bounded(err: Error) -> Error {
+    use crate::error::{FieldViolation, PreconditionViolation};
+    let field_violations = |violations: Vec<FieldViolation>| {
+        let (mut kept, left) = first(violations);
+        for v in &mut kept {
+            v.field = clip(std::mem::take(&mut v.field));
+            v.description = clip(std::mem::take(&mut v.description));
+        }
+        if left > 0 {
+            kept.push(FieldViolation::new(
+                "…",
+                format!("{left} more violations not listed"),
+            ));
+        }
+        kept
+    };
+    match err {
+        Error::InvalidArgument { violations } => Error::InvalidArgument {
+            violations: field_violations(violations),
+        },
+        Error::NotFound { kind, name, field } => Error::NotFound {
+            kind,
+            name: clip(name),
+            field: field.map(clip),
+        },
+        Error::AlreadyExists { kind, name } => Error::AlreadyExists {
+            kind,
+            name: clip(name),
+        },
+        Error::FailedPrecondition {
+            reason,
+            message,
+            violations,
+            metadata,
+        } => {
+            let (mut kept, left) = first(violations);
+            for v in &mut kept {
+                v.subject = clip(std::mem::take(&mut v.subject));
+                v.description = clip(std::mem::take(&mut v.description));
+            }
+            if left > 0 {
+                kept.push(PreconditionViolation {
+                    kind: "MORE".into(),
+                    subject: String::new(),
+                    description: format!("{left} more violations not listed"),
+                });
+            }
+            Error::FailedPrecondition {
+                reason,
+                message: clip(message),
+                violations: kept,
+                metadata: metadata.into_iter().map(|(k, v)| (k, clip(v))).collect(),
+            }
+        }
+        Error::Aborted { reason, message } => Error::Aborted {
+            reason,
+            message: clip(message),
+        },
+        Error::ResourceExhausted {
+            reason,
+            message,
+            violations,
+        } => Error::ResourceExhausted {
+            reason,
+            message: clip(message),
+            violations: field_violations(violations),
+        },
+        other => other,
+    }
+}
+
 impl From<Error> for Status {
     fn from(err: Error) -> Status {
-        let message = err.to_string();
+        let err = bounded(err);
+        let message = clip_to(err.to_string(), MAX_MESSAGE);
         let mut details = ErrorDetails::new();
         let code = match err {
             Error::InvalidArgument { violations } => {
@@ -123,5 +230,31 @@ impl From<Error> for Status {
             }
         };
         Status::with_error_details(code, message, details)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::FieldViolation;
+
+    #[test]
+    fn what_an_error_repeats_of_the_request_is_bounded() {
+        let long = "a".repeat(5000);
+        let errors = [
+            Error::not_found("flotilla.v1.Cluster", long.clone()),
+            Error::InvalidArgument {
+                violations: (0..1000)
+                    .map(|i| FieldViolation::new(format!("names[{i}]"), long.clone()))
+                    .collect(),
+            },
+            Error::precondition("X", "STATE", long.clone(), long.clone()),
+        ];
+        for error in errors {
+            let status = Status::from(error);
+            // What travels in the HTTP/2 headers, well under a client's 16 KiB.
+            let headers = status.message().len() + status.details().len() * 4 / 3;
+            assert!(headers < 8 * 1024, "{headers} bytes of headers");
+        }
     }
 }

@@ -131,6 +131,11 @@ pub struct Flags {
     /// not answer), in milliseconds [default: 1000].
     #[arg(long, env = "FLOTILLA_HEALTH_CHECK_MILLIS")]
     pub health_check_millis: Option<u64>,
+    /// How many instances each intent group (and each cluster's network intents) keeps,
+    /// the current one included; older ones are deleted at the next instantiate
+    /// [default: 10].
+    #[arg(long, env = "FLOTILLA_INSTANCE_RETENTION")]
+    pub instance_retention: Option<usize>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -199,6 +204,7 @@ struct FileConfig {
     cluster_gc_millis: Option<u64>,
     cluster_sync_millis: Option<u64>,
     health_check_millis: Option<u64>,
+    instance_retention: Option<usize>,
 }
 
 /// The effective configuration.
@@ -248,6 +254,8 @@ pub struct Config {
     pub cluster_sync: Duration,
     /// How often the database is pinged for the health service.
     pub health_check: Duration,
+    /// How many instances an owner keeps.
+    pub instance_retention: usize,
 }
 
 impl Config {
@@ -417,6 +425,11 @@ impl Config {
                     .unwrap_or(1000)
                     .max(10),
             ),
+            instance_retention: flags
+                .instance_retention
+                .or(file.instance_retention)
+                .unwrap_or(crate::app::lifecycle::DEFAULT_INSTANCE_RETENTION)
+                .max(1),
         };
         if config.tls.is_none() && !config.listen.ip().is_loopback() && !config.insecure {
             anyhow::bail!(

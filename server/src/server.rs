@@ -218,7 +218,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         access: access.clone(),
         hub: hub.clone(),
     });
-    let lifecycle = Lifecycle::with_hooks(store.clone(), hooks).with_sim(config.sim);
+    let lifecycle = Lifecycle::with_hooks(store.clone(), hooks)
+        .with_sim(config.sim)
+        .with_instance_retention(config.instance_retention);
     let watch_hub = WatchHub::new(
         store.clone(),
         WatchOptions {

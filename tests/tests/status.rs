@@ -690,6 +690,12 @@ async fn terminate_and_historical_instances(server: &TestServer) {
         "the old instance keeps its statuses"
     );
     assert!(old.instance.ends_with(&first));
+    assert_eq!(
+        old.state, "TERMINATED",
+        "the old instance's state, not the group's"
+    );
+    let now = status(&mut client, query(StatusOutput::Summary, &[], &[])).await;
+    assert_eq!(now.state, "INSTANTIATED");
 }
 
 async fn network_intents_render_and_apply(server: &TestServer) {

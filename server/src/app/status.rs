@@ -613,6 +613,12 @@ impl StatusApp {
                     format!("{owner}/instances/{instance_id}"),
                 )
             })?;
+        // A query of a named instance reports that instance's state: an instance that
+        // is not the group's running one was terminated (a group instantiates again
+        // only after terminate), whatever the group went on to do.
+        if query.instance.is_some() && instance.terminate_time.is_some() {
+            result.state = "TERMINATED".to_string();
+        }
         let filter = self.resolve_filter(conn, instance_id, query).await?;
         // The tree answers the page (and, unfiltered, the counts) if it holds this
         // instance and no commit came since it was built: checked after every other read.

@@ -98,6 +98,42 @@ pub async fn instance_find(
 
 /// Deletes every instance of `owner` with everything kept per instance: rendered and
 /// cluster resources, status aggregates, placed clusters.
+/// Deletes the owner's instances beyond its newest `keep` (the retention limit), with
+/// their resources and aggregates; returns how many went. Only superseded instances
+/// go: rsync no longer acts on them, so nothing a cluster still needs is lost.
+pub async fn instance_expire(conn: &mut AnyConnection, owner: &str, keep: usize) -> Result<usize> {
+    let ids: Vec<(String,)> = sqlx::query_as(
+        "SELECT id FROM instances WHERE owner = $1 AND superseded = 1 ORDER BY id DESC",
+    )
+    .bind(owner)
+    .fetch_all(&mut *conn)
+    .await
+    .map_err(db_error)?;
+    // The current instance counts towards `keep`; ids are UUID v7, newest last.
+    let expired: Vec<String> = ids
+        .into_iter()
+        .skip(keep.saturating_sub(1))
+        .map(|(id,)| id)
+        .collect();
+    for id in &expired {
+        for sql in [
+            "DELETE FROM status_counts WHERE instance_id = $1",
+            "DELETE FROM status_totals WHERE instance_id = $1",
+            "DELETE FROM cluster_resources WHERE instance_id = $1",
+            "DELETE FROM rsync_resources WHERE instance_id = $1",
+            "DELETE FROM instance_clusters WHERE instance_id = $1",
+            "DELETE FROM instances WHERE id = $1",
+        ] {
+            sqlx::query(sql)
+                .bind(id)
+                .execute(&mut *conn)
+                .await
+                .map_err(db_error)?;
+        }
+    }
+    Ok(expired.len())
+}
+
 pub async fn instance_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
     for sql in [
         "DELETE FROM status_counts WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",

@@ -320,6 +320,7 @@ impl Lifecycle {
             terminate_time: None,
         };
         instance_insert(tx, &row, &[cluster_name]).await?;
+        instance_expire(tx, &row.owner, self.instance_retention).await?;
         rsync_resources_insert(tx, instance, &resources).await?;
         Ok(instance)
     }

@@ -332,6 +332,7 @@ impl Lifecycle {
         let clusters: Vec<String> = clusters.into_iter().collect();
         let rendered = started.elapsed();
         instance_insert(tx, &row, &clusters).await?;
+        instance_expire(tx, &row.owner, self.instance_retention).await?;
         rsync_resources_insert(tx, instance, &resources).await?;
         tracing::info!(
             deployment_intent_group = %dig.name,

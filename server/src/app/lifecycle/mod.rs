@@ -40,8 +40,8 @@ use crate::store::dig::{
 };
 use crate::store::history::{HistoryEntry, history_append, history_delete, history_list};
 use crate::store::instance::{
-    InstanceRow, instance_clusters, instance_delete_for_owner, instance_find, instance_insert,
-    instance_instantiated_user_of_cluster, instance_terminate,
+    InstanceRow, instance_clusters, instance_delete_for_owner, instance_expire, instance_find,
+    instance_insert, instance_instantiated_user_of_cluster, instance_terminate,
 };
 use crate::store::network::{
     NetworkStatus, cluster_insert, cluster_network_status, cluster_update_network_state,
@@ -101,7 +101,12 @@ pub struct Lifecycle {
     hooks: Option<std::sync::Arc<dyn super::Hooks>>,
     /// Whether EMBEDDED_SIM clusters may be created (the server runs sim backends).
     sim: bool,
+    /// How many instances an owner keeps (its current one included).
+    instance_retention: usize,
 }
+
+/// The default of `--instance-retention`.
+pub const DEFAULT_INSTANCE_RETENTION: usize = 10;
 
 impl Lifecycle {
     pub fn new(store: Store) -> Self {
@@ -109,6 +114,7 @@ impl Lifecycle {
             store,
             hooks: None,
             sim: true,
+            instance_retention: DEFAULT_INSTANCE_RETENTION,
         }
     }
 
@@ -118,12 +124,19 @@ impl Lifecycle {
             store,
             hooks: Some(hooks),
             sim: true,
+            instance_retention: DEFAULT_INSTANCE_RETENTION,
         }
     }
 
     /// Whether the server runs sim backends (EMBEDDED_SIM clusters are refused without).
     pub fn with_sim(mut self, sim: bool) -> Self {
         self.sim = sim;
+        self
+    }
+
+    /// Keeps the last `keep` instances of each owner (at least 1, the current one).
+    pub fn with_instance_retention(mut self, keep: usize) -> Self {
+        self.instance_retention = keep.max(1);
         self
     }
 

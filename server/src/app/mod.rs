@@ -40,24 +40,20 @@ where
     if let Some(key) = key
         && let Some(recorded) = request_find(&mut tx, &key.request_id).await?
     {
-        if recorded.scope != key.scope {
+        let reused = if recorded.scope != key.scope {
+            Some(format!("another method or target ({})", recorded.scope))
+        } else if recorded.request_hash != key.request_hash {
+            Some("a different request".to_string())
+        } else {
+            None
+        };
+        if let Some(what) = reused {
             return Err(Error::precondition(
                 "REQUEST_ID_REUSED",
                 "REQUEST_ID",
                 key.request_id.clone(),
                 format!(
-                    "request_id {:?} was already used for another method or target ({})",
-                    key.request_id, recorded.scope
-                ),
-            ));
-        }
-        if recorded.request_hash != key.request_hash {
-            return Err(Error::precondition(
-                "REQUEST_ID_REUSED",
-                "REQUEST_ID",
-                key.request_id.clone(),
-                format!(
-                    "request_id {:?} was already used for a different request",
+                    "request_id {:?} was already used for {what}",
                     key.request_id
                 ),
             ));

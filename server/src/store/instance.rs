@@ -96,8 +96,6 @@ pub async fn instance_find(
     }))
 }
 
-/// Deletes every instance of `owner` with everything kept per instance: rendered and
-/// cluster resources, status aggregates, placed clusters.
 /// Deletes the owner's instances beyond its newest `keep` (the retention limit), with
 /// their resources and aggregates; returns how many went. Only superseded instances
 /// go: rsync no longer acts on them, so nothing a cluster still needs is lost.
@@ -116,39 +114,41 @@ pub async fn instance_expire(conn: &mut AnyConnection, owner: &str, keep: usize)
         .map(|(id,)| id)
         .collect();
     for id in &expired {
-        for sql in [
-            "DELETE FROM status_counts WHERE instance_id = $1",
-            "DELETE FROM status_totals WHERE instance_id = $1",
-            "DELETE FROM cluster_resources WHERE instance_id = $1",
-            "DELETE FROM rsync_resources WHERE instance_id = $1",
-            "DELETE FROM instance_clusters WHERE instance_id = $1",
-            "DELETE FROM instances WHERE id = $1",
-        ] {
-            sqlx::query(sql)
-                .bind(id)
-                .execute(&mut *conn)
-                .await
-                .map_err(db_error)?;
-        }
+        delete_instances(conn, "id = $1", id).await?;
     }
     Ok(expired.len())
 }
 
+/// Deletes every instance of `owner` with everything kept per instance: rendered and
+/// cluster resources, status aggregates, placed clusters.
 pub async fn instance_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
-    for sql in [
-        "DELETE FROM status_counts WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
-        "DELETE FROM status_totals WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
-        "DELETE FROM cluster_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
-        "DELETE FROM rsync_resources WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
-        "DELETE FROM instance_clusters WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1)",
-        "DELETE FROM instances WHERE owner = $1",
+    delete_instances(conn, "owner = $1", owner).await
+}
+
+/// Deletes the instances `selection` picks (a condition on `instances` with `$1` bound
+/// to `value`) and everything kept per instance.
+async fn delete_instances(conn: &mut AnyConnection, selection: &str, value: &str) -> Result<()> {
+    for table in [
+        "status_counts",
+        "status_totals",
+        "cluster_resources",
+        "rsync_resources",
+        "instance_clusters",
     ] {
-        sqlx::query(sql)
-            .bind(owner)
+        let sql = format!(
+            "DELETE FROM {table} WHERE instance_id IN (SELECT id FROM instances WHERE {selection})"
+        );
+        sqlx::query(&sql)
+            .bind(value)
             .execute(&mut *conn)
             .await
             .map_err(db_error)?;
     }
+    sqlx::query(&format!("DELETE FROM instances WHERE {selection}"))
+        .bind(value)
+        .execute(&mut *conn)
+        .await
+        .map_err(db_error)?;
     Ok(())
 }
 

@@ -666,3 +666,38 @@ pub async fn sql_execute(database_url: &str, sql: &str) -> u64 {
         .expect("statement")
         .rows_affected()
 }
+
+/// Project `p` with composite app `ca` version `v1`; returns the version's name.
+pub async fn project_and_version(client: &mut Client) -> String {
+    use flotilla_client::names;
+    use flotilla_client::v1::{CreateCompositeAppRequest, CreateProjectRequest};
+    client
+        .lifecycle
+        .create_project(CreateProjectRequest {
+            project_id: "p".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    client
+        .lifecycle
+        .create_composite_app(CreateCompositeAppRequest {
+            parent: names::project("p"),
+            composite_app_id: "ca".into(),
+            version_id: "v1".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    names::composite_app("p", "ca", "v1")
+}
+
+/// A process's resident memory (VmRSS) in KiB, from /proc.
+pub fn rss_kib(pid: u32) -> i64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS")
+}

@@ -1,8 +1,8 @@
 //! End-to-end: every class of bad input is refused with the right code, an ErrorInfo
 //! and field violations, and writes nothing. On SQLite and PostgreSQL.
 
+use flotilla_client::names;
 use flotilla_client::v1::*;
-use flotilla_client::{Client, names};
 use flotilla_tests::{TestServer, e2e_suite, error_view};
 use tonic::Code;
 
@@ -15,28 +15,6 @@ e2e_suite!(
     oversized_payloads,
     duplicates_and_invalid_network_specs,
 );
-
-async fn base(client: &mut Client) -> String {
-    client
-        .lifecycle
-        .create_project(CreateProjectRequest {
-            project_id: "p".into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    client
-        .lifecycle
-        .create_composite_app(CreateCompositeAppRequest {
-            parent: names::project("p"),
-            composite_app_id: "ca".into(),
-            version_id: "v1".into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    names::composite_app("p", "ca", "v1")
-}
 
 async fn invalid_and_empty_names(server: &TestServer) {
     let mut client = server.client().await;
@@ -92,7 +70,7 @@ async fn invalid_and_empty_names(server: &TestServer) {
 
 async fn unknown_parents_and_references(server: &TestServer) {
     let mut client = server.client().await;
-    let ca = base(&mut client).await;
+    let ca = flotilla_tests::project_and_version(&mut client).await;
     let lc = &mut client.lifecycle;
     let err = error_view(
         lc.create_composite_app(CreateCompositeAppRequest {
@@ -172,7 +150,7 @@ async fn unknown_parents_and_references(server: &TestServer) {
 
 async fn malformed_manifests_name_document_and_field(server: &TestServer) {
     let mut client = server.client().await;
-    let ca = base(&mut client).await;
+    let ca = flotilla_tests::project_and_version(&mut client).await;
     let lc = &mut client.lifecycle;
     let cases = [
         (
@@ -238,7 +216,7 @@ async fn malformed_manifests_name_document_and_field(server: &TestServer) {
 
 async fn missing_required_fields(server: &TestServer) {
     let mut client = server.client().await;
-    let ca = base(&mut client).await;
+    let ca = flotilla_tests::project_and_version(&mut client).await;
     let lc = &mut client.lifecycle;
     let err = error_view(
         lc.create_app(CreateAppRequest {
@@ -335,7 +313,7 @@ async fn unknown_enum_values(server: &TestServer) {
 
 async fn oversized_payloads(server: &TestServer) {
     let mut client = server.client().await;
-    let ca = base(&mut client).await;
+    let ca = flotilla_tests::project_and_version(&mut client).await;
     let lc = &mut client.lifecycle;
     let doc = "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\ndata: {k: \"".to_string()
         + &"v".repeat(1024 * 1024)

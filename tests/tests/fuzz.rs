@@ -245,15 +245,6 @@ fn methods() -> Vec<MethodDescriptor> {
         .collect()
 }
 
-fn rss_kib(pid: u32) -> i64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS")
-}
-
 async fn arbitrary_requests_get_deliberate_answers(server: &TestServer) {
     let cases: usize = std::env::var("FLOTILLA_FUZZ_CASES")
         .ok()
@@ -285,7 +276,7 @@ async fn arbitrary_requests_get_deliberate_answers(server: &TestServer) {
             .parse()
             .unwrap();
     let pid = server.pid().expect("running");
-    let rss_before = rss_kib(pid);
+    let rss_before = flotilla_tests::rss_kib(pid);
     let mut codes: HashMap<Code, usize> = HashMap::new();
     for case in 0..cases {
         let method = &methods[rng.below(methods.len())];
@@ -345,7 +336,7 @@ async fn arbitrary_requests_get_deliberate_answers(server: &TestServer) {
         .list_projects(flotilla_client::v1::ListProjectsRequest::default())
         .await
         .expect("the server still answers");
-    let grown = rss_kib(pid) - rss_before;
+    let grown = flotilla_tests::rss_kib(pid) - rss_before;
     assert!(
         grown < 96 * 1024,
         "RSS grew by {grown} KiB over {cases} cases"

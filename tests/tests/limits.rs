@@ -17,28 +17,6 @@ e2e_suite!(
     the_simulator_touches_only_sim_clusters_that_exist,
 );
 
-async fn version(client: &mut Client) -> String {
-    client
-        .lifecycle
-        .create_project(CreateProjectRequest {
-            project_id: "p".into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    client
-        .lifecycle
-        .create_composite_app(CreateCompositeAppRequest {
-            parent: names::project("p"),
-            composite_app_id: "ca".into(),
-            version_id: "v1".into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    names::composite_app("p", "ca", "v1")
-}
-
 fn invalid(error: &ErrorView, field: &str) {
     assert_eq!(error.code, Code::InvalidArgument, "{error:?}");
     assert!(
@@ -69,7 +47,7 @@ async fn create_app(
 
 async fn kubernetes_names_are_checked_where_they_enter(server: &TestServer) {
     let mut client = server.client().await;
-    let ca = version(&mut client).await;
+    let ca = flotilla_tests::project_and_version(&mut client).await;
     for (manifest, field) in [
         (
             "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n",
@@ -151,7 +129,7 @@ async fn kubernetes_names_are_checked_where_they_enter(server: &TestServer) {
 
 async fn repeated_fields_have_limits(server: &TestServer) {
     let mut client = server.client().await;
-    let ca = version(&mut client).await;
+    let ca = flotilla_tests::project_and_version(&mut client).await;
     create_app(
         &mut client,
         &ca,

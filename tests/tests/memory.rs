@@ -18,15 +18,6 @@ const NAMES: usize = 100_000;
 /// How much the server's RSS may differ from before the round, after the idle.
 const SLACK_KIB: i64 = 8 * 1024;
 
-fn rss_kib(pid: u32) -> i64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("proc status");
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .expect("VmRSS")
-}
-
 /// One call with the `i`th unknown name; every one must be refused NOT_FOUND.
 async fn call(mut client: Client, i: usize) {
     let dig =
@@ -141,16 +132,16 @@ async fn unknown_names_leave_nothing_behind(server: &TestServer) {
     // Warm up: pools, allocator arenas and caches reach their working size.
     round(server, 0, 10_000).await;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    let before = rss_kib(pid);
+    let before = flotilla_tests::rss_kib(pid);
     round(server, 10_000, NAMES).await;
     // The allocator hands freed pages back after a few seconds: wait for it, bounded.
-    let mut after = rss_kib(pid);
+    let mut after = flotilla_tests::rss_kib(pid);
     for _ in 0..30 {
         if after - before <= SLACK_KIB {
             break;
         }
         tokio::time::sleep(Duration::from_secs(1)).await;
-        after = rss_kib(pid);
+        after = flotilla_tests::rss_kib(pid);
     }
     eprintln!(
         "RSS before {before} KiB, after {NAMES} unknown names {after} KiB ({:+} KiB)",

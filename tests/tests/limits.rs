@@ -15,7 +15,26 @@ e2e_suite!(
     repeated_fields_have_limits,
     request_ids_name_one_request,
     the_simulator_touches_only_sim_clusters_that_exist,
+    text_the_database_cannot_store_is_invalid_not_internal,
 );
+
+/// Found by the RPC fuzzer: a NUL in a text field reached PostgreSQL, which cannot
+/// store it, and came back INTERNAL. SQLite stores it.
+async fn text_the_database_cannot_store_is_invalid_not_internal(server: &TestServer) {
+    let mut client = server.client().await;
+    let answer = client
+        .simulator
+        .set_host_reachable(SetHostReachableRequest {
+            host: "é\u{0}".into(),
+            reachable: true,
+        })
+        .await;
+    let code = answer.err().map(|s| s.code());
+    match server.backend {
+        flotilla_tests::Backend::Sqlite => assert_ne!(code, Some(Code::Internal)),
+        flotilla_tests::Backend::Postgres => assert_eq!(code, Some(Code::InvalidArgument)),
+    }
+}
 
 fn invalid(error: &ErrorView, field: &str) {
     assert_eq!(error.code, Code::InvalidArgument, "{error:?}");

@@ -662,6 +662,14 @@ fn classify_db_error(error: sqlx::Error) -> Error {
                     message: "a concurrent change conflicted; retry".into(),
                 };
             }
+            // PostgreSQL: a text value it cannot store (NUL, which SQLite takes): the
+            // request's fault, and the transaction wrote nothing.
+            if code == "22021" || code == "22P05" {
+                return Error::invalid(
+                    "request",
+                    "a text field holds a character the database cannot store (NUL)",
+                );
+            }
             // PostgreSQL: class 08 (connection), 57P0x (shutdown), 53 (resources).
             // SQLite: 5 (BUSY), 6 (LOCKED).
             if code.starts_with("08")

@@ -82,7 +82,7 @@ async fn seed(client: &mut Client) -> String {
             app: "a1".into(),
             patches: vec![ManifestPatch {
                 target_kind: "Deployment".into(),
-                merge_patch: Some(to_struct(&patch)),
+                merge_patch: Some(flotilla_tests::json_struct(&patch)),
                 ..Default::default()
             }],
             ..Default::default()
@@ -148,28 +148,6 @@ async fn seed(client: &mut Client) -> String {
         .unwrap();
     }
     dig
-}
-
-fn to_struct(value: &serde_json::Value) -> prost_types::Struct {
-    let json = value.as_object().unwrap();
-    prost_types::Struct {
-        fields: json.iter().map(|(k, v)| (k.clone(), to_value(v))).collect(),
-    }
-}
-
-fn to_value(value: &serde_json::Value) -> prost_types::Value {
-    use prost_types::value::Kind;
-    let kind = match value {
-        serde_json::Value::Null => Kind::NullValue(0),
-        serde_json::Value::Bool(b) => Kind::BoolValue(*b),
-        serde_json::Value::Number(n) => Kind::NumberValue(n.as_f64().unwrap()),
-        serde_json::Value::String(s) => Kind::StringValue(s.clone()),
-        serde_json::Value::Array(a) => Kind::ListValue(prost_types::ListValue {
-            values: a.iter().map(to_value).collect(),
-        }),
-        serde_json::Value::Object(_) => Kind::StructValue(to_struct(value)),
-    };
-    prost_types::Value { kind: Some(kind) }
 }
 
 fn state(dig: &DeploymentIntentGroup) -> DeploymentIntentGroupState {

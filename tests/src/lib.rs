@@ -258,6 +258,16 @@ impl TestServer {
 
     /// Connection options with the admin token (and the test CA and client certificate
     /// under TLS).
+    /// A raw channel to the server (no token): for health checks and hand-built calls.
+    pub async fn channel(&self) -> tonic::transport::Channel {
+        self.options()
+            .endpoint()
+            .expect("endpoint")
+            .connect()
+            .await
+            .expect("connect")
+    }
+
     pub fn options(&self) -> ConnectOptions {
         let mut options = ConnectOptions::new(self.url()).token(Some(self.admin_token.clone()));
         if let Some(pki) = &self.tls {

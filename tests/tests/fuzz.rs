@@ -270,13 +270,7 @@ async fn arbitrary_requests_get_deliberate_answers(server: &TestServer) {
     let mut rng = Rng(seed);
     let methods = methods();
     assert!(methods.len() > 60, "{} methods", methods.len());
-    let channel = server
-        .options()
-        .endpoint()
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let channel = server.channel().await;
     let token: tonic::metadata::MetadataValue<_> =
         format!("Bearer {}", server.admin_token.expose())
             .parse()

@@ -30,13 +30,7 @@ const SERVICES: [&str; 8] = [
 ];
 
 async fn statuses(server: &TestServer) -> Vec<(&'static str, Option<ServingStatus>)> {
-    let channel = server
-        .options()
-        .endpoint()
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let channel = server.channel().await;
     let mut health = HealthClient::new(channel);
     let mut out = Vec::new();
     for service in SERVICES {

@@ -177,17 +177,7 @@ async fn agent_token_hijack_is_refused(server: &TestServer) {
     wait_connectivity(&admin, &victim, Connectivity::Available).await;
 
     // No token, a garbled header, an unknown token: UNAUTHENTICATED, saying which.
-    let mut anonymous = Client::with_token(
-        server
-            .options()
-            .endpoint()
-            .unwrap()
-            .connect()
-            .await
-            .unwrap(),
-        None,
-    )
-    .unwrap();
+    let mut anonymous = Client::with_token(server.channel().await, None).unwrap();
     let error = error_view(
         anonymous
             .lifecycle
@@ -213,15 +203,7 @@ async fn agent_token_hijack_is_refused(server: &TestServer) {
         (Code::Unauthenticated, "UNKNOWN_TOKEN")
     );
     // Health and reflection stay open.
-    let mut health = tonic_health::pb::health_client::HealthClient::new(
-        server
-            .options()
-            .endpoint()
-            .unwrap()
-            .connect()
-            .await
-            .unwrap(),
-    );
+    let mut health = tonic_health::pb::health_client::HealthClient::new(server.channel().await);
     health
         .check(tonic_health::pb::HealthCheckRequest::default())
         .await

@@ -3,9 +3,10 @@
 //! rendered resources and statuses, and a query of a kept old instance reports that
 //! instance's state, not the group's.
 
+use flotilla_client::Client;
 use flotilla_client::v1::*;
 use flotilla_tests::demo::{self, DIG};
-use flotilla_tests::{TestServer, e2e_suite, error_view, sql_count};
+use flotilla_tests::{TestServer, e2e_suite, error_view, eventually, sql_count};
 use tonic::Code;
 
 e2e_suite!(
@@ -32,7 +33,11 @@ async fn old_instances_are_kept_up_to_the_limit(server: &TestServer) {
         };
         ids.push(group.current_instance.clone());
         if round < 2 {
+            // Settled first: an instance whose deletes are still outstanding is kept
+            // beyond the limit until they are done.
+            settle(&client, |c| c.applied > 0 && c.pending + c.retrying == 0).await;
             demo::terminate(&mut client).await;
+            settle(&client, |c| c.applied + c.pending + c.retrying == 0).await;
         }
     }
     let listed: Vec<String> = client
@@ -96,4 +101,31 @@ async fn old_instances_are_kept_up_to_the_limit(server: &TestServer) {
         .unwrap()
         .into_inner();
     assert_eq!(old.state, "TERMINATED");
+}
+
+/// Waits until the demo's current instance's rsync counts satisfy `done`.
+async fn settle(client: &Client, done: impl Fn(&RsyncStatusCounts) -> bool + Copy) {
+    eventually(
+        std::time::Duration::from_secs(30),
+        "rsync to settle",
+        || {
+            let mut client = client.clone();
+            async move {
+                let counts = client
+                    .status
+                    .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+                        name: DIG.into(),
+                        output: StatusOutput::Summary as i32,
+                        ..Default::default()
+                    })
+                    .await
+                    .unwrap()
+                    .into_inner()
+                    .rsync_status
+                    .unwrap_or_default();
+                done(&counts).then_some(())
+            }
+        },
+    )
+    .await;
 }

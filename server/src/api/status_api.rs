@@ -230,6 +230,7 @@ pub(crate) fn counts_to_proto(
             failed: c("rsync", "Failed"),
             retrying: c("rsync", "Retrying"),
             terminated: c("rsync", "Terminated"),
+            superseded: c("rsync", "Superseded"),
         }),
         with_cluster.then(|| pb::ClusterStatusCounts {
             present: c("cluster", "Present"),
@@ -475,7 +476,8 @@ mod tests {
                 Some(RsyncStatus::Failed),
                 Some(RsyncStatus::Retrying),
                 Some(RsyncStatus::Terminated),
-            ][n % 6],
+                Some(RsyncStatus::Superseded),
+            ][n % 7],
             cluster_status: [
                 None,
                 Some(ClusterStatus::Unknown),

@@ -21,13 +21,15 @@ use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::{dig_set_conditions, dig_status};
-use crate::store::instance::{InstanceRow, instance_clusters, instance_find};
+use crate::store::instance::{
+    InstanceRow, instance_clusters, instance_find, instance_settle_late_applies,
+};
 use crate::store::network::{cluster_network_status, cluster_set_conditions};
 use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list,
 };
 use crate::store::status::{
-    ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow, RsyncWork,
+    ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow, RsyncWork, Scope,
     StatusMove, applied_deployments, cluster_resources_for_bundles, cluster_resources_page,
     counts_for_names, counts_sum, instance_apps, owners_placed_on, placed_connectivity,
     rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
@@ -402,6 +404,12 @@ impl StatusApp {
         }
         rsync_set_statuses(&mut tx, &moves, &mut deltas).await?;
         deltas.apply(&mut tx).await?;
+        let applied: BTreeSet<InstanceId> = outcomes
+            .iter()
+            .filter(|(w, _)| !w.delete)
+            .map(|(w, _)| w.instance)
+            .collect();
+        instance_settle_late_applies(&mut tx, &applied.into_iter().collect::<Vec<_>>()).await?;
         for instance in instances {
             refresh_conditions(&mut tx, &owners[&instance]).await?;
         }
@@ -427,8 +435,7 @@ impl StatusApp {
             rsync_bulk_transition(
                 &mut tx,
                 lock,
-                Some(*instance),
-                Some(cluster),
+                Scope::InstanceOn(*instance, cluster),
                 &[RsyncStatus::Applied],
                 RsyncStatus::Retrying,
             )
@@ -453,8 +460,7 @@ impl StatusApp {
         let moved = rsync_bulk_transition(
             &mut tx,
             lock,
-            None,
-            Some(cluster),
+            Scope::Cluster(cluster),
             &[RsyncStatus::Pending, RsyncStatus::Applied],
             RsyncStatus::Retrying,
         )

@@ -12,8 +12,12 @@ super::named_enum! {
         Failed = "Failed",
         /// The cluster is unreachable; rsync retries.
         Retrying = "Retrying",
-        /// rsync deleted it from the cluster.
+        /// rsync deleted it from the cluster (or it was never applied and its
+        /// instance was terminated).
         Terminated = "Terminated",
+        /// A newer instance of the same owner renders the same object on the same
+        /// cluster and took it over: this instance no longer acts on it, nor deletes it.
+        Superseded = "Superseded",
     }
 }
 
@@ -23,4 +27,13 @@ impl RsyncStatus {
     pub fn awaits_delete(self) -> bool {
         matches!(self, RsyncStatus::Applied | RsyncStatus::Retrying)
     }
+
+    /// The statuses in which an instance holds its object on the cluster: rsync has
+    /// applied it, or will apply or delete it. Another owner cannot render the same
+    /// object there meanwhile.
+    pub const HOLDING: [RsyncStatus; 3] = [
+        RsyncStatus::Pending,
+        RsyncStatus::Applied,
+        RsyncStatus::Retrying,
+    ];
 }

@@ -3,7 +3,9 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, now_micros};
+use super::status::{Scope, rsync_bulk_transition};
+use super::{Backend, Tx, db_error, now_micros};
+use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 
@@ -98,10 +100,15 @@ pub async fn instance_find(
 
 /// Deletes the owner's instances beyond its newest `keep` (the retention limit), with
 /// their resources and aggregates; returns how many went. Only superseded instances
-/// go: rsync no longer acts on them, so nothing a cluster still needs is lost.
+/// whose deletes are all done go (by their aggregates: nothing `Pending`, `Applied` or
+/// `Retrying`), so nothing rsync still has to send is lost; one that waits for an
+/// unreachable cluster goes at a later instantiate.
 pub async fn instance_expire(conn: &mut AnyConnection, owner: &str, keep: usize) -> Result<usize> {
     let ids: Vec<(String,)> = sqlx::query_as(
-        "SELECT id FROM instances WHERE owner = $1 AND superseded = 1 ORDER BY id DESC",
+        "SELECT id FROM instances WHERE owner = $1 AND superseded = 1 AND NOT EXISTS ( \
+           SELECT 1 FROM status_counts s WHERE s.instance_id = instances.id \
+           AND s.dimension = 'rsync' AND s.value IN ('Pending', 'Applied', 'Retrying') AND s.count > 0) \
+         ORDER BY id DESC",
     )
     .bind(owner)
     .fetch_all(&mut *conn)
@@ -234,4 +241,164 @@ pub async fn instance_list(
             })
         })
         .collect()
+}
+
+/// Settles who holds the objects `instance` (new, its resources just inserted) renders,
+/// one owner per object on a cluster:
+///
+/// - an object that another owner's instance holds (rsync has applied it or will apply
+///   or delete it) refuses the instantiate with FAILED_PRECONDITION `RESOURCE_OWNED`
+///   naming that owner: never two owners fighting over one object;
+/// - an object an older instance of the same owner holds is taken over: that row ends
+///   `Superseded` (no delete, the new instance applies the object in place);
+/// - what an older instance holds and the new one does not render is left to rsync,
+///   which deletes it (`Pending` ones were never applied and end `Terminated`).
+///
+/// On PostgreSQL the placed clusters are locked (transaction advisory locks, in name
+/// order) first, so two instantiates cannot both find an object free; SQLite
+/// serializes writers already.
+pub async fn instance_claim(
+    tx: &mut Tx,
+    instance: &InstanceRow,
+    clusters: &[String],
+) -> Result<()> {
+    if tx.backend() == Backend::Postgres {
+        let mut sorted: Vec<&String> = clusters.iter().collect();
+        sorted.sort();
+        for cluster in sorted {
+            sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 21))::TEXT AS locked")
+                .bind(cluster)
+                .fetch_one(&mut **tx)
+                .await
+                .map_err(db_error)?;
+        }
+    }
+    if let Some((cluster, kind, namespace, name, holder)) =
+        held_elsewhere(tx, instance, clusters).await?
+    {
+        let object = if namespace.is_empty() {
+            format!("{kind} {name}")
+        } else {
+            format!("{kind} {namespace}/{name}")
+        };
+        return Err(Error::precondition(
+            "RESOURCE_OWNED",
+            "OWNERSHIP",
+            holder.clone(),
+            format!(
+                "{object} on {cluster} belongs to {holder}; terminate it there (and let its \
+                 delete finish) or render another name"
+            ),
+        ));
+    }
+    let lock = tx.for_update();
+    let owner = instance.owner.as_str();
+    let by = instance.id;
+    rsync_bulk_transition(
+        tx,
+        lock,
+        Scope::RenderedBy { owner, by },
+        &RsyncStatus::HOLDING,
+        RsyncStatus::Superseded,
+    )
+    .await?;
+    rsync_bulk_transition(
+        tx,
+        lock,
+        Scope::NotRenderedBy { owner, by },
+        &[RsyncStatus::Pending],
+        RsyncStatus::Terminated,
+    )
+    .await?;
+    Ok(())
+}
+
+/// The first object `instance` renders that an instance of another owner holds:
+/// (cluster, kind, namespace, name, that owner). Skipped, with one indexed read, when no
+/// other owner has ever placed anything on these clusters.
+async fn held_elsewhere(
+    tx: &mut Tx,
+    instance: &InstanceRow,
+    clusters: &[String],
+) -> Result<Option<(String, String, String, String, String)>> {
+    let mut others = false;
+    for cluster in clusters {
+        let row = sqlx::query(
+            "SELECT 1 AS one FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
+             WHERE c.cluster = $1 AND i.owner <> $2 LIMIT 1",
+        )
+        .bind(cluster)
+        .bind(&instance.owner)
+        .fetch_optional(&mut **tx)
+        .await
+        .map_err(db_error)?;
+        if row.is_some() {
+            others = true;
+            break;
+        }
+    }
+    if !others {
+        return Ok(None);
+    }
+    let row = sqlx::query(
+        "SELECT o.cluster AS cluster, o.kind AS kind, o.namespace AS namespace, o.name AS name, \
+         i.owner AS owner FROM rsync_resources n \
+         JOIN rsync_resources o ON o.cluster = n.cluster AND o.kind = n.kind \
+           AND o.api_group = n.api_group AND o.namespace = n.namespace AND o.name = n.name \
+         JOIN instances i ON i.id = o.instance_id \
+         WHERE n.instance_id = $1 AND o.instance_id <> $1 AND i.owner <> $2 \
+           AND o.rsync_status IN ($3, $4, $5) \
+         ORDER BY o.cluster, o.kind, o.namespace, o.name LIMIT 1",
+    )
+    .bind(instance.id.to_string())
+    .bind(&instance.owner)
+    .bind(RsyncStatus::Pending.as_str())
+    .bind(RsyncStatus::Applied.as_str())
+    .bind(RsyncStatus::Retrying.as_str())
+    .fetch_optional(&mut **tx)
+    .await
+    .map_err(db_error)?;
+    row.map(|r| {
+        Ok((
+            r.try_get("cluster").map_err(db_error)?,
+            r.try_get("kind").map_err(db_error)?,
+            r.try_get("namespace").map_err(db_error)?,
+            r.try_get("name").map_err(db_error)?,
+            r.try_get("owner").map_err(db_error)?,
+        ))
+    })
+    .transpose()
+}
+
+/// Settles applies that raced a re-instantiate: rsync may have sent an apply of an
+/// instance just before a newer instance of its owner took over (the row was then
+/// `Terminated` or `Pending`, and the late result made it `Applied`). Of `instances`,
+/// those now superseded give such rows to their owner's current instance the way
+/// [`instance_claim`] does (`Superseded`); the rest stay for rsync to delete.
+pub async fn instance_settle_late_applies(tx: &mut Tx, instances: &[InstanceId]) -> Result<()> {
+    for instance in instances {
+        let row = sqlx::query(
+            "SELECT o.owner AS owner, n.id AS current FROM instances o \
+             JOIN instances n ON n.owner = o.owner AND n.superseded = 0 \
+             WHERE o.id = $1 AND o.superseded = 1",
+        )
+        .bind(instance.to_string())
+        .fetch_optional(&mut **tx)
+        .await
+        .map_err(db_error)?;
+        let Some(row) = row else { continue };
+        let owner: String = row.try_get("owner").map_err(db_error)?;
+        let current: String = row.try_get("current").map_err(db_error)?;
+        let by: InstanceId = current.parse().map_err(Error::internal)?;
+        let lock = tx.for_update();
+        rsync_bulk_transition(
+            tx,
+            lock,
+            Scope::RenderedBy { owner: &owner, by },
+            &RsyncStatus::HOLDING,
+            RsyncStatus::Superseded,
+        )
+        .await?;
+    }
+    Ok(())
 }

@@ -449,16 +449,15 @@ async fn rsync_status_page(
         .collect()
 }
 
-/// How many resources of `instance` still await their delete by rsync.
-pub async fn rsync_resources_awaiting_delete(
-    conn: &mut AnyConnection,
-    instance: InstanceId,
-) -> Result<i64> {
+/// How many resources of `owner`'s instances still await their delete by rsync (for
+/// an owner that is not applied or instantiated: its last instance is terminated and
+/// the older ones are superseded).
+pub async fn rsync_resources_awaiting_delete(conn: &mut AnyConnection, owner: &str) -> Result<i64> {
     let row = sqlx::query(
         "SELECT COUNT(*) AS n FROM rsync_resources \
-         WHERE instance_id = $1 AND rsync_status IN ($2, $3)",
+         WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1) AND rsync_status IN ($2, $3)",
     )
-    .bind(instance.to_string())
+    .bind(owner)
     .bind(RsyncStatus::Applied.as_str())
     .bind(RsyncStatus::Retrying.as_str())
     .fetch_one(conn)

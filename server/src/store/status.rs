@@ -175,35 +175,79 @@ pub async fn counts_sum(
         .collect()
 }
 
-/// Moves every resource of the selection from one of `from` to `to`, keeping the
-/// aggregates. The selection is `instance` (all its clusters) or, with `cluster`, the
-/// resources on that cluster of its non-superseded instances. Returns how many moved.
+/// Which rendered resources a bulk transition moves.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope<'a> {
+    /// Every resource of one instance.
+    Instance(InstanceId),
+    /// One instance's resources on one cluster.
+    InstanceOn(InstanceId, &'a str),
+    /// The resources on a cluster of its non-superseded instances.
+    Cluster(&'a str),
+    /// The resources of `owner`'s other instances that `by` renders too (same cluster
+    /// and object): `by` takes them over.
+    RenderedBy { owner: &'a str, by: InstanceId },
+    /// The resources of `owner`'s other instances that `by` does not render.
+    NotRenderedBy { owner: &'a str, by: InstanceId },
+}
+
+/// The same object on the same cluster in `rsync_resources` (the outer row) and `n`.
+const SAME_OBJECT: &str = "n.cluster = rsync_resources.cluster AND n.kind = rsync_resources.kind \
+     AND n.api_group = rsync_resources.api_group AND n.namespace = rsync_resources.namespace \
+     AND n.name = rsync_resources.name";
+
+impl Scope<'_> {
+    /// The scope as conditions on `rsync_resources`, binding its values.
+    fn sql(self, binds: &mut Vec<String>) -> String {
+        let mut bind = |value: String| {
+            binds.push(value);
+            format!("${}", binds.len())
+        };
+        match self {
+            Scope::Instance(instance) => {
+                format!(" AND instance_id = {}", bind(instance.to_string()))
+            }
+            Scope::InstanceOn(instance, cluster) => format!(
+                " AND instance_id = {} AND cluster = {}",
+                bind(instance.to_string()),
+                bind(cluster.to_string())
+            ),
+            Scope::Cluster(cluster) => format!(
+                " AND cluster = {} AND instance_id IN (SELECT id FROM instances WHERE superseded = 0)",
+                bind(cluster.to_string())
+            ),
+            Scope::RenderedBy { owner, by } | Scope::NotRenderedBy { owner, by } => {
+                let owner = bind(owner.to_string());
+                let by = bind(by.to_string());
+                let negation = if matches!(self, Scope::NotRenderedBy { .. }) {
+                    "NOT "
+                } else {
+                    ""
+                };
+                format!(
+                    " AND instance_id IN (SELECT id FROM instances WHERE owner = {owner} AND id <> {by}) \
+                     AND {negation}EXISTS (SELECT 1 FROM rsync_resources n WHERE n.instance_id = {by} AND {SAME_OBJECT})"
+                )
+            }
+        }
+    }
+}
+
+/// Moves every resource of `scope` from one of `from` to `to`, keeping the aggregates.
+/// Returns how many moved.
 pub async fn rsync_bulk_transition(
     tx: &mut Tx,
     lock: &str,
-    instance: Option<InstanceId>,
-    cluster: Option<&str>,
+    scope: Scope<'_>,
     from: &[RsyncStatus],
     to: RsyncStatus,
 ) -> Result<i64> {
     let mut binds: Vec<String> = Vec::new();
+    let mut selection = scope.sql(&mut binds);
     let bind = |value: String, binds: &mut Vec<String>| {
         binds.push(value);
         format!("${}", binds.len())
     };
-    let mut selection = String::new();
-    if let Some(instance) = instance {
-        selection.push_str(&format!(
-            " AND instance_id = {}",
-            bind(instance.to_string(), &mut binds)
-        ));
-    }
-    if let Some(cluster) = cluster {
-        selection.push_str(&format!(
-            " AND cluster = {} AND instance_id IN (SELECT id FROM instances WHERE superseded = 0)",
-            bind(cluster.to_string(), &mut binds)
-        ));
-    }
     let statuses: Vec<String> = from
         .iter()
         .map(|s| bind(s.as_str().to_string(), &mut binds))
@@ -302,7 +346,7 @@ pub struct RsyncWork {
     pub manifest: String,
     /// The status the work was read in (the compare-and-swap token).
     pub status: RsyncStatus,
-    /// Delete (the instance was terminated) rather than apply.
+    /// Delete (the instance was terminated or superseded) rather than apply.
     pub delete: bool,
     /// The desired-state generation: the instance's creation time, so a newer
     /// instance's apply always wins over a late one of an older instance.
@@ -310,11 +354,13 @@ pub struct RsyncWork {
 }
 
 /// The next resources rsync must act on for `cluster`: applies of active instances
-/// (Pending or Retrying), deletes of terminated ones (Applied or Retrying), skipping
-/// superseded instances. `after` continues a pass.
+/// (Pending or Retrying), deletes of terminated or superseded ones (Applied or
+/// Retrying; what a newer instance took over is `Superseded` and left alone). `after`
+/// continues a pass; older instances come first, so an object one instance stops
+/// rendering is deleted before the objects of its successor are applied.
 ///
 /// One read per instance placed on the cluster (an owner has one instance that is not
-/// superseded), each a range of the (instance, cluster, app, kind, group, namespace,
+/// superseded, and the few older ones its retention keeps), each a range of the (instance, cluster, app, kind, group, namespace,
 /// name) index starting after `after`, in the order of that index, stopping at `limit`
 /// rows. Read as one UNION of applies and deletes ordered by key, the database found
 /// every pending resource of the cluster and sorted them all to return the first page:
@@ -328,9 +374,9 @@ pub async fn rsync_work(
 ) -> Result<Vec<RsyncWork>> {
     let mut sql = String::from(
         "SELECT i.id AS id, i.create_time AS create_time, \
-         CASE WHEN i.terminate_time IS NULL THEN 0 ELSE 1 END AS deleting \
+         CASE WHEN i.terminate_time IS NULL AND i.superseded = 0 THEN 0 ELSE 1 END AS deleting \
          FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
-         WHERE c.cluster = $1 AND i.superseded = 0",
+         WHERE c.cluster = $1",
     );
     if after.is_some() {
         sql.push_str(" AND i.id >= $2");

@@ -151,7 +151,13 @@ class _RsyncStatusEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_RsyncStat
     RSYNC_STATUS_RETRYING: _RsyncStatus.ValueType  # 4
     """The cluster is unreachable; rsync retries with backoff."""
     RSYNC_STATUS_TERMINATED: _RsyncStatus.ValueType  # 5
-    """rsync deleted the resource from the cluster."""
+    """rsync deleted the resource from the cluster, or the instance was terminated before
+    rsync applied it.
+    """
+    RSYNC_STATUS_SUPERSEDED: _RsyncStatus.ValueType  # 6
+    """A newer instance of the same owner renders the same object on the same cluster and
+    took it over: this (older) instance no longer applies or deletes it. Final.
+    """
 
 class RsyncStatus(_RsyncStatus, metaclass=_RsyncStatusEnumTypeWrapper):
     """The rsync status of a rendered resource."""
@@ -167,7 +173,13 @@ RSYNC_STATUS_FAILED: RsyncStatus.ValueType  # 3
 RSYNC_STATUS_RETRYING: RsyncStatus.ValueType  # 4
 """The cluster is unreachable; rsync retries with backoff."""
 RSYNC_STATUS_TERMINATED: RsyncStatus.ValueType  # 5
-"""rsync deleted the resource from the cluster."""
+"""rsync deleted the resource from the cluster, or the instance was terminated before
+rsync applied it.
+"""
+RSYNC_STATUS_SUPERSEDED: RsyncStatus.ValueType  # 6
+"""A newer instance of the same owner renders the same object on the same cluster and
+took it over: this (older) instance no longer applies or deletes it. Final.
+"""
 Global___RsyncStatus: _TypeAlias = RsyncStatus  # noqa: Y015
 
 @_typing.final

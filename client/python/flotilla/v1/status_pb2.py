@@ -28,51 +28,51 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x66lotilla/v1/status.proto\x12\x0b\x66lotilla.v1\x1a\x18\x66lotilla/v1/common.proto\x1a\x1b\x66lotilla/v1/lifecycle.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"k\n\x11RsyncStatusCounts\x12\x0f\n\x07pending\x18\x01 \x01(\x05\x12\x0f\n\x07\x61pplied\x18\x02 \x01(\x05\x12\x0e\n\x06\x66\x61iled\x18\x03 \x01(\x05\x12\x10\n\x08retrying\x18\x04 \x01(\x05\x12\x12\n\nterminated\x18\x05 \x01(\x05\"L\n\x13\x43lusterStatusCounts\x12\x0f\n\x07present\x18\x01 \x01(\x05\x12\x13\n\x0bnot_present\x18\x02 \x01(\x05\x12\x0f\n\x07unknown\x18\x03 \x01(\x05\"3\n\x0fReadinessCounts\x12\r\n\x05ready\x18\x01 \x01(\x05\x12\x11\n\tnot_ready\x18\x02 \x01(\x05\"\xf4\x02\n\x13ResourceStatusEntry\x12*\n\x03gvk\x18\x01 \x01(\x0b\x32\x1d.flotilla.v1.GroupVersionKind\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tnamespace\x18\x03 \x01(\t\x12)\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12%\n\x04spec\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\'\n\x06status\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12.\n\x0crsync_status\x18\x07 \x01(\x0e\x32\x18.flotilla.v1.RsyncStatus\x12:\n\x0e\x63luster_status\x18\x08 \x01(\x0e\x32\".flotilla.v1.ClusterResourceStatus\x12)\n\treadiness\x18\t \x01(\x0e\x32\x16.flotilla.v1.Readiness\"o\n\x10\x43lusterResources\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10\x63luster_provider\x18\x02 \x01(\t\x12\x33\n\tresources\x18\x03 \x03(\x0b\x32 .flotilla.v1.ResourceStatusEntry\"Q\n\x0c\x41ppResources\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12/\n\x08\x63lusters\x18\x02 \x03(\x0b\x32\x1d.flotilla.v1.ClusterResources\"\xbf\x03\n\x0eResourceStatus\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07project\x18\x02 \x01(\t\x12\x1a\n\x12\x63omposite_app_name\x18\x03 \x01(\t\x12\x1d\n\x15\x63omposite_app_version\x18\x04 \x01(\t\x12\x1e\n\x16\x63omposite_profile_name\x18\x05 \x01(\t\x12\r\n\x05state\x18\x06 \x01(\t\x12\x10\n\x08instance\x18\x07 \x01(\t\x12\x34\n\x0crsync_status\x18\x08 \x01(\x0b\x32\x1e.flotilla.v1.RsyncStatusCounts\x12\x38\n\x0e\x63luster_status\x18\t \x01(\x0b\x32 .flotilla.v1.ClusterStatusCounts\x12/\n\treadiness\x18\n \x01(\x0b\x32\x1c.flotilla.v1.ReadinessCounts\x12,\n\tresources\x18\x0b \x03(\x0b\x32\x19.flotilla.v1.AppResources\x12*\n\nconditions\x18\x0c \x03(\x0b\x32\x16.flotilla.v1.Condition\x12\x17\n\x0fnext_page_token\x18\r \x01(\t\"\xcc\x01\n%GetDeploymentIntentGroupStatusRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06output\x18\x02 \x01(\x0e\x32\x19.flotilla.v1.StatusOutput\x12\x0c\n\x04\x61pps\x18\x03 \x03(\t\x12\x10\n\x08\x63lusters\x18\x04 \x03(\t\x12\x11\n\tresources\x18\x05 \x03(\t\x12\x10\n\x08instance\x18\x06 \x01(\t\x12\x11\n\tpage_size\x18\x07 \x01(\x05\x12\x12\n\npage_token\x18\x08 \x01(\t\"\xc5\x01\n\x1eGetClusterNetworkStatusRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06output\x18\x02 \x01(\x0e\x32\x19.flotilla.v1.StatusOutput\x12\x0c\n\x04\x61pps\x18\x03 \x03(\t\x12\x10\n\x08\x63lusters\x18\x04 \x03(\t\x12\x11\n\tresources\x18\x05 \x03(\t\x12\x10\n\x08instance\x18\x06 \x01(\t\x12\x11\n\tpage_size\x18\x07 \x01(\x05\x12\x12\n\npage_token\x18\x08 \x01(\t\"\xe7\x01\n\x08Instance\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x10\n\x08revision\x18\x04 \x01(\x03\x12\x0f\n\x07\x63urrent\x18\x05 \x01(\x08\x12\x12\n\nterminated\x18\x06 \x01(\x08\x12\x16\n\x0eresource_count\x18\x07 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0eterminate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"K\n\x14ListInstancesRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"Z\n\x15ListInstancesResponse\x12(\n\tinstances\x18\x01 \x03(\x0b\x32\x15.flotilla.v1.Instance\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x96\x01\n\x12WatchStatusRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06output\x18\x02 \x01(\x0e\x32\x19.flotilla.v1.StatusOutput\x12\x0c\n\x04\x61pps\x18\x03 \x03(\t\x12\x10\n\x08\x63lusters\x18\x04 \x03(\t\x12\x11\n\tresources\x18\x05 \x03(\t\x12\x14\n\x0cresume_token\x18\x06 \x01(\t\">\n\x13WatchStatusResponse\x12\'\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x17.flotilla.v1.WatchEvent\"\xc1\x03\n\nWatchEvent\x12)\n\x04type\x18\x01 \x01(\x0e\x32\x1b.flotilla.v1.WatchEventType\x12\x14\n\x0cresume_token\x18\x02 \x01(\t\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x61pp_name\x18\x04 \x01(\t\x12\x0f\n\x07\x63luster\x18\x05 \x01(\t\x12\x32\n\x08resource\x18\x06 \x01(\x0b\x32 .flotilla.v1.ResourceStatusEntry\x12\x34\n\x0crsync_status\x18\x07 \x01(\x0b\x32\x1e.flotilla.v1.RsyncStatusCounts\x12\x38\n\x0e\x63luster_status\x18\x08 \x01(\x0b\x32 .flotilla.v1.ClusterStatusCounts\x12/\n\treadiness\x18\t \x01(\x0b\x32\x1c.flotilla.v1.ReadinessCounts\x12\r\n\x05state\x18\n \x01(\t\x12\x10\n\x08instance\x18\x0b \x01(\t\x12/\n\x0c\x63onnectivity\x18\x0c \x01(\x0e\x32\x19.flotilla.v1.Connectivity*\x92\x01\n\x0cStatusOutput\x12\x1d\n\x19STATUS_OUTPUT_UNSPECIFIED\x10\x00\x12\x19\n\x15STATUS_OUTPUT_SUMMARY\x10\x01\x12\x15\n\x11STATUS_OUTPUT_ALL\x10\x02\x12\x18\n\x14STATUS_OUTPUT_DETAIL\x10\x03\x12\x17\n\x13STATUS_OUTPUT_RSYNC\x10\x04*\xb3\x01\n\x15\x43lusterResourceStatus\x12\'\n#CLUSTER_RESOURCE_STATUS_UNSPECIFIED\x10\x00\x12#\n\x1f\x43LUSTER_RESOURCE_STATUS_UNKNOWN\x10\x01\x12\'\n#CLUSTER_RESOURCE_STATUS_NOT_PRESENT\x10\x02\x12#\n\x1f\x43LUSTER_RESOURCE_STATUS_PRESENT\x10\x03*T\n\tReadiness\x12\x19\n\x15READINESS_UNSPECIFIED\x10\x00\x12\x13\n\x0fREADINESS_READY\x10\x01\x12\x17\n\x13READINESS_NOT_READY\x10\x02*\xb4\x02\n\x0eWatchEventType\x12 \n\x1cWATCH_EVENT_TYPE_UNSPECIFIED\x10\x00\x12%\n!WATCH_EVENT_TYPE_RESOURCE_CHANGED\x10\x01\x12#\n\x1fWATCH_EVENT_TYPE_COUNTS_CHANGED\x10\x02\x12&\n\"WATCH_EVENT_TYPE_LIFECYCLE_CHANGED\x10\x03\x12)\n%WATCH_EVENT_TYPE_CONNECTIVITY_CHANGED\x10\x04\x12\x1b\n\x17WATCH_EVENT_TYPE_SYNCED\x10\x05\x12$\n WATCH_EVENT_TYPE_RESYNC_REQUIRED\x10\x06\x12\x1e\n\x1aWATCH_EVENT_TYPE_HEARTBEAT\x10\x07\x32\x93\x03\n\rStatusService\x12q\n\x1eGetDeploymentIntentGroupStatus\x12\x32.flotilla.v1.GetDeploymentIntentGroupStatusRequest\x1a\x1b.flotilla.v1.ResourceStatus\x12\x63\n\x17GetClusterNetworkStatus\x12+.flotilla.v1.GetClusterNetworkStatusRequest\x1a\x1b.flotilla.v1.ResourceStatus\x12V\n\rListInstances\x12!.flotilla.v1.ListInstancesRequest\x1a\".flotilla.v1.ListInstancesResponse\x12R\n\x0bWatchStatus\x12\x1f.flotilla.v1.WatchStatusRequest\x1a .flotilla.v1.WatchStatusResponse0\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x18\x66lotilla/v1/status.proto\x12\x0b\x66lotilla.v1\x1a\x18\x66lotilla/v1/common.proto\x1a\x1b\x66lotilla/v1/lifecycle.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\x7f\n\x11RsyncStatusCounts\x12\x0f\n\x07pending\x18\x01 \x01(\x05\x12\x0f\n\x07\x61pplied\x18\x02 \x01(\x05\x12\x0e\n\x06\x66\x61iled\x18\x03 \x01(\x05\x12\x10\n\x08retrying\x18\x04 \x01(\x05\x12\x12\n\nterminated\x18\x05 \x01(\x05\x12\x12\n\nsuperseded\x18\x06 \x01(\x05\"L\n\x13\x43lusterStatusCounts\x12\x0f\n\x07present\x18\x01 \x01(\x05\x12\x13\n\x0bnot_present\x18\x02 \x01(\x05\x12\x0f\n\x07unknown\x18\x03 \x01(\x05\"3\n\x0fReadinessCounts\x12\r\n\x05ready\x18\x01 \x01(\x05\x12\x11\n\tnot_ready\x18\x02 \x01(\x05\"\xf4\x02\n\x13ResourceStatusEntry\x12*\n\x03gvk\x18\x01 \x01(\x0b\x32\x1d.flotilla.v1.GroupVersionKind\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x11\n\tnamespace\x18\x03 \x01(\t\x12)\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12%\n\x04spec\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\'\n\x06status\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\x12.\n\x0crsync_status\x18\x07 \x01(\x0e\x32\x18.flotilla.v1.RsyncStatus\x12:\n\x0e\x63luster_status\x18\x08 \x01(\x0e\x32\".flotilla.v1.ClusterResourceStatus\x12)\n\treadiness\x18\t \x01(\x0e\x32\x16.flotilla.v1.Readiness\"o\n\x10\x43lusterResources\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x18\n\x10\x63luster_provider\x18\x02 \x01(\t\x12\x33\n\tresources\x18\x03 \x03(\x0b\x32 .flotilla.v1.ResourceStatusEntry\"Q\n\x0c\x41ppResources\x12\x10\n\x08\x61pp_name\x18\x01 \x01(\t\x12/\n\x08\x63lusters\x18\x02 \x03(\x0b\x32\x1d.flotilla.v1.ClusterResources\"\xbf\x03\n\x0eResourceStatus\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07project\x18\x02 \x01(\t\x12\x1a\n\x12\x63omposite_app_name\x18\x03 \x01(\t\x12\x1d\n\x15\x63omposite_app_version\x18\x04 \x01(\t\x12\x1e\n\x16\x63omposite_profile_name\x18\x05 \x01(\t\x12\r\n\x05state\x18\x06 \x01(\t\x12\x10\n\x08instance\x18\x07 \x01(\t\x12\x34\n\x0crsync_status\x18\x08 \x01(\x0b\x32\x1e.flotilla.v1.RsyncStatusCounts\x12\x38\n\x0e\x63luster_status\x18\t \x01(\x0b\x32 .flotilla.v1.ClusterStatusCounts\x12/\n\treadiness\x18\n \x01(\x0b\x32\x1c.flotilla.v1.ReadinessCounts\x12,\n\tresources\x18\x0b \x03(\x0b\x32\x19.flotilla.v1.AppResources\x12*\n\nconditions\x18\x0c \x03(\x0b\x32\x16.flotilla.v1.Condition\x12\x17\n\x0fnext_page_token\x18\r \x01(\t\"\xcc\x01\n%GetDeploymentIntentGroupStatusRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06output\x18\x02 \x01(\x0e\x32\x19.flotilla.v1.StatusOutput\x12\x0c\n\x04\x61pps\x18\x03 \x03(\t\x12\x10\n\x08\x63lusters\x18\x04 \x03(\t\x12\x11\n\tresources\x18\x05 \x03(\t\x12\x10\n\x08instance\x18\x06 \x01(\t\x12\x11\n\tpage_size\x18\x07 \x01(\x05\x12\x12\n\npage_token\x18\x08 \x01(\t\"\xc5\x01\n\x1eGetClusterNetworkStatusRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06output\x18\x02 \x01(\x0e\x32\x19.flotilla.v1.StatusOutput\x12\x0c\n\x04\x61pps\x18\x03 \x03(\t\x12\x10\n\x08\x63lusters\x18\x04 \x03(\t\x12\x11\n\tresources\x18\x05 \x03(\t\x12\x10\n\x08instance\x18\x06 \x01(\t\x12\x11\n\tpage_size\x18\x07 \x01(\x05\x12\x12\n\npage_token\x18\x08 \x01(\t\"\xe7\x01\n\x08Instance\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\n\n\x02id\x18\x02 \x01(\t\x12\r\n\x05owner\x18\x03 \x01(\t\x12\x10\n\x08revision\x18\x04 \x01(\x03\x12\x0f\n\x07\x63urrent\x18\x05 \x01(\x08\x12\x12\n\nterminated\x18\x06 \x01(\x08\x12\x16\n\x0eresource_count\x18\x07 \x01(\x05\x12/\n\x0b\x63reate_time\x18\x08 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x32\n\x0eterminate_time\x18\t \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"K\n\x14ListInstancesRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x11\n\tpage_size\x18\x02 \x01(\x05\x12\x12\n\npage_token\x18\x03 \x01(\t\"Z\n\x15ListInstancesResponse\x12(\n\tinstances\x18\x01 \x03(\x0b\x32\x15.flotilla.v1.Instance\x12\x17\n\x0fnext_page_token\x18\x02 \x01(\t\"\x96\x01\n\x12WatchStatusRequest\x12\x0c\n\x04name\x18\x01 \x01(\t\x12)\n\x06output\x18\x02 \x01(\x0e\x32\x19.flotilla.v1.StatusOutput\x12\x0c\n\x04\x61pps\x18\x03 \x03(\t\x12\x10\n\x08\x63lusters\x18\x04 \x03(\t\x12\x11\n\tresources\x18\x05 \x03(\t\x12\x14\n\x0cresume_token\x18\x06 \x01(\t\">\n\x13WatchStatusResponse\x12\'\n\x06\x65vents\x18\x01 \x03(\x0b\x32\x17.flotilla.v1.WatchEvent\"\xc1\x03\n\nWatchEvent\x12)\n\x04type\x18\x01 \x01(\x0e\x32\x1b.flotilla.v1.WatchEventType\x12\x14\n\x0cresume_token\x18\x02 \x01(\t\x12(\n\x04time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x10\n\x08\x61pp_name\x18\x04 \x01(\t\x12\x0f\n\x07\x63luster\x18\x05 \x01(\t\x12\x32\n\x08resource\x18\x06 \x01(\x0b\x32 .flotilla.v1.ResourceStatusEntry\x12\x34\n\x0crsync_status\x18\x07 \x01(\x0b\x32\x1e.flotilla.v1.RsyncStatusCounts\x12\x38\n\x0e\x63luster_status\x18\x08 \x01(\x0b\x32 .flotilla.v1.ClusterStatusCounts\x12/\n\treadiness\x18\t \x01(\x0b\x32\x1c.flotilla.v1.ReadinessCounts\x12\r\n\x05state\x18\n \x01(\t\x12\x10\n\x08instance\x18\x0b \x01(\t\x12/\n\x0c\x63onnectivity\x18\x0c \x01(\x0e\x32\x19.flotilla.v1.Connectivity*\x92\x01\n\x0cStatusOutput\x12\x1d\n\x19STATUS_OUTPUT_UNSPECIFIED\x10\x00\x12\x19\n\x15STATUS_OUTPUT_SUMMARY\x10\x01\x12\x15\n\x11STATUS_OUTPUT_ALL\x10\x02\x12\x18\n\x14STATUS_OUTPUT_DETAIL\x10\x03\x12\x17\n\x13STATUS_OUTPUT_RSYNC\x10\x04*\xb3\x01\n\x15\x43lusterResourceStatus\x12\'\n#CLUSTER_RESOURCE_STATUS_UNSPECIFIED\x10\x00\x12#\n\x1f\x43LUSTER_RESOURCE_STATUS_UNKNOWN\x10\x01\x12\'\n#CLUSTER_RESOURCE_STATUS_NOT_PRESENT\x10\x02\x12#\n\x1f\x43LUSTER_RESOURCE_STATUS_PRESENT\x10\x03*T\n\tReadiness\x12\x19\n\x15READINESS_UNSPECIFIED\x10\x00\x12\x13\n\x0fREADINESS_READY\x10\x01\x12\x17\n\x13READINESS_NOT_READY\x10\x02*\xb4\x02\n\x0eWatchEventType\x12 \n\x1cWATCH_EVENT_TYPE_UNSPECIFIED\x10\x00\x12%\n!WATCH_EVENT_TYPE_RESOURCE_CHANGED\x10\x01\x12#\n\x1fWATCH_EVENT_TYPE_COUNTS_CHANGED\x10\x02\x12&\n\"WATCH_EVENT_TYPE_LIFECYCLE_CHANGED\x10\x03\x12)\n%WATCH_EVENT_TYPE_CONNECTIVITY_CHANGED\x10\x04\x12\x1b\n\x17WATCH_EVENT_TYPE_SYNCED\x10\x05\x12$\n WATCH_EVENT_TYPE_RESYNC_REQUIRED\x10\x06\x12\x1e\n\x1aWATCH_EVENT_TYPE_HEARTBEAT\x10\x07\x32\x93\x03\n\rStatusService\x12q\n\x1eGetDeploymentIntentGroupStatus\x12\x32.flotilla.v1.GetDeploymentIntentGroupStatusRequest\x1a\x1b.flotilla.v1.ResourceStatus\x12\x63\n\x17GetClusterNetworkStatus\x12+.flotilla.v1.GetClusterNetworkStatusRequest\x1a\x1b.flotilla.v1.ResourceStatus\x12V\n\rListInstances\x12!.flotilla.v1.ListInstancesRequest\x1a\".flotilla.v1.ListInstancesResponse\x12R\n\x0bWatchStatus\x12\x1f.flotilla.v1.WatchStatusRequest\x1a .flotilla.v1.WatchStatusResponse0\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
 _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'flotilla.v1.status_pb2', _globals)
 if not _descriptor._USE_C_DESCRIPTORS:
   DESCRIPTOR._loaded_options = None
-  _globals['_STATUSOUTPUT']._serialized_start=2900
-  _globals['_STATUSOUTPUT']._serialized_end=3046
-  _globals['_CLUSTERRESOURCESTATUS']._serialized_start=3049
-  _globals['_CLUSTERRESOURCESTATUS']._serialized_end=3228
-  _globals['_READINESS']._serialized_start=3230
-  _globals['_READINESS']._serialized_end=3314
-  _globals['_WATCHEVENTTYPE']._serialized_start=3317
-  _globals['_WATCHEVENTTYPE']._serialized_end=3625
+  _globals['_STATUSOUTPUT']._serialized_start=2920
+  _globals['_STATUSOUTPUT']._serialized_end=3066
+  _globals['_CLUSTERRESOURCESTATUS']._serialized_start=3069
+  _globals['_CLUSTERRESOURCESTATUS']._serialized_end=3248
+  _globals['_READINESS']._serialized_start=3250
+  _globals['_READINESS']._serialized_end=3334
+  _globals['_WATCHEVENTTYPE']._serialized_start=3337
+  _globals['_WATCHEVENTTYPE']._serialized_end=3645
   _globals['_RSYNCSTATUSCOUNTS']._serialized_start=159
-  _globals['_RSYNCSTATUSCOUNTS']._serialized_end=266
-  _globals['_CLUSTERSTATUSCOUNTS']._serialized_start=268
-  _globals['_CLUSTERSTATUSCOUNTS']._serialized_end=344
-  _globals['_READINESSCOUNTS']._serialized_start=346
-  _globals['_READINESSCOUNTS']._serialized_end=397
-  _globals['_RESOURCESTATUSENTRY']._serialized_start=400
-  _globals['_RESOURCESTATUSENTRY']._serialized_end=772
-  _globals['_CLUSTERRESOURCES']._serialized_start=774
-  _globals['_CLUSTERRESOURCES']._serialized_end=885
-  _globals['_APPRESOURCES']._serialized_start=887
-  _globals['_APPRESOURCES']._serialized_end=968
-  _globals['_RESOURCESTATUS']._serialized_start=971
-  _globals['_RESOURCESTATUS']._serialized_end=1418
-  _globals['_GETDEPLOYMENTINTENTGROUPSTATUSREQUEST']._serialized_start=1421
-  _globals['_GETDEPLOYMENTINTENTGROUPSTATUSREQUEST']._serialized_end=1625
-  _globals['_GETCLUSTERNETWORKSTATUSREQUEST']._serialized_start=1628
-  _globals['_GETCLUSTERNETWORKSTATUSREQUEST']._serialized_end=1825
-  _globals['_INSTANCE']._serialized_start=1828
-  _globals['_INSTANCE']._serialized_end=2059
-  _globals['_LISTINSTANCESREQUEST']._serialized_start=2061
-  _globals['_LISTINSTANCESREQUEST']._serialized_end=2136
-  _globals['_LISTINSTANCESRESPONSE']._serialized_start=2138
-  _globals['_LISTINSTANCESRESPONSE']._serialized_end=2228
-  _globals['_WATCHSTATUSREQUEST']._serialized_start=2231
-  _globals['_WATCHSTATUSREQUEST']._serialized_end=2381
-  _globals['_WATCHSTATUSRESPONSE']._serialized_start=2383
-  _globals['_WATCHSTATUSRESPONSE']._serialized_end=2445
-  _globals['_WATCHEVENT']._serialized_start=2448
-  _globals['_WATCHEVENT']._serialized_end=2897
-  _globals['_STATUSSERVICE']._serialized_start=3628
-  _globals['_STATUSSERVICE']._serialized_end=4031
+  _globals['_RSYNCSTATUSCOUNTS']._serialized_end=286
+  _globals['_CLUSTERSTATUSCOUNTS']._serialized_start=288
+  _globals['_CLUSTERSTATUSCOUNTS']._serialized_end=364
+  _globals['_READINESSCOUNTS']._serialized_start=366
+  _globals['_READINESSCOUNTS']._serialized_end=417
+  _globals['_RESOURCESTATUSENTRY']._serialized_start=420
+  _globals['_RESOURCESTATUSENTRY']._serialized_end=792
+  _globals['_CLUSTERRESOURCES']._serialized_start=794
+  _globals['_CLUSTERRESOURCES']._serialized_end=905
+  _globals['_APPRESOURCES']._serialized_start=907
+  _globals['_APPRESOURCES']._serialized_end=988
+  _globals['_RESOURCESTATUS']._serialized_start=991
+  _globals['_RESOURCESTATUS']._serialized_end=1438
+  _globals['_GETDEPLOYMENTINTENTGROUPSTATUSREQUEST']._serialized_start=1441
+  _globals['_GETDEPLOYMENTINTENTGROUPSTATUSREQUEST']._serialized_end=1645
+  _globals['_GETCLUSTERNETWORKSTATUSREQUEST']._serialized_start=1648
+  _globals['_GETCLUSTERNETWORKSTATUSREQUEST']._serialized_end=1845
+  _globals['_INSTANCE']._serialized_start=1848
+  _globals['_INSTANCE']._serialized_end=2079
+  _globals['_LISTINSTANCESREQUEST']._serialized_start=2081
+  _globals['_LISTINSTANCESREQUEST']._serialized_end=2156
+  _globals['_LISTINSTANCESRESPONSE']._serialized_start=2158
+  _globals['_LISTINSTANCESRESPONSE']._serialized_end=2248
+  _globals['_WATCHSTATUSREQUEST']._serialized_start=2251
+  _globals['_WATCHSTATUSREQUEST']._serialized_end=2401
+  _globals['_WATCHSTATUSRESPONSE']._serialized_start=2403
+  _globals['_WATCHSTATUSRESPONSE']._serialized_end=2465
+  _globals['_WATCHEVENT']._serialized_start=2468
+  _globals['_WATCHEVENT']._serialized_end=2917
+  _globals['_STATUSSERVICE']._serialized_start=3648
+  _globals['_STATUSSERVICE']._serialized_end=4051
 # @@protoc_insertion_point(module_scope)

@@ -164,6 +164,7 @@ class RsyncStatusCounts(_message.Message):
     FAILED_FIELD_NUMBER: _builtins.int
     RETRYING_FIELD_NUMBER: _builtins.int
     TERMINATED_FIELD_NUMBER: _builtins.int
+    SUPERSEDED_FIELD_NUMBER: _builtins.int
     pending: _builtins.int
     """Resources not yet handled by rsync."""
     applied: _builtins.int
@@ -174,6 +175,8 @@ class RsyncStatusCounts(_message.Message):
     """Resources rsync keeps retrying."""
     terminated: _builtins.int
     """Resources rsync deleted."""
+    superseded: _builtins.int
+    """Resources a newer instance of the same owner took over."""
     def __init__(
         self,
         *,
@@ -182,10 +185,11 @@ class RsyncStatusCounts(_message.Message):
         failed: _builtins.int = ...,
         retrying: _builtins.int = ...,
         terminated: _builtins.int = ...,
+        superseded: _builtins.int = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied", b"applied", "failed", b"failed", "pending", b"pending", "retrying", b"retrying", "terminated", b"terminated"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["applied", b"applied", "failed", b"failed", "pending", b"pending", "retrying", b"retrying", "superseded", b"superseded", "terminated", b"terminated"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -386,6 +386,7 @@ pub fn rsync_status_to_proto(status: Option<RsyncStatus>) -> i32 {
         Some(RsyncStatus::Failed) => pb::RsyncStatus::Failed,
         Some(RsyncStatus::Retrying) => pb::RsyncStatus::Retrying,
         Some(RsyncStatus::Terminated) => pb::RsyncStatus::Terminated,
+        Some(RsyncStatus::Superseded) => pb::RsyncStatus::Superseded,
     }) as i32
 }
 

@@ -153,10 +153,7 @@ impl Lifecycle {
             .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
         let current: Object<ClusterSpec> = object_get(&mut tx, name).await?;
         check_etag(name, etag, current.generation)?;
-        let terminating = match network.current_instance {
-            Some(instance) => rsync_resources_awaiting_delete(&mut tx, instance).await? > 0,
-            None => false,
-        };
+        let terminating = rsync_resources_awaiting_delete(&mut tx, &name.to_string()).await? > 0;
         if let Err(refusal) =
             network_transition(network.state, NetworkOp::DeleteCluster, terminating)
         {
@@ -320,8 +317,9 @@ impl Lifecycle {
             terminate_time: None,
         };
         instance_insert(tx, &row, &[cluster_name]).await?;
-        instance_expire(tx, &row.owner, self.instance_retention).await?;
         rsync_resources_insert(tx, instance, &resources).await?;
+        instance_claim(tx, &row, std::slice::from_ref(&row.owner)).await?;
+        instance_expire(tx, &row.owner, self.instance_retention).await?;
         Ok(instance)
     }
 

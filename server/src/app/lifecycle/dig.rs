@@ -91,10 +91,7 @@ impl Lifecycle {
             .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string()))?;
         let current: Object<DigSpec> = object_get(&mut tx, name).await?;
         check_etag(name, etag, current.generation)?;
-        let terminating = match status.current_instance {
-            Some(instance) => rsync_resources_awaiting_delete(&mut tx, instance).await? > 0,
-            None => false,
-        };
+        let terminating = rsync_resources_awaiting_delete(&mut tx, &name.to_string()).await? > 0;
         if let Err(refusal) = dig_transition(status.state, DigOp::Delete, terminating) {
             return Err(Error::invalid_transition(
                 &name.to_string(),
@@ -272,6 +269,7 @@ impl Lifecycle {
             ));
         }
         let started = std::time::Instant::now();
+        tracing::info!(deployment_intent_group = %dig.name, "rendering an instance");
         let candidates = self.cluster_candidates(tx, &content.intents).await?;
         let instance = InstanceId::new();
         let mut resources = Vec::new();
@@ -330,10 +328,12 @@ impl Lifecycle {
             terminate_time: None,
         };
         let clusters: Vec<String> = clusters.into_iter().collect();
+        refuse_duplicate_objects(&resources)?;
         let rendered = started.elapsed();
         instance_insert(tx, &row, &clusters).await?;
-        instance_expire(tx, &row.owner, self.instance_retention).await?;
         rsync_resources_insert(tx, instance, &resources).await?;
+        instance_claim(tx, &row, &clusters).await?;
+        instance_expire(tx, &row.owner, self.instance_retention).await?;
         tracing::info!(
             deployment_intent_group = %dig.name,
             %instance,

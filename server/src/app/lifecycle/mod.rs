@@ -40,8 +40,8 @@ use crate::store::dig::{
 };
 use crate::store::history::{HistoryEntry, history_append, history_delete, history_list};
 use crate::store::instance::{
-    InstanceRow, instance_clusters, instance_delete_for_owner, instance_expire, instance_find,
-    instance_insert, instance_instantiated_user_of_cluster, instance_terminate,
+    InstanceRow, instance_claim, instance_clusters, instance_delete_for_owner, instance_expire,
+    instance_find, instance_insert, instance_instantiated_user_of_cluster, instance_terminate,
 };
 use crate::store::network::{
     NetworkStatus, cluster_insert, cluster_network_status, cluster_update_network_state,
@@ -55,7 +55,7 @@ use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_active_on_cluster,
     rsync_resources_awaiting_delete, rsync_resources_insert, rsync_resources_list,
 };
-use crate::store::status::rsync_bulk_transition;
+use crate::store::status::{Scope, rsync_bulk_transition};
 use crate::store::{RowLock, Store, Tx, now_micros};
 
 /// A deployment intent group as returned by the API.
@@ -520,8 +520,7 @@ pub(super) async fn terminate_instance(tx: &mut Tx, instance: InstanceId) -> Res
     rsync_bulk_transition(
         tx,
         lock,
-        Some(instance),
-        None,
+        Scope::Instance(instance),
         &[RsyncStatus::Pending],
         RsyncStatus::Terminated,
     )
@@ -543,6 +542,27 @@ pub(super) fn in_use(name: &ResourceName, user: &impl std::fmt::Display) -> Erro
             name.kind().human
         ),
     )
+}
+
+/// Refuses a rendering in which two apps put the same object (group, kind, namespace,
+/// name) on one cluster: they would overwrite each other on every apply.
+pub(super) fn refuse_duplicate_objects(resources: &[RsyncResource]) -> Result<()> {
+    let mut seen = std::collections::HashMap::with_capacity(resources.len());
+    for r in resources {
+        let key = (&r.cluster, &r.gvk.group, &r.gvk.kind, &r.namespace, &r.name);
+        if let Some(first) = seen.insert(key, &r.app) {
+            return Err(Error::precondition(
+                "DUPLICATE_OBJECT",
+                "OWNERSHIP",
+                format!("apps/{first}"),
+                format!(
+                    "apps {first:?} and {:?} both render {} {}/{} on {}; one object has one owner",
+                    r.app, r.gvk.kind, r.namespace, r.name, r.cluster
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Binds rendered documents of `app` to `cluster` as Pending rsync resources.

@@ -2951,11 +2951,19 @@ export declare enum RsyncStatus {
      */
     RETRYING = 4,
     /**
-     * rsync deleted the resource from the cluster.
+     * rsync deleted the resource from the cluster, or the instance was terminated before
+     * rsync applied it.
      *
      * @generated from enum value: RSYNC_STATUS_TERMINATED = 5;
      */
-    TERMINATED = 5
+    TERMINATED = 5,
+    /**
+     * A newer instance of the same owner renders the same object on the same cluster and
+     * took it over: this (older) instance no longer applies or deletes it. Final.
+     *
+     * @generated from enum value: RSYNC_STATUS_SUPERSEDED = 6;
+     */
+    SUPERSEDED = 6
 }
 /**
  * Describes the enum flotilla.v1.RsyncStatus.

@@ -43,6 +43,12 @@ export type RsyncStatusCounts = Message<"flotilla.v1.RsyncStatusCounts"> & {
      * @generated from field: int32 terminated = 5;
      */
     terminated: number;
+    /**
+     * Resources a newer instance of the same owner took over.
+     *
+     * @generated from field: int32 superseded = 6;
+     */
+    superseded: number;
 };
 /**
  * Describes the message flotilla.v1.RsyncStatusCounts.

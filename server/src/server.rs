@@ -1,6 +1,7 @@
 //! Server assembly: connects the store, builds the gRPC services (with reflection and
-//! health), serves until the shutdown token fires, then shuts down in order: stop
-//! accepting and drain in-flight RPCs (with a deadline), then close the pool.
+//! health), serves until the shutdown token fires, then shuts down in stages, each with
+//! a deadline: stop accepting and end watch streams, end agent sessions and drain
+//! in-flight RPCs, stop rsync and the background tasks, close the pool.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -147,6 +148,24 @@ impl ActionHooks for ActionDelivery {
 
     fn schedule(&self, at: i64) {
         self.timer.schedule(at);
+    }
+}
+
+/// Runs one shutdown stage with a deadline, logging how long it took (or that it was cut
+/// short: the next stage goes on regardless).
+async fn stage(name: &str, deadline: Duration, work: impl std::future::Future<Output = ()>) {
+    let started = std::time::Instant::now();
+    match tokio::time::timeout(deadline, work).await {
+        Ok(()) => info!(
+            stage = name,
+            took_ms = started.elapsed().as_millis() as u64,
+            "shutdown stage done"
+        ),
+        Err(_) => warn!(
+            stage = name,
+            ?deadline,
+            "shutdown stage cut short at its deadline"
+        ),
     }
 }
 
@@ -407,39 +426,38 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         embedded.start_all().await?;
     }
 
-    tokio::select! {
-        result = &mut serve => result?,
-        () = shutdown.cancelled() => {
-            info!("shutting down: ending agent sessions and draining in-flight requests");
-            health.set(ServingStatus::NotServing).await;
-            // Stop rsync and the embedded agents first, so ending the sessions is not
-            // taken for clusters becoming unreachable.
-            workers.cancel();
-            hub.shutdown();
-            match tokio::time::timeout(config.shutdown_timeout, &mut serve).await {
-                Ok(result) => result?,
-                Err(_) => warn!(timeout = ?config.shutdown_timeout, "shutdown deadline passed; dropping open requests"),
-            }
+    let serving = tokio::select! {
+        result = &mut serve => {
+            result?;
+            false
         }
-    }
+        () = shutdown.cancelled() => true,
+    };
+    // DESIGN §13's order, each stage with the same deadline (--shutdown-timeout-secs):
+    // the shutdown token has already stopped the listener accepting and ended every
+    // watch stream (UNAVAILABLE with a resume token); the agent sessions end, in-flight
+    // RPCs finish, then the background tasks stop, then the pool closes.
+    let deadline = config.shutdown_timeout;
+    info!("shutting down: no new connections; watch streams end with a resume token");
+    health.set(ServingStatus::NotServing).await;
+    // Stop rsync and the embedded agents first, so ending the sessions is not taken for
+    // clusters becoming unreachable.
     workers.cancel();
-    if tokio::time::timeout(config.shutdown_timeout, engine.join())
-        .await
-        .is_err()
-    {
-        warn!("rsync workers did not stop in time");
-    }
-    if tokio::time::timeout(config.shutdown_timeout, async {
+    hub.shutdown();
+    stage("in-flight requests finished", deadline, async {
+        if serving && let Err(error) = (&mut serve).await {
+            warn!(%error, "server ended with an error while draining");
+        }
+    })
+    .await;
+    stage("rsync workers stopped", deadline, engine.join()).await;
+    stage("background tasks stopped", deadline, async {
         for task in task_handles {
             let _ = task.await;
         }
     })
-    .await
-    .is_err()
-    {
-        warn!("background tasks did not stop in time");
-    }
-    store.close().await;
+    .await;
+    stage("database pool closed", deadline, store.close()).await;
     info!("stopped");
     Ok(())
 }

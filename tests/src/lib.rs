@@ -307,6 +307,21 @@ impl TestServer {
         assert!(!status.success());
     }
 
+    /// Sends `signal` without waiting (the server keeps running its shutdown).
+    pub fn signal(&self, signal: i32) {
+        let child = self.child.as_ref().expect("server running");
+        // SAFETY: kill(2) on the pid of a child we own.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+    }
+
+    /// Waits for the exit status of a server told to stop.
+    pub fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let mut child = self.child.take().expect("server running");
+        child.wait().expect("wait for server")
+    }
+
     /// Sends `signal` and waits for the exit status.
     pub fn stop_with(&mut self, signal: i32) -> std::process::ExitStatus {
         let mut child = self.child.take().expect("server running");

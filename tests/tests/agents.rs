@@ -1,14 +1,12 @@
 //! End-to-end with real `flotilla-agent` processes: tokens, convergence, a silent
-//! agent cut after one heartbeat interval, malformed messages, token rotation, and a
-//! kill -9 of the server during the instantiate of 10,000 resources. On SQLite and
-//! PostgreSQL.
+//! agent cut after one heartbeat interval, malformed messages, token rotation. On
+//! SQLite and PostgreSQL. (Server crashes and shutdowns: `faults.rs`.)
 
-use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
+use flotilla_client::names;
 use flotilla_client::v1::connect_request::Message as Up;
 use flotilla_client::v1::*;
-use flotilla_client::{Client, names};
 use flotilla_tests::{TestAgent, TestServer, e2e_suite, eventually, wait_connectivity};
 
 e2e_suite!(
@@ -16,174 +14,11 @@ e2e_suite!(
     remote_agents_converge_and_survive_a_silent_agent,
     tokens_are_checked_and_rotatable,
     malformed_agent_message_closes_the_session_only,
-    kill_9_during_a_large_instantiate_converges,
 );
 
-const WAIT: Duration = Duration::from_secs(120);
-
-/// A provider `cp` with AGENT clusters; returns their tokens by cluster id.
-async fn clusters(client: &mut Client, ids: &[&str]) -> BTreeMap<String, String> {
-    client
-        .lifecycle
-        .create_cluster_provider(CreateClusterProviderRequest {
-            cluster_provider_id: "cp".into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    let mut tokens = BTreeMap::new();
-    for id in ids {
-        let cluster = client
-            .lifecycle
-            .create_cluster(CreateClusterRequest {
-                parent: names::cluster_provider("cp"),
-                cluster_id: id.to_string(),
-                cluster: Some(Cluster {
-                    connection_mode: ConnectionMode::Agent as i32,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        assert!(
-            cluster.agent_token.starts_with("flt_"),
-            "the token is shown on create"
-        );
-        let fetched = client
-            .lifecycle
-            .get_cluster(GetClusterRequest {
-                name: cluster.name.clone(),
-            })
-            .await
-            .unwrap()
-            .into_inner();
-        assert!(fetched.agent_token.is_empty(), "and never again");
-        tokens.insert(id.to_string(), cluster.agent_token);
-    }
-    tokens
-}
-
-/// A composite app whose `apps` apps each hold `documents` ConfigMaps plus (if
-/// `deployment`) a Deployment, placed on `cluster_ids`, approved. Returns the group.
-async fn deployment(
-    client: &mut Client,
-    apps: usize,
-    documents: usize,
-    deployment: bool,
-    cluster_ids: &[&str],
-) -> String {
-    let lc = &mut client.lifecycle;
-    lc.create_project(CreateProjectRequest {
-        project_id: "p".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let ca = names::composite_app("p", "ca", "v1");
-    lc.create_composite_app(CreateCompositeAppRequest {
-        parent: names::project("p"),
-        composite_app_id: "ca".into(),
-        version_id: "v1".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_composite_profile(CreateCompositeProfileRequest {
-        parent: ca.clone(),
-        composite_profile_id: "prof".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let dig = names::deployment_intent_group(&ca, "d");
-    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: ca.clone(),
-        deployment_intent_group_id: "d".into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "prof".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    for a in 0..apps {
-        let app = format!("app{a}");
-        let mut manifests: String = (0..documents)
-            .map(|d| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {app}-cm{d}\ndata:\n  k: v\n---\n"))
-            .collect();
-        if deployment {
-            manifests.push_str(&format!("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {app}\nspec:\n  replicas: 1\n"));
-        }
-        lc.create_app(CreateAppRequest {
-            parent: ca.clone(),
-            app_id: app.clone(),
-            app: Some(App {
-                manifests,
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        lc.create_placement_intent(CreatePlacementIntentRequest {
-            parent: dig.clone(),
-            placement_intent_id: app.clone(),
-            placement_intent: Some(PlacementIntent {
-                app,
-                cluster_provider: "cp".into(),
-                cluster_names: cluster_ids.iter().map(|c| c.to_string()).collect(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    }
-    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-        name: dig.clone(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    dig
-}
-
-async fn summary(client: &mut Client, dig: &str, clusters: &[&str]) -> ResourceStatus {
-    client
-        .status
-        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
-            name: dig.into(),
-            output: StatusOutput::Summary as i32,
-            clusters: clusters.iter().map(|c| c.to_string()).collect(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-}
-
-async fn wait_counts(
-    client: &Client,
-    dig: &str,
-    clusters: &[&str],
-    applied: i32,
-    present: i32,
-    what: &str,
-) {
-    eventually(WAIT, what, || {
-        let mut client = client.clone();
-        async move {
-            let s = summary(&mut client, dig, clusters).await;
-            let r = s.rsync_status.unwrap_or_default();
-            let c = s.cluster_status.unwrap_or_default();
-            (r.applied == applied && c.present == present).then_some(())
-        }
-    })
-    .await;
-}
+#[path = "common/fleet.rs"]
+mod fleet;
+use fleet::{WAIT, clusters, deployment, summary, wait_counts};
 
 async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) {
     let mut client = server.client().await;
@@ -377,74 +212,4 @@ async fn malformed_agent_message_closes_the_session_only(server: &TestServer) {
     // Nothing else was touched: the cluster and its token still work.
     let _agent = TestAgent::start(server, &cluster, &tokens["m"]);
     wait_connectivity(&client, &cluster, Connectivity::Available).await;
-}
-
-/// kill -9 of the server while it instantiates 10,000 resources: after a restart the
-/// same request (same request_id) completes, and every resource converges to Applied
-/// and Present exactly once.
-async fn kill_9_during_a_large_instantiate_converges(server: &TestServer) {
-    let mut server = TestServer::start_with(
-        server.backend,
-        &["--agent-heartbeat-millis", "1000", "--sim", "false"],
-    )
-    .await;
-    let mut client = server.client().await;
-    let tokens = clusters(&mut client, &["big"]).await;
-    let _agent = TestAgent::start(&server, &names::cluster("cp", "big"), &tokens["big"]);
-    let dig = deployment(&mut client, 10, 1000, false, &["big"]).await;
-    let request = InstantiateDeploymentIntentGroupRequest {
-        name: dig.clone(),
-        request_id: "crash-1".into(),
-        ..Default::default()
-    };
-    let mut during = client.clone();
-    let inflight = tokio::spawn({
-        let request = request.clone();
-        async move {
-            during
-                .lifecycle
-                .instantiate_deployment_intent_group(request)
-                .await
-        }
-    });
-    tokio::time::sleep(Duration::from_millis(400)).await;
-    server.kill9();
-    let _ = inflight.await;
-    // Same address: the running agent reconnects by itself.
-    server.respawn().await;
-    let mut client = server.client().await;
-    let instantiated = client
-        .lifecycle
-        .instantiate_deployment_intent_group(request)
-        .await
-        .unwrap()
-        .into_inner();
-    assert_eq!(
-        instantiated.state,
-        DeploymentIntentGroupState::Instantiated as i32
-    );
-    wait_counts(
-        &client,
-        &dig,
-        &[],
-        10_000,
-        10_000,
-        "10,000 resources Applied and Present",
-    )
-    .await;
-    let instances = client
-        .status
-        .list_instances(ListInstancesRequest {
-            name: dig.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .instances;
-    assert_eq!(instances.len(), 1, "one instance, no duplicate");
-    assert_eq!(instances[0].resource_count, 10_000);
-    let s = summary(&mut client, &dig, &[]).await;
-    let r = s.rsync_status.unwrap_or_default();
-    assert_eq!((r.pending, r.retrying, r.failed), (0, 0, 0));
 }

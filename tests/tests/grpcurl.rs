@@ -90,8 +90,18 @@ async fn readme_quickstart_works_as_written(server: &TestServer) {
     ] {
         assert!(text.contains(expected), "{expected} missing:\n{text}");
     }
-    // After the pod deletion the pod is back.
-    assert!(text.contains("\"name\": \"collectd-0\""), "{text}");
+    // After the pod deletion the pod is back: in the last answer, the status query
+    // that follows the watch and the resume (not in the snapshot before the fault).
+    let last_watch = text.rfind("WATCH_EVENT_TYPE_").expect("watch output");
+    let after = &text[last_watch..];
+    let pod = after
+        .find("\"name\": \"collectd-0\"")
+        .unwrap_or_else(|| panic!("collectd-0 in the final status:\n{after}"));
+    assert!(
+        after[pod..].contains("CLUSTER_RESOURCE_STATUS_PRESENT")
+            && !after[pod..].contains("CLUSTER_RESOURCE_STATUS_NOT_PRESENT"),
+        "collectd-0 present again at the end:\n{after}"
+    );
     // The watch session: snapshot, SYNCED, then the pod NotPresent and back, live.
     let watched = &text[text.find("WATCH_EVENT_TYPE_SYNCED").expect("SYNCED")..];
     let gone = watched

@@ -42,11 +42,29 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::watch::{Event, Payload, events_after, target_revision};
 
-/// What a watch ends with when the server shuts down: UNAVAILABLE, retryable; what was
-/// written but not sent is replayed on resume.
-pub(crate) fn shutting_down() -> tonic::Status {
-    tonic::Status::unavailable(
-        "the server is shutting down; watch again with the last resume token",
+/// How long a stream that ends at shutdown waits for its client to take what it still
+/// holds (the last events, then the status).
+pub(crate) const SHUTDOWN_FLUSH: Duration = Duration::from_millis(500);
+
+/// What a watch ends with when the server shuts down: UNAVAILABLE, retryable, with
+/// ErrorInfo `SHUTTING_DOWN` whose metadata `resume_token` (when the stream sent
+/// anything) resumes right after the last event the client received; what was written
+/// but not sent is replayed on resume.
+pub(crate) fn shutting_down(resume_token: Option<String>) -> tonic::Status {
+    let mut details = tonic_types::ErrorDetails::new();
+    details.set_error_info(
+        "SHUTTING_DOWN",
+        crate::api::status::ERROR_DOMAIN,
+        resume_token
+            .map(|token| ("resume_token".to_string(), token))
+            .into_iter()
+            .collect::<std::collections::HashMap<_, _>>(),
+    );
+    <tonic::Status as tonic_types::StatusExt>::with_error_details(
+        tonic::Code::Unavailable,
+        "the server is shutting down; watch again with the resume token of this error \
+         (or of the last event received)",
+        details,
     )
 }
 

@@ -124,6 +124,7 @@ async fn start_with<R: Records>(
         resume,
         out,
         pos: 0,
+        sent: None,
         last_send: Instant::now(),
         _permit: permit,
     };
@@ -142,6 +143,9 @@ struct Subscriber<R: Records> {
     out: mpsc::Sender<Item<R>>,
     /// The last revision processed.
     pos: i64,
+    /// The last revision whose events reached the client's queue (none before the
+    /// snapshot was complete).
+    sent: Option<i64>,
     last_send: Instant,
     _permit: Option<OwnedSemaphorePermit>,
 }
@@ -171,7 +175,14 @@ impl<R: Records> Subscriber<R> {
                 }
                 Stop::Closed => return,
                 Stop::Shutdown => {
-                    let _ = self.out.send(Err(super::shutting_down())).await;
+                    let token = self.sent.map(|sent| {
+                        self.tokens.encode(Position {
+                            sub: token::DONE,
+                            ..Position::after(sent)
+                        })
+                    });
+                    let end = Err(super::shutting_down(token));
+                    let _ = tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send(end)).await;
                     return;
                 }
                 Stop::Failed(error) => {
@@ -235,7 +246,9 @@ impl<R: Records> Subscriber<R> {
             if chunk.len() < CHUNK {
                 let mut last = chunk;
                 last.push(self.marker(Kind::Synced));
-                return self.send(last).await;
+                self.send(last).await?;
+                self.sent = Some(self.pos);
+                return Ok(());
             }
             self.send(chunk).await?;
         }
@@ -248,6 +261,7 @@ impl<R: Records> Subscriber<R> {
             return Err(Stop::Resync);
         }
         self.pos = position.revision;
+        self.sent = Some(self.pos);
         Ok(())
     }
 
@@ -269,6 +283,7 @@ impl<R: Records> Subscriber<R> {
                     }
                 }
                 self.send(out).await?;
+                self.sent = Some(self.pos);
                 continue;
             }
             let idle = heartbeat.saturating_sub(self.last_send.elapsed());

@@ -229,7 +229,20 @@ impl Subscriber {
                     return;
                 }
                 Stop::Shutdown => {
-                    let _ = self.out.send(Err(super::shutting_down())).await;
+                    // Events written but not sent go first; the token then points right
+                    // after them (only if they reached the client's queue).
+                    let flushed = self.batch.is_empty() || {
+                        let message = Ok(Encoded(self.batch.split().freeze()));
+                        tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send(message))
+                            .await
+                            .is_ok_and(|sent| sent.is_ok())
+                    };
+                    // Nothing sent yet (still at the start): the client has no state
+                    // a token could resume, it watches afresh.
+                    let token = (flushed && self.last_sent != Position::after(0))
+                        .then(|| self.tokens.encode(self.last_sent));
+                    let end = Err(super::shutting_down(token));
+                    let _ = tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send(end)).await;
                     return;
                 }
                 Stop::Failed(error) => {

@@ -1,0 +1,176 @@
+//! Helpers of the end-to-end tests that run real `flotilla-agent` processes: AGENT
+//! clusters with their tokens, a generated deployment, summary counts.
+#![allow(dead_code)]
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use flotilla_client::v1::*;
+use flotilla_client::{Client, names};
+use flotilla_tests::eventually;
+
+pub const WAIT: Duration = Duration::from_secs(120);
+
+/// A provider `cp` with AGENT clusters; returns their tokens by cluster id.
+pub async fn clusters(client: &mut Client, ids: &[&str]) -> BTreeMap<String, String> {
+    client
+        .lifecycle
+        .create_cluster_provider(CreateClusterProviderRequest {
+            cluster_provider_id: "cp".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let mut tokens = BTreeMap::new();
+    for id in ids {
+        let cluster = client
+            .lifecycle
+            .create_cluster(CreateClusterRequest {
+                parent: names::cluster_provider("cp"),
+                cluster_id: id.to_string(),
+                cluster: Some(Cluster {
+                    connection_mode: ConnectionMode::Agent as i32,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(
+            cluster.agent_token.starts_with("flt_"),
+            "the token is shown on create"
+        );
+        let fetched = client
+            .lifecycle
+            .get_cluster(GetClusterRequest {
+                name: cluster.name.clone(),
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert!(fetched.agent_token.is_empty(), "and never again");
+        tokens.insert(id.to_string(), cluster.agent_token);
+    }
+    tokens
+}
+
+/// A composite app whose `apps` apps each hold `documents` ConfigMaps plus (if
+/// `deployment`) a Deployment, placed on `cluster_ids`, approved. Returns the group.
+pub async fn deployment(
+    client: &mut Client,
+    apps: usize,
+    documents: usize,
+    deployment: bool,
+    cluster_ids: &[&str],
+) -> String {
+    let lc = &mut client.lifecycle;
+    lc.create_project(CreateProjectRequest {
+        project_id: "p".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let ca = names::composite_app("p", "ca", "v1");
+    lc.create_composite_app(CreateCompositeAppRequest {
+        parent: names::project("p"),
+        composite_app_id: "ca".into(),
+        version_id: "v1".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    lc.create_composite_profile(CreateCompositeProfileRequest {
+        parent: ca.clone(),
+        composite_profile_id: "prof".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let dig = names::deployment_intent_group(&ca, "d");
+    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: ca.clone(),
+        deployment_intent_group_id: "d".into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "prof".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    for a in 0..apps {
+        let app = format!("app{a}");
+        let mut manifests: String = (0..documents)
+            .map(|d| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {app}-cm{d}\ndata:\n  k: v\n---\n"))
+            .collect();
+        if deployment {
+            manifests.push_str(&format!("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {app}\nspec:\n  replicas: 1\n"));
+        }
+        lc.create_app(CreateAppRequest {
+            parent: ca.clone(),
+            app_id: app.clone(),
+            app: Some(App {
+                manifests,
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        lc.create_placement_intent(CreatePlacementIntentRequest {
+            parent: dig.clone(),
+            placement_intent_id: app.clone(),
+            placement_intent: Some(PlacementIntent {
+                app,
+                cluster_provider: "cp".into(),
+                cluster_names: cluster_ids.iter().map(|c| c.to_string()).collect(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        name: dig.clone(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    dig
+}
+
+pub async fn summary(client: &mut Client, dig: &str, clusters: &[&str]) -> ResourceStatus {
+    client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: dig.into(),
+            output: StatusOutput::Summary as i32,
+            clusters: clusters.iter().map(|c| c.to_string()).collect(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
+pub async fn wait_counts(
+    client: &Client,
+    dig: &str,
+    clusters: &[&str],
+    applied: i32,
+    present: i32,
+    what: &str,
+) {
+    eventually(WAIT, what, || {
+        let mut client = client.clone();
+        async move {
+            let s = summary(&mut client, dig, clusters).await;
+            let r = s.rsync_status.unwrap_or_default();
+            let c = s.cluster_status.unwrap_or_default();
+            (r.applied == applied && c.present == present).then_some(())
+        }
+    })
+    .await;
+}

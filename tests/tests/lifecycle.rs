@@ -185,12 +185,17 @@ async fn full_lifecycle_through_the_client(server: &TestServer) {
         DeploymentIntentGroupState::Instantiated
     );
     assert!(!instantiated.current_instance.is_empty());
-    let history: Vec<_> = instantiated
-        .history
-        .iter()
-        .map(|h| h.state.as_str())
-        .collect();
-    assert_eq!(history, ["CREATED", "APPROVED", "INSTANTIATED"]);
+    // The history speaks the group's own state enum.
+    let history: Vec<_> = instantiated.history.iter().map(|h| h.state()).collect();
+    assert_eq!(
+        history,
+        [
+            DeploymentIntentGroupState::Created,
+            DeploymentIntentGroupState::Approved,
+            DeploymentIntentGroupState::Instantiated
+        ]
+    );
+    assert_eq!(instantiated.state(), *history.last().unwrap());
     assert!(
         instantiated
             .history
@@ -254,7 +259,10 @@ async fn full_lifecycle_through_the_client(server: &TestServer) {
         .unwrap()
         .into_inner();
     assert_eq!(fetched.history.len(), 4);
-    assert_eq!(fetched.history[3].state, "TERMINATED");
+    assert_eq!(
+        fetched.history[3].state(),
+        DeploymentIntentGroupState::Terminated
+    );
     assert_eq!(fetched.history[3].instance, instantiated.current_instance);
 }
 
@@ -620,9 +628,23 @@ async fn network_intents_apply_and_terminate(server: &TestServer) {
     let history: Vec<_> = terminated
         .network_history
         .iter()
-        .map(|h| h.state.as_str())
+        .map(|h| h.state())
         .collect();
-    assert_eq!(history, ["CREATED", "APPLIED", "TERMINATED"]);
+    assert_eq!(
+        history,
+        [
+            NetworkIntentsState::Created,
+            NetworkIntentsState::Applied,
+            NetworkIntentsState::Terminated
+        ]
+    );
+}
+
+/// A group state's name without its enum prefix ("APPROVED").
+fn short(state: DeploymentIntentGroupState) -> &'static str {
+    state
+        .as_str_name()
+        .trim_start_matches("DEPLOYMENT_INTENT_GROUP_STATE_")
 }
 
 /// Fires 100 concurrent verbs (approve, instantiate, terminate, update) at one intent
@@ -692,7 +714,7 @@ async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServe
         .await
         .unwrap()
         .into_inner();
-    let states: Vec<&str> = final_dig.history.iter().map(|h| h.state.as_str()).collect();
+    let states: Vec<&str> = final_dig.history.iter().map(|h| short(h.state())).collect();
     eprintln!("history after 100 concurrent verbs ({succeeded:?} succeeded): {states:?}");
     assert_eq!(states[0], "CREATED");
     // Every step is an edge of the state machine (DESIGN §7's table).
@@ -715,10 +737,7 @@ async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServe
         transitions += 1;
     }
     let last = *states.last().unwrap();
-    let current = DeploymentIntentGroupState::try_from(final_dig.state)
-        .unwrap()
-        .as_str_name();
-    assert_eq!(current, format!("DEPLOYMENT_INTENT_GROUP_STATE_{last}"));
+    assert_eq!(short(final_dig.state()), last);
     assert!(
         transitions >= 1,
         "some verbs must have succeeded: {states:?}"
@@ -737,7 +756,7 @@ async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServe
     let instances: Vec<&str> = final_dig
         .history
         .iter()
-        .filter(|h| h.state == "INSTANTIATED")
+        .filter(|h| h.state() == DeploymentIntentGroupState::Instantiated)
         .map(|h| h.instance.as_str())
         .collect();
     let unique: std::collections::BTreeSet<&str> = instances.iter().copied().collect();

@@ -528,8 +528,8 @@ class AppOverride(_message.Message):
 Global___AppOverride: _TypeAlias = AppOverride  # noqa: Y015
 
 @_typing.final
-class LifecycleEvent(_message.Message):
-    """One entry of a lifecycle history: a verb that changed the state."""
+class DeploymentIntentGroupEvent(_message.Message):
+    """One entry of a deployment intent group's history: a verb that changed its state."""
 
     DESCRIPTOR: _descriptor.Descriptor
 
@@ -537,12 +537,12 @@ class LifecycleEvent(_message.Message):
     INSTANCE_FIELD_NUMBER: _builtins.int
     TIME_FIELD_NUMBER: _builtins.int
     REVISION_FIELD_NUMBER: _builtins.int
-    state: _builtins.str
-    """The state the verb led to, as the name of the state without prefix, e.g. "APPROVED"."""
+    state: Global___DeploymentIntentGroupState.ValueType
+    """The state the verb led to (the same enum as the group's `state`)."""
     instance: _builtins.str
     """The instance the verb created or acted on; empty when none."""
     revision: _builtins.int
-    """The content revision of the resource when the verb was applied."""
+    """The content revision of the group when the verb was applied."""
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp:
         """When the verb was applied."""
@@ -550,7 +550,7 @@ class LifecycleEvent(_message.Message):
     def __init__(
         self,
         *,
-        state: _builtins.str = ...,
+        state: Global___DeploymentIntentGroupState.ValueType = ...,
         instance: _builtins.str = ...,
         time: _timestamp_pb2.Timestamp | None = ...,
         revision: _builtins.int = ...,
@@ -561,7 +561,7 @@ class LifecycleEvent(_message.Message):
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
-Global___LifecycleEvent: _TypeAlias = LifecycleEvent  # noqa: Y015
+Global___DeploymentIntentGroupEvent: _TypeAlias = DeploymentIntentGroupEvent  # noqa: Y015
 
 @_typing.final
 class DeploymentIntentGroup(_message.Message):
@@ -611,7 +611,7 @@ class DeploymentIntentGroup(_message.Message):
         """Per-app override values, applied after the profile's patches."""
 
     @_builtins.property
-    def history(self) -> _containers.RepeatedCompositeFieldContainer[Global___LifecycleEvent]:
+    def history(self) -> _containers.RepeatedCompositeFieldContainer[Global___DeploymentIntentGroupEvent]:
         """Output only: every lifecycle verb applied so far, oldest first."""
 
     @_builtins.property
@@ -636,7 +636,7 @@ class DeploymentIntentGroup(_message.Message):
         override_values: _abc.Iterable[Global___AppOverride] | None = ...,
         state: Global___DeploymentIntentGroupState.ValueType = ...,
         current_instance: _builtins.str = ...,
-        history: _abc.Iterable[Global___LifecycleEvent] | None = ...,
+        history: _abc.Iterable[Global___DeploymentIntentGroupEvent] | None = ...,
         revision: _builtins.int = ...,
         approved_content_hash: _builtins.str = ...,
         conditions: _abc.Iterable[_common_pb2.Condition] | None = ...,
@@ -816,6 +816,42 @@ class ClusterProvider(_message.Message):
 Global___ClusterProvider: _TypeAlias = ClusterProvider  # noqa: Y015
 
 @_typing.final
+class NetworkIntentsEvent(_message.Message):
+    """One entry of a cluster's network intents history: a verb that changed their state."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    STATE_FIELD_NUMBER: _builtins.int
+    INSTANCE_FIELD_NUMBER: _builtins.int
+    TIME_FIELD_NUMBER: _builtins.int
+    REVISION_FIELD_NUMBER: _builtins.int
+    state: Global___NetworkIntentsState.ValueType
+    """The state the verb led to (the same enum as the cluster's `network_intents_state`)."""
+    instance: _builtins.str
+    """The instance the verb created or acted on; empty when none."""
+    revision: _builtins.int
+    """The content revision of the cluster's network intents when the verb was applied."""
+    @_builtins.property
+    def time(self) -> _timestamp_pb2.Timestamp:
+        """When the verb was applied."""
+
+    def __init__(
+        self,
+        *,
+        state: Global___NetworkIntentsState.ValueType = ...,
+        instance: _builtins.str = ...,
+        time: _timestamp_pb2.Timestamp | None = ...,
+        revision: _builtins.int = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["time", b"time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["instance", b"instance", "revision", b"revision", "state", b"state", "time", b"time"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___NetworkIntentsEvent: _TypeAlias = NetworkIntentsEvent  # noqa: Y015
+
+@_typing.final
 class Cluster(_message.Message):
     """A member cluster. Name: `clusterProviders/{cp}/clusters/{c}`."""
 
@@ -884,7 +920,7 @@ class Cluster(_message.Message):
         """Labels, matched by placement intent selectors."""
 
     @_builtins.property
-    def network_history(self) -> _containers.RepeatedCompositeFieldContainer[Global___LifecycleEvent]:
+    def network_history(self) -> _containers.RepeatedCompositeFieldContainer[Global___NetworkIntentsEvent]:
         """Output only: every network intents verb applied so far, oldest first."""
 
     @_builtins.property
@@ -909,7 +945,7 @@ class Cluster(_message.Message):
         connection_mode: Global___ConnectionMode.ValueType = ...,
         network_intents_state: Global___NetworkIntentsState.ValueType = ...,
         current_network_instance: _builtins.str = ...,
-        network_history: _abc.Iterable[Global___LifecycleEvent] | None = ...,
+        network_history: _abc.Iterable[Global___NetworkIntentsEvent] | None = ...,
         conditions: _abc.Iterable[_common_pb2.Condition] | None = ...,
         revision: _builtins.int = ...,
         etag: _builtins.str = ...,

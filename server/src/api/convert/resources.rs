@@ -7,6 +7,7 @@ use flotilla_api::v1 as pb;
 use serde_json::Value;
 
 use super::*;
+use crate::domain::lifecycle::{DigState, NetworkState};
 use crate::domain::manifest::parse_manifests;
 use crate::domain::resources::{
     AppOverride, AppProfileSpec, AppSpec, ClusterProviderSpec, ClusterSpec, CompositeAppSpec,
@@ -180,24 +181,23 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
                 patches: patches_to_proto(&ov.patches),
             })
             .collect(),
-        state: match view.status.state {
-            crate::domain::lifecycle::DigState::Created => pb::DeploymentIntentGroupState::Created,
-            crate::domain::lifecycle::DigState::Approved => {
-                pb::DeploymentIntentGroupState::Approved
-            }
-            crate::domain::lifecycle::DigState::Instantiated => {
-                pb::DeploymentIntentGroupState::Instantiated
-            }
-            crate::domain::lifecycle::DigState::Terminated => {
-                pb::DeploymentIntentGroupState::Terminated
-            }
-        } as i32,
+        state: dig_state_to_proto(view.status.state) as i32,
         current_instance: view
             .status
             .current_instance
             .map(|i| i.to_string())
             .unwrap_or_default(),
-        history: history_to_proto(&view.history),
+        history: history_to_proto(&view.history, |state, instance, time, revision| {
+            pb::DeploymentIntentGroupEvent {
+                state: state.parse::<DigState>().map_or(
+                    pb::DeploymentIntentGroupState::Unspecified,
+                    dig_state_to_proto,
+                ) as i32,
+                instance,
+                time,
+                revision,
+            }
+        }),
         revision: view.status.revision,
         approved_content_hash: view.status.approved_hash.clone(),
         conditions: conditions_to_proto(&view.status.conditions),
@@ -207,16 +207,33 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
     }
 }
 
-fn history_to_proto(history: &[crate::store::history::HistoryEntry]) -> Vec<pb::LifecycleEvent> {
+/// A lifecycle history as proto events, each built by `event` from the recorded state
+/// name (as the domain enum names it), instance, time and revision.
+fn history_to_proto<E>(
+    history: &[crate::store::history::HistoryEntry],
+    event: impl Fn(&str, String, Option<prost_types::Timestamp>, i64) -> E,
+) -> Vec<E> {
     history
         .iter()
-        .map(|h| pb::LifecycleEvent {
-            state: h.state.clone(),
-            instance: h.instance.clone(),
-            time: timestamp(h.time),
-            revision: h.revision,
-        })
+        .map(|h| event(&h.state, h.instance.clone(), timestamp(h.time), h.revision))
         .collect()
+}
+
+fn dig_state_to_proto(state: DigState) -> pb::DeploymentIntentGroupState {
+    match state {
+        DigState::Created => pb::DeploymentIntentGroupState::Created,
+        DigState::Approved => pb::DeploymentIntentGroupState::Approved,
+        DigState::Instantiated => pb::DeploymentIntentGroupState::Instantiated,
+        DigState::Terminated => pb::DeploymentIntentGroupState::Terminated,
+    }
+}
+
+fn network_state_to_proto(state: NetworkState) -> pb::NetworkIntentsState {
+    match state {
+        NetworkState::Created => pb::NetworkIntentsState::Created,
+        NetworkState::Applied => pb::NetworkIntentsState::Applied,
+        NetworkState::Terminated => pb::NetworkIntentsState::Terminated,
+    }
 }
 
 pub fn dig_from_proto(p: &pb::DeploymentIntentGroup) -> Result<DigSpec> {
@@ -370,7 +387,6 @@ overlay!(
 );
 
 pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluster {
-    use crate::domain::lifecycle::NetworkState;
     let o = &view.object;
     pb::Cluster {
         name: o.name.to_string(),
@@ -381,17 +397,23 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
             ConnectionMode::Agent => pb::ConnectionMode::Agent,
             ConnectionMode::EmbeddedSim => pb::ConnectionMode::EmbeddedSim,
         } as i32,
-        network_intents_state: match view.network.state {
-            NetworkState::Created => pb::NetworkIntentsState::Created,
-            NetworkState::Applied => pb::NetworkIntentsState::Applied,
-            NetworkState::Terminated => pb::NetworkIntentsState::Terminated,
-        } as i32,
+        network_intents_state: network_state_to_proto(view.network.state) as i32,
         current_network_instance: view
             .network
             .current_instance
             .map(|i| i.to_string())
             .unwrap_or_default(),
-        network_history: history_to_proto(&view.history),
+        network_history: history_to_proto(&view.history, |state, instance, time, revision| {
+            pb::NetworkIntentsEvent {
+                state: state
+                    .parse::<NetworkState>()
+                    .map_or(pb::NetworkIntentsState::Unspecified, network_state_to_proto)
+                    as i32,
+                instance,
+                time,
+                revision,
+            }
+        }),
         conditions: conditions_to_proto(&view.network.conditions),
         revision: view.network.revision,
         agent_token: view

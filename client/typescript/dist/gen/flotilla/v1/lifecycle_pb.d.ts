@@ -336,17 +336,17 @@ export type AppOverride = Message<"flotilla.v1.AppOverride"> & {
  */
 export declare const AppOverrideSchema: GenMessage<AppOverride>;
 /**
- * One entry of a lifecycle history: a verb that changed the state.
+ * One entry of a deployment intent group's history: a verb that changed its state.
  *
- * @generated from message flotilla.v1.LifecycleEvent
+ * @generated from message flotilla.v1.DeploymentIntentGroupEvent
  */
-export type LifecycleEvent = Message<"flotilla.v1.LifecycleEvent"> & {
+export type DeploymentIntentGroupEvent = Message<"flotilla.v1.DeploymentIntentGroupEvent"> & {
     /**
-     * The state the verb led to, as the name of the state without prefix, e.g. "APPROVED".
+     * The state the verb led to (the same enum as the group's `state`).
      *
-     * @generated from field: string state = 1;
+     * @generated from field: flotilla.v1.DeploymentIntentGroupState state = 1;
      */
-    state: string;
+    state: DeploymentIntentGroupState;
     /**
      * The instance the verb created or acted on; empty when none.
      *
@@ -360,17 +360,17 @@ export type LifecycleEvent = Message<"flotilla.v1.LifecycleEvent"> & {
      */
     time?: Timestamp | undefined;
     /**
-     * The content revision of the resource when the verb was applied.
+     * The content revision of the group when the verb was applied.
      *
      * @generated from field: int64 revision = 4;
      */
     revision: bigint;
 };
 /**
- * Describes the message flotilla.v1.LifecycleEvent.
- * Use `create(LifecycleEventSchema)` to create a new message.
+ * Describes the message flotilla.v1.DeploymentIntentGroupEvent.
+ * Use `create(DeploymentIntentGroupEventSchema)` to create a new message.
  */
-export declare const LifecycleEventSchema: GenMessage<LifecycleEvent>;
+export declare const DeploymentIntentGroupEventSchema: GenMessage<DeploymentIntentGroupEvent>;
 /**
  * A deployment intent group: an instantiation of a composite app version with a
  * composite profile, override values and placement intents.
@@ -424,9 +424,9 @@ export type DeploymentIntentGroup = Message<"flotilla.v1.DeploymentIntentGroup">
     /**
      * Output only: every lifecycle verb applied so far, oldest first.
      *
-     * @generated from field: repeated flotilla.v1.LifecycleEvent history = 8;
+     * @generated from field: repeated flotilla.v1.DeploymentIntentGroupEvent history = 8;
      */
-    history: LifecycleEvent[];
+    history: DeploymentIntentGroupEvent[];
     /**
      * Output only: the content revision; bumped by every change of the group, its
      * intents, or the apps and profiles it uses.
@@ -604,6 +604,42 @@ export type ClusterProvider = Message<"flotilla.v1.ClusterProvider"> & {
  */
 export declare const ClusterProviderSchema: GenMessage<ClusterProvider>;
 /**
+ * One entry of a cluster's network intents history: a verb that changed their state.
+ *
+ * @generated from message flotilla.v1.NetworkIntentsEvent
+ */
+export type NetworkIntentsEvent = Message<"flotilla.v1.NetworkIntentsEvent"> & {
+    /**
+     * The state the verb led to (the same enum as the cluster's `network_intents_state`).
+     *
+     * @generated from field: flotilla.v1.NetworkIntentsState state = 1;
+     */
+    state: NetworkIntentsState;
+    /**
+     * The instance the verb created or acted on; empty when none.
+     *
+     * @generated from field: string instance = 2;
+     */
+    instance: string;
+    /**
+     * When the verb was applied.
+     *
+     * @generated from field: google.protobuf.Timestamp time = 3;
+     */
+    time?: Timestamp | undefined;
+    /**
+     * The content revision of the cluster's network intents when the verb was applied.
+     *
+     * @generated from field: int64 revision = 4;
+     */
+    revision: bigint;
+};
+/**
+ * Describes the message flotilla.v1.NetworkIntentsEvent.
+ * Use `create(NetworkIntentsEventSchema)` to create a new message.
+ */
+export declare const NetworkIntentsEventSchema: GenMessage<NetworkIntentsEvent>;
+/**
  * A member cluster. Name: `clusterProviders/{cp}/clusters/{c}`.
  *
  * @generated from message flotilla.v1.Cluster
@@ -656,9 +692,9 @@ export type Cluster = Message<"flotilla.v1.Cluster"> & {
     /**
      * Output only: every network intents verb applied so far, oldest first.
      *
-     * @generated from field: repeated flotilla.v1.LifecycleEvent network_history = 8;
+     * @generated from field: repeated flotilla.v1.NetworkIntentsEvent network_history = 8;
      */
-    networkHistory: LifecycleEvent[];
+    networkHistory: NetworkIntentsEvent[];
     /**
      * Output only: conditions (Ready, AgentConnected, NetworkIntentsApplied).
      *

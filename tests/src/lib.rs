@@ -559,6 +559,32 @@ pub async fn wait_connectivity(
 pub mod tls;
 
 /// The demo seeded by `--demo`: its intent group and the verbs tests drive it with.
+/// The rsync counts of `instance` of group `dig` (its current one when empty) on
+/// `clusters` (every one when empty), from a summary status query.
+pub async fn rsync_counts(
+    client: &mut Client,
+    dig: &str,
+    instance: &str,
+    clusters: &[&str],
+) -> flotilla_client::v1::RsyncStatusCounts {
+    client
+        .status
+        .get_deployment_intent_group_status(
+            flotilla_client::v1::GetDeploymentIntentGroupStatusRequest {
+                name: dig.into(),
+                instance: instance.into(),
+                clusters: clusters.iter().map(|c| c.to_string()).collect(),
+                output: flotilla_client::v1::StatusOutput::Summary as i32,
+                ..Default::default()
+            },
+        )
+        .await
+        .expect("status query")
+        .into_inner()
+        .rsync_status
+        .unwrap_or_default()
+}
+
 pub mod demo {
     use flotilla_client::Client;
     use flotilla_client::v1::{

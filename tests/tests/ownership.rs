@@ -27,29 +27,7 @@ e2e_suite!(
 const VERSION: &str = "projects/demo/compositeApps/shop/versions/v1";
 const CLUSTER2: &str = "clusterProviders/edge/clusters/cluster2";
 
-/// The rsync counts of `instance` of `dig` (its current one when empty), on `clusters`
-/// (all when empty).
-async fn counts(
-    client: &mut Client,
-    dig: &str,
-    instance: &str,
-    clusters: &[&str],
-) -> RsyncStatusCounts {
-    client
-        .status
-        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
-            name: dig.into(),
-            instance: instance.into(),
-            clusters: clusters.iter().map(|c| c.to_string()).collect(),
-            output: StatusOutput::Summary as i32,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .rsync_status
-        .unwrap_or_default()
-}
+use flotilla_tests::rsync_counts as counts;
 
 fn total(c: &RsyncStatusCounts) -> i32 {
     c.pending + c.applied + c.failed + c.retrying + c.terminated + c.superseded
@@ -175,23 +153,21 @@ async fn reinstantiating_before_a_cluster_returns_ends_the_old_instance_truthful
     let first = demo::approve_and_instantiate(&mut client).await;
     let old = first.current_instance.clone();
     wait_applied(&client, DIG).await;
-    let operator_on_2 = {
-        let c = client
-            .status
-            .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
-                name: DIG.into(),
-                apps: vec!["operator".into()],
-                clusters: vec!["cluster2".into()],
-                output: StatusOutput::Summary as i32,
-                ..Default::default()
-            })
-            .await
-            .unwrap()
-            .into_inner()
-            .rsync_status
-            .unwrap_or_default();
-        c.applied
-    };
+    let operator_on_2 = client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: DIG.into(),
+            apps: vec!["operator".into()],
+            clusters: vec!["cluster2".into()],
+            output: StatusOutput::Summary as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .rsync_status
+        .unwrap_or_default()
+        .applied;
     let on_1 = total(&counts(&mut client, DIG, "", &["cluster1"]).await);
     let on_2 = total(&counts(&mut client, DIG, "", &["cluster2"]).await);
     assert!(operator_on_2 > 0 && operator_on_2 < on_2);

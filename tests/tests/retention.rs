@@ -111,18 +111,7 @@ async fn settle(client: &Client, done: impl Fn(&RsyncStatusCounts) -> bool + Cop
         || {
             let mut client = client.clone();
             async move {
-                let counts = client
-                    .status
-                    .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
-                        name: DIG.into(),
-                        output: StatusOutput::Summary as i32,
-                        ..Default::default()
-                    })
-                    .await
-                    .unwrap()
-                    .into_inner()
-                    .rsync_status
-                    .unwrap_or_default();
+                let counts = flotilla_tests::rsync_counts(&mut client, DIG, "", &[]).await;
                 done(&counts).then_some(())
             }
         },

@@ -17,6 +17,7 @@ e2e_suite!(
     request_ids_make_creates_and_verbs_idempotent,
     network_intents_apply_and_terminate,
     concurrent_conflicting_verbs_keep_history_consistent,
+    a_provider_placement_intents_name_is_not_deleted,
 );
 
 /// The manifests of app `app`: a Deployment and a Service named after it (two apps
@@ -810,4 +811,48 @@ async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServe
         .await;
         eprintln!("instance {id}: {counts:?} (None: expired)");
     }
+}
+
+/// A cluster provider with no clusters is still in use while a placement intent places
+/// apps on it: deleting it is refused (IN_USE naming the intent) until the intent goes.
+async fn a_provider_placement_intents_name_is_not_deleted(server: &TestServer) {
+    let mut client = server.client().await;
+    let dig = seed(&mut client).await;
+    let lc = &mut client.lifecycle;
+    lc.create_cluster_provider(CreateClusterProviderRequest {
+        cluster_provider_id: "spare".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let intent = lc
+        .create_placement_intent(CreatePlacementIntentRequest {
+            parent: dig.clone(),
+            placement_intent_id: "a1-spare".into(),
+            placement_intent: Some(PlacementIntent {
+                app: "a1".into(),
+                cluster_provider: "spare".into(),
+                cluster_selector: BTreeMap::from([("site".to_string(), "b".to_string())]),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let delete = DeleteClusterProviderRequest {
+        name: names::cluster_provider("spare"),
+        ..Default::default()
+    };
+    let refused = error_view(lc.delete_cluster_provider(delete.clone()).await);
+    assert_eq!(refused.code, Code::FailedPrecondition, "{refused:?}");
+    assert_eq!(refused.reason, "IN_USE", "{refused:?}");
+    assert!(refused.message.contains(&intent.name), "{refused:?}");
+    lc.delete_placement_intent(DeletePlacementIntentRequest {
+        name: intent.name,
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    lc.delete_cluster_provider(delete).await.unwrap();
 }

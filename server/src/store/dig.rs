@@ -160,6 +160,30 @@ pub async fn dig_list_users(
         .collect()
 }
 
+/// The first placement intent (by name) that places apps on `provider` (an id), if
+/// any. Intents keep their spec as JSON: a LIKE narrows the rows, the parsed spec
+/// decides (ids are RFC 1123 labels, so they hold no LIKE wildcards).
+pub async fn placement_intent_using_provider(
+    conn: &mut AnyConnection,
+    provider: &str,
+) -> Result<Option<String>> {
+    let rows =
+        sqlx::query("SELECT name, body FROM placement_intents WHERE body LIKE $1 ORDER BY name")
+            .bind(format!("%\"{provider}\"%"))
+            .fetch_all(conn)
+            .await
+            .map_err(db_error)?;
+    for row in rows {
+        let body: String = row.try_get("body").map_err(db_error)?;
+        let spec: crate::domain::resources::PlacementIntentSpec =
+            serde_json::from_str(&body).map_err(Error::internal)?;
+        if spec.cluster_provider == provider {
+            return Ok(Some(row.try_get("name").map_err(db_error)?));
+        }
+    }
+    Ok(None)
+}
+
 /// Stores the conditions of a group.
 pub async fn dig_set_conditions(
     conn: &mut AnyConnection,

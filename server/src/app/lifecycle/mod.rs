@@ -37,6 +37,7 @@ use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::dig::{
     DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
+    placement_intent_using_provider,
 };
 use crate::store::history::{HistoryEntry, history_append, history_delete, history_list};
 use crate::store::instance::{
@@ -315,7 +316,8 @@ impl Lifecycle {
         Ok(())
     }
 
-    /// Refuses to delete an app or composite profile that other resources refer to.
+    /// Refuses to delete an app, composite profile or cluster provider that other
+    /// resources refer to.
     pub(super) async fn refuse_if_used(&self, tx: &mut Tx, name: &ResourceName) -> Result<()> {
         let kind = name.kind();
         if kind == &APP {
@@ -339,6 +341,10 @@ impl Lifecycle {
             {
                 return Err(in_use(name, &user));
             }
+        } else if kind == &CLUSTER_PROVIDER
+            && let Some(user) = placement_intent_using_provider(tx, name.id()).await?
+        {
+            return Err(in_use(name, &user));
         }
         Ok(())
     }

@@ -138,6 +138,24 @@ async fn metrics_follow_a_scenario(backend: Backend) {
     assert_eq!(open(&text, "WatchStatus"), 1.0);
     assert_eq!(open(&text, "Connect"), 2.0);
     assert_eq!(value(&text, "flotilla_agent_sessions", &[]), 2.0);
+
+    // A text PostgreSQL cannot store (NUL) is the request's fault: counted as
+    // invalid input, never as an internal database error.
+    let nul = client
+        .simulator
+        .set_host_reachable(SetHostReachableRequest {
+            host: "h\u{0}".into(),
+            reachable: true,
+        })
+        .await;
+    let db_errors =
+        |text: &str, kind: &str| value(text, "flotilla_db_errors_total", &[("kind", kind)]);
+    let after_nul = scrape(&metrics);
+    if backend == Backend::Postgres {
+        assert_eq!(nul.unwrap_err().code(), tonic::Code::InvalidArgument);
+        assert_eq!(db_errors(&after_nul, "invalid_input"), 1.0, "{after_nul}");
+    }
+    assert_eq!(db_errors(&after_nul, "internal"), 0.0, "{after_nul}");
     assert_eq!(
         value(
             &text,

@@ -182,7 +182,7 @@ impl Metrics {
             ),
             db_errors: counters(
                 "db_errors_total",
-                "Database errors, by kind (unavailable, conflict, internal).",
+                "Database errors, by kind (unavailable, conflict, invalid_input, internal).",
                 &["kind"],
             ),
         };

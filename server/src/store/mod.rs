@@ -631,6 +631,9 @@ pub fn db_error(error: sqlx::Error) -> Error {
     let kind = match &mapped {
         Error::Unavailable(_) => "unavailable",
         Error::Aborted { .. } => "conflict",
+        // A value the database refused to store: the request's fault, not a fault of
+        // the database or of Flotilla.
+        Error::InvalidArgument { .. } => "invalid_input",
         _ => "internal",
     };
     crate::metrics::METRICS

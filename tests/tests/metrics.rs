@@ -2,52 +2,16 @@
 //! after a scenario, each family checked to have moved, and `promtool check metrics`
 //! run on the exposition.
 
-use std::io::{Read, Write};
-use std::net::TcpStream;
+use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use flotilla_client::v1::*;
 use flotilla_tests::demo::{DIG, approve_and_instantiate};
+use flotilla_tests::metrics::{scrape, value};
 use flotilla_tests::{Backend, TestServer, e2e_suite, eventually, free_port};
 
 e2e_suite!(backend => metrics_follow_a_scenario);
-
-/// GET /metrics over plain HTTP/1.1.
-fn scrape(address: &str) -> String {
-    let mut stream = TcpStream::connect(address).expect("connect to the metrics endpoint");
-    write!(
-        stream,
-        "GET /metrics HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut response = String::new();
-    stream.read_to_string(&mut response).unwrap();
-    let (head, body) = response.split_once("\r\n\r\n").expect("an HTTP response");
-    assert!(head.starts_with("HTTP/1.1 200"), "{head}");
-    assert!(
-        head.to_ascii_lowercase()
-            .contains("content-type: text/plain; version=0.0.4"),
-        "{head}"
-    );
-    body.to_string()
-}
-
-/// The value of the series `name` whose labels include `labels` (0 if there is none).
-fn value(text: &str, name: &str, labels: &[(&str, &str)]) -> f64 {
-    text.lines()
-        .filter(|line| !line.starts_with('#'))
-        .filter_map(|line| line.rsplit_once(' '))
-        .filter(|(series, _)| {
-            let (series_name, rest) = series.split_once('{').unwrap_or((series, ""));
-            series_name == name
-                && labels
-                    .iter()
-                    .all(|(k, v)| rest.contains(&format!("{k}=\"{v}\"")))
-        })
-        .map(|(_, v)| v.parse::<f64>().expect("a number"))
-        .sum()
-}
 
 async fn metrics_follow_a_scenario(backend: Backend) {
     let metrics = format!("127.0.0.1:{}", free_port());

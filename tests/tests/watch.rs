@@ -4,7 +4,6 @@
 //! slows the others nor loses events; limits, bad input and shutdown. On SQLite and
 //! PostgreSQL.
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use flotilla_client::v1::*;
@@ -60,48 +59,12 @@ mod limit {
 
 use flotilla_tests::demo::{DIG, terminate};
 
-async fn approve_and_instantiate(client: &mut Client) {
-    flotilla_tests::demo::approve_and_instantiate(client).await;
-}
-const WAIT: Duration = Duration::from_secs(60);
-
-fn watch_request(output: StatusOutput, token: &str) -> WatchStatusRequest {
-    WatchStatusRequest {
-        name: DIG.into(),
-        output: output as i32,
-        resume_token: token.into(),
-        ..Default::default()
-    }
-}
-
-async fn watch(client: &mut Client, request: WatchStatusRequest) -> WatchEvents {
-    WatchEvents::new(
-        client
-            .status
-            .watch_status(request)
-            .await
-            .expect("watch starts")
-            .into_inner(),
-    )
-}
-
-async fn next(stream: &mut WatchEvents) -> WatchEvent {
-    tokio::time::timeout(WAIT, stream.next())
-        .await
-        .expect("an event in time")
-        .expect("the stream is healthy")
-        .expect("the stream goes on")
-}
-
-/// The next event that is not a heartbeat.
-async fn next_event(stream: &mut WatchEvents) -> WatchEvent {
-    loop {
-        let event = next(stream).await;
-        if event.r#type != WatchEventType::Heartbeat as i32 {
-            return event;
-        }
-    }
-}
+#[path = "common/mirror.rs"]
+mod mirror;
+use mirror::{
+    Mirror, WAIT, drain, next, next_event, read_snapshot, settle, settled_watch, watch,
+    watch_request,
+};
 
 async fn query(
     client: &mut Client,
@@ -109,199 +72,12 @@ async fn query(
     apps: &[&str],
     clusters: &[&str],
 ) -> ResourceStatus {
-    client
-        .status
-        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
-            name: DIG.into(),
-            output: output as i32,
-            apps: apps.iter().map(|s| s.to_string()).collect(),
-            clusters: clusters.iter().map(|s| s.to_string()).collect(),
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
+    mirror::query(client, DIG, output, apps, clusters).await
 }
 
-type Key = (String, String, String, String, String);
-type Statuses = (i32, i32, i32);
-
-/// What a client rebuilds from the events of a watch.
-#[derive(Debug, Default, Clone, PartialEq)]
-struct Mirror {
-    state: String,
-    instance: String,
-    resources: BTreeMap<Key, Statuses>,
-    rsync: RsyncStatusCounts,
-    cluster: ClusterStatusCounts,
-    readiness: ReadinessCounts,
-    connectivity: BTreeMap<String, i32>,
-    synced: bool,
-    token: String,
+async fn approve_and_instantiate(client: &mut Client) {
+    flotilla_tests::demo::approve_and_instantiate(client).await;
 }
-
-impl Mirror {
-    fn apply(&mut self, event: &WatchEvent) {
-        let kind = WatchEventType::try_from(event.r#type).unwrap();
-        if kind != WatchEventType::Heartbeat {
-            assert!(!event.resume_token.is_empty(), "{event:?} has a token");
-        }
-        match kind {
-            WatchEventType::LifecycleChanged => {
-                if event.instance != self.instance {
-                    self.resources.clear();
-                }
-                self.state = event.state.clone();
-                self.instance = event.instance.clone();
-            }
-            WatchEventType::ResourceChanged => {
-                let r = event.resource.as_ref().unwrap();
-                let gvk = r.gvk.clone().unwrap_or_default();
-                let cluster = event.cluster.rsplit('/').next().unwrap().to_string();
-                self.resources.insert(
-                    (
-                        event.app_name.clone(),
-                        cluster,
-                        gvk.kind,
-                        r.namespace.clone(),
-                        r.name.clone(),
-                    ),
-                    (r.rsync_status, r.cluster_status, r.readiness),
-                );
-            }
-            WatchEventType::CountsChanged => {
-                self.rsync = event.rsync_status.unwrap_or_default();
-                self.cluster = event.cluster_status.unwrap_or_default();
-                self.readiness = event.readiness.unwrap_or_default();
-            }
-            WatchEventType::ConnectivityChanged => {
-                self.connectivity
-                    .insert(event.cluster.clone(), event.connectivity);
-            }
-            WatchEventType::Synced => self.synced = true,
-            WatchEventType::ResyncRequired => {
-                *self = Mirror::default();
-            }
-            WatchEventType::Heartbeat | WatchEventType::Unspecified => {}
-        }
-        if !event.resume_token.is_empty() {
-            self.token = event.resume_token.clone();
-        }
-    }
-
-    /// The mirror of a status query's answer.
-    fn of_query(status: &ResourceStatus) -> Mirror {
-        let mut mirror = Mirror {
-            state: status.state.clone(),
-            instance: status.instance.clone(),
-            rsync: status.rsync_status.unwrap_or_default(),
-            cluster: status.cluster_status.unwrap_or_default(),
-            readiness: status.readiness.unwrap_or_default(),
-            ..Default::default()
-        };
-        for app in &status.resources {
-            for cluster in &app.clusters {
-                for r in &cluster.resources {
-                    let gvk = r.gvk.clone().unwrap_or_default();
-                    mirror.resources.insert(
-                        (
-                            app.app_name.clone(),
-                            cluster.name.clone(),
-                            gvk.kind,
-                            r.namespace.clone(),
-                            r.name.clone(),
-                        ),
-                        (r.rsync_status, r.cluster_status, r.readiness),
-                    );
-                }
-            }
-        }
-        mirror
-    }
-
-    /// The parts a status query also shows.
-    fn comparable(&self) -> Mirror {
-        Mirror {
-            connectivity: BTreeMap::new(),
-            synced: false,
-            token: String::new(),
-            ..self.clone()
-        }
-    }
-}
-
-/// Reads `stream` into a fresh mirror up to SYNCED.
-async fn read_snapshot(stream: &mut WatchEvents) -> Mirror {
-    let mut mirror = Mirror::default();
-    while !mirror.synced {
-        mirror.apply(&next_event(stream).await);
-    }
-    mirror
-}
-
-/// An ALL watch of the group read until it matches the settled status query.
-async fn settled_watch(client: &mut Client) -> (WatchEvents, Mirror) {
-    let mut stream = watch(client, watch_request(StatusOutput::All, "")).await;
-    let mut mirror = Mirror::default();
-    settle(
-        client,
-        &mut stream,
-        &mut mirror,
-        StatusOutput::All,
-        &[],
-        &[],
-    )
-    .await;
-    (stream, mirror)
-}
-
-/// Reads events into `mirror` until the stream is idle (a heartbeat arrives).
-async fn drain(stream: &mut WatchEvents, mirror: &mut Mirror) -> Vec<WatchEvent> {
-    let mut seen = Vec::new();
-    loop {
-        let event = next(stream).await;
-        mirror.apply(&event);
-        if event.r#type == WatchEventType::Heartbeat as i32 {
-            return seen;
-        }
-        seen.push(event);
-    }
-}
-
-/// Reads until the mirror equals the query's answer (the system settled).
-async fn settle(
-    client: &mut Client,
-    stream: &mut WatchEvents,
-    mirror: &mut Mirror,
-    output: StatusOutput,
-    apps: &[&str],
-    clusters: &[&str],
-) -> Vec<WatchEvent> {
-    let mut all = Vec::new();
-    let deadline = tokio::time::Instant::now() + WAIT;
-    loop {
-        all.extend(drain(stream, mirror).await);
-        let expected = Mirror::of_query(&query(client, output, apps, clusters).await);
-        let mut got = mirror.comparable();
-        if output == StatusOutput::Summary {
-            got.resources.clear();
-        }
-        if got == expected {
-            // Settled only if nothing arrives in the meantime either.
-            let more = drain(stream, mirror).await;
-            if more.is_empty() {
-                return all;
-            }
-            all.extend(more);
-            continue;
-        }
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "watch mirror never matched the query:\n got {got:#?}\nwant {expected:#?}"
-        );
-    }
-}
-
 async fn converge(client: &mut Client) {
     eventually(WAIT, "the demo to converge", || {
         let mut client = client.clone();

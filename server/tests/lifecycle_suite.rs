@@ -6,7 +6,7 @@ mod common;
 
 use flotilla_server::app::RequestKey;
 use flotilla_server::app::lifecycle::Lifecycle;
-use flotilla_server::domain::lifecycle::{DigState, NetworkState};
+use flotilla_server::domain::lifecycle::{DigState, NetworkState, PendingKind};
 use flotilla_server::domain::names::*;
 use flotilla_server::domain::render::DEPLOYMENT_ID_LABEL;
 use flotilla_server::domain::resources::*;
@@ -21,7 +21,7 @@ backend_suite!(
     crud_pagination_and_etags,
     children_block_deletes,
     dig_lifecycle_renders_and_terminates,
-    changes_reset_approval_and_are_refused_while_instantiated,
+    changes_reset_approval_and_are_pending_while_instantiated,
     refused_instantiate_writes_nothing,
     network_intents_lifecycle,
     request_ids_are_idempotent,
@@ -475,7 +475,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
     assert!(matches!(gone, Error::NotFound { .. }));
 }
 
-async fn changes_reset_approval_and_are_refused_while_instantiated(store: Store) {
+async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store) {
     let app = Lifecycle::new(store);
     seed(&app).await;
     app.approve_dig(&dig(), None, None).await.unwrap();
@@ -526,37 +526,45 @@ async fn changes_reset_approval_and_are_refused_while_instantiated(store: Store)
     }
 
     app.approve_dig(&dig(), None, None).await.unwrap();
-    app.instantiate_dig(&dig(), None, None).await.unwrap();
-    let refused = [
-        app.update(&a1, None, |c: &Object<AppSpec>| Ok(c.spec.clone()))
-            .await
-            .map(|_| ()),
-        app.update_dig(&dig(), None, |c: &DigSpec| Ok(c.clone()))
-            .await
-            .map(|_| ()),
-        app.delete(
-            &n(&PLACEMENT_INTENT, &format!("{DIG}/placementIntents/p1")),
-            None,
-        )
-        .await,
-    ];
-    for result in refused {
-        let err = result.unwrap_err();
-        assert!(
-            matches!(
-                err,
-                Error::FailedPrecondition {
-                    reason: "INVALID_STATE_TRANSITION",
-                    ..
-                }
-            ),
-            "{err}"
-        );
-    }
+    let running = app.instantiate_dig(&dig(), None, None).await.unwrap();
+    assert!(running.pending.is_empty());
+    // While INSTANTIATED, changes are a pending revision: accepted, the running
+    // instance untouched, Get lists what changed.
+    app.update(&a1, None, |c: &Object<AppSpec>| {
+        Ok(AppSpec {
+            description: "changed while running".into(),
+            ..c.spec.clone()
+        })
+    })
+    .await
+    .unwrap();
+    app.delete(
+        &n(&PLACEMENT_INTENT, &format!("{DIG}/placementIntents/p1")),
+        None,
+    )
+    .await
+    .unwrap();
+    let view = app.get_dig(&dig()).await.unwrap();
+    assert_eq!(view.status.state, DigState::Instantiated);
     assert_eq!(
-        app.get_dig(&dig()).await.unwrap().status.state,
-        DigState::Instantiated
+        view.status.current_instance,
+        running.status.current_instance
     );
+    assert_eq!(view.running_revision, running.status.revision);
+    assert_eq!(view.status.revision, running.status.revision + 2);
+    let changes: Vec<(String, PendingKind)> = view
+        .pending
+        .iter()
+        .map(|c| (c.name.clone(), c.kind))
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            (a1.to_string(), PendingKind::Changed),
+            (format!("{DIG}/placementIntents/p1"), PendingKind::Removed),
+        ]
+    );
+    assert!(!view.pending_approved);
 }
 
 async fn refused_instantiate_writes_nothing(store: Store) {

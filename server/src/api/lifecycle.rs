@@ -441,6 +441,29 @@ impl LifecycleService for LifecycleApi {
 
     verb_rpc!(terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, terminate_dig, dig_to_proto);
 
+    verb_rpc!(rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, rollout_dig, dig_to_proto);
+
+    rpc!(self, rollback_deployment_intent_group(RollbackDeploymentIntentGroupRequest) -> pb::DeploymentIntentGroup, |req| {
+        let name = name(&DEPLOYMENT_INTENT_GROUP, "name", &req.name)?;
+        if req.revision <= 0 {
+            return Err(Error::invalid(
+                "revision",
+                "must be a content revision of the group (1 or more; see its history)",
+            ));
+        }
+        let key = request_key(rpc_name!(RollbackDeploymentIntentGroupRequest), &req.name, &req.request_id, &req)?;
+        let etag = parse_etag("etag", &req.etag)?;
+        Ok(dig_to_proto(&self.app.rollback_dig(&name, req.revision, etag, key.as_ref()).await?))
+    });
+
+    rpc!(self, migrate_deployment_intent_group(MigrateDeploymentIntentGroupRequest) -> pb::DeploymentIntentGroup, |req| {
+        let source = name(&DEPLOYMENT_INTENT_GROUP, "name", &req.name)?;
+        let target = name(&DEPLOYMENT_INTENT_GROUP, "target", &req.target)?;
+        let key = request_key(rpc_name!(MigrateDeploymentIntentGroupRequest), &req.name, &req.request_id, &req)?;
+        let etag = parse_etag("etag", &req.etag)?;
+        Ok(dig_to_proto(&self.app.migrate_dig(&source, &target, etag, key.as_ref()).await?))
+    });
+
     // --- placement intents ---------------------------------------------------
     plain_kind!(PLACEMENT_INTENT under DEPLOYMENT_INTENT_GROUP: PlacementIntentSpec => pb::PlacementIntent {
         field: placement_intent, ids: [placement_intent_id], updatable: ["description", "app", "cluster_provider", "cluster_names", "cluster_selector"],

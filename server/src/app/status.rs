@@ -16,13 +16,14 @@ use crate::domain::lifecycle::{DigState, NetworkState};
 use crate::domain::manifest::Gvk;
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, ResourceName};
 use crate::domain::readiness::{ClusterStatus, Readiness, is_monitored, readiness};
+use crate::domain::render::deployment_id;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::{dig_set_conditions, dig_status};
 use crate::store::instance::{
-    InstanceRow, instance_clusters, instance_find, instance_settle_late_applies,
+    InstanceRow, instance_clusters, instance_find, instance_of_base, instance_settle_late_applies,
 };
 use crate::store::network::{cluster_network_status, cluster_set_conditions};
 use crate::store::rsync_resource::{
@@ -31,8 +32,8 @@ use crate::store::rsync_resource::{
 use crate::store::status::{
     ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow, RsyncWork, Scope,
     StatusMove, applied_deployments, cluster_resources_for_bundles, cluster_resources_page,
-    counts_for_names, counts_sum, instance_apps, owners_placed_on, placed_connectivity,
-    rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
+    clusters_with_rsync_status, counts_for_names, counts_sum, instance_apps, owners_placed_on,
+    placed_connectivity, rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
 };
 use crate::store::watch::{Body, NewEvent, Statuses};
 use crate::store::{RowLock, Store, Tx, now_micros};
@@ -260,35 +261,40 @@ impl StatusApp {
                 of_cluster.insert(parse_deployment_id(&bundle.deployment_id)?, bundle);
             }
         }
-        let parsed: Vec<(&str, InstanceId, String, &Bundle)> = latest
-            .into_iter()
-            .flat_map(|(cluster, of_cluster)| {
-                of_cluster
-                    .into_iter()
-                    .map(move |((instance, app), bundle)| (cluster, instance, app, bundle))
-            })
-            .collect();
         let mut tx = self.store.begin().await?;
-        // The owner of each (cluster, instance) placed there; bundles of other
-        // instances are ignored.
-        let mut owners: BTreeMap<(&str, InstanceId), Option<String>> = BTreeMap::new();
+        // A bundle names the base of its deployment's instances: it describes the
+        // newest instance of that base (an update keeps the base of what it replaces).
         let mut rows: HashMap<InstanceId, Option<(InstanceRow, Vec<String>)>> = HashMap::new();
-        for (cluster, instance, _, _) in &parsed {
-            if owners.contains_key(&(*cluster, *instance)) {
+        let mut bases: Vec<InstanceId> = Vec::new();
+        for of_cluster in latest.values() {
+            bases.extend(of_cluster.keys().map(|(base, _)| *base));
+        }
+        for base in bases {
+            if rows.contains_key(&base) {
                 continue;
             }
-            if !rows.contains_key(instance) {
-                let found = match instance_find(&mut tx, *instance).await? {
-                    Some(row) => Some((row, instance_clusters(&mut tx, *instance).await?)),
-                    None => None,
+            let found = match instance_of_base(&mut tx, base).await? {
+                Some(row) => {
+                    let clusters = instance_clusters(&mut tx, row.id).await?;
+                    Some((row, clusters))
+                }
+                None => None,
+            };
+            rows.insert(base, found);
+        }
+        // The owner of each (cluster, instance) placed there; bundles of other
+        // instances are ignored.
+        let mut parsed: Vec<(&str, InstanceId, String, &Bundle)> = Vec::new();
+        let mut owners: BTreeMap<(&str, InstanceId), Option<String>> = BTreeMap::new();
+        for (cluster, of_cluster) in latest {
+            for ((base, app), bundle) in of_cluster {
+                let Some(Some((row, clusters))) = rows.get(&base) else {
+                    continue;
                 };
-                rows.insert(*instance, found);
+                let placed = clusters.iter().any(|c| c == cluster);
+                owners.insert((cluster, row.id), placed.then(|| row.owner.clone()));
+                parsed.push((cluster, row.id, app, bundle));
             }
-            let owner = rows[instance]
-                .as_ref()
-                .filter(|(_, clusters)| clusters.iter().any(|c| c == cluster))
-                .map(|(row, _)| row.owner.clone());
-            owners.insert((*cluster, *instance), owner);
         }
         if owners.values().all(Option::is_none) {
             return Ok(());
@@ -417,7 +423,8 @@ impl StatusApp {
     }
 
     /// Reconciles a new session with what the agent holds: resources recorded Applied
-    /// for deployment ids the agent does not report are re-sent (marked Retrying).
+    /// for deployment ids (their instance's base and app) the agent does not report are
+    /// re-sent (marked Retrying).
     pub async fn reconcile_session(&self, cluster: &str, held: &[String]) -> Result<()> {
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
@@ -426,8 +433,8 @@ impl StatusApp {
         let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
             .await?
             .into_iter()
-            .filter(|(instance, app)| !held.contains(&format!("{instance}-{app}")))
-            .map(|(instance, _)| instance)
+            .filter(|(_, base, app)| !held.contains(&deployment_id(*base, app)))
+            .map(|(instance, _, _)| instance)
             .collect::<BTreeSet<_>>()
             .into_iter()
             .collect();
@@ -1119,6 +1126,74 @@ fn ingest_one(
     writes.sync_cluster_resources(instance, old_rows, &rows);
 }
 
+/// Gives `instance`, which replaces `previous` under the same base (an update, rollback
+/// or migrate, in its transaction, after the lifecycle event that announced it), what
+/// the clusters are known to run: its resources in `carried` (rendered exactly as
+/// `previous` had them applied) become Applied without being sent again, and each of
+/// its deployments gets the cluster resources `previous` last saw for it, ingested as
+/// if its agent had just reported them. Watchers see ordinary status changes of the new
+/// instance; what is not carried stays Pending for rsync.
+pub(crate) async fn carry_over(
+    tx: &mut Tx,
+    owner: &str,
+    previous: InstanceId,
+    instance: InstanceId,
+    carried: &[ResourceKey],
+) -> Result<()> {
+    let mut deltas = CountDeltas::default();
+    let moves: Vec<StatusMove> = carried
+        .iter()
+        .map(|key| StatusMove {
+            owner,
+            instance,
+            key,
+            expected: &[RsyncStatus::Pending],
+            to: RsyncStatus::Applied,
+        })
+        .collect();
+    rsync_set_statuses(tx, &moves, &mut deltas).await?;
+    let mut writes = IngestWrites::default();
+    let apps = instance_apps(tx, instance).await?;
+    let apps: Vec<&str> = apps.iter().map(String::as_str).collect();
+    for cluster in instance_clusters(tx, instance).await? {
+        let seen = cluster_resources_for_bundles(tx, previous, &cluster, &apps).await?;
+        if seen.is_empty() {
+            continue;
+        }
+        let rendered = rsync_rows_for_bundles(tx, instance, &cluster, &apps).await?;
+        for (app, rows) in &seen {
+            let bundle = Bundle {
+                deployment_id: String::new(),
+                resources: rows
+                    .iter()
+                    .filter(|r| r.present)
+                    .filter_map(|r| {
+                        Some(Reported {
+                            gvk: r.gvk.clone(),
+                            namespace: r.namespace.clone(),
+                            name: r.name.clone(),
+                            readiness: Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
+                            body: Body::from_text(r.body.clone())?,
+                        })
+                    })
+                    .collect(),
+            };
+            let deployment = Deployment {
+                cluster: &cluster,
+                instance,
+                owner,
+                app,
+                rendered: rendered.get(app).map(Vec::as_slice).unwrap_or_default(),
+                reported: &[],
+            };
+            ingest_one(tx, &deployment, &bundle, &mut deltas, &mut writes);
+        }
+    }
+    writes.apply(tx).await?;
+    deltas.apply(tx).await?;
+    refresh_conditions(tx, owner).await
+}
+
 /// Takes, on PostgreSQL, the row locks every transaction that changes statuses takes
 /// before it touches resources: `clusters` (those whose resources it writes) and the
 /// clusters among `owners` with NO KEY UPDATE, then the intent groups among `owners`
@@ -1184,9 +1259,10 @@ pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
         match status.current_instance.filter(|_| instantiated) {
             Some(instance) => {
                 let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
+                let at = worst_clusters(tx, instance, &counts).await?;
                 conditions::set(
                     &mut list,
-                    applied_condition("ResourcesApplied", &counts),
+                    applied_condition("ResourcesApplied", &counts, &at),
                     now,
                 );
                 conditions::set(&mut list, ready_condition(&counts), now);
@@ -1231,7 +1307,7 @@ pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
                 let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
                 conditions::set(
                     &mut list,
-                    applied_condition("NetworkIntentsApplied", &counts),
+                    applied_condition("NetworkIntentsApplied", &counts, &[]),
                     now,
                 );
             }
@@ -1252,7 +1328,36 @@ fn count(counts: &BTreeMap<(String, String), i64>, dimension: &str, value: &str)
         .unwrap_or(0)
 }
 
-fn applied_condition(type_: &str, counts: &BTreeMap<(String, String), i64>) -> Condition {
+/// The clusters holding the resources that make ResourcesApplied false (Failed, else
+/// Retrying), read only when there are such resources.
+async fn worst_clusters(
+    tx: &mut Tx,
+    instance: InstanceId,
+    counts: &BTreeMap<(String, String), i64>,
+) -> Result<Vec<String>> {
+    for status in [RsyncStatus::Failed, RsyncStatus::Retrying] {
+        if count(counts, "rsync", status.as_str()) > 0 {
+            return clusters_with_rsync_status(tx, instance, status, 4).await;
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// " on a, b" naming where (empty when unknown).
+fn on_clusters(at: &[String]) -> String {
+    if at.is_empty() {
+        String::new()
+    } else {
+        format!(" on {}", at.join(", "))
+    }
+}
+
+/// The applied condition of counts; `at` names the clusters of the worst status.
+fn applied_condition(
+    type_: &str,
+    counts: &BTreeMap<(String, String), i64>,
+    at: &[String],
+) -> Condition {
     let c = |v| count(counts, "rsync", v);
     let total: i64 = RsyncStatus::ALL.iter().map(|s| c(s.as_str())).sum();
     let (failed, retrying, pending, applied) =
@@ -1262,14 +1367,20 @@ fn applied_condition(type_: &str, counts: &BTreeMap<(String, String), i64>) -> C
             type_,
             Severity::Error,
             "ApplyFailed",
-            format!("{failed} of {total} resources were rejected by their cluster"),
+            format!(
+                "{failed} of {total} resources were rejected by their cluster{}",
+                on_clusters(at)
+            ),
         )
     } else if retrying > 0 {
         Condition::false_(
             type_,
             Severity::Warning,
             "Retrying",
-            format!("{retrying} of {total} resources wait for an unreachable cluster"),
+            format!(
+                "{retrying} of {total} resources wait for an unreachable cluster{}",
+                on_clusters(at)
+            ),
         )
     } else if pending > 0 {
         Condition::false_(
@@ -1370,18 +1481,23 @@ mod tests {
                 .collect::<BTreeMap<_, _>>()
         };
         assert_eq!(
-            applied_condition("A", &counts(&[("Applied", 3)])).status,
+            applied_condition("A", &counts(&[("Applied", 3)]), &[]).status,
             conditions::Status::True
         );
         let c = applied_condition(
             "A",
             &counts(&[("Applied", 1), ("Failed", 1), ("Retrying", 1)]),
+            &["clusterProviders/edge/clusters/c2".to_string()],
         );
         assert_eq!(
-            (c.severity, c.reason.as_str()),
-            (Severity::Error, "ApplyFailed")
+            (c.severity, c.reason.as_str(), c.message.as_str()),
+            (
+                Severity::Error,
+                "ApplyFailed",
+                "1 of 3 resources were rejected by their cluster on clusterProviders/edge/clusters/c2"
+            )
         );
-        let c = applied_condition("A", &counts(&[("Applied", 1), ("Pending", 2)]));
+        let c = applied_condition("A", &counts(&[("Applied", 1), ("Pending", 2)]), &[]);
         assert_eq!(
             (c.severity, c.message.as_str()),
             (Severity::Info, "1 of 3 resources applied")

@@ -24,6 +24,99 @@ pub enum DigOp {
     Instantiate,
     Terminate,
     Delete,
+    /// Render the approved pending revision of a running group (EMCO's update).
+    Rollout,
+    /// Render an earlier revision's content again.
+    Rollback,
+    /// Hand the running deployment to another group (the source's side).
+    MigrateOut,
+    /// Take over another group's running deployment (the target's side).
+    MigrateIn,
+}
+
+/// What a history entry of a deployment intent group records: the verb's outcome.
+/// Several share a state (an update leaves the group INSTANTIATED).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DigEvent {
+    Created,
+    Approved,
+    Instantiated,
+    Terminated,
+    RevisionApproved,
+    Updated,
+    RolledBack,
+    MigratedIn,
+    MigratedOut,
+}
+
+impl DigEvent {
+    /// The state the group is in after the event.
+    pub fn state(self) -> DigState {
+        match self {
+            DigEvent::Created => DigState::Created,
+            DigEvent::Approved => DigState::Approved,
+            DigEvent::Instantiated
+            | DigEvent::RevisionApproved
+            | DigEvent::Updated
+            | DigEvent::RolledBack
+            | DigEvent::MigratedIn => DigState::Instantiated,
+            DigEvent::Terminated | DigEvent::MigratedOut => DigState::Terminated,
+        }
+    }
+
+    /// The event an operation that moved the group to `to` records.
+    pub fn of(op: DigOp, to: DigState) -> DigEvent {
+        match (op, to) {
+            (DigOp::Approve, DigState::Instantiated) => DigEvent::RevisionApproved,
+            (DigOp::Rollout, _) => DigEvent::Updated,
+            (DigOp::Rollback, _) => DigEvent::RolledBack,
+            (DigOp::MigrateIn, _) => DigEvent::MigratedIn,
+            (DigOp::MigrateOut, _) => DigEvent::MigratedOut,
+            (_, DigState::Created) => DigEvent::Created,
+            (_, DigState::Approved) => DigEvent::Approved,
+            (_, DigState::Instantiated) => DigEvent::Instantiated,
+            (_, DigState::Terminated) => DigEvent::Terminated,
+        }
+    }
+}
+
+/// How a resource a running instance was rendered from differs now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub enum PendingKind {
+    Added,
+    Changed,
+    Removed,
+}
+
+/// One resource of a pending revision: its name and how it changed.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PendingChange {
+    pub name: String,
+    pub kind: PendingKind,
+}
+
+/// What differs between the content digests (resource name -> hash of its spec) of a
+/// running instance and of the group now, in name order.
+pub fn pending_changes(
+    running: &std::collections::BTreeMap<String, String>,
+    now: &std::collections::BTreeMap<String, String>,
+) -> Vec<PendingChange> {
+    let names: std::collections::BTreeSet<&String> = running.keys().chain(now.keys()).collect();
+    names
+        .into_iter()
+        .filter_map(|name| {
+            let kind = match (running.get(name), now.get(name)) {
+                (None, Some(_)) => PendingKind::Added,
+                (Some(_), None) => PendingKind::Removed,
+                (Some(a), Some(b)) if a != b => PendingKind::Changed,
+                _ => return None,
+            };
+            Some(PendingChange {
+                name: name.clone(),
+                kind,
+            })
+        })
+        .collect()
 }
 
 /// The state of a cluster's network intents.
@@ -71,15 +164,26 @@ pub fn dig_transition(
     use DigOp::*;
     use DigState::*;
     match (state, op) {
-        (Instantiated, Update) => Err(Refusal {
-            why: "an instantiated deployment intent group and its intents cannot change; terminate it first",
-        }),
+        // The running instance is untouched: the change is a pending revision.
+        (Instantiated, Update) => Ok(Transition::Keep),
         (Created | Approved | Terminated, Update) => Ok(Transition::To(Created)),
 
         (Approved, Approve) => Ok(Transition::NoOp),
         (Created | Terminated, Approve) => Ok(Transition::To(Approved)),
-        (Instantiated, Approve) => Err(Refusal {
-            why: "already instantiated; terminate it first",
+        // Approves the pending revision.
+        (Instantiated, Approve) => Ok(Transition::To(Instantiated)),
+
+        (Instantiated, Rollout | Rollback) => Ok(Transition::To(Instantiated)),
+        (Instantiated, MigrateOut) => Ok(Transition::To(Terminated)),
+        (Created | Approved | Terminated, Rollout | Rollback | MigrateOut) => Err(Refusal {
+            why: "not instantiated",
+        }),
+        (Approved | Terminated, MigrateIn) => Ok(Transition::To(Instantiated)),
+        (Created, MigrateIn) => Err(Refusal {
+            why: "must be approved",
+        }),
+        (Instantiated, MigrateIn) => Err(Refusal {
+            why: "already instantiated",
         }),
 
         (Approved | Terminated, Instantiate) => Ok(Transition::To(Instantiated)),
@@ -146,6 +250,10 @@ impl DigOp {
             DigOp::Instantiate => "instantiate",
             DigOp::Terminate => "terminate",
             DigOp::Delete => "delete",
+            DigOp::Rollout => "roll out",
+            DigOp::Rollback => "roll back",
+            DigOp::MigrateOut => "migrate",
+            DigOp::MigrateIn => "migrate to",
         }
     }
 }
@@ -209,6 +317,18 @@ state_strings!(DigState {
     Terminated => "TERMINATED",
 });
 
+state_strings!(DigEvent {
+    Created => "CREATED",
+    Approved => "APPROVED",
+    Instantiated => "INSTANTIATED",
+    Terminated => "TERMINATED",
+    RevisionApproved => "REVISION_APPROVED",
+    Updated => "UPDATED",
+    RolledBack => "ROLLED_BACK",
+    MigratedIn => "MIGRATED_IN",
+    MigratedOut => "MIGRATED_OUT",
+});
+
 state_strings!(NetworkState {
     Created => "CREATED",
     Applied => "APPLIED",
@@ -225,12 +345,16 @@ mod tests {
         DigState::Instantiated,
         DigState::Terminated,
     ];
-    const DIG_OPS: [DigOp; 5] = [
+    const DIG_OPS: [DigOp; 9] = [
         DigOp::Update,
         DigOp::Approve,
         DigOp::Instantiate,
         DigOp::Terminate,
         DigOp::Delete,
+        DigOp::Rollout,
+        DigOp::Rollback,
+        DigOp::MigrateOut,
+        DigOp::MigrateIn,
     ];
 
     /// The expected outcome of every (state, operation) pair, written out from the
@@ -243,11 +367,18 @@ mod tests {
             (Created, Update) => To(Created),
             (Approved, Update) => To(Created),
             (Terminated, Update) => To(Created),
-            (Instantiated, Update) => return None,
+            (Instantiated, Update) => Keep,
             (Created, Approve) => To(Approved),
             (Terminated, Approve) => To(Approved),
             (Approved, Approve) => NoOp,
-            (Instantiated, Approve) => return None,
+            (Instantiated, Approve) => To(Instantiated),
+            (Instantiated, Rollout) => To(Instantiated),
+            (Instantiated, Rollback) => To(Instantiated),
+            (Instantiated, MigrateOut) => To(Terminated),
+            (_, Rollout | Rollback | MigrateOut) => return None,
+            (Approved, MigrateIn) => To(Instantiated),
+            (Terminated, MigrateIn) => To(Instantiated),
+            (Created | Instantiated, MigrateIn) => return None,
             (Approved, Instantiate) => To(Instantiated),
             (Terminated, Instantiate) => To(Instantiated),
             (Created, Instantiate) => return None,
@@ -339,5 +470,50 @@ mod tests {
             assert_eq!(state.as_str().parse::<NetworkState>().unwrap(), state);
         }
         assert!("BOGUS".parse::<DigState>().is_err());
+    }
+
+    #[test]
+    fn pending_changes_name_what_was_added_changed_and_removed() {
+        let map = |pairs: &[(&str, &str)]| {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<std::collections::BTreeMap<_, _>>()
+        };
+        let running = map(&[("a", "1"), ("b", "2"), ("c", "3")]);
+        let now = map(&[("a", "1"), ("b", "9"), ("d", "4")]);
+        let changes = pending_changes(&running, &now);
+        let got: Vec<(&str, PendingKind)> =
+            changes.iter().map(|c| (c.name.as_str(), c.kind)).collect();
+        assert_eq!(
+            got,
+            [
+                ("b", PendingKind::Changed),
+                ("c", PendingKind::Removed),
+                ("d", PendingKind::Added)
+            ]
+        );
+        assert!(pending_changes(&running, &running).is_empty());
+    }
+
+    #[test]
+    fn every_allowed_move_records_an_event_of_its_state() {
+        for state in DIG_STATES {
+            for op in DIG_OPS {
+                if let Ok(Transition::To(next)) = dig_transition(state, op, false) {
+                    let event = DigEvent::of(op, next);
+                    assert_eq!(event.state(), next, "{state} {op:?}");
+                    assert_eq!(event.as_str().parse::<DigEvent>().unwrap(), event);
+                }
+            }
+        }
+        assert_eq!(
+            DigEvent::of(DigOp::Approve, DigState::Instantiated),
+            DigEvent::RevisionApproved
+        );
+        assert_eq!(
+            DigEvent::of(DigOp::MigrateOut, DigState::Terminated),
+            DigEvent::MigratedOut
+        );
     }
 }

@@ -31,9 +31,10 @@ pub struct RenderedDoc {
     pub manifest: Value,
 }
 
-/// The value of the deployment-id label of `app` in `instance`.
-pub fn deployment_id(instance: InstanceId, app: &str) -> String {
-    format!("{instance}-{app}")
+/// The value of the deployment-id label of `app` in the instances of `base` (an
+/// instantiate's own id, kept by the updates that follow it).
+pub fn deployment_id(base: InstanceId, app: &str) -> String {
+    format!("{base}-{app}")
 }
 
 /// Whether `patch` targets a document of this kind and name.
@@ -43,16 +44,16 @@ fn targets(patch: &ManifestPatch, kind: &str, name: &str) -> bool {
 }
 
 /// Renders one app: parses its manifests, applies `patches` in order (profile patches
-/// first, then overrides), adds the deployment-id label and checks the result.
+/// first, then overrides), adds the deployment-id label of `base` and checks the result.
 pub fn render_app(
-    instance: InstanceId,
+    base: InstanceId,
     app: &str,
     manifests: &str,
     patches: &[&ManifestPatch],
 ) -> Result<Vec<RenderedDoc>> {
     let documents = parse_manifests(&format!("apps/{app}.manifests"), manifests)
         .map_err(|e| render_error(app, &e.to_string()))?;
-    let label = deployment_id(instance, app);
+    let label = deployment_id(base, app);
     let mut seen = BTreeSet::new();
     let mut rendered = Vec::with_capacity(documents.len());
     for (index, mut document) in documents.into_iter().enumerate() {
@@ -86,6 +87,21 @@ pub fn render_app(
         });
     }
     Ok(rendered)
+}
+
+/// A rendered manifest (JSON text) with its deployment-id label set to that of `app`
+/// under `base`: an earlier instance's resources rendered again by a rollback.
+pub fn relabel(manifest: &str, base: InstanceId, app: &str) -> Result<String> {
+    let mut document: Value = serde_json::from_str(manifest).map_err(Error::internal)?;
+    if !document.is_object() {
+        return Err(Error::internal("a stored manifest is not a JSON object"));
+    }
+    set_label(
+        &mut document,
+        DEPLOYMENT_ID_LABEL,
+        &deployment_id(base, app),
+    );
+    serde_json::to_string(&document).map_err(Error::internal)
 }
 
 fn render_error(app: &str, message: &str) -> Error {

@@ -534,46 +534,52 @@ impl SimCluster {
         state
             .objects
             .retain(|k, o| o.owner.as_ref() != Some(key) || desired.contains(&k.3));
+        let mut labels = object
+            .spec
+            .pointer("/template/metadata/labels")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        if let Some(id) = &object.deployment {
+            labels.insert(DEPLOYMENT_ID_LABEL.to_string(), Value::String(id.clone()));
+        }
+        let template = object
+            .spec
+            .pointer("/template/spec")
+            .cloned()
+            .filter(Value::is_object)
+            .unwrap_or_else(|| json!({}));
         for pod_name in &desired {
             let pk = pod_key(pod_name);
-            // A pod of another deployment id is rolled like Kubernetes rolls a changed
-            // pod template: a controller re-applied by a newer instance (the label is in
-            // its template) gets new pods under that instance's id.
-            if state
-                .objects
-                .get(&pk)
-                .is_some_and(|pod| pod.deployment == object.deployment)
-            {
+            // A pod whose template changed is rolled, as Kubernetes rolls a changed pod
+            // template (the deployment-id label is in it): a pod of the same template
+            // stays, whatever else of its controller changed (its replicas).
+            if state.objects.get(&pk).is_some_and(|pod| {
+                let mut spec = pod.spec.clone();
+                if let Some(spec) = spec.as_object_mut() {
+                    spec.remove("nodeName");
+                }
+                pod.deployment == object.deployment
+                    && spec == template
+                    && pod.metadata.get("labels").and_then(Value::as_object) == Some(&labels)
+            }) {
                 continue;
-            }
-            let mut labels = object
-                .spec
-                .pointer("/template/metadata/labels")
-                .and_then(Value::as_object)
-                .cloned()
-                .unwrap_or_default();
-            if let Some(id) = &object.deployment {
-                labels.insert(DEPLOYMENT_ID_LABEL.to_string(), Value::String(id.clone()));
             }
             let mut metadata = Map::new();
             metadata.insert("name".into(), json!(pod_name));
             if !key.2.is_empty() {
                 metadata.insert("namespace".into(), json!(key.2));
             }
-            metadata.insert("labels".into(), Value::Object(labels));
+            metadata.insert("labels".into(), Value::Object(labels.clone()));
             metadata.insert(
                 "ownerReferences".into(),
                 json!([{"kind": key.0, "name": key.3}]),
             );
             let uid = state.next_uid;
             state.next_uid += 1;
+            metadata.insert("uid".into(), json!(format!("sim-{uid}")));
             let deployment = object.deployment.clone();
-            let mut spec = object
-                .spec
-                .pointer("/template/spec")
-                .cloned()
-                .filter(Value::is_object)
-                .unwrap_or_else(|| json!({}));
+            let mut spec = template.clone();
             // DaemonSet pods are named after their node; the others are scheduled.
             let node = match key.0.as_str() {
                 "DaemonSet" => pod_name
@@ -748,6 +754,41 @@ mod tests {
         sim.apply(&deployment("web", 2, "i-new"), 2).unwrap();
         assert_eq!(sim.bundle("i-new").len(), 3, "deployment and its two pods");
         assert!(sim.bundle("i-old").is_empty(), "{:?}", sim.bundle("i-old"));
+    }
+
+    /// A rollout that only scales keeps the running pods; one that changes the pod
+    /// template replaces them, as Kubernetes does.
+    #[tokio::test]
+    async fn scaling_keeps_pods_and_a_new_template_rolls_them() {
+        let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+        let uids = |sim: &SimCluster| -> BTreeMap<String, String> {
+            sim.bundle("i-a")
+                .into_iter()
+                .filter(|o| o.gvk.kind == "Pod")
+                .map(|o| (o.name, o.metadata["uid"].as_str().unwrap().to_string()))
+                .collect()
+        };
+        sim.apply(&deployment("web", 2, "i-a"), 1).unwrap();
+        let before = uids(&sim);
+        assert_eq!(before.len(), 2);
+        sim.apply(&deployment("web", 3, "i-a"), 2).unwrap();
+        let scaled = uids(&sim);
+        assert_eq!(scaled.len(), 3);
+        for (pod, uid) in &before {
+            assert_eq!(scaled.get(pod), Some(uid), "{pod} kept through a scale-up");
+        }
+        let mut changed = deployment("web", 3, "i-a");
+        changed["spec"]["template"]["spec"] = json!({"containers": [{"name": "c", "image": "v2"}]});
+        sim.apply(&changed, 3).unwrap();
+        let rolled = uids(&sim);
+        assert_eq!(rolled.len(), 3);
+        for (pod, uid) in &scaled {
+            assert_ne!(
+                rolled.get(pod),
+                Some(uid),
+                "{pod} replaced by a new template"
+            );
+        }
     }
 
     /// Re-applying what the cluster holds (a reconnecting agent gets its whole desired

@@ -91,6 +91,8 @@ pub struct DigChange {
     pub current_instance: Option<InstanceId>,
     /// The new composite profile reference (spec update).
     pub composite_profile: Option<String>,
+    /// The content revision the verb read: the swap also fails if it moved.
+    pub revision_read: Option<i64>,
 }
 
 /// Moves a group from `expected` to `next` if it is still in `expected`; ABORTED if a
@@ -108,7 +110,7 @@ pub async fn dig_update_state(
                current_instance = COALESCE($4, current_instance), \
                composite_profile = COALESCE($5, composite_profile), \
                generation = generation + 1, update_time = $6 \
-               WHERE name = $7 AND state = $8 RETURNING revision";
+               WHERE name = $7 AND state = $8 AND ($9 < 0 OR revision = $9) RETURNING revision";
     let row = sqlx::query(sql)
         .bind(next.as_str())
         .bind(i64::from(change.bump_revision))
@@ -118,6 +120,7 @@ pub async fn dig_update_state(
         .bind(now_micros())
         .bind(name.to_string())
         .bind(expected.as_str())
+        .bind(change.revision_read.unwrap_or(-1))
         .fetch_optional(conn)
         .await
         .map_err(db_error)?;
@@ -127,7 +130,8 @@ pub async fn dig_update_state(
         Err(Error::Aborted {
             reason: "CONCURRENT_TRANSITION",
             message: format!(
-                "deployment intent group {name} left state {expected} concurrently; retry"
+                "deployment intent group {name} left state {expected} (or its content changed) \
+                 concurrently; retry"
             ),
         })
     }

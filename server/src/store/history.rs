@@ -20,11 +20,14 @@ pub struct HistoryEntry {
     pub revision: i64,
 }
 
-/// Appends an entry to `owner`'s history. Callers hold the owner's row (a CAS update in
-/// the same transaction), so `seq` cannot race.
+/// Appends an entry to `owner`'s history: `recorded` is what the entry says (the
+/// state, or an event such as UPDATED that leaves the state alone), `state` the state
+/// watchers are told. Callers hold the owner's row (a CAS update in the same
+/// transaction), so `seq` cannot race.
 pub async fn history_append(
     tx: &mut Tx,
     owner: &str,
+    recorded: &str,
     state: &str,
     instance: &str,
     revision: i64,
@@ -55,7 +58,7 @@ pub async fn history_append(
          FROM lifecycle_history WHERE owner = $1",
     )
     .bind(owner)
-    .bind(state)
+    .bind(recorded)
     .bind(instance)
     .bind(now_micros())
     .bind(revision)

@@ -20,6 +20,29 @@ pub struct InstanceRow {
     pub resource_count: i64,
     pub create_time: i64,
     pub terminate_time: Option<i64>,
+    /// The id its resources' deployment-id label carries: its own for an instantiate,
+    /// the replaced instance's base for an update, rollback or migrate.
+    pub base: InstanceId,
+    /// What it was rendered from: resource name -> hash of its spec (JSON object).
+    pub content_digest: String,
+}
+
+/// The columns [`decode_instance`] reads.
+const INSTANCE_COLUMNS: &str = "id, owner, revision, resource_count, create_time, terminate_time, deployment_base, content_digest";
+
+fn decode_instance(row: &sqlx::any::AnyRow) -> Result<InstanceRow> {
+    let id: String = row.try_get("id").map_err(db_error)?;
+    let base: String = row.try_get("deployment_base").map_err(db_error)?;
+    Ok(InstanceRow {
+        id: id.parse().map_err(Error::internal)?,
+        owner: row.try_get("owner").map_err(db_error)?,
+        revision: row.try_get("revision").map_err(db_error)?,
+        resource_count: row.try_get("resource_count").map_err(db_error)?,
+        create_time: row.try_get("create_time").map_err(db_error)?,
+        terminate_time: row.try_get("terminate_time").map_err(db_error)?,
+        base: base.parse().map_err(Error::internal)?,
+        content_digest: row.try_get("content_digest").map_err(db_error)?,
+    })
 }
 
 /// Records a new instance and the clusters it places resources on.
@@ -29,14 +52,16 @@ pub async fn instance_insert(
     clusters: &[String],
 ) -> Result<()> {
     sqlx::query(
-        "INSERT INTO instances (id, owner, revision, resource_count, create_time, terminate_time) \
-         VALUES ($1, $2, $3, $4, $5, NULL)",
+        "INSERT INTO instances (id, owner, revision, resource_count, create_time, terminate_time, \
+         deployment_base, content_digest) VALUES ($1, $2, $3, $4, $5, NULL, $6, $7)",
     )
     .bind(instance.id.to_string())
     .bind(&instance.owner)
     .bind(instance.revision)
     .bind(instance.resource_count)
     .bind(instance.create_time)
+    .bind(instance.base.to_string())
+    .bind(&instance.content_digest)
     .execute(&mut *conn)
     .await
     .map_err(db_error)?;
@@ -78,24 +103,31 @@ pub async fn instance_find(
     conn: &mut AnyConnection,
     id: InstanceId,
 ) -> Result<Option<InstanceRow>> {
-    let row = sqlx::query(
-        "SELECT id, owner, revision, resource_count, create_time, terminate_time \
-         FROM instances WHERE id = $1",
-    )
+    let row = sqlx::query(&format!(
+        "SELECT {INSTANCE_COLUMNS} FROM instances WHERE id = $1"
+    ))
     .bind(id.to_string())
     .fetch_optional(conn)
     .await
     .map_err(db_error)?;
-    let Some(row) = row else { return Ok(None) };
-    let id: String = row.try_get("id").map_err(db_error)?;
-    Ok(Some(InstanceRow {
-        id: id.parse().map_err(Error::internal)?,
-        owner: row.try_get("owner").map_err(db_error)?,
-        revision: row.try_get("revision").map_err(db_error)?,
-        resource_count: row.try_get("resource_count").map_err(db_error)?,
-        create_time: row.try_get("create_time").map_err(db_error)?,
-        terminate_time: row.try_get("terminate_time").map_err(db_error)?,
-    }))
+    row.as_ref().map(decode_instance).transpose()
+}
+
+/// The instance that bundle states labelled with `base` describe: the newest of that
+/// base (an update renders a new instance under the base of the one it replaces).
+pub async fn instance_of_base(
+    conn: &mut AnyConnection,
+    base: InstanceId,
+) -> Result<Option<InstanceRow>> {
+    let row = sqlx::query(&format!(
+        "SELECT {INSTANCE_COLUMNS} FROM instances WHERE deployment_base = $1 \
+         ORDER BY id DESC LIMIT 1"
+    ))
+    .bind(base.to_string())
+    .fetch_optional(conn)
+    .await
+    .map_err(db_error)?;
+    row.as_ref().map(decode_instance).transpose()
 }
 
 /// Deletes the owner's instances beyond its newest `keep` (the retention limit), with
@@ -218,29 +250,17 @@ pub async fn instance_list(
     before: Option<&str>,
     limit: i64,
 ) -> Result<Vec<InstanceRow>> {
-    let rows = sqlx::query(
-        "SELECT id, owner, revision, resource_count, create_time, terminate_time FROM instances \
-         WHERE owner = $1 AND ($2 = '' OR id < $2) ORDER BY id DESC LIMIT $3",
-    )
+    let rows = sqlx::query(&format!(
+        "SELECT {INSTANCE_COLUMNS} FROM instances \
+         WHERE owner = $1 AND ($2 = '' OR id < $2) ORDER BY id DESC LIMIT $3"
+    ))
     .bind(owner)
     .bind(before.unwrap_or_default())
     .bind(limit)
     .fetch_all(conn)
     .await
     .map_err(db_error)?;
-    rows.iter()
-        .map(|row| {
-            let id: String = row.try_get("id").map_err(db_error)?;
-            Ok(InstanceRow {
-                id: id.parse().map_err(Error::internal)?,
-                owner: row.try_get("owner").map_err(db_error)?,
-                revision: row.try_get("revision").map_err(db_error)?,
-                resource_count: row.try_get("resource_count").map_err(db_error)?,
-                create_time: row.try_get("create_time").map_err(db_error)?,
-                terminate_time: row.try_get("terminate_time").map_err(db_error)?,
-            })
-        })
-        .collect()
+    rows.iter().map(decode_instance).collect()
 }
 
 /// Settles who holds the objects `instance` (new, its resources just inserted) renders,
@@ -252,7 +272,9 @@ pub async fn instance_list(
 /// - an object an older instance of the same owner holds is taken over: that row ends
 ///   `Superseded` (no delete, the new instance applies the object in place);
 /// - what an older instance holds and the new one does not render is left to rsync,
-///   which deletes it (`Pending` ones were never applied and end `Terminated`).
+///   which deletes it (`Pending` ones were never applied and end `Terminated`);
+/// - `migrated_from`, the group a migrate moves the deployment from, is treated like
+///   the same owner: what it holds and the new instance renders is taken over.
 ///
 /// On PostgreSQL the placed clusters are locked (transaction advisory locks, in name
 /// order) first, so two instantiates cannot both find an object free; SQLite
@@ -261,6 +283,7 @@ pub async fn instance_claim(
     tx: &mut Tx,
     instance: &InstanceRow,
     clusters: &[String],
+    migrated_from: Option<&str>,
 ) -> Result<()> {
     if tx.backend() == Backend::Postgres {
         let mut sorted: Vec<&String> = clusters.iter().collect();
@@ -274,7 +297,7 @@ pub async fn instance_claim(
         }
     }
     if let Some((cluster, kind, namespace, name, holder)) =
-        held_elsewhere(tx, instance, clusters).await?
+        held_elsewhere(tx, instance, clusters, migrated_from).await?
     {
         let object = if namespace.is_empty() {
             format!("{kind} {name}")
@@ -294,14 +317,16 @@ pub async fn instance_claim(
     let lock = tx.for_update();
     let owner = instance.owner.as_str();
     let by = instance.id;
-    rsync_bulk_transition(
-        tx,
-        lock,
-        Scope::RenderedBy { owner, by },
-        &RsyncStatus::HOLDING,
-        RsyncStatus::Superseded,
-    )
-    .await?;
+    for owner in std::iter::once(owner).chain(migrated_from) {
+        rsync_bulk_transition(
+            tx,
+            lock,
+            Scope::RenderedBy { owner, by },
+            &RsyncStatus::HOLDING,
+            RsyncStatus::Superseded,
+        )
+        .await?;
+    }
     rsync_bulk_transition(
         tx,
         lock,
@@ -313,22 +338,25 @@ pub async fn instance_claim(
     Ok(())
 }
 
-/// The first object `instance` renders that an instance of another owner holds:
-/// (cluster, kind, namespace, name, that owner). Skipped, with one indexed read, when no
-/// other owner has ever placed anything on these clusters.
+/// The first object `instance` renders that an instance of another owner (not
+/// `migrated_from`) holds: (cluster, kind, namespace, name, that owner). Skipped, with
+/// one indexed read, when no other owner has ever placed anything on these clusters.
 async fn held_elsewhere(
     tx: &mut Tx,
     instance: &InstanceRow,
     clusters: &[String],
+    migrated_from: Option<&str>,
 ) -> Result<Option<(String, String, String, String, String)>> {
+    let migrated_from = migrated_from.unwrap_or(&instance.owner);
     let mut others = false;
     for cluster in clusters {
         let row = sqlx::query(
             "SELECT 1 AS one FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
-             WHERE c.cluster = $1 AND i.owner <> $2 LIMIT 1",
+             WHERE c.cluster = $1 AND i.owner <> $2 AND i.owner <> $3 LIMIT 1",
         )
         .bind(cluster)
         .bind(&instance.owner)
+        .bind(migrated_from)
         .fetch_optional(&mut **tx)
         .await
         .map_err(db_error)?;
@@ -346,7 +374,7 @@ async fn held_elsewhere(
          JOIN rsync_resources o ON o.cluster = n.cluster AND o.kind = n.kind \
            AND o.api_group = n.api_group AND o.namespace = n.namespace AND o.name = n.name \
          JOIN instances i ON i.id = o.instance_id \
-         WHERE n.instance_id = $1 AND o.instance_id <> $1 AND i.owner <> $2 \
+         WHERE n.instance_id = $1 AND o.instance_id <> $1 AND i.owner <> $2 AND i.owner <> $6 \
            AND o.rsync_status IN ($3, $4, $5) \
          ORDER BY o.cluster, o.kind, o.namespace, o.name LIMIT 1",
     )
@@ -355,6 +383,7 @@ async fn held_elsewhere(
     .bind(RsyncStatus::Pending.as_str())
     .bind(RsyncStatus::Applied.as_str())
     .bind(RsyncStatus::Retrying.as_str())
+    .bind(migrated_from)
     .fetch_optional(&mut **tx)
     .await
     .map_err(db_error)?;

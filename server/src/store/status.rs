@@ -1028,6 +1028,29 @@ pub async fn instance_apps(conn: &mut AnyConnection, instance: InstanceId) -> Re
         .collect()
 }
 
+/// The clusters (up to `limit`, in name order) where `instance` has resources of rsync
+/// status `status`: what a condition names when something failed.
+pub async fn clusters_with_rsync_status(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    status: RsyncStatus,
+    limit: i64,
+) -> Result<Vec<String>> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT cluster FROM status_counts WHERE instance_id = $1 \
+         AND dimension = 'rsync' AND value = $2 AND count > 0 ORDER BY cluster LIMIT $3",
+    )
+    .bind(instance.to_string())
+    .bind(status.as_str())
+    .bind(limit)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| r.try_get::<String, _>("cluster").map_err(db_error))
+        .collect()
+}
+
 /// The owners whose current instance places resources on `cluster`.
 pub async fn owners_placed_on(conn: &mut AnyConnection, cluster: &str) -> Result<Vec<String>> {
     let rows = sqlx::query(
@@ -1066,14 +1089,15 @@ pub async fn placed_connectivity(
         .collect()
 }
 
-/// (instance, app) pairs with Applied resources on `cluster` in active, current instances.
+/// (instance, its base, app) of the deployments with Applied resources on `cluster` in
+/// active, current instances.
 pub async fn applied_deployments(
     conn: &mut AnyConnection,
     cluster: &str,
-) -> Result<Vec<(InstanceId, String)>> {
+) -> Result<Vec<(InstanceId, InstanceId, String)>> {
     let rows = sqlx::query(
-        "SELECT DISTINCT r.instance_id AS instance_id, r.app AS app FROM rsync_resources r \
-         JOIN instances i ON i.id = r.instance_id \
+        "SELECT DISTINCT r.instance_id AS instance_id, i.deployment_base AS base, r.app AS app \
+         FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
          WHERE r.cluster = $1 AND r.rsync_status = 'Applied' AND i.superseded = 0 AND i.terminate_time IS NULL",
     )
     .bind(cluster)
@@ -1083,8 +1107,10 @@ pub async fn applied_deployments(
     rows.iter()
         .map(|r| {
             let instance: String = r.try_get("instance_id").map_err(db_error)?;
+            let base: String = r.try_get("base").map_err(db_error)?;
             Ok((
                 instance.parse().map_err(Error::internal)?,
+                base.parse().map_err(Error::internal)?,
                 r.try_get("app").map_err(db_error)?,
             ))
         })

@@ -58,6 +58,86 @@ DEPLOYMENT_INTENT_GROUP_STATE_TERMINATED: DeploymentIntentGroupState.ValueType  
 """Terminated: rsync deletes the resources of the last instance."""
 Global___DeploymentIntentGroupState: _TypeAlias = DeploymentIntentGroupState  # noqa: Y015
 
+class _DeploymentIntentGroupEventKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _DeploymentIntentGroupEventKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_DeploymentIntentGroupEventKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_UNSPECIFIED: _DeploymentIntentGroupEventKind.ValueType  # 0
+    """Never set by the server."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_CREATED: _DeploymentIntentGroupEventKind.ValueType  # 1
+    """Created, or its content changed since approval (state CREATED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_APPROVED: _DeploymentIntentGroupEventKind.ValueType  # 2
+    """Approved (state APPROVED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_INSTANTIATED: _DeploymentIntentGroupEventKind.ValueType  # 3
+    """Instantiated: a new instance (state INSTANTIATED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_TERMINATED: _DeploymentIntentGroupEventKind.ValueType  # 4
+    """Terminated (state TERMINATED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_REVISION_APPROVED: _DeploymentIntentGroupEventKind.ValueType  # 5
+    """The pending revision of an instantiated group was approved (state INSTANTIATED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_UPDATED: _DeploymentIntentGroupEventKind.ValueType  # 6
+    """Rolled out: a new instance of the pending revision (state INSTANTIATED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_ROLLED_BACK: _DeploymentIntentGroupEventKind.ValueType  # 7
+    """Rolled back: a new instance of an earlier revision's content (state INSTANTIATED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_MIGRATED_IN: _DeploymentIntentGroupEventKind.ValueType  # 8
+    """The running deployment of another group moved here (state INSTANTIATED)."""
+    DEPLOYMENT_INTENT_GROUP_EVENT_KIND_MIGRATED_OUT: _DeploymentIntentGroupEventKind.ValueType  # 9
+    """The running deployment moved to another group (state TERMINATED)."""
+
+class DeploymentIntentGroupEventKind(_DeploymentIntentGroupEventKind, metaclass=_DeploymentIntentGroupEventKindEnumTypeWrapper):
+    """What a history entry of a deployment intent group records."""
+
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_UNSPECIFIED: DeploymentIntentGroupEventKind.ValueType  # 0
+"""Never set by the server."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_CREATED: DeploymentIntentGroupEventKind.ValueType  # 1
+"""Created, or its content changed since approval (state CREATED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_APPROVED: DeploymentIntentGroupEventKind.ValueType  # 2
+"""Approved (state APPROVED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_INSTANTIATED: DeploymentIntentGroupEventKind.ValueType  # 3
+"""Instantiated: a new instance (state INSTANTIATED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_TERMINATED: DeploymentIntentGroupEventKind.ValueType  # 4
+"""Terminated (state TERMINATED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_REVISION_APPROVED: DeploymentIntentGroupEventKind.ValueType  # 5
+"""The pending revision of an instantiated group was approved (state INSTANTIATED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_UPDATED: DeploymentIntentGroupEventKind.ValueType  # 6
+"""Rolled out: a new instance of the pending revision (state INSTANTIATED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_ROLLED_BACK: DeploymentIntentGroupEventKind.ValueType  # 7
+"""Rolled back: a new instance of an earlier revision's content (state INSTANTIATED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_MIGRATED_IN: DeploymentIntentGroupEventKind.ValueType  # 8
+"""The running deployment of another group moved here (state INSTANTIATED)."""
+DEPLOYMENT_INTENT_GROUP_EVENT_KIND_MIGRATED_OUT: DeploymentIntentGroupEventKind.ValueType  # 9
+"""The running deployment moved to another group (state TERMINATED)."""
+Global___DeploymentIntentGroupEventKind: _TypeAlias = DeploymentIntentGroupEventKind  # noqa: Y015
+
+class _PendingChangeKind:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _PendingChangeKindEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_PendingChangeKind.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    PENDING_CHANGE_KIND_UNSPECIFIED: _PendingChangeKind.ValueType  # 0
+    """Never set by the server."""
+    PENDING_CHANGE_KIND_ADDED: _PendingChangeKind.ValueType  # 1
+    """New since."""
+    PENDING_CHANGE_KIND_CHANGED: _PendingChangeKind.ValueType  # 2
+    """Changed since."""
+    PENDING_CHANGE_KIND_REMOVED: _PendingChangeKind.ValueType  # 3
+    """Deleted since."""
+
+class PendingChangeKind(_PendingChangeKind, metaclass=_PendingChangeKindEnumTypeWrapper):
+    """How a resource differs from what the running instance was rendered from."""
+
+PENDING_CHANGE_KIND_UNSPECIFIED: PendingChangeKind.ValueType  # 0
+"""Never set by the server."""
+PENDING_CHANGE_KIND_ADDED: PendingChangeKind.ValueType  # 1
+"""New since."""
+PENDING_CHANGE_KIND_CHANGED: PendingChangeKind.ValueType  # 2
+"""Changed since."""
+PENDING_CHANGE_KIND_REMOVED: PendingChangeKind.ValueType  # 3
+"""Deleted since."""
+Global___PendingChangeKind: _TypeAlias = PendingChangeKind  # noqa: Y015
+
 class _ConnectionMode:
     ValueType = _typing.NewType("ValueType", _builtins.int)
     V: _TypeAlias = ValueType  # noqa: Y015
@@ -537,12 +617,17 @@ class DeploymentIntentGroupEvent(_message.Message):
     INSTANCE_FIELD_NUMBER: _builtins.int
     TIME_FIELD_NUMBER: _builtins.int
     REVISION_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
     state: Global___DeploymentIntentGroupState.ValueType
     """The state the verb led to (the same enum as the group's `state`)."""
     instance: _builtins.str
     """The instance the verb created or acted on; empty when none."""
     revision: _builtins.int
-    """The content revision of the group when the verb was applied."""
+    """The content revision of the group when the verb was applied (for UPDATED and
+    ROLLED_BACK: the revision the new instance was rendered from).
+    """
+    kind: Global___DeploymentIntentGroupEventKind.ValueType
+    """What happened."""
     @_builtins.property
     def time(self) -> _timestamp_pb2.Timestamp:
         """When the verb was applied."""
@@ -554,14 +639,45 @@ class DeploymentIntentGroupEvent(_message.Message):
         instance: _builtins.str = ...,
         time: _timestamp_pb2.Timestamp | None = ...,
         revision: _builtins.int = ...,
+        kind: Global___DeploymentIntentGroupEventKind.ValueType = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["time", b"time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["instance", b"instance", "revision", b"revision", "state", b"state", "time", b"time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["instance", b"instance", "kind", b"kind", "revision", b"revision", "state", b"state", "time", b"time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeploymentIntentGroupEvent: _TypeAlias = DeploymentIntentGroupEvent  # noqa: Y015
+
+@_typing.final
+class PendingChange(_message.Message):
+    """A change of an instantiated group not yet rolled out: one resource the running
+    instance was rendered from (or would be now).
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    KIND_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The resource name (the group itself, a placement intent, an app, a composite or
+    app profile).
+    """
+    kind: Global___PendingChangeKind.ValueType
+    """How it differs from what the running instance was rendered from."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        kind: Global___PendingChangeKind.ValueType = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["kind", b"kind", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___PendingChange: _TypeAlias = PendingChange  # noqa: Y015
 
 @_typing.final
 class DeploymentIntentGroup(_message.Message):
@@ -586,6 +702,9 @@ class DeploymentIntentGroup(_message.Message):
     ETAG_FIELD_NUMBER: _builtins.int
     CREATE_TIME_FIELD_NUMBER: _builtins.int
     UPDATE_TIME_FIELD_NUMBER: _builtins.int
+    RUNNING_REVISION_FIELD_NUMBER: _builtins.int
+    PENDING_CHANGES_FIELD_NUMBER: _builtins.int
+    PENDING_APPROVED_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The resource name, `projects/{p}/compositeApps/{ca}/versions/{v}/deploymentIntentGroups/{dig}`."""
     uid: _builtins.str
@@ -606,6 +725,14 @@ class DeploymentIntentGroup(_message.Message):
     """Output only: the hash of the content pinned by the last approval."""
     etag: _builtins.str
     """An opaque version tag for optimistic concurrency."""
+    running_revision: _builtins.int
+    """Output only: the content revision the running (current) instance was rendered
+    from; 0 before the first instantiate.
+    """
+    pending_approved: _builtins.bool
+    """Output only: whether the pending revision is approved (RolloutDeploymentIntentGroup
+    renders only approved content).
+    """
     @_builtins.property
     def override_values(self) -> _containers.RepeatedCompositeFieldContainer[Global___AppOverride]:
         """Per-app override values, applied after the profile's patches."""
@@ -626,6 +753,12 @@ class DeploymentIntentGroup(_message.Message):
     def update_time(self) -> _timestamp_pb2.Timestamp:
         """When the resource was last changed."""
 
+    @_builtins.property
+    def pending_changes(self) -> _containers.RepeatedCompositeFieldContainer[Global___PendingChange]:
+        """Output only: while INSTANTIATED, what changed since the running instance was
+        rendered (the pending revision); empty when nothing is pending.
+        """
+
     def __init__(
         self,
         *,
@@ -643,10 +776,13 @@ class DeploymentIntentGroup(_message.Message):
         etag: _builtins.str = ...,
         create_time: _timestamp_pb2.Timestamp | None = ...,
         update_time: _timestamp_pb2.Timestamp | None = ...,
+        running_revision: _builtins.int = ...,
+        pending_changes: _abc.Iterable[Global___PendingChange] | None = ...,
+        pending_approved: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["approved_content_hash", b"approved_content_hash", "composite_profile", b"composite_profile", "conditions", b"conditions", "create_time", b"create_time", "current_instance", b"current_instance", "description", b"description", "etag", b"etag", "history", b"history", "name", b"name", "override_values", b"override_values", "revision", b"revision", "state", b"state", "uid", b"uid", "update_time", b"update_time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["approved_content_hash", b"approved_content_hash", "composite_profile", b"composite_profile", "conditions", b"conditions", "create_time", b"create_time", "current_instance", b"current_instance", "description", b"description", "etag", b"etag", "history", b"history", "name", b"name", "override_values", b"override_values", "pending_approved", b"pending_approved", "pending_changes", b"pending_changes", "revision", b"revision", "running_revision", b"running_revision", "state", b"state", "uid", b"uid", "update_time", b"update_time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -2342,6 +2478,108 @@ class TerminateDeploymentIntentGroupRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___TerminateDeploymentIntentGroupRequest: _TypeAlias = TerminateDeploymentIntentGroupRequest  # noqa: Y015
+
+@_typing.final
+class RolloutDeploymentIntentGroupRequest(_message.Message):
+    """Request of RolloutDeploymentIntentGroup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    ETAG_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The resource name of the deployment intent group."""
+    etag: _builtins.str
+    """If set, must match the current etag (else ABORTED)."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        etag: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["etag", b"etag", "name", b"name", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RolloutDeploymentIntentGroupRequest: _TypeAlias = RolloutDeploymentIntentGroupRequest  # noqa: Y015
+
+@_typing.final
+class RollbackDeploymentIntentGroupRequest(_message.Message):
+    """Request of RollbackDeploymentIntentGroup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    REVISION_FIELD_NUMBER: _builtins.int
+    ETAG_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The resource name of the deployment intent group."""
+    revision: _builtins.int
+    """The content revision to go back to: one an instance of the group was rendered
+    from (see the group's history).
+    """
+    etag: _builtins.str
+    """If set, must match the current etag (else ABORTED)."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        revision: _builtins.int = ...,
+        etag: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["etag", b"etag", "name", b"name", "request_id", b"request_id", "revision", b"revision"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___RollbackDeploymentIntentGroupRequest: _TypeAlias = RollbackDeploymentIntentGroupRequest  # noqa: Y015
+
+@_typing.final
+class MigrateDeploymentIntentGroupRequest(_message.Message):
+    """Request of MigrateDeploymentIntentGroup."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    TARGET_FIELD_NUMBER: _builtins.int
+    ETAG_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The resource name of the INSTANTIATED deployment intent group to move from."""
+    target: _builtins.str
+    """The resource name of the group to move to: in another version of the same
+    composite app, APPROVED or TERMINATED.
+    """
+    etag: _builtins.str
+    """If set, must match the current etag of `name` (else ABORTED)."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        target: _builtins.str = ...,
+        etag: _builtins.str = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["etag", b"etag", "name", b"name", "request_id", b"request_id", "target", b"target"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___MigrateDeploymentIntentGroupRequest: _TypeAlias = MigrateDeploymentIntentGroupRequest  # noqa: Y015
 
 @_typing.final
 class CreatePlacementIntentRequest(_message.Message):

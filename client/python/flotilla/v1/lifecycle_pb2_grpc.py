@@ -207,6 +207,21 @@ class LifecycleServiceStub:
                 request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.TerminateDeploymentIntentGroupRequest.SerializeToString,
                 response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
                 _registered_method=True)
+        self.RolloutDeploymentIntentGroup = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/RolloutDeploymentIntentGroup',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.RolloutDeploymentIntentGroupRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
+                _registered_method=True)
+        self.RollbackDeploymentIntentGroup = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/RollbackDeploymentIntentGroup',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.RollbackDeploymentIntentGroupRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
+                _registered_method=True)
+        self.MigrateDeploymentIntentGroup = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/MigrateDeploymentIntentGroup',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.MigrateDeploymentIntentGroupRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
+                _registered_method=True)
         self.CreatePlacementIntent = channel.unary_unary(
                 '/flotilla.v1.LifecycleService/CreatePlacementIntent',
                 request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.CreatePlacementIntentRequest.SerializeToString,
@@ -551,7 +566,10 @@ class LifecycleServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def ApproveDeploymentIntentGroup(self, request, context):
-        """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED -> APPROVED).
+        """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED
+        -> APPROVED). On an INSTANTIATED group it approves the pending revision (the state
+        stays INSTANTIATED; history REVISION_APPROVED) so RolloutDeploymentIntentGroup can
+        render it.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -566,6 +584,36 @@ class LifecycleServiceServicer:
 
     def TerminateDeploymentIntentGroup(self, request, context):
         """Terminates the current instance: rsync deletes its resources (INSTANTIATED -> TERMINATED).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RolloutDeploymentIntentGroup(self, request, context):
+        """EMCO's update: renders the approved pending revision of an INSTANTIATED group into a
+        new instance and hands rsync only the difference from the running one, per cluster:
+        changed and new resources are applied, vanished ones deleted, unchanged ones left
+        alone. The group stays INSTANTIATED; history UPDATED with the revision.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def RollbackDeploymentIntentGroup(self, request, context):
+        """Moves an INSTANTIATED group back to the rendered content of an earlier revision (an
+        instance the retention limit still keeps), by the same difference; history
+        ROLLED_BACK. The group's resources (apps, profiles, intents) are not changed.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def MigrateDeploymentIntentGroup(self, request, context):
+        """EMCO's migrate: moves the running deployment of an INSTANTIATED group to an APPROVED
+        (or TERMINATED) group of another version of the same composite app, by the same
+        difference. The target becomes INSTANTIATED (history MIGRATED_IN) and is returned;
+        this group becomes TERMINATED (history MIGRATED_OUT) without deleting what the
+        target now runs.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')
@@ -908,6 +956,21 @@ def add_LifecycleServiceServicer_to_server(servicer, server):
             'TerminateDeploymentIntentGroup': grpc.unary_unary_rpc_method_handler(
                     servicer.TerminateDeploymentIntentGroup,
                     request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.TerminateDeploymentIntentGroupRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.SerializeToString,
+            ),
+            'RolloutDeploymentIntentGroup': grpc.unary_unary_rpc_method_handler(
+                    servicer.RolloutDeploymentIntentGroup,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.RolloutDeploymentIntentGroupRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.SerializeToString,
+            ),
+            'RollbackDeploymentIntentGroup': grpc.unary_unary_rpc_method_handler(
+                    servicer.RollbackDeploymentIntentGroup,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.RollbackDeploymentIntentGroupRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.SerializeToString,
+            ),
+            'MigrateDeploymentIntentGroup': grpc.unary_unary_rpc_method_handler(
+                    servicer.MigrateDeploymentIntentGroup,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.MigrateDeploymentIntentGroupRequest.FromString,
                     response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.SerializeToString,
             ),
             'CreatePlacementIntent': grpc.unary_unary_rpc_method_handler(
@@ -1928,6 +1991,87 @@ class LifecycleService:
             target,
             '/flotilla.v1.LifecycleService/TerminateDeploymentIntentGroup',
             flotilla_dot_v1_dot_lifecycle__pb2.TerminateDeploymentIntentGroupRequest.SerializeToString,
+            flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RolloutDeploymentIntentGroup(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/RolloutDeploymentIntentGroup',
+            flotilla_dot_v1_dot_lifecycle__pb2.RolloutDeploymentIntentGroupRequest.SerializeToString,
+            flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def RollbackDeploymentIntentGroup(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/RollbackDeploymentIntentGroup',
+            flotilla_dot_v1_dot_lifecycle__pb2.RollbackDeploymentIntentGroupRequest.SerializeToString,
+            flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def MigrateDeploymentIntentGroup(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/MigrateDeploymentIntentGroup',
+            flotilla_dot_v1_dot_lifecycle__pb2.MigrateDeploymentIntentGroupRequest.SerializeToString,
             flotilla_dot_v1_dot_lifecycle__pb2.DeploymentIntentGroup.FromString,
             options,
             channel_credentials,

@@ -107,11 +107,33 @@ class LifecycleServiceStub:
     while it has placement intents, or while its last instance is still terminating.
     """
     ApproveDeploymentIntentGroup: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.ApproveDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]
-    """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED -> APPROVED)."""
+    """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED
+    -> APPROVED). On an INSTANTIATED group it approves the pending revision (the state
+    stays INSTANTIATED; history REVISION_APPROVED) so RolloutDeploymentIntentGroup can
+    render it.
+    """
     InstantiateDeploymentIntentGroup: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.InstantiateDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]
     """Renders a new instance and hands it to rsync (APPROVED or TERMINATED -> INSTANTIATED)."""
     TerminateDeploymentIntentGroup: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.TerminateDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]
     """Terminates the current instance: rsync deletes its resources (INSTANTIATED -> TERMINATED)."""
+    RolloutDeploymentIntentGroup: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.RolloutDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]
+    """EMCO's update: renders the approved pending revision of an INSTANTIATED group into a
+    new instance and hands rsync only the difference from the running one, per cluster:
+    changed and new resources are applied, vanished ones deleted, unchanged ones left
+    alone. The group stays INSTANTIATED; history UPDATED with the revision.
+    """
+    RollbackDeploymentIntentGroup: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.RollbackDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]
+    """Moves an INSTANTIATED group back to the rendered content of an earlier revision (an
+    instance the retention limit still keeps), by the same difference; history
+    ROLLED_BACK. The group's resources (apps, profiles, intents) are not changed.
+    """
+    MigrateDeploymentIntentGroup: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.MigrateDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]
+    """EMCO's migrate: moves the running deployment of an INSTANTIATED group to an APPROVED
+    (or TERMINATED) group of another version of the same composite app, by the same
+    difference. The target becomes INSTANTIATED (history MIGRATED_IN) and is returned;
+    this group becomes TERMINATED (history MIGRATED_OUT) without deleting what the
+    target now runs.
+    """
     CreatePlacementIntent: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.CreatePlacementIntentRequest, _lifecycle_pb2.PlacementIntent]
     """Creates a placement intent: where one app of the intent group runs."""
     GetPlacementIntent: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.GetPlacementIntentRequest, _lifecycle_pb2.PlacementIntent]
@@ -242,11 +264,33 @@ class LifecycleServiceAsyncStub(LifecycleServiceStub):
     while it has placement intents, or while its last instance is still terminating.
     """
     ApproveDeploymentIntentGroup: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.ApproveDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]  # type: ignore[assignment]
-    """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED -> APPROVED)."""
+    """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED
+    -> APPROVED). On an INSTANTIATED group it approves the pending revision (the state
+    stays INSTANTIATED; history REVISION_APPROVED) so RolloutDeploymentIntentGroup can
+    render it.
+    """
     InstantiateDeploymentIntentGroup: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.InstantiateDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]  # type: ignore[assignment]
     """Renders a new instance and hands it to rsync (APPROVED or TERMINATED -> INSTANTIATED)."""
     TerminateDeploymentIntentGroup: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.TerminateDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]  # type: ignore[assignment]
     """Terminates the current instance: rsync deletes its resources (INSTANTIATED -> TERMINATED)."""
+    RolloutDeploymentIntentGroup: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.RolloutDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]  # type: ignore[assignment]
+    """EMCO's update: renders the approved pending revision of an INSTANTIATED group into a
+    new instance and hands rsync only the difference from the running one, per cluster:
+    changed and new resources are applied, vanished ones deleted, unchanged ones left
+    alone. The group stays INSTANTIATED; history UPDATED with the revision.
+    """
+    RollbackDeploymentIntentGroup: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.RollbackDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]  # type: ignore[assignment]
+    """Moves an INSTANTIATED group back to the rendered content of an earlier revision (an
+    instance the retention limit still keeps), by the same difference; history
+    ROLLED_BACK. The group's resources (apps, profiles, intents) are not changed.
+    """
+    MigrateDeploymentIntentGroup: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.MigrateDeploymentIntentGroupRequest, _lifecycle_pb2.DeploymentIntentGroup]  # type: ignore[assignment]
+    """EMCO's migrate: moves the running deployment of an INSTANTIATED group to an APPROVED
+    (or TERMINATED) group of another version of the same composite app, by the same
+    difference. The target becomes INSTANTIATED (history MIGRATED_IN) and is returned;
+    this group becomes TERMINATED (history MIGRATED_OUT) without deleting what the
+    target now runs.
+    """
     CreatePlacementIntent: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.CreatePlacementIntentRequest, _lifecycle_pb2.PlacementIntent]  # type: ignore[assignment]
     """Creates a placement intent: where one app of the intent group runs."""
     GetPlacementIntent: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.GetPlacementIntentRequest, _lifecycle_pb2.PlacementIntent]  # type: ignore[assignment]
@@ -560,7 +604,11 @@ class LifecycleServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _lifecycle_pb2.ApproveDeploymentIntentGroupRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_lifecycle_pb2.DeploymentIntentGroup, _abc.Awaitable[_lifecycle_pb2.DeploymentIntentGroup]]:
-        """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED -> APPROVED)."""
+        """Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED
+        -> APPROVED). On an INSTANTIATED group it approves the pending revision (the state
+        stays INSTANTIATED; history REVISION_APPROVED) so RolloutDeploymentIntentGroup can
+        render it.
+        """
 
     @_abc_1.abstractmethod
     def InstantiateDeploymentIntentGroup(
@@ -577,6 +625,42 @@ class LifecycleServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lifecycle_pb2.DeploymentIntentGroup, _abc.Awaitable[_lifecycle_pb2.DeploymentIntentGroup]]:
         """Terminates the current instance: rsync deletes its resources (INSTANTIATED -> TERMINATED)."""
+
+    @_abc_1.abstractmethod
+    def RolloutDeploymentIntentGroup(
+        self,
+        request: _lifecycle_pb2.RolloutDeploymentIntentGroupRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lifecycle_pb2.DeploymentIntentGroup, _abc.Awaitable[_lifecycle_pb2.DeploymentIntentGroup]]:
+        """EMCO's update: renders the approved pending revision of an INSTANTIATED group into a
+        new instance and hands rsync only the difference from the running one, per cluster:
+        changed and new resources are applied, vanished ones deleted, unchanged ones left
+        alone. The group stays INSTANTIATED; history UPDATED with the revision.
+        """
+
+    @_abc_1.abstractmethod
+    def RollbackDeploymentIntentGroup(
+        self,
+        request: _lifecycle_pb2.RollbackDeploymentIntentGroupRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lifecycle_pb2.DeploymentIntentGroup, _abc.Awaitable[_lifecycle_pb2.DeploymentIntentGroup]]:
+        """Moves an INSTANTIATED group back to the rendered content of an earlier revision (an
+        instance the retention limit still keeps), by the same difference; history
+        ROLLED_BACK. The group's resources (apps, profiles, intents) are not changed.
+        """
+
+    @_abc_1.abstractmethod
+    def MigrateDeploymentIntentGroup(
+        self,
+        request: _lifecycle_pb2.MigrateDeploymentIntentGroupRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lifecycle_pb2.DeploymentIntentGroup, _abc.Awaitable[_lifecycle_pb2.DeploymentIntentGroup]]:
+        """EMCO's migrate: moves the running deployment of an INSTANTIATED group to an APPROVED
+        (or TERMINATED) group of another version of the same composite app, by the same
+        difference. The target becomes INSTANTIATED (history MIGRATED_IN) and is returned;
+        this group becomes TERMINATED (history MIGRATED_OUT) without deleting what the
+        target now runs.
+        """
 
     @_abc_1.abstractmethod
     def CreatePlacementIntent(

@@ -52,6 +52,10 @@ pub const RULES: &[(&str, &str, Need)] = &[
     ("LifecycleService", "ApproveDeploymentIntentGroup", Write("name")),
     ("LifecycleService", "InstantiateDeploymentIntentGroup", Write("name")),
     ("LifecycleService", "TerminateDeploymentIntentGroup", Write("name")),
+    ("LifecycleService", "RolloutDeploymentIntentGroup", Write("name")),
+    ("LifecycleService", "RollbackDeploymentIntentGroup", Write("name")),
+    // The target is checked to be in the same composite app (so the same project).
+    ("LifecycleService", "MigrateDeploymentIntentGroup", Write("name")),
     ("LifecycleService", "CreatePlacementIntent", Write("parent")),
     ("LifecycleService", "GetPlacementIntent", Read("name")),
     ("LifecycleService", "ListPlacementIntents", Read("parent")),

@@ -7,7 +7,7 @@ use flotilla_api::v1 as pb;
 use serde_json::Value;
 
 use super::*;
-use crate::domain::lifecycle::{DigState, NetworkState};
+use crate::domain::lifecycle::{DigEvent, DigState, NetworkState, PendingKind};
 use crate::domain::manifest::parse_manifests;
 use crate::domain::resources::{
     AppOverride, AppProfileSpec, AppSpec, ClusterProviderSpec, ClusterSpec, CompositeAppSpec,
@@ -188,14 +188,18 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
             .map(|i| i.to_string())
             .unwrap_or_default(),
         history: history_to_proto(&view.history, |state, instance, time, revision| {
+            let event = state.parse::<DigEvent>().ok();
             pb::DeploymentIntentGroupEvent {
-                state: state.parse::<DigState>().map_or(
-                    pb::DeploymentIntentGroupState::Unspecified,
-                    dig_state_to_proto,
-                ) as i32,
+                state: event.map_or(pb::DeploymentIntentGroupState::Unspecified, |e| {
+                    dig_state_to_proto(e.state())
+                }) as i32,
                 instance,
                 time,
                 revision,
+                kind: event.map_or(
+                    pb::DeploymentIntentGroupEventKind::Unspecified,
+                    dig_event_to_proto,
+                ) as i32,
             }
         }),
         revision: view.status.revision,
@@ -204,6 +208,35 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
         etag: etag(o.generation),
         create_time: timestamp(o.create_time),
         update_time: timestamp(o.update_time),
+        running_revision: view.running_revision,
+        pending_changes: view
+            .pending
+            .iter()
+            .map(|c| pb::PendingChange {
+                name: c.name.clone(),
+                kind: match c.kind {
+                    PendingKind::Added => pb::PendingChangeKind::Added,
+                    PendingKind::Changed => pb::PendingChangeKind::Changed,
+                    PendingKind::Removed => pb::PendingChangeKind::Removed,
+                } as i32,
+            })
+            .collect(),
+        pending_approved: view.pending_approved,
+    }
+}
+
+fn dig_event_to_proto(event: DigEvent) -> pb::DeploymentIntentGroupEventKind {
+    use pb::DeploymentIntentGroupEventKind as K;
+    match event {
+        DigEvent::Created => K::Created,
+        DigEvent::Approved => K::Approved,
+        DigEvent::Instantiated => K::Instantiated,
+        DigEvent::Terminated => K::Terminated,
+        DigEvent::RevisionApproved => K::RevisionApproved,
+        DigEvent::Updated => K::Updated,
+        DigEvent::RolledBack => K::RolledBack,
+        DigEvent::MigratedIn => K::MigratedIn,
+        DigEvent::MigratedOut => K::MigratedOut,
     }
 }
 

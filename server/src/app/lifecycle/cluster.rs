@@ -57,7 +57,15 @@ impl Lifecycle {
             let agent = spec.connection_mode == ConnectionMode::Agent;
             let object = new_object(name.clone(), spec);
             cluster_insert(tx, &object).await?;
-            history_append(tx, &name.to_string(), NetworkState::Created.as_str(), "", 1).await?;
+            history_append(
+                tx,
+                &name.to_string(),
+                NetworkState::Created.as_str(),
+                NetworkState::Created.as_str(),
+                "",
+                1,
+            )
+            .await?;
             let token = if agent {
                 // A new cluster has no earlier token to revoke.
                 Some(issue_agent_token(tx, &name.to_string()).await?.0)
@@ -275,6 +283,7 @@ impl Lifecycle {
                 tx,
                 &name.to_string(),
                 next.as_str(),
+                next.as_str(),
                 &instance.to_string(),
                 revision,
             )
@@ -315,10 +324,12 @@ impl Lifecycle {
             resource_count: resources.len() as i64,
             create_time: now_micros(),
             terminate_time: None,
+            base: instance,
+            content_digest: "{}".to_string(),
         };
         instance_insert(tx, &row, &[cluster_name]).await?;
         rsync_resources_insert(tx, instance, &resources).await?;
-        instance_claim(tx, &row, std::slice::from_ref(&row.owner)).await?;
+        instance_claim(tx, &row, std::slice::from_ref(&row.owner), None).await?;
         instance_expire(tx, &row.owner, self.instance_retention).await?;
         Ok(instance)
     }

@@ -1,7 +1,30 @@
 //! Deployment intent groups: CRUD, the approve/instantiate/terminate verbs, and
 //! rendering an instance.
 
+use super::revision::{Persisted, Replacing};
 use super::*;
+
+/// A verb on one deployment intent group.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Verb {
+    Approve,
+    Instantiate,
+    Terminate,
+    Rollout,
+    Rollback(i64),
+}
+
+impl Verb {
+    fn op(self) -> DigOp {
+        match self {
+            Verb::Approve => DigOp::Approve,
+            Verb::Instantiate => DigOp::Instantiate,
+            Verb::Terminate => DigOp::Terminate,
+            Verb::Rollout => DigOp::Rollout,
+            Verb::Rollback(_) => DigOp::Rollback,
+        }
+    }
+}
 
 impl Lifecycle {
     pub(super) async fn dig_view(
@@ -14,11 +37,29 @@ impl Lifecycle {
             .await?
             .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string()))?;
         let history = history_list(conn, &name.to_string()).await?;
-        Ok(DigView {
+        let running = match status.current_instance {
+            Some(id) => instance_find(conn, id).await?,
+            None => None,
+        };
+        let mut view = DigView {
+            running_revision: running.as_ref().map_or(0, |r| r.revision),
             object,
             status,
             history,
-        })
+            pending: Vec::new(),
+            pending_approved: false,
+        };
+        if view.status.state == DigState::Instantiated
+            && let Some(running) = running
+            && running.revision < view.status.revision
+        {
+            let content = self.dig_content(conn, &view.object).await?;
+            let rendered: std::collections::BTreeMap<String, String> =
+                serde_json::from_str(&running.content_digest).unwrap_or_default();
+            view.pending = pending_changes(&rendered, &content.digest);
+            view.pending_approved = content_hash(&content.json) == view.status.approved_hash;
+        }
+        Ok(view)
     }
 
     pub async fn create_dig(
@@ -32,7 +73,8 @@ impl Lifecycle {
             self.check_references(tx, &name, &json!(spec)).await?;
             let object = new_object(name.clone(), spec);
             dig_insert(tx, &object).await?;
-            history_append(tx, &name.to_string(), DigState::Created.as_str(), "", 1).await?;
+            let created = DigState::Created.as_str();
+            history_append(tx, &name.to_string(), created, created, "", 1).await?;
             self.dig_view(tx, &name).await
         })
         .await
@@ -109,11 +151,11 @@ impl Lifecycle {
     }
 
     /// Runs a verb on a group: reads its state under lock, asks the state machine,
-    /// and applies the transition with `apply` (which returns the state change).
+    /// and applies the transition (a compare-and-swap on the state read).
     pub(super) async fn dig_verb(
         &self,
         name: &ResourceName,
-        op: DigOp,
+        verb: Verb,
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
@@ -124,6 +166,7 @@ impl Lifecycle {
             })?;
             let object: Object<DigSpec> = object_get(tx, name).await?;
             check_etag(name, etag, object.generation)?;
+            let op = verb.op();
             let next = match dig_transition(status.state, op, false) {
                 Ok(Transition::To(next)) => next,
                 Ok(Transition::NoOp | Transition::Keep) => return self.dig_view(tx, name).await,
@@ -137,49 +180,157 @@ impl Lifecycle {
                 }
             };
             let owner = name.to_string();
-            let (change, instance) = match op {
-                DigOp::Approve => {
-                    let hash = content_hash(&self.dig_content(tx, &object).await?.json);
-                    let change = DigChange {
-                        approved_hash: Some(hash),
-                        ..Default::default()
-                    };
-                    (change, String::new())
-                }
-                DigOp::Instantiate => {
-                    let instance = self.instantiate(tx, &object, &status).await?;
-                    let change = DigChange {
-                        current_instance: Some(instance),
-                        ..Default::default()
-                    };
-                    (change, instance.to_string())
-                }
-                DigOp::Terminate => {
-                    let instance = status.current_instance.ok_or_else(|| {
-                        Error::internal(format!("{name} is instantiated without an instance"))
-                    })?;
-                    terminate_instance(tx, instance).await?;
-                    (DigChange::default(), instance.to_string())
-                }
-                DigOp::Update | DigOp::Delete => unreachable!("not verbs"),
+            let mut change = DigChange {
+                revision_read: Some(status.revision),
+                ..Default::default()
             };
+            let mut persisted = None;
+            let instance = match verb {
+                Verb::Approve => {
+                    let hash = content_hash(&self.dig_content(tx, &object).await?.json);
+                    if status.state == DigState::Instantiated && hash == status.approved_hash {
+                        // Nothing new to approve.
+                        return self.dig_view(tx, name).await;
+                    }
+                    change.approved_hash = Some(hash);
+                    None
+                }
+                Verb::Instantiate => {
+                    persisted = Some(self.instantiate(tx, &object, &status, None).await?);
+                    None
+                }
+                Verb::Terminate => {
+                    let running = running_instance(tx, name, &status).await?;
+                    terminate_instance(tx, running.id).await?;
+                    Some(running)
+                }
+                Verb::Rollout => {
+                    let running = running_instance(tx, name, &status).await?;
+                    if running.revision >= status.revision {
+                        return Err(Error::precondition(
+                            "NOTHING_PENDING",
+                            "REVISION",
+                            name.to_string(),
+                            format!(
+                                "{name} runs revision {}, its latest; change the group, its \
+                                 intents, apps or profiles (and approve) first",
+                                running.revision
+                            ),
+                        ));
+                    }
+                    let replacing = Replacing {
+                        previous: &running,
+                        migrated_from: None,
+                    };
+                    persisted = Some(
+                        self.instantiate(tx, &object, &status, Some(&replacing))
+                            .await?,
+                    );
+                    Some(running)
+                }
+                Verb::Rollback(revision) => {
+                    let running = running_instance(tx, name, &status).await?;
+                    if running.revision == revision {
+                        return self.dig_view(tx, name).await;
+                    }
+                    let earlier = self.instance_of_revision(tx, name, revision).await?;
+                    persisted = Some(self.render_again(tx, &earlier, &running).await?);
+                    Some(running)
+                }
+            };
+            if let Some(p) = &persisted {
+                change.current_instance = Some(p.id);
+            }
             let revision = dig_update_state(tx, name, status.state, next, change).await?;
-            history_append(tx, &owner, next.as_str(), &instance, revision).await?;
+            let event = DigEvent::of(op, next);
+            let (recorded_instance, recorded_revision) = match &persisted {
+                Some(p) => {
+                    let row = instance_find(tx, p.id).await?.ok_or_else(|| {
+                        Error::internal(format!("{name}: new instance {} is gone", p.id))
+                    })?;
+                    (p.id.to_string(), row.revision)
+                }
+                None => (
+                    instance.map(|i| i.id.to_string()).unwrap_or_default(),
+                    revision,
+                ),
+            };
+            history_append(
+                tx,
+                &owner,
+                event.as_str(),
+                next.as_str(),
+                &recorded_instance,
+                recorded_revision,
+            )
+            .await?;
+            if let Some(p) = &persisted {
+                p.carry_over(tx, &owner).await?;
+            }
             self.dig_view(tx, name).await
         })
         .await
     }
 
-    /// Runs a verb, then wakes rsync for the clusters of the resulting instance.
+    /// The newest kept instance of `dig` rendered from `revision`: NOT_FOUND if no
+    /// instance was ever rendered from it, FAILED_PRECONDITION if the retention limit
+    /// removed it.
+    async fn instance_of_revision(
+        &self,
+        tx: &mut Tx,
+        dig: &ResourceName,
+        revision: i64,
+    ) -> Result<InstanceRow> {
+        let owner = dig.to_string();
+        let mut before: Option<String> = None;
+        loop {
+            let page = instance_list(tx, &owner, before.as_deref(), 100).await?;
+            if let Some(found) = page.iter().find(|i| i.revision == revision) {
+                return Ok(found.clone());
+            }
+            match page.last() {
+                Some(last) if page.len() == 100 => before = Some(last.id.to_string()),
+                _ => break,
+            }
+        }
+        let rendered = history_list(tx, &owner)
+            .await?
+            .iter()
+            .any(|h| h.revision == revision && !h.instance.is_empty());
+        if rendered {
+            Err(Error::precondition(
+                "REVISION_EXPIRED",
+                "RETENTION",
+                dig.to_string(),
+                format!(
+                    "the instance of revision {revision} of {dig} was removed by the retention \
+                     limit (--instance-retention); roll back to a kept revision (ListInstances)"
+                ),
+            ))
+        } else {
+            Err(Error::not_found(
+                "revision",
+                format!("{dig} revision {revision} (no instance was rendered from it)"),
+            ))
+        }
+    }
+
+    /// Runs a verb, then wakes rsync for the clusters of the resulting instance and
+    /// of the one it replaced (which may have to delete what the new one dropped).
     pub(super) async fn dig_verb_and_wake(
         &self,
         name: &ResourceName,
-        op: DigOp,
+        verb: Verb,
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
-        let view = self.dig_verb(name, op, etag, key).await?;
+        let before = self.get_dig(name).await.ok();
+        let view = self.dig_verb(name, verb, etag, key).await?;
         self.work_changed(view.status.current_instance).await;
+        let previous = before.and_then(|b| b.status.current_instance);
+        if previous != view.status.current_instance {
+            self.work_changed(previous).await;
+        }
         Ok(view)
     }
 
@@ -189,7 +340,7 @@ impl Lifecycle {
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
-        self.dig_verb(name, DigOp::Approve, etag, key).await
+        self.dig_verb(name, Verb::Approve, etag, key).await
     }
 
     pub async fn instantiate_dig(
@@ -198,7 +349,7 @@ impl Lifecycle {
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
-        self.dig_verb_and_wake(name, DigOp::Instantiate, etag, key)
+        self.dig_verb_and_wake(name, Verb::Instantiate, etag, key)
             .await
     }
 
@@ -208,14 +359,36 @@ impl Lifecycle {
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
-        self.dig_verb_and_wake(name, DigOp::Terminate, etag, key)
+        self.dig_verb_and_wake(name, Verb::Terminate, etag, key)
+            .await
+    }
+
+    /// Renders the approved pending revision and hands rsync the difference.
+    pub async fn rollout_dig(
+        &self,
+        name: &ResourceName,
+        etag: Option<i64>,
+        key: Option<&RequestKey>,
+    ) -> Result<DigView> {
+        self.dig_verb_and_wake(name, Verb::Rollout, etag, key).await
+    }
+
+    /// Goes back to the rendered content of `revision` by the same difference.
+    pub async fn rollback_dig(
+        &self,
+        name: &ResourceName,
+        revision: i64,
+        etag: Option<i64>,
+        key: Option<&RequestKey>,
+    ) -> Result<DigView> {
+        self.dig_verb_and_wake(name, Verb::Rollback(revision), etag, key)
             .await
     }
 
     /// Everything a group's rendering depends on, and its JSON (hashed by approval).
     pub(super) async fn dig_content(
         &self,
-        tx: &mut Tx,
+        tx: &mut sqlx::AnyConnection,
         dig: &Object<DigSpec>,
     ) -> Result<DigContent> {
         let version = dig.name.ancestor(&COMPOSITE_APP);
@@ -226,6 +399,20 @@ impl Lifecycle {
         let intents: Vec<Object<PlacementIntentSpec>> =
             object_list_under(tx, &PLACEMENT_INTENT, &dig.name.to_string()).await?;
         let profile_object: Option<Object<serde_json::Value>> = object_find(tx, &profile).await?;
+        let mut digest = std::collections::BTreeMap::new();
+        digest.insert(dig.name.to_string(), content_hash(&json!(dig.spec)));
+        if let Some(p) = &profile_object {
+            digest.insert(p.name.to_string(), content_hash(&p.spec));
+        }
+        for a in &apps {
+            digest.insert(a.name.to_string(), content_hash(&json!(a.spec)));
+        }
+        for p in &app_profiles {
+            digest.insert(p.name.to_string(), content_hash(&json!(p.spec)));
+        }
+        for i in &intents {
+            digest.insert(i.name.to_string(), content_hash(&json!(i.spec)));
+        }
         let json = json!({
             "deployment_intent_group": dig.spec,
             "composite_profile": profile_object.map(|p| p.spec),
@@ -238,16 +425,19 @@ impl Lifecycle {
             app_profiles,
             intents,
             json,
+            digest,
         })
     }
 
-    /// Renders a new instance of `dig` and persists it with its rsync resources.
+    /// Renders a new instance of `dig` and persists it with its rsync resources; with
+    /// `replacing`, under the base of the instance it replaces (update, migrate).
     pub(super) async fn instantiate(
         &self,
         tx: &mut Tx,
         dig: &Object<DigSpec>,
         status: &DigStatus,
-    ) -> Result<InstanceId> {
+        replacing: Option<&Replacing<'_>>,
+    ) -> Result<Persisted> {
         let content = self.dig_content(tx, dig).await?;
         if content_hash(&content.json) != status.approved_hash {
             return Err(Error::precondition(
@@ -272,6 +462,7 @@ impl Lifecycle {
         tracing::info!(deployment_intent_group = %dig.name, "rendering an instance");
         let candidates = self.cluster_candidates(tx, &content.intents).await?;
         let instance = InstanceId::new();
+        let base = replacing.map_or(instance, |r| r.previous.base);
         let mut resources = Vec::new();
         let mut clusters = std::collections::BTreeSet::new();
         for app in &content.apps {
@@ -312,7 +503,7 @@ impl Lifecycle {
                         .flat_map(|o| &o.patches),
                 )
                 .collect();
-            let documents = render_app(instance, app_id, &app.spec.manifests, &patches)?;
+            let documents = render_app(base, app_id, &app.spec.manifests, &patches)?;
             for (provider, cluster) in placed {
                 let cluster = format!("clusterProviders/{provider}/clusters/{cluster}");
                 resources.extend(bind(app_id, &cluster, &documents)?);
@@ -326,14 +517,14 @@ impl Lifecycle {
             resource_count: resources.len() as i64,
             create_time: now_micros(),
             terminate_time: None,
+            base,
+            content_digest: serde_json::to_string(&content.digest).map_err(Error::internal)?,
         };
         let clusters: Vec<String> = clusters.into_iter().collect();
-        refuse_duplicate_objects(&resources)?;
         let rendered = started.elapsed();
-        instance_insert(tx, &row, &clusters).await?;
-        rsync_resources_insert(tx, instance, &resources).await?;
-        instance_claim(tx, &row, &clusters).await?;
-        instance_expire(tx, &row.owner, self.instance_retention).await?;
+        let persisted = self
+            .persist_instance(tx, &row, &resources, &clusters, replacing)
+            .await?;
         tracing::info!(
             deployment_intent_group = %dig.name,
             %instance,
@@ -342,7 +533,7 @@ impl Lifecycle {
             persist_ms = (started.elapsed() - rendered).as_millis() as u64,
             "instance rendered"
         );
-        Ok(instance)
+        Ok(persisted)
     }
 
     pub(super) async fn cluster_candidates(
@@ -366,4 +557,18 @@ impl Lifecycle {
         }
         Ok(candidates)
     }
+}
+
+/// The current instance of an instantiated group.
+pub(super) async fn running_instance(
+    tx: &mut Tx,
+    name: &ResourceName,
+    status: &DigStatus,
+) -> Result<InstanceRow> {
+    let id = status
+        .current_instance
+        .ok_or_else(|| Error::internal(format!("{name} is instantiated without an instance")))?;
+    instance_find(tx, id)
+        .await?
+        .ok_or_else(|| Error::internal(format!("{name}: instance {id} is gone")))
 }

@@ -10,6 +10,7 @@
 
 mod cluster;
 mod dig;
+mod revision;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,8 @@ use serde_json::json;
 use super::access::{Secret, issue_agent_token, revoke_agent_tokens};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::lifecycle::{
-    DigOp, DigState, NetworkOp, NetworkState, Transition, dig_transition, network_transition,
+    DigEvent, DigOp, DigState, NetworkOp, NetworkState, PendingChange, Transition, dig_transition,
+    network_transition, pending_changes,
 };
 use crate::domain::names::{
     APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
@@ -42,7 +44,8 @@ use crate::store::dig::{
 use crate::store::history::{HistoryEntry, history_append, history_delete, history_list};
 use crate::store::instance::{
     InstanceRow, instance_claim, instance_clusters, instance_delete_for_owner, instance_expire,
-    instance_find, instance_insert, instance_instantiated_user_of_cluster, instance_terminate,
+    instance_find, instance_insert, instance_instantiated_user_of_cluster, instance_list,
+    instance_terminate,
 };
 use crate::store::network::{
     NetworkStatus, cluster_insert, cluster_network_status, cluster_update_network_state,
@@ -65,6 +68,15 @@ pub struct DigView {
     pub object: Object<DigSpec>,
     pub status: DigStatus,
     pub history: Vec<HistoryEntry>,
+    /// The content revision the current instance was rendered from (0: none).
+    #[serde(default)]
+    pub running_revision: i64,
+    /// While INSTANTIATED: what changed since the current instance was rendered.
+    #[serde(default)]
+    pub pending: Vec<PendingChange>,
+    /// Whether the pending revision is approved.
+    #[serde(default)]
+    pub pending_approved: bool,
 }
 
 /// A cluster as returned by the API.
@@ -493,7 +505,16 @@ impl Lifecycle {
         };
         let revision = dig_update_state(tx, dig, status.state, next, change).await?;
         if next != status.state {
-            history_append(tx, &dig.to_string(), next.as_str(), "", revision).await?;
+            let event = DigEvent::of(DigOp::Update, next);
+            history_append(
+                tx,
+                &dig.to_string(),
+                event.as_str(),
+                next.as_str(),
+                "",
+                revision,
+            )
+            .await?;
         }
         Ok(())
     }
@@ -505,6 +526,9 @@ pub(super) struct DigContent {
     app_profiles: Vec<Object<AppProfileSpec>>,
     intents: Vec<Object<PlacementIntentSpec>>,
     json: serde_json::Value,
+    /// Resource name -> hash of its spec, for every resource above (and the group and
+    /// its composite profile): what a pending revision lists as changed.
+    digest: std::collections::BTreeMap<String, String>,
 }
 
 /// (child kind, parent kind) for every nested kind.

@@ -360,17 +360,50 @@ export type DeploymentIntentGroupEvent = Message<"flotilla.v1.DeploymentIntentGr
      */
     time?: Timestamp | undefined;
     /**
-     * The content revision of the group when the verb was applied.
+     * The content revision of the group when the verb was applied (for UPDATED and
+     * ROLLED_BACK: the revision the new instance was rendered from).
      *
      * @generated from field: int64 revision = 4;
      */
     revision: bigint;
+    /**
+     * What happened.
+     *
+     * @generated from field: flotilla.v1.DeploymentIntentGroupEventKind kind = 5;
+     */
+    kind: DeploymentIntentGroupEventKind;
 };
 /**
  * Describes the message flotilla.v1.DeploymentIntentGroupEvent.
  * Use `create(DeploymentIntentGroupEventSchema)` to create a new message.
  */
 export declare const DeploymentIntentGroupEventSchema: GenMessage<DeploymentIntentGroupEvent>;
+/**
+ * A change of an instantiated group not yet rolled out: one resource the running
+ * instance was rendered from (or would be now).
+ *
+ * @generated from message flotilla.v1.PendingChange
+ */
+export type PendingChange = Message<"flotilla.v1.PendingChange"> & {
+    /**
+     * The resource name (the group itself, a placement intent, an app, a composite or
+     * app profile).
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * How it differs from what the running instance was rendered from.
+     *
+     * @generated from field: flotilla.v1.PendingChangeKind kind = 2;
+     */
+    kind: PendingChangeKind;
+};
+/**
+ * Describes the message flotilla.v1.PendingChange.
+ * Use `create(PendingChangeSchema)` to create a new message.
+ */
+export declare const PendingChangeSchema: GenMessage<PendingChange>;
 /**
  * A deployment intent group: an instantiation of a composite app version with a
  * composite profile, override values and placement intents.
@@ -464,6 +497,27 @@ export type DeploymentIntentGroup = Message<"flotilla.v1.DeploymentIntentGroup">
      * @generated from field: google.protobuf.Timestamp update_time = 14;
      */
     updateTime?: Timestamp | undefined;
+    /**
+     * Output only: the content revision the running (current) instance was rendered
+     * from; 0 before the first instantiate.
+     *
+     * @generated from field: int64 running_revision = 15;
+     */
+    runningRevision: bigint;
+    /**
+     * Output only: while INSTANTIATED, what changed since the running instance was
+     * rendered (the pending revision); empty when nothing is pending.
+     *
+     * @generated from field: repeated flotilla.v1.PendingChange pending_changes = 16;
+     */
+    pendingChanges: PendingChange[];
+    /**
+     * Output only: whether the pending revision is approved (RolloutDeploymentIntentGroup
+     * renders only approved content).
+     *
+     * @generated from field: bool pending_approved = 17;
+     */
+    pendingApproved: boolean;
 };
 /**
  * Describes the message flotilla.v1.DeploymentIntentGroup.
@@ -2038,6 +2092,110 @@ export type TerminateDeploymentIntentGroupRequest = Message<"flotilla.v1.Termina
  */
 export declare const TerminateDeploymentIntentGroupRequestSchema: GenMessage<TerminateDeploymentIntentGroupRequest>;
 /**
+ * Request of RolloutDeploymentIntentGroup.
+ *
+ * @generated from message flotilla.v1.RolloutDeploymentIntentGroupRequest
+ */
+export type RolloutDeploymentIntentGroupRequest = Message<"flotilla.v1.RolloutDeploymentIntentGroupRequest"> & {
+    /**
+     * The resource name of the deployment intent group.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * If set, must match the current etag (else ABORTED).
+     *
+     * @generated from field: string etag = 2;
+     */
+    etag: string;
+    /**
+     * Idempotency key.
+     *
+     * @generated from field: string request_id = 3;
+     */
+    requestId: string;
+};
+/**
+ * Describes the message flotilla.v1.RolloutDeploymentIntentGroupRequest.
+ * Use `create(RolloutDeploymentIntentGroupRequestSchema)` to create a new message.
+ */
+export declare const RolloutDeploymentIntentGroupRequestSchema: GenMessage<RolloutDeploymentIntentGroupRequest>;
+/**
+ * Request of RollbackDeploymentIntentGroup.
+ *
+ * @generated from message flotilla.v1.RollbackDeploymentIntentGroupRequest
+ */
+export type RollbackDeploymentIntentGroupRequest = Message<"flotilla.v1.RollbackDeploymentIntentGroupRequest"> & {
+    /**
+     * The resource name of the deployment intent group.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * The content revision to go back to: one an instance of the group was rendered
+     * from (see the group's history).
+     *
+     * @generated from field: int64 revision = 2;
+     */
+    revision: bigint;
+    /**
+     * If set, must match the current etag (else ABORTED).
+     *
+     * @generated from field: string etag = 3;
+     */
+    etag: string;
+    /**
+     * Idempotency key.
+     *
+     * @generated from field: string request_id = 4;
+     */
+    requestId: string;
+};
+/**
+ * Describes the message flotilla.v1.RollbackDeploymentIntentGroupRequest.
+ * Use `create(RollbackDeploymentIntentGroupRequestSchema)` to create a new message.
+ */
+export declare const RollbackDeploymentIntentGroupRequestSchema: GenMessage<RollbackDeploymentIntentGroupRequest>;
+/**
+ * Request of MigrateDeploymentIntentGroup.
+ *
+ * @generated from message flotilla.v1.MigrateDeploymentIntentGroupRequest
+ */
+export type MigrateDeploymentIntentGroupRequest = Message<"flotilla.v1.MigrateDeploymentIntentGroupRequest"> & {
+    /**
+     * The resource name of the INSTANTIATED deployment intent group to move from.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * The resource name of the group to move to: in another version of the same
+     * composite app, APPROVED or TERMINATED.
+     *
+     * @generated from field: string target = 2;
+     */
+    target: string;
+    /**
+     * If set, must match the current etag of `name` (else ABORTED).
+     *
+     * @generated from field: string etag = 3;
+     */
+    etag: string;
+    /**
+     * Idempotency key.
+     *
+     * @generated from field: string request_id = 4;
+     */
+    requestId: string;
+};
+/**
+ * Describes the message flotilla.v1.MigrateDeploymentIntentGroupRequest.
+ * Use `create(MigrateDeploymentIntentGroupRequestSchema)` to create a new message.
+ */
+export declare const MigrateDeploymentIntentGroupRequestSchema: GenMessage<MigrateDeploymentIntentGroupRequest>;
+/**
  * Request of CreatePlacementIntent.
  *
  * @generated from message flotilla.v1.CreatePlacementIntentRequest
@@ -2858,6 +3016,112 @@ export declare enum DeploymentIntentGroupState {
  */
 export declare const DeploymentIntentGroupStateSchema: GenEnum<DeploymentIntentGroupState>;
 /**
+ * What a history entry of a deployment intent group records.
+ *
+ * @generated from enum flotilla.v1.DeploymentIntentGroupEventKind
+ */
+export declare enum DeploymentIntentGroupEventKind {
+    /**
+     * Never set by the server.
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * Created, or its content changed since approval (state CREATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_CREATED = 1;
+     */
+    CREATED = 1,
+    /**
+     * Approved (state APPROVED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_APPROVED = 2;
+     */
+    APPROVED = 2,
+    /**
+     * Instantiated: a new instance (state INSTANTIATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_INSTANTIATED = 3;
+     */
+    INSTANTIATED = 3,
+    /**
+     * Terminated (state TERMINATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_TERMINATED = 4;
+     */
+    TERMINATED = 4,
+    /**
+     * The pending revision of an instantiated group was approved (state INSTANTIATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_REVISION_APPROVED = 5;
+     */
+    REVISION_APPROVED = 5,
+    /**
+     * Rolled out: a new instance of the pending revision (state INSTANTIATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_UPDATED = 6;
+     */
+    UPDATED = 6,
+    /**
+     * Rolled back: a new instance of an earlier revision's content (state INSTANTIATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_ROLLED_BACK = 7;
+     */
+    ROLLED_BACK = 7,
+    /**
+     * The running deployment of another group moved here (state INSTANTIATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_MIGRATED_IN = 8;
+     */
+    MIGRATED_IN = 8,
+    /**
+     * The running deployment moved to another group (state TERMINATED).
+     *
+     * @generated from enum value: DEPLOYMENT_INTENT_GROUP_EVENT_KIND_MIGRATED_OUT = 9;
+     */
+    MIGRATED_OUT = 9
+}
+/**
+ * Describes the enum flotilla.v1.DeploymentIntentGroupEventKind.
+ */
+export declare const DeploymentIntentGroupEventKindSchema: GenEnum<DeploymentIntentGroupEventKind>;
+/**
+ * How a resource differs from what the running instance was rendered from.
+ *
+ * @generated from enum flotilla.v1.PendingChangeKind
+ */
+export declare enum PendingChangeKind {
+    /**
+     * Never set by the server.
+     *
+     * @generated from enum value: PENDING_CHANGE_KIND_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * New since.
+     *
+     * @generated from enum value: PENDING_CHANGE_KIND_ADDED = 1;
+     */
+    ADDED = 1,
+    /**
+     * Changed since.
+     *
+     * @generated from enum value: PENDING_CHANGE_KIND_CHANGED = 2;
+     */
+    CHANGED = 2,
+    /**
+     * Deleted since.
+     *
+     * @generated from enum value: PENDING_CHANGE_KIND_REMOVED = 3;
+     */
+    REMOVED = 3
+}
+/**
+ * Describes the enum flotilla.v1.PendingChangeKind.
+ */
+export declare const PendingChangeKindSchema: GenEnum<PendingChangeKind>;
+/**
  * How Flotilla reaches a member cluster.
  *
  * @generated from enum flotilla.v1.ConnectionMode
@@ -3319,7 +3583,10 @@ export declare const LifecycleService: GenService<{
         output: typeof EmptySchema;
     };
     /**
-     * Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED -> APPROVED).
+     * Approves a deployment intent group: pins a hash of its content (CREATED or TERMINATED
+     * -> APPROVED). On an INSTANTIATED group it approves the pending revision (the state
+     * stays INSTANTIATED; history REVISION_APPROVED) so RolloutDeploymentIntentGroup can
+     * render it.
      *
      * @generated from rpc flotilla.v1.LifecycleService.ApproveDeploymentIntentGroup
      */
@@ -3346,6 +3613,45 @@ export declare const LifecycleService: GenService<{
     terminateDeploymentIntentGroup: {
         methodKind: "unary";
         input: typeof TerminateDeploymentIntentGroupRequestSchema;
+        output: typeof DeploymentIntentGroupSchema;
+    };
+    /**
+     * EMCO's update: renders the approved pending revision of an INSTANTIATED group into a
+     * new instance and hands rsync only the difference from the running one, per cluster:
+     * changed and new resources are applied, vanished ones deleted, unchanged ones left
+     * alone. The group stays INSTANTIATED; history UPDATED with the revision.
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.RolloutDeploymentIntentGroup
+     */
+    rolloutDeploymentIntentGroup: {
+        methodKind: "unary";
+        input: typeof RolloutDeploymentIntentGroupRequestSchema;
+        output: typeof DeploymentIntentGroupSchema;
+    };
+    /**
+     * Moves an INSTANTIATED group back to the rendered content of an earlier revision (an
+     * instance the retention limit still keeps), by the same difference; history
+     * ROLLED_BACK. The group's resources (apps, profiles, intents) are not changed.
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.RollbackDeploymentIntentGroup
+     */
+    rollbackDeploymentIntentGroup: {
+        methodKind: "unary";
+        input: typeof RollbackDeploymentIntentGroupRequestSchema;
+        output: typeof DeploymentIntentGroupSchema;
+    };
+    /**
+     * EMCO's migrate: moves the running deployment of an INSTANTIATED group to an APPROVED
+     * (or TERMINATED) group of another version of the same composite app, by the same
+     * difference. The target becomes INSTANTIATED (history MIGRATED_IN) and is returned;
+     * this group becomes TERMINATED (history MIGRATED_OUT) without deleting what the
+     * target now runs.
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.MigrateDeploymentIntentGroup
+     */
+    migrateDeploymentIntentGroup: {
+        methodKind: "unary";
+        input: typeof MigrateDeploymentIntentGroupRequestSchema;
         output: typeof DeploymentIntentGroupSchema;
     };
     /**

@@ -1,0 +1,254 @@
+//! Changing a running deployment: rollout (EMCO's update), rollback and migrate. Each
+//! renders a new instance under the base of the instance it replaces (so the
+//! deployment-id label of what it leaves unchanged is the one the clusters already
+//! have) and hands rsync only the difference: what the replaced instance applied
+//! exactly as rendered now is carried over as Applied, changed and new resources are
+//! Pending, and what the new instance no longer renders stays with the replaced one,
+//! which rsync deletes. The replaced instance's rows the new one renders again end
+//! `Superseded` ([`instance_claim`]).
+
+use std::collections::HashMap;
+
+use super::*;
+use crate::app::status::carry_over;
+use crate::domain::render::relabel;
+
+/// Rows per read of an instance's rendered resources.
+const PAGE: i64 = 10_000;
+
+/// What a new instance replaces.
+pub(super) struct Replacing<'a> {
+    pub previous: &'a InstanceRow,
+    /// The group a migrate moves the deployment from.
+    pub migrated_from: Option<&'a str>,
+}
+
+/// A persisted instance, and what it takes over from the instance it replaces once
+/// its lifecycle event is out.
+pub(super) struct Persisted {
+    pub id: InstanceId,
+    carry: Option<(InstanceId, Vec<ResourceKey>)>,
+}
+
+impl Persisted {
+    /// Carries over what the replaced instance applied unchanged (see
+    /// [`carry_over`]); call after the history entry announcing the instance.
+    pub(super) async fn carry_over(&self, tx: &mut Tx, owner: &str) -> Result<()> {
+        match &self.carry {
+            Some((previous, keys)) => carry_over(tx, owner, *previous, self.id, keys).await,
+            None => Ok(()),
+        }
+    }
+}
+
+impl Lifecycle {
+    /// Persists a rendered instance: its resources (Pending), the clusters it places
+    /// them on, who holds each object, and the retention limit. With `replacing`, the
+    /// resources the replaced instance applied exactly as rendered now are noted for
+    /// [`Persisted::carry_over`].
+    pub(super) async fn persist_instance(
+        &self,
+        tx: &mut Tx,
+        row: &InstanceRow,
+        resources: &[RsyncResource],
+        clusters: &[String],
+        replacing: Option<&Replacing<'_>>,
+    ) -> Result<Persisted> {
+        refuse_duplicate_objects(resources)?;
+        let carry = match replacing {
+            Some(r) => Some((
+                r.previous.id,
+                unchanged(tx, r.previous.id, resources).await?,
+            )),
+            None => None,
+        };
+        instance_insert(tx, row, clusters).await?;
+        rsync_resources_insert(tx, row.id, resources).await?;
+        instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
+        instance_expire(tx, &row.owner, self.instance_retention).await?;
+        Ok(Persisted { id: row.id, carry })
+    }
+
+    /// Renders `earlier` (an instance of `owner`) again as a new instance replacing
+    /// `running`: the same resources, labelled under `running`'s base.
+    pub(super) async fn render_again(
+        &self,
+        tx: &mut Tx,
+        earlier: &InstanceRow,
+        running: &InstanceRow,
+    ) -> Result<Persisted> {
+        let mut resources = all_rendered(tx, earlier.id).await?;
+        for r in &mut resources {
+            r.manifest = relabel(&r.manifest, running.base, &r.app)?;
+            r.status = RsyncStatus::Pending;
+            r.cluster_status = "Unknown".to_string();
+            r.readiness = String::new();
+        }
+        let clusters = instance_clusters(tx, earlier.id).await?;
+        let id = InstanceId::new();
+        let row = InstanceRow {
+            id,
+            owner: running.owner.clone(),
+            revision: earlier.revision,
+            resource_count: resources.len() as i64,
+            create_time: now_micros(),
+            terminate_time: None,
+            base: running.base,
+            content_digest: earlier.content_digest.clone(),
+        };
+        let replacing = Replacing {
+            previous: running,
+            migrated_from: None,
+        };
+        self.persist_instance(tx, &row, &resources, &clusters, Some(&replacing))
+            .await
+    }
+}
+
+/// Every rendered resource of `instance`, with its manifest, in key order.
+async fn all_rendered(tx: &mut Tx, instance: InstanceId) -> Result<Vec<RsyncResource>> {
+    let filter = ResourceFilter::default();
+    let mut all = Vec::new();
+    loop {
+        let after = all.last().map(RsyncResource::key);
+        let page = rsync_resources_list(tx, instance, &filter, after.as_ref(), PAGE, true).await?;
+        let full = page.len() as i64 == PAGE;
+        all.extend(page);
+        if !full {
+            return Ok(all);
+        }
+    }
+}
+
+/// The keys of `resources` that `previous` rendered identically (same app, cluster,
+/// object and manifest) and has Applied: what the cluster already runs.
+async fn unchanged(
+    tx: &mut Tx,
+    previous: InstanceId,
+    resources: &[RsyncResource],
+) -> Result<Vec<ResourceKey>> {
+    let applied: HashMap<ResourceKey, String> = all_rendered(tx, previous)
+        .await?
+        .into_iter()
+        .filter(|r| r.status == RsyncStatus::Applied)
+        .map(|r| (r.key(), r.manifest))
+        .collect();
+    Ok(resources
+        .iter()
+        .map(RsyncResource::key)
+        .zip(resources)
+        .filter(|(key, r)| applied.get(key).is_some_and(|m| *m == r.manifest))
+        .map(|(key, _)| key)
+        .collect())
+}
+
+impl Lifecycle {
+    /// EMCO's migrate: renders `target` (a group of the same composite app, APPROVED or
+    /// TERMINATED) under the base of `source`'s running instance, so what both render
+    /// alike stays on the clusters untouched; `target` becomes INSTANTIATED, `source`
+    /// TERMINATED, and rsync deletes only what `target` does not render. Both groups are
+    /// locked (in name order) and swapped on the state and revision read.
+    pub async fn migrate_dig(
+        &self,
+        source: &ResourceName,
+        target: &ResourceName,
+        etag: Option<i64>,
+        key: Option<&RequestKey>,
+    ) -> Result<DigView> {
+        let composite_app = |name: &ResourceName| {
+            let version = name.ancestor(&COMPOSITE_APP).to_string();
+            version
+                .rsplit_once("/versions/")
+                .map(|(app, _)| app.to_string())
+                .unwrap_or(version)
+        };
+        if source == target || composite_app(source) != composite_app(target) {
+            return Err(Error::invalid(
+                "target",
+                format!(
+                    "must be another deployment intent group of {} (any version)",
+                    composite_app(source)
+                ),
+            ));
+        }
+        let (previous, view) = idempotent(&self.store, key, async |tx: &mut Tx| {
+            let lock = tx.for_update();
+            let mut statuses = std::collections::BTreeMap::new();
+            let mut ordered = [source, target];
+            ordered.sort_by_key(|n| n.to_string());
+            for name in ordered {
+                let status = dig_status(tx, name, lock).await?.ok_or_else(|| {
+                    Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string())
+                })?;
+                statuses.insert(name.to_string(), status);
+            }
+            let from = statuses[&source.to_string()].clone();
+            let to = statuses[&target.to_string()].clone();
+            let source_object: Object<DigSpec> = object_get(tx, source).await?;
+            check_etag(source, etag, source_object.generation)?;
+            let target_object: Object<DigSpec> = object_get(tx, target).await?;
+            let refuse = |name: &ResourceName, state, op: DigOp, why| {
+                Error::invalid_transition(&name.to_string(), state, op.verb(), why)
+            };
+            let source_next = match dig_transition(from.state, DigOp::MigrateOut, false) {
+                Ok(Transition::To(next)) => next,
+                Ok(_) => unreachable!("migrate always moves the source"),
+                Err(r) => return Err(refuse(source, from.state, DigOp::MigrateOut, r.why)),
+            };
+            let target_next = match dig_transition(to.state, DigOp::MigrateIn, false) {
+                Ok(Transition::To(next)) => next,
+                Ok(_) => unreachable!("migrate always moves the target"),
+                Err(r) => return Err(refuse(target, to.state, DigOp::MigrateIn, r.why)),
+            };
+            let running = super::dig::running_instance(tx, source, &from).await?;
+            let replacing = Replacing {
+                previous: &running,
+                migrated_from: Some(&running.owner),
+            };
+            let persisted = self
+                .instantiate(tx, &target_object, &to, Some(&replacing))
+                .await?;
+            // The source's rows the target took over are Superseded by now; what is
+            // left is deleted by rsync as for any terminate.
+            terminate_instance(tx, running.id).await?;
+            let change = DigChange {
+                revision_read: Some(from.revision),
+                ..Default::default()
+            };
+            let revision = dig_update_state(tx, source, from.state, source_next, change).await?;
+            let event = DigEvent::of(DigOp::MigrateOut, source_next);
+            let (source_owner, target_owner) = (source.to_string(), target.to_string());
+            history_append(
+                tx,
+                &source_owner,
+                event.as_str(),
+                source_next.as_str(),
+                &running.id.to_string(),
+                revision,
+            )
+            .await?;
+            let change = DigChange {
+                revision_read: Some(to.revision),
+                current_instance: Some(persisted.id),
+                ..Default::default()
+            };
+            let revision = dig_update_state(tx, target, to.state, target_next, change).await?;
+            let event = DigEvent::of(DigOp::MigrateIn, target_next);
+            history_append(
+                tx,
+                &target_owner,
+                event.as_str(),
+                target_next.as_str(),
+                &persisted.id.to_string(),
+                revision,
+            )
+            .await?;
+            persisted.carry_over(tx, &target_owner).await?;
+            Ok((running.id, self.dig_view(tx, target).await?))
+        })
+        .await?;
+        self.work_changed(view.status.current_instance).await;
+        self.work_changed(Some(previous)).await;
+        Ok(view)
+    }
+}

@@ -1,0 +1,655 @@
+//! Changing a running deployment (issue 22) on the demo's two embedded sim clusters,
+//! through real agent sessions, on SQLite and PostgreSQL:
+//!
+//! - an edit of a running group's profile is a pending revision (Get lists it), which
+//!   must be approved; the rollout re-applies only what changed (rsync's apply counter
+//!   moves by exactly that), running pods of unchanged controllers are never replaced,
+//!   the old instance ends `Superseded`, and a WatchStatus client's mirror follows;
+//! - rollback to revision 1 by the same difference; bad and unknown revisions;
+//! - a placement that shrinks deletes only what left; a part-way failure leaves an
+//!   honest mixed status and a rollback still works;
+//! - concurrent verbs with one etag: one wins;
+//! - migrate to a group of version v2: only the difference moves, the source ends
+//!   TERMINATED without deleting what the target runs.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use flotilla_client::v1::*;
+use flotilla_client::{Client, names};
+use flotilla_tests::demo::{self, DIG};
+use flotilla_tests::metrics::rsync_succeeded;
+use flotilla_tests::{Backend, TestServer, e2e_suite, error_view, eventually, free_port};
+use tonic::Code;
+
+#[path = "common/mirror.rs"]
+mod mirror;
+
+e2e_suite!(backend =>
+    a_rollout_sends_only_the_difference_and_rolls_back,
+    a_smaller_placement_deletes_only_what_left,
+    a_failed_rollout_is_honest_and_rolls_back,
+    concurrent_verbs_with_one_etag_have_one_winner,
+    migrate_moves_the_deployment_to_another_version,
+);
+
+const WAIT: Duration = Duration::from_secs(60);
+const VERSION: &str = "projects/demo/compositeApps/shop/versions/v1";
+const PROFILE: &str =
+    "projects/demo/compositeApps/shop/versions/v1/compositeProfiles/default/appProfiles/collectd";
+
+use flotilla_tests::rsync_counts as counts;
+
+/// A server of the demo with its metrics endpoint; returns it and the endpoint.
+async fn start(backend: Backend) -> (TestServer, String) {
+    let metrics = format!("127.0.0.1:{}", free_port());
+    let server = TestServer::start_with(
+        backend,
+        &[
+            "--demo",
+            "--sim-pod-ready-millis",
+            "100",
+            "--watch-heartbeat-millis",
+            "300",
+            "--metrics-listen",
+            &metrics,
+        ],
+    )
+    .await;
+    (server, metrics)
+}
+
+fn total(c: &RsyncStatusCounts) -> i32 {
+    c.pending + c.applied + c.failed + c.retrying + c.terminated + c.superseded
+}
+
+async fn get(client: &mut Client, dig: &str) -> DeploymentIntentGroup {
+    client
+        .lifecycle
+        .get_deployment_intent_group(GetDeploymentIntentGroupRequest { name: dig.into() })
+        .await
+        .expect("get")
+        .into_inner()
+}
+
+fn last_event(dig: &DeploymentIntentGroup) -> (DeploymentIntentGroupEventKind, i64, String) {
+    let e = dig.history.last().expect("a history");
+    (e.kind(), e.revision, e.instance.clone())
+}
+
+/// Every pod the clusters report for `dig`'s current instance: (cluster, pod) -> uid.
+async fn pods(client: &mut Client, dig: &str) -> BTreeMap<(String, String), String> {
+    let status = mirror::query(client, dig, StatusOutput::Detail, &[], &[]).await;
+    let mut pods = BTreeMap::new();
+    for app in &status.resources {
+        for cluster in &app.clusters {
+            for r in &cluster.resources {
+                let kind = r.gvk.as_ref().map(|g| g.kind.as_str()).unwrap_or_default();
+                if kind != "Pod" || r.cluster_status != ClusterResourceStatus::Present as i32 {
+                    continue;
+                }
+                let uid = r
+                    .metadata
+                    .as_ref()
+                    .and_then(|m| m.fields.get("uid"))
+                    .and_then(|v| match &v.kind {
+                        Some(prost_types::value::Kind::StringValue(s)) => Some(s.clone()),
+                        _ => None,
+                    })
+                    .expect("sim pods carry a uid");
+                pods.insert((cluster.name.clone(), r.name.clone()), uid);
+            }
+        }
+    }
+    pods
+}
+
+/// Waits until every rendered resource of `dig`'s current instance is Applied and the
+/// clusters report `pod_count` pods; returns the pods.
+async fn converged(
+    client: &Client,
+    dig: &str,
+    applied: i32,
+    pod_count: usize,
+) -> BTreeMap<(String, String), String> {
+    eventually(WAIT, "the group to converge", || {
+        let mut client = client.clone();
+        let dig = dig.to_string();
+        async move {
+            let c = counts(&mut client, &dig, "", &[]).await;
+            if c.applied != applied || total(&c) != applied {
+                return None;
+            }
+            let pods = pods(&mut client, &dig).await;
+            (pods.len() == pod_count).then_some(pods)
+        }
+    })
+    .await
+}
+
+/// Waits until rsync's succeeded applies reach `expected`, then checks they stay there.
+async fn applies_settle_at(metrics: &str, operation: &str, expected: f64) {
+    eventually(WAIT, "rsync's operations", || {
+        let metrics = metrics.to_string();
+        async move { (rsync_succeeded(&metrics, operation) >= expected).then_some(()) }
+    })
+    .await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(
+        rsync_succeeded(metrics, operation),
+        expected,
+        "{operation}s sent beyond the difference"
+    );
+}
+
+async fn set_collectd_replicas(client: &mut Client, replicas: i64) {
+    client
+        .lifecycle
+        .update_app_profile(UpdateAppProfileRequest {
+            app_profile: Some(AppProfile {
+                name: PROFILE.into(),
+                app: "collectd".into(),
+                patches: vec![ManifestPatch {
+                    target_kind: "Deployment".into(),
+                    target_name: String::new(),
+                    merge_patch: Some(flotilla_tests::json_struct(
+                        &serde_json::json!({"spec": {"replicas": replicas}}),
+                    )),
+                }],
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .expect("a running group's profile can change");
+}
+
+async fn approve(client: &mut Client, dig: &str) -> DeploymentIntentGroup {
+    client
+        .lifecycle
+        .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+            name: dig.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("approve")
+        .into_inner()
+}
+
+async fn rollout(client: &mut Client, dig: &str) -> Result<DeploymentIntentGroup, tonic::Status> {
+    client
+        .lifecycle
+        .rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
+            name: dig.into(),
+            ..Default::default()
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+async fn rollback(
+    client: &mut Client,
+    dig: &str,
+    revision: i64,
+) -> Result<DeploymentIntentGroup, tonic::Status> {
+    client
+        .lifecycle
+        .rollback_deployment_intent_group(RollbackDeploymentIntentGroupRequest {
+            name: dig.into(),
+            revision,
+            ..Default::default()
+        })
+        .await
+        .map(tonic::Response::into_inner)
+}
+
+async fn a_rollout_sends_only_the_difference_and_rolls_back(backend: Backend) {
+    let (server, metrics) = start(backend).await;
+    let mut client = server.client().await;
+    let first = demo::approve_and_instantiate(&mut client).await;
+    let rev1 = first.running_revision;
+    assert_eq!(rev1, first.revision);
+    assert!(first.pending_changes.is_empty());
+    // 8 rendered resources; pods: collectd 2 + operator 1 + guest 1 per cluster.
+    let before = converged(&client, DIG, 8, 8).await;
+    applies_settle_at(&metrics, "apply", 8.0).await;
+    let (mut stream, mut view) = mirror::settled_watch(&mut client).await;
+
+    // An edit of the running group is a pending revision, not refused.
+    set_collectd_replicas(&mut client, 3).await;
+    let pending = get(&mut client, DIG).await;
+    assert_eq!(
+        pending.state(),
+        DeploymentIntentGroupState::Instantiated,
+        "the running instance is untouched"
+    );
+    assert_eq!(pending.current_instance, first.current_instance);
+    assert_eq!(pending.running_revision, rev1);
+    assert!(pending.revision > rev1);
+    assert_eq!(
+        pending
+            .pending_changes
+            .iter()
+            .map(|c| (c.name.as_str(), c.kind()))
+            .collect::<Vec<_>>(),
+        [(PROFILE, PendingChangeKind::Changed)]
+    );
+    assert!(!pending.pending_approved);
+
+    // Not approved: refused, nothing changes.
+    let refused = error_view(rollout(&mut client, DIG).await);
+    assert_eq!(refused.code, Code::FailedPrecondition, "{refused:?}");
+    assert_eq!(refused.reason, "CONTENT_CHANGED");
+    let approved = approve(&mut client, DIG).await;
+    assert!(approved.pending_approved);
+    assert_eq!(
+        last_event(&approved).0,
+        DeploymentIntentGroupEventKind::RevisionApproved
+    );
+    assert_eq!(approved.state(), DeploymentIntentGroupState::Instantiated);
+
+    let updated = rollout(&mut client, DIG).await.expect("rollout");
+    assert_ne!(updated.current_instance, first.current_instance);
+    assert_eq!(updated.state(), DeploymentIntentGroupState::Instantiated);
+    assert_eq!(updated.running_revision, pending.revision);
+    assert!(updated.pending_changes.is_empty());
+    assert_eq!(
+        last_event(&updated),
+        (
+            DeploymentIntentGroupEventKind::Updated,
+            pending.revision,
+            updated.current_instance.clone()
+        )
+    );
+    let again = error_view(rollout(&mut client, DIG).await);
+    assert_eq!(again.code, Code::FailedPrecondition, "{again:?}");
+    assert_eq!(again.reason, "NOTHING_PENDING");
+
+    // Only the collectd Deployment on each cluster is sent; one more pod per cluster,
+    // and no running pod was replaced.
+    let after = converged(&client, DIG, 8, 10).await;
+    applies_settle_at(&metrics, "apply", 10.0).await;
+    assert_eq!(rsync_succeeded(&metrics, "delete"), 0.0);
+    for (pod, uid) in &before {
+        assert_eq!(after.get(pod), Some(uid), "{pod:?} kept running");
+    }
+    let old = counts(&mut client, DIG, &first.current_instance, &[]).await;
+    assert_eq!(
+        (old.superseded, total(&old)),
+        (8, 8),
+        "the old instance ends Superseded: {old:?}"
+    );
+    // A watcher saw the new instance, then the moves: its mirror is the query's answer.
+    mirror::settle(
+        &mut client,
+        &mut stream,
+        &mut view,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    assert!(
+        view.instance.ends_with(&updated.current_instance),
+        "{}",
+        view.instance
+    );
+
+    // Rollback: bad and unknown revisions first.
+    let bad = rollback(&mut client, DIG, 0).await.unwrap_err();
+    assert_eq!(bad.code(), Code::InvalidArgument, "{bad:?}");
+    let unknown = rollback(&mut client, DIG, 999).await.unwrap_err();
+    assert_eq!(unknown.code(), Code::NotFound, "{unknown:?}");
+    let back = rollback(&mut client, DIG, rev1).await.expect("rollback");
+    assert_eq!(back.running_revision, rev1);
+    assert_eq!(
+        last_event(&back),
+        (
+            DeploymentIntentGroupEventKind::RolledBack,
+            rev1,
+            back.current_instance.clone()
+        )
+    );
+    // The profile still says 3: that is pending again (and approved).
+    assert_eq!(back.pending_changes.len(), 1, "{:?}", back.pending_changes);
+    assert!(back.pending_approved);
+    let rolled_back = converged(&client, DIG, 8, 8).await;
+    applies_settle_at(&metrics, "apply", 12.0).await;
+    for (pod, uid) in &before {
+        assert_eq!(rolled_back.get(pod), Some(uid), "{pod:?} kept running");
+    }
+    mirror::settle(
+        &mut client,
+        &mut stream,
+        &mut view,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    // Rolling back to the running revision changes nothing.
+    let same = rollback(&mut client, DIG, rev1).await.expect("no-op");
+    assert_eq!(same.current_instance, back.current_instance);
+}
+
+async fn a_smaller_placement_deletes_only_what_left(backend: Backend) {
+    let (server, metrics) = start(backend).await;
+    let mut client = server.client().await;
+    demo::approve_and_instantiate(&mut client).await;
+    let before = converged(&client, DIG, 8, 8).await;
+    applies_settle_at(&metrics, "apply", 8.0).await;
+    // The operator app leaves cluster2.
+    client
+        .lifecycle
+        .update_placement_intent(UpdatePlacementIntentRequest {
+            placement_intent: Some(PlacementIntent {
+                name: format!("{DIG}/placementIntents/operator"),
+                app: "operator".into(),
+                cluster_provider: "edge".into(),
+                cluster_names: vec!["cluster1".into()],
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .expect("placement change");
+    let pending = get(&mut client, DIG).await;
+    assert_eq!(
+        pending.pending_changes.len(),
+        1,
+        "{:?}",
+        pending.pending_changes
+    );
+    approve(&mut client, DIG).await;
+    let first = pending.current_instance.clone();
+    rollout(&mut client, DIG).await.expect("rollout");
+    // operator and guest leave cluster2 (2 deletes), nothing is applied again.
+    let after = converged(&client, DIG, 6, 6).await;
+    applies_settle_at(&metrics, "delete", 2.0).await;
+    assert_eq!(rsync_succeeded(&metrics, "apply"), 8.0);
+    for (pod, uid) in &after {
+        assert_eq!(before.get(pod), Some(uid), "{pod:?} kept running");
+    }
+    let cluster2 = names::cluster("edge", "cluster2");
+    let old = counts(&mut client, DIG, &first, &[&cluster2]).await;
+    assert_eq!((old.superseded, old.terminated), (2, 2), "{old:?}");
+}
+
+async fn a_failed_rollout_is_honest_and_rolls_back(backend: Backend) {
+    let (server, metrics) = start(backend).await;
+    let mut client = server.client().await;
+    let first = demo::approve_and_instantiate(&mut client).await;
+    converged(&client, DIG, 8, 8).await;
+    applies_settle_at(&metrics, "apply", 8.0).await;
+    // cluster2 rejects the changed Deployment.
+    client
+        .simulator
+        .fail_applies(FailAppliesRequest {
+            cluster: names::cluster("edge", "cluster2"),
+            kind_pattern: "Deployment".into(),
+            name_pattern: "collectd".into(),
+        })
+        .await
+        .unwrap();
+    set_collectd_replicas(&mut client, 3).await;
+    approve(&mut client, DIG).await;
+    rollout(&mut client, DIG).await.expect("rollout");
+    let cluster1 = names::cluster("edge", "cluster1");
+    let cluster2 = names::cluster("edge", "cluster2");
+    eventually(WAIT, "a mixed status", || {
+        let mut client = client.clone();
+        let (c1, c2) = (cluster1.clone(), cluster2.clone());
+        async move {
+            let one = counts(&mut client, DIG, "", &[&c1]).await;
+            let two = counts(&mut client, DIG, "", &[&c2]).await;
+            (one.applied == 4 && two.failed == 1 && two.applied == 3).then_some(())
+        }
+    })
+    .await;
+    let group = get(&mut client, DIG).await;
+    let applied = group
+        .conditions
+        .iter()
+        .find(|c| c.r#type == "ResourcesApplied")
+        .expect("a ResourcesApplied condition");
+    assert_eq!(applied.status(), ConditionStatus::False, "{applied:?}");
+    assert!(applied.message.contains("cluster2"), "{applied:?}");
+    // A rollback still works, and converges once the cluster accepts again.
+    client
+        .simulator
+        .fail_applies(FailAppliesRequest {
+            cluster: names::cluster("edge", "cluster2"),
+            kind_pattern: String::new(),
+            name_pattern: String::new(),
+        })
+        .await
+        .unwrap();
+    rollback(&mut client, DIG, first.running_revision)
+        .await
+        .expect("rollback after a failure");
+    converged(&client, DIG, 8, 8).await;
+}
+
+async fn concurrent_verbs_with_one_etag_have_one_winner(backend: Backend) {
+    let (server, _metrics) = start(backend).await;
+    let mut client = server.client().await;
+    let first = demo::approve_and_instantiate(&mut client).await;
+    converged(&client, DIG, 8, 8).await;
+    set_collectd_replicas(&mut client, 3).await;
+    let etag = approve(&mut client, DIG).await.etag;
+    let mut tasks = Vec::new();
+    for verb in 0..3 {
+        let mut client = client.clone();
+        let etag = etag.clone();
+        let revision = first.running_revision;
+        tasks.push(tokio::spawn(async move {
+            let lc = &mut client.lifecycle;
+            match verb {
+                0 => lc
+                    .rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
+                        name: DIG.into(),
+                        etag,
+                        ..Default::default()
+                    })
+                    .await
+                    .map(|_| "rollout"),
+                1 => lc
+                    .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+                        name: DIG.into(),
+                        etag,
+                        ..Default::default()
+                    })
+                    .await
+                    .map(|_| "terminate"),
+                _ => lc
+                    .rollback_deployment_intent_group(RollbackDeploymentIntentGroupRequest {
+                        name: DIG.into(),
+                        revision,
+                        etag,
+                        ..Default::default()
+                    })
+                    .await
+                    .map(|_| "rollback"),
+            }
+        }));
+    }
+    let mut winners = Vec::new();
+    for task in tasks {
+        match task.await.unwrap() {
+            Ok(verb) => winners.push(verb),
+            Err(status) => assert!(
+                matches!(status.code(), Code::Aborted | Code::FailedPrecondition),
+                "{status:?}"
+            ),
+        }
+    }
+    // Rollback to the running revision is a no-op that does not move the etag, so it
+    // may succeed beside the winner; rollout and terminate move it: one of them wins.
+    let movers: Vec<_> = winners.iter().filter(|v| **v != "rollback").collect();
+    assert_eq!(movers.len(), 1, "{winners:?}");
+}
+
+async fn migrate_moves_the_deployment_to_another_version(backend: Backend) {
+    let (server, metrics) = start(backend).await;
+    let mut client = server.client().await;
+    let first = demo::approve_and_instantiate(&mut client).await;
+    let before = converged(&client, DIG, 8, 8).await;
+    applies_settle_at(&metrics, "apply", 8.0).await;
+
+    // Version v2: collectd as in v1 (same profile), operator without the guest VM.
+    let v2 = "projects/demo/compositeApps/shop/versions/v2";
+    let target = format!("{v2}/deploymentIntentGroups/prod");
+    let lc = &mut client.lifecycle;
+    lc.create_composite_app(CreateCompositeAppRequest {
+        parent: "projects/demo".into(),
+        composite_app_id: "shop".into(),
+        version_id: "v2".into(),
+        composite_app: Some(CompositeApp::default()),
+        ..Default::default()
+    })
+    .await
+    .expect("v2");
+    for app in ["collectd", "operator"] {
+        let mut manifests = lc
+            .get_app(GetAppRequest {
+                name: format!("{VERSION}/apps/{app}"),
+            })
+            .await
+            .unwrap()
+            .into_inner()
+            .manifests;
+        if app == "operator" {
+            manifests = manifests
+                .split("---")
+                .next()
+                .unwrap()
+                .trim_end()
+                .to_string();
+        }
+        lc.create_app(CreateAppRequest {
+            parent: v2.into(),
+            app_id: app.into(),
+            app: Some(App {
+                manifests,
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .expect("v2 app");
+    }
+    lc.create_composite_profile(CreateCompositeProfileRequest {
+        parent: v2.into(),
+        composite_profile_id: "default".into(),
+        composite_profile: Some(CompositeProfile::default()),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let profile = lc
+        .get_app_profile(GetAppProfileRequest {
+            name: PROFILE.into(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    lc.create_app_profile(CreateAppProfileRequest {
+        parent: format!("{v2}/compositeProfiles/default"),
+        app_profile_id: "collectd".into(),
+        app_profile: Some(AppProfile {
+            app: "collectd".into(),
+            patches: profile.patches,
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: v2.into(),
+        deployment_intent_group_id: "prod".into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "default".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    for app in ["collectd", "operator"] {
+        lc.create_placement_intent(CreatePlacementIntentRequest {
+            parent: target.clone(),
+            placement_intent_id: app.into(),
+            placement_intent: Some(PlacementIntent {
+                app: app.into(),
+                cluster_provider: "edge".into(),
+                cluster_names: vec!["cluster1".into(), "cluster2".into()],
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    let migrating = client.clone();
+    let migrate = |target: String| {
+        let mut client = migrating.clone();
+        async move {
+            client
+                .lifecycle
+                .migrate_deployment_intent_group(MigrateDeploymentIntentGroupRequest {
+                    name: DIG.into(),
+                    target,
+                    ..Default::default()
+                })
+                .await
+        }
+    };
+    // Not approved yet; and a group of another composite app is no target.
+    let refused = migrate(target.clone()).await.unwrap_err();
+    assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+    let other =
+        migrate("projects/demo/compositeApps/other/versions/v1/deploymentIntentGroups/x".into())
+            .await
+            .unwrap_err();
+    assert_eq!(other.code(), Code::InvalidArgument, "{other:?}");
+    approve(&mut client, &target).await;
+    let moved = migrate(target.clone()).await.expect("migrate").into_inner();
+    assert_eq!(moved.name, target);
+    assert_eq!(moved.state(), DeploymentIntentGroupState::Instantiated);
+    assert_eq!(
+        last_event(&moved).0,
+        DeploymentIntentGroupEventKind::MigratedIn
+    );
+    let source = get(&mut client, DIG).await;
+    assert_eq!(source.state(), DeploymentIntentGroupState::Terminated);
+    assert_eq!(
+        last_event(&source),
+        (
+            DeploymentIntentGroupEventKind::MigratedOut,
+            source.revision,
+            first.current_instance.clone()
+        )
+    );
+    // v2 renders collectd (2 objects) and operator alike: nothing is applied again;
+    // the guest VM goes on both clusters.
+    let after = converged(&client, &target, 6, 6).await;
+    applies_settle_at(&metrics, "delete", 2.0).await;
+    assert_eq!(rsync_succeeded(&metrics, "apply"), 8.0);
+    for (pod, uid) in &after {
+        assert_eq!(before.get(pod), Some(uid), "{pod:?} kept running");
+    }
+    let old = counts(&mut client, DIG, &first.current_instance, &[]).await;
+    assert_eq!((old.superseded, old.terminated), (6, 2), "{old:?}");
+    // The source is deletable once its deletes are done; its objects stay with v2.
+    client
+        .lifecycle
+        .delete_deployment_intent_group(DeleteDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("still has placement intents");
+    let still = converged(&client, &target, 6, 6).await;
+    assert_eq!(still, after);
+}

@@ -106,6 +106,10 @@ impl Hooks for ServerHooks {
         }
     }
 
+    async fn report_wanted(&self, cluster: &str, deployment_ids: Vec<String>) {
+        self.hub.request_reports(cluster, deployment_ids).await;
+    }
+
     async fn cluster_created(&self, cluster: &str, embedded_sim: bool) {
         if embedded_sim
             && let Some(embedded) = &self.embedded

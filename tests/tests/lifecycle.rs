@@ -315,23 +315,43 @@ async fn refused_transitions_carry_details(server: &TestServer) {
     })
     .await
     .unwrap();
-    // Changing an app used by the instantiated group is refused, naming the group.
+    // Changing an app used by the instantiated group is a pending revision of the
+    // group; rolling it out before it is approved is refused, naming the group.
     let app = names::app(&names::composite_app("p", "ca", "v1"), "a1");
+    lc.update_app(UpdateAppRequest {
+        app: Some(App {
+            name: app.clone(),
+            description: "x".into(),
+            ..Default::default()
+        }),
+        update_mask: Some(FieldMask {
+            paths: vec!["description".into()],
+        }),
+    })
+    .await
+    .expect("a pending revision");
+    let group = lc
+        .get_deployment_intent_group(GetDeploymentIntentGroupRequest { name: dig.clone() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(group.state(), DeploymentIntentGroupState::Instantiated);
+    assert_eq!(
+        group.pending_changes.len(),
+        1,
+        "{:?}",
+        group.pending_changes
+    );
+    assert_eq!(group.pending_changes[0].name, app);
     let err = error_view(
-        lc.update_app(UpdateAppRequest {
-            app: Some(App {
-                name: app,
-                description: "x".into(),
-                ..Default::default()
-            }),
-            update_mask: Some(FieldMask {
-                paths: vec!["description".into()],
-            }),
+        lc.rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
         })
         .await,
     );
     assert_eq!(err.code, Code::FailedPrecondition);
-    assert_eq!(err.reason, "INVALID_STATE_TRANSITION");
+    assert_eq!(err.reason, "CONTENT_CHANGED");
     assert_eq!(err.precondition_violations[0].subject, dig);
     let err = error_view(
         lc.delete_deployment_intent_group(DeleteDeploymentIntentGroupRequest {
@@ -716,10 +736,13 @@ async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServe
         .unwrap()
         .into_inner();
     let states: Vec<&str> = final_dig.history.iter().map(|h| short(h.state())).collect();
-    eprintln!("history after 100 concurrent verbs ({succeeded:?} succeeded): {states:?}");
+    let kinds: Vec<DeploymentIntentGroupEventKind> =
+        final_dig.history.iter().map(|h| h.kind()).collect();
+    eprintln!("history after 100 concurrent verbs ({succeeded:?} succeeded): {kinds:?}");
     assert_eq!(states[0], "CREATED");
-    // Every step is an edge of the state machine (DESIGN §7's table).
-    for pair in states.windows(2) {
+    // Every step is an edge of the state machine (DESIGN §7's table); approving the
+    // pending revision of an instantiated group (edited by an update) keeps its state.
+    for (pair, kind) in states.windows(2).zip(&kinds[1..]) {
         let valid = matches!(
             (pair[0], pair[1]),
             ("CREATED", "APPROVED")
@@ -729,10 +752,11 @@ async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServe
                 | ("TERMINATED", "INSTANTIATED")
                 | ("TERMINATED", "APPROVED")
                 | ("TERMINATED", "CREATED")
-        );
+        ) || (pair == ["INSTANTIATED", "INSTANTIATED"]
+            && *kind == DeploymentIntentGroupEventKind::RevisionApproved);
         assert!(
             valid,
-            "invalid transition {} -> {} in {states:?}",
+            "invalid transition {} -> {} ({kind:?}) in {kinds:?}",
             pair[0], pair[1]
         );
         transitions += 1;
@@ -744,20 +768,24 @@ async fn concurrent_conflicting_verbs_keep_history_consistent(server: &TestServe
         "some verbs must have succeeded: {states:?}"
     );
     // Each entry comes from exactly one verb that succeeded: instantiate and terminate
-    // always record one; approve records one unless the group was approved already (a
+    // always record one; approve records one unless there was nothing to approve (a
     // no-op); an update records CREATED only when it moved the group back.
-    let entries = |state: &str| states.iter().skip(1).filter(|s| **s == state).count();
+    use DeploymentIntentGroupEventKind as K;
+    let entries = |kind: K| kinds.iter().skip(1).filter(|k| **k == kind).count();
     let ok = |verb: &str| succeeded.get(verb).copied().unwrap_or(0);
-    assert_eq!(entries("INSTANTIATED"), ok("instantiate"), "{states:?}");
-    assert_eq!(entries("TERMINATED"), ok("terminate"), "{states:?}");
-    assert!(entries("APPROVED") <= ok("approve"), "{states:?}");
-    assert!(entries("CREATED") <= ok("update"), "{states:?}");
+    assert_eq!(entries(K::Instantiated), ok("instantiate"), "{kinds:?}");
+    assert_eq!(entries(K::Terminated), ok("terminate"), "{kinds:?}");
+    assert!(
+        entries(K::Approved) + entries(K::RevisionApproved) <= ok("approve"),
+        "{kinds:?}"
+    );
+    assert!(entries(K::Created) <= ok("update"), "{kinds:?}");
     // Every instantiate made its own instance: no instance repeats anywhere in the
     // history, and each INSTANTIATED entry names a new one.
     let instances: Vec<&str> = final_dig
         .history
         .iter()
-        .filter(|h| h.state() == DeploymentIntentGroupState::Instantiated)
+        .filter(|h| h.kind() == K::Instantiated)
         .map(|h| h.instance.as_str())
         .collect();
     let unique: std::collections::BTreeSet<&str> = instances.iter().copied().collect();

@@ -24,7 +24,7 @@ async fn metrics_follow_a_scenario(backend: Backend) {
     approve_and_instantiate(&mut client).await;
     let refused = client
         .lifecycle
-        .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
             name: DIG.into(),
             ..Default::default()
         })
@@ -78,7 +78,11 @@ async fn metrics_follow_a_scenario(backend: Backend) {
     );
     assert_eq!(handled(&text, "ApproveDeploymentIntentGroup", "OK"), 1.0);
     assert_eq!(
-        handled(&text, "ApproveDeploymentIntentGroup", "FailedPrecondition"),
+        handled(
+            &text,
+            "InstantiateDeploymentIntentGroup",
+            "FailedPrecondition"
+        ),
         1.0
     );
     assert!(
@@ -89,7 +93,7 @@ async fn metrics_follow_a_scenario(backend: Backend) {
                 lifecycle,
                 ("grpc_method", "InstantiateDeploymentIntentGroup")
             ],
-        ) == 1.0
+        ) == 2.0
     );
     // Streams: this watch, and the two embedded agents' sessions.
     let open = |text: &str, method: &str| {

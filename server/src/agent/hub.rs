@@ -558,6 +558,17 @@ impl AgentHub {
         self.blocked.lock().expect("blocked lock").remove(cluster);
     }
 
+    /// Asks `cluster`'s agent for the current state of `deployment_ids`; without a
+    /// session nothing is sent (a new session reports everything anyway).
+    pub async fn request_reports(&self, cluster: &str, deployment_ids: Vec<String>) {
+        let Some(session) = self.existing_link(cluster).and_then(|l| l.current()) else {
+            return;
+        };
+        let _ = session
+            .send(Down::Report(pb::ReportRequest { deployment_ids }))
+            .await;
+    }
+
     /// Sends a fault to a sim cluster's agent through its session.
     pub async fn sim_command(&self, cluster: &str, command: pb::SimulatorCommand) -> Result<()> {
         let session = self

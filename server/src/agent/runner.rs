@@ -356,6 +356,12 @@ fn handle(
             executor.claimed(claim);
             None
         }
+        Down::Report(request) => {
+            for id in &request.deployment_ids {
+                sim.report(id);
+            }
+            None
+        }
         Down::Accepted(_) | Down::Heartbeat(_) | Down::Redirect(_) => None,
     }
 }

@@ -94,6 +94,9 @@ pub fn check_etag(name: &impl std::fmt::Display, expected: Option<i64>, actual: 
 pub trait Hooks: Send + Sync {
     /// These clusters have new rsync work.
     async fn work_changed(&self, clusters: &[String]);
+    /// An update re-rendered these deployments of `cluster`: their agent should report
+    /// their state as it is now.
+    async fn report_wanted(&self, cluster: &str, deployment_ids: Vec<String>);
     /// A cluster was created; `embedded_sim` for EMBEDDED_SIM clusters.
     async fn cluster_created(&self, cluster: &str, embedded_sim: bool);
     /// A cluster was deleted.

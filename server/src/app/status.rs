@@ -4,7 +4,7 @@
 //! Every change of a resource's status updates the aggregates (`status_counts`) and
 //! the owner's conditions in the same transaction.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -36,7 +36,7 @@ use crate::store::status::{
     placed_connectivity, rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
 };
 use crate::store::watch::{Body, NewEvent, Statuses};
-use crate::store::{RowLock, Store, Tx, now_micros};
+use crate::store::{Backend, RowLock, Store, Tx, now_micros};
 
 /// A ResourceBundleState: what a cluster holds for one deployment id.
 #[derive(Debug, Clone)]
@@ -55,6 +55,11 @@ pub struct Reported {
     pub name: String,
     pub readiness: Readiness,
     pub body: Body,
+    /// Whether a controller owns it (`metadata.ownerReferences`): a resource no
+    /// rendered one matches is cluster-only (a Deployment's Pod) only if owned; an
+    /// unowned one is what an older instance of the same deployment rendered and rsync
+    /// is deleting (an update dropped it), not part of this instance.
+    pub owned: bool,
 }
 
 impl Reported {
@@ -67,6 +72,7 @@ impl Reported {
         status: &Value,
     ) -> Reported {
         Reported {
+            owned: is_owned(metadata),
             readiness: readiness(&gvk.kind, spec, status),
             body: Body::of(metadata, spec, status),
             gvk,
@@ -74,6 +80,37 @@ impl Reported {
             name,
         }
     }
+}
+
+/// Whether `metadata` names an owner (a non-empty `ownerReferences`).
+fn is_owned(metadata: &Value) -> bool {
+    metadata
+        .get("ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|owners| !owners.is_empty())
+}
+
+/// Whether an owner in `metadata`'s `ownerReferences` (same namespace) is kept.
+fn owned_by_kept(
+    metadata: &Value,
+    namespace: &str,
+    is_kept: &impl Fn(&str, &str, &str, &str) -> bool,
+) -> bool {
+    let owners = metadata.get("ownerReferences").and_then(Value::as_array);
+    owners.into_iter().flatten().any(|o| {
+        let text = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or_default();
+        let group = text("apiVersion")
+            .rsplit_once('/')
+            .map_or("", |(group, _)| group);
+        let kind = text("kind");
+        let name = text("name");
+        // Owner references may leave apiVersion out (the sim does): any group then.
+        is_kept(kind, group, namespace, name)
+            || (text("apiVersion").is_empty()
+                && ["apps", "batch", ""]
+                    .iter()
+                    .any(|g| is_kept(kind, g, namespace, name)))
+    })
 }
 
 /// The outcome of one rsync operation.
@@ -308,6 +345,25 @@ impl StatusApp {
                 .map(|((cluster, _), _)| *cluster),
         )
         .await?;
+        // On PostgreSQL a rollout may have committed a newer instance of a base while
+        // this waited for the owner locks: its state was carried over from what was
+        // stored before, so this report belongs to it. Retried (the hub requeues an
+        // aborted ingest), it finds the new instance.
+        if tx.backend() == Backend::Postgres {
+            for (base, row) in &rows {
+                let Some((row, _)) = row else { continue };
+                let newest = instance_of_base(&mut tx, *base).await?.map(|r| r.id);
+                if newest != Some(row.id) {
+                    return Err(Error::Aborted {
+                        reason: "INSTANCE_REPLACED",
+                        message: format!(
+                            "deployment base {base} has a newer instance than {}",
+                            row.id
+                        ),
+                    });
+                }
+            }
+        }
         // What is stored for the batch's deployments: two reads per cluster and
         // instance.
         let mut stored = BTreeMap::new();
@@ -1045,7 +1101,12 @@ fn ingest_one(
         );
     }
     let mut seen = BTreeSet::new();
-    for (o, _) in bundle.resources.iter().zip(&matched).filter(|(_, m)| !**m) {
+    for (o, _) in bundle
+        .resources
+        .iter()
+        .zip(&matched)
+        .filter(|(o, m)| !**m && o.owned)
+    {
         seen.insert((
             o.gvk.kind.clone(),
             o.gvk.group.clone(),
@@ -1152,6 +1213,8 @@ pub(crate) async fn carry_over(
         })
         .collect();
     rsync_set_statuses(tx, &moves, &mut deltas).await?;
+    // (cluster, app, kind, group, namespace, name) of what is carried.
+    let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
     let mut writes = IngestWrites::default();
     let apps = instance_apps(tx, instance).await?;
     let apps: Vec<&str> = apps.iter().map(String::as_str).collect();
@@ -1162,28 +1225,51 @@ pub(crate) async fn carry_over(
         }
         let rendered = rsync_rows_for_bundles(tx, instance, &cluster, &apps).await?;
         for (app, rows) in &seen {
+            let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
+                kept.contains(&[app.as_str(), &cluster, kind, group, namespace, name])
+            };
+            // What the cluster runs of the carried resources and of the controllers
+            // among them (their pods): a changed resource, and what its controller
+            // makes, is left Unknown until the agent reports it after the apply.
+            let resources = rows
+                .iter()
+                .filter(|r| r.present)
+                .filter_map(|r| {
+                    let body = Body::from_text(r.body.clone())?;
+                    let metadata = &body.value()["metadata"];
+                    let owned = is_owned(metadata);
+                    let keep = if r.rsync_backed {
+                        is_kept(&r.gvk.kind, &r.gvk.group, &r.namespace, &r.name)
+                    } else {
+                        owned && owned_by_kept(metadata, &r.namespace, &is_kept)
+                    };
+                    keep.then(|| Reported {
+                        gvk: r.gvk.clone(),
+                        namespace: r.namespace.clone(),
+                        name: r.name.clone(),
+                        readiness: Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
+                        owned,
+                        body,
+                    })
+                })
+                .collect();
             let bundle = Bundle {
                 deployment_id: String::new(),
-                resources: rows
-                    .iter()
-                    .filter(|r| r.present)
-                    .filter_map(|r| {
-                        Some(Reported {
-                            gvk: r.gvk.clone(),
-                            namespace: r.namespace.clone(),
-                            name: r.name.clone(),
-                            readiness: Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
-                            body: Body::from_text(r.body.clone())?,
-                        })
-                    })
-                    .collect(),
+                resources,
             };
+            let rendered: Vec<ObservedRsyncRow> = rendered
+                .get(app)
+                .into_iter()
+                .flatten()
+                .filter(|r| is_kept(&r.gvk.kind, &r.gvk.group, &r.namespace, &r.name))
+                .cloned()
+                .collect();
             let deployment = Deployment {
                 cluster: &cluster,
                 instance,
                 owner,
                 app,
-                rendered: rendered.get(app).map(Vec::as_slice).unwrap_or_default(),
+                rendered: &rendered,
                 reported: &[],
             };
             ingest_one(tx, &deployment, &bundle, &mut deltas, &mut writes);

@@ -259,6 +259,12 @@ impl SimCluster {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// Reports the deployment `id` as it is now (its bundle state goes out as after a
+    /// change).
+    pub fn report(&self, id: &str) {
+        self.notify(Some(id.to_string()));
+    }
+
     pub(super) fn notify(&self, id: Option<String>) {
         if let Some(id) = id {
             let _ = self.changes.send(id);

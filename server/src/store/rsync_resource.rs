@@ -483,3 +483,27 @@ pub async fn rsync_resources_active_on_cluster(
     .map_err(db_error)?;
     Ok(row.is_some())
 }
+
+/// (cluster, app) of the deployments of `instance` with resources whose cluster status
+/// is still Unknown (no report of them yet).
+pub async fn rsync_unobserved_deployments(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+) -> Result<Vec<(String, String)>> {
+    let rows = sqlx::query(
+        "SELECT DISTINCT cluster, app FROM rsync_resources \
+         WHERE instance_id = $1 AND cluster_status = 'Unknown' ORDER BY cluster, app",
+    )
+    .bind(instance.to_string())
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("cluster").map_err(db_error)?,
+                r.try_get("app").map_err(db_error)?,
+            ))
+        })
+        .collect()
+}

@@ -430,6 +430,7 @@ class ConnectResponse(_message.Message):
     ACTION_FIELD_NUMBER: _builtins.int
     SIM_COMMAND_FIELD_NUMBER: _builtins.int
     ACTION_CLAIM_FIELD_NUMBER: _builtins.int
+    REPORT_FIELD_NUMBER: _builtins.int
     @_builtins.property
     def accepted(self) -> Global___SessionAccepted:
         """The session is accepted."""
@@ -462,6 +463,13 @@ class ConnectResponse(_message.Message):
     def action_claim(self) -> Global___ActionClaim:
         """The answer to a claim of an action."""
 
+    @_builtins.property
+    def report(self) -> Global___ReportRequest:
+        """Report the current state of these deployments (a ResourceBundleState each), even
+        if nothing changed: after an update the server asks for the deployments whose
+        resources it re-rendered.
+        """
+
     def __init__(
         self,
         *,
@@ -473,16 +481,41 @@ class ConnectResponse(_message.Message):
         action: _action_pb2.Action | None = ...,
         sim_command: Global___SimulatorCommand | None = ...,
         action_claim: Global___ActionClaim | None = ...,
+        report: Global___ReportRequest | None = ...,
     ) -> None: ...
-    _HasFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "action", b"action", "action_claim", b"action_claim", "apply", b"apply", "delete", b"delete", "heartbeat", b"heartbeat", "message", b"message", "redirect", b"redirect", "sim_command", b"sim_command"]  # noqa: Y015
+    _HasFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "action", b"action", "action_claim", b"action_claim", "apply", b"apply", "delete", b"delete", "heartbeat", b"heartbeat", "message", b"message", "redirect", b"redirect", "report", b"report", "sim_command", b"sim_command"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "action", b"action", "action_claim", b"action_claim", "apply", b"apply", "delete", b"delete", "heartbeat", b"heartbeat", "message", b"message", "redirect", b"redirect", "sim_command", b"sim_command"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["accepted", b"accepted", "action", b"action", "action_claim", b"action_claim", "apply", b"apply", "delete", b"delete", "heartbeat", b"heartbeat", "message", b"message", "redirect", b"redirect", "report", b"report", "sim_command", b"sim_command"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
-    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["accepted", "apply", "delete", "heartbeat", "redirect", "action", "sim_command", "action_claim"]  # noqa: Y015
+    _WhichOneofReturnType_message: _TypeAlias = _typing.Literal["accepted", "apply", "delete", "heartbeat", "redirect", "action", "sim_command", "action_claim", "report"]  # noqa: Y015
     _WhichOneofArgType_message: _TypeAlias = _typing.Literal["message", b"message"]  # noqa: Y015
     def WhichOneof(self, oneof_group: _WhichOneofArgType_message) -> _WhichOneofReturnType_message | None: ...
 
 Global___ConnectResponse: _TypeAlias = ConnectResponse  # noqa: Y015
+
+@_typing.final
+class ReportRequest(_message.Message):
+    """The server asks for fresh bundle states."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    DEPLOYMENT_IDS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def deployment_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Deployment ids (`<base>-<app>`)."""
+
+    def __init__(
+        self,
+        *,
+        deployment_ids: _abc.Iterable[_builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deployment_ids", b"deployment_ids"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ReportRequest: _TypeAlias = ReportRequest  # noqa: Y015
 
 @_typing.final
 class SimulatorCommand(_message.Message):

@@ -330,6 +330,9 @@ impl Lifecycle {
         let previous = before.and_then(|b| b.status.current_instance);
         if previous != view.status.current_instance {
             self.work_changed(previous).await;
+            if matches!(verb, Verb::Rollout | Verb::Rollback(_)) {
+                self.reports_wanted(view.status.current_instance).await;
+            }
         }
         Ok(view)
     }

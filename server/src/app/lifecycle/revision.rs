@@ -11,7 +11,8 @@ use std::collections::HashMap;
 
 use super::*;
 use crate::app::status::carry_over;
-use crate::domain::render::relabel;
+use crate::domain::render::{deployment_id, relabel};
+use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 /// Rows per read of an instance's rendered resources.
 const PAGE: i64 = 10_000;
@@ -42,6 +43,35 @@ impl Persisted {
 }
 
 impl Lifecycle {
+    /// After a rollout, rollback or migrate committed `instance`: asks the agents for
+    /// the state of its deployments that were not carried over whole (what changed is
+    /// Unknown until reported, and an apply that changes nothing on the cluster — the
+    /// cluster already had it — would bring no report).
+    pub(super) async fn reports_wanted(&self, instance: Option<InstanceId>) {
+        let (Some(hooks), Some(instance)) = (&self.hooks, instance) else {
+            return;
+        };
+        let found = async {
+            let mut conn = self.store.read().await?;
+            let row = instance_find(&mut conn, instance).await?;
+            let deployments = rsync_unobserved_deployments(&mut conn, instance).await?;
+            Ok::<_, Error>(row.map(|row| (row.base, deployments)))
+        };
+        let Ok(Some((base, deployments))) = found.await else {
+            return;
+        };
+        let mut by_cluster: std::collections::BTreeMap<String, Vec<String>> = Default::default();
+        for (cluster, app) in deployments {
+            by_cluster
+                .entry(cluster)
+                .or_default()
+                .push(deployment_id(base, &app));
+        }
+        for (cluster, ids) in by_cluster {
+            hooks.report_wanted(&cluster, ids).await;
+        }
+    }
+
     /// Persists a rendered instance: its resources (Pending), the clusters it places
     /// them on, who holds each object, and the retention limit. With `replacing`, the
     /// resources the replaced instance applied exactly as rendered now are noted for
@@ -249,6 +279,7 @@ impl Lifecycle {
         .await?;
         self.work_changed(view.status.current_instance).await;
         self.work_changed(Some(previous)).await;
+        self.reports_wanted(view.status.current_instance).await;
         Ok(view)
     }
 }

@@ -465,6 +465,16 @@ export type ConnectResponse = Message<"flotilla.v1.ConnectResponse"> & {
         value: ActionClaim;
         case: "actionClaim";
     } | {
+        /**
+         * Report the current state of these deployments (a ResourceBundleState each), even
+         * if nothing changed: after an update the server asks for the deployments whose
+         * resources it re-rendered.
+         *
+         * @generated from field: flotilla.v1.ReportRequest report = 9;
+         */
+        value: ReportRequest;
+        case: "report";
+    } | {
         case: undefined;
         value?: undefined;
     };
@@ -474,6 +484,24 @@ export type ConnectResponse = Message<"flotilla.v1.ConnectResponse"> & {
  * Use `create(ConnectResponseSchema)` to create a new message.
  */
 export declare const ConnectResponseSchema: GenMessage<ConnectResponse>;
+/**
+ * The server asks for fresh bundle states.
+ *
+ * @generated from message flotilla.v1.ReportRequest
+ */
+export type ReportRequest = Message<"flotilla.v1.ReportRequest"> & {
+    /**
+     * Deployment ids (`<base>-<app>`).
+     *
+     * @generated from field: repeated string deployment_ids = 1;
+     */
+    deploymentIds: string[];
+};
+/**
+ * Describes the message flotilla.v1.ReportRequest.
+ * Use `create(ReportRequestSchema)` to create a new message.
+ */
+export declare const ReportRequestSchema: GenMessage<ReportRequest>;
 /**
  * A fault injected into a sim agent's cluster through its session.
  *

@@ -219,12 +219,15 @@ async fn main() -> Result<()> {
     // A refused transition says why, in a form a program can act on.
     if let Err(status) = client
         .lifecycle
-        .approve_deployment_intent_group(name())
+        .instantiate_deployment_intent_group(v1::InstantiateDeploymentIntentGroupRequest {
+            name: name().name,
+            ..Default::default()
+        })
         .await
     {
         let error = ApiError::from(status);
         println!(
-            "approve again: {:?} {} (state {})",
+            "instantiate again: {:?} {} (state {})",
             error.code, error.reason, error.metadata["current_state"]
         );
     }

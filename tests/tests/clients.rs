@@ -42,7 +42,7 @@ async fn the_walkthrough_example_runs_green() {
             // 2 documents of frontend and 1 of cache on each of 2 clusters; present
             // and ready count frontend's 3 pods on each cluster too
             "summary: state INSTANTIATED, applied 6, present 12, ready 12",
-            "approve again: FailedPrecondition INVALID_STATE_TRANSITION (state INSTANTIATED)",
+            "instantiate again: FailedPrecondition INVALID_STATE_TRANSITION (state INSTANTIATED)",
             "terminated: TERMINATED",
         ]
     );

@@ -6,6 +6,9 @@
 //!   instance, and while rsync has deleted part of it after a terminate (the database
 //!   read after the kill shows the operation half done): after each restart the
 //!   operation completes, nothing lost, duplicated or stuck;
+//! - kill -9 while a rollout (an update of the 10,000: 1,000 changed, 500 dropped) is
+//!   half sent (the database read after the kill shows part of the changed ones
+//!   applied): after the restart it completes, and nothing that stays is deleted;
 //! - SIGTERM while an instantiate is in flight and a watch is open: the in-flight
 //!   request finishes (staged shutdown drains it), the watch ends UNAVAILABLE with a
 //!   resume token, and after the restart that token resumes exactly where the stream
@@ -25,6 +28,7 @@ use fleet::{WAIT, clusters, deployment, summary, wait_counts};
 e2e_suite!(
     args = ["--agent-heartbeat-millis", "1000", "--sim", "false"],
     kill_9_mid_instantiate_mid_apply_and_mid_terminate,
+    kill_9_mid_rollout_completes_it_and_keeps_what_stays,
     sigterm_mid_instantiate_drains_it_and_ends_watches_resumably,
 );
 
@@ -221,6 +225,140 @@ async fn kill_9_mid_instantiate_mid_apply_and_mid_terminate(server: &TestServer)
         })
         .await
         .unwrap();
+}
+
+/// The manifests of app `a` of the big fleet: `count` ConfigMaps with data `value`.
+fn config_maps(a: usize, count: usize, value: &str) -> String {
+    (0..count)
+        .map(|d| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: app{a}-cm{d}\ndata:\n  k: {value}\n---\n"
+            )
+        })
+        .collect()
+}
+
+async fn kill_9_mid_rollout_completes_it_and_keeps_what_stays(server: &TestServer) {
+    let (mut server, _agent, dig) = big_fleet(server.backend).await;
+    let mut client = server.client().await;
+    let first = client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    wait_counts(
+        &client,
+        &dig,
+        &[],
+        TOTAL as i32,
+        TOTAL as i32,
+        "10,000 Applied",
+    )
+    .await;
+
+    // The update: app0's 1,000 ConfigMaps change, app1 keeps 500 of its 1,000.
+    let ca = dig
+        .rsplit_once("/deploymentIntentGroups/")
+        .unwrap()
+        .0
+        .to_string();
+    for (a, count, value) in [(0, 1000, "v2"), (1, 500, "v")] {
+        client
+            .lifecycle
+            .update_app(UpdateAppRequest {
+                app: Some(App {
+                    name: format!("{ca}/apps/app{a}"),
+                    manifests: config_maps(a, count, value),
+                    ..Default::default()
+                }),
+                update_mask: Some(prost_types::FieldMask {
+                    paths: vec!["manifests".into()],
+                }),
+            })
+            .await
+            .unwrap();
+    }
+    client
+        .lifecycle
+        .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let updated = client
+        .lifecycle
+        .rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let new = updated.current_instance.clone();
+    // 8,500 unchanged rows are carried over Applied; the 1,000 changed ones are sent.
+    let applied_new = format!(
+        "SELECT COUNT(*) FROM rsync_resources WHERE instance_id = '{new}' AND rsync_status = 'Applied'"
+    );
+    let started = Instant::now();
+    loop {
+        let n = sql_count(&server.database_url, &applied_new).await;
+        if (8_600..9_400).contains(&n) {
+            break;
+        }
+        assert!(n < 9_400, "the rollout finished before the kill: {n}");
+        assert!(
+            started.elapsed() < WAIT,
+            "timed out waiting for the rollout"
+        );
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    server.kill9();
+    let applied = sql_count(&server.database_url, &applied_new).await;
+    assert!(
+        (8_500..9_500).contains(&applied),
+        "the kill landed mid-rollout: {applied} of 9,500 Applied"
+    );
+    eprintln!("killed with {} of 1,000 changes sent", applied - 8_500);
+    server.respawn().await;
+    let mut client = server.client().await;
+    // It completes: 9,500 Applied and Present, none missing on the cluster.
+    wait_counts(
+        &client,
+        &dig,
+        &[],
+        9_500,
+        9_500,
+        "the rollout completed after the restart",
+    )
+    .await;
+    let s = summary(&mut client, &dig, &[]).await;
+    let (r, c) = (
+        s.rsync_status.unwrap_or_default(),
+        s.cluster_status.unwrap_or_default(),
+    );
+    assert_eq!((r.pending, r.retrying, r.failed), (0, 0, 0), "{r:?}");
+    assert_eq!((c.present, c.not_present), (9_500, 0), "{c:?}");
+    // The old instance: what the new one renders again Superseded, the 500 it dropped
+    // deleted; nothing else.
+    let old = eventually(WAIT, "the dropped ones deleted", || {
+        let mut client = client.clone();
+        let (dig, first) = (dig.clone(), first.current_instance.clone());
+        async move {
+            let r = flotilla_tests::rsync_counts(&mut client, &dig, &first, &[]).await;
+            (r.terminated == 500).then_some(r)
+        }
+    })
+    .await;
+    assert_eq!(
+        (old.superseded, old.applied, old.retrying),
+        (9_500, 0, 0),
+        "{old:?}"
+    );
 }
 
 async fn sigterm_mid_instantiate_drains_it_and_ends_watches_resumably(server: &TestServer) {

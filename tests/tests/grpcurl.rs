@@ -14,6 +14,7 @@ e2e_suite!(
     readme_remote_agent_works_as_written,
     readme_tokens_work_as_written,
     readme_actions_work_as_written,
+    readme_rollout_works_as_written,
     readme_container_clusters_work_as_written,
 );
 
@@ -231,7 +232,8 @@ async fn readme_remote_agent_works_as_written(server: &TestServer) {
 }
 
 /// The Actions section's walk-through, on the instantiated demo.
-async fn readme_actions_work_as_written(server: &TestServer) {
+/// Instantiates the demo and waits until its 16 resources are ready.
+async fn demo_ready(server: &TestServer) {
     let mut client = server.client().await;
     flotilla_tests::demo::approve_and_instantiate(&mut client).await;
     flotilla_tests::eventually(
@@ -257,6 +259,73 @@ async fn readme_actions_work_as_written(server: &TestServer) {
         },
     )
     .await;
+}
+
+/// The demo's collectd pods on cluster1 the cluster has, in a DETAIL answer grepped
+/// for names, uids and cluster statuses (an entry's status follows its metadata):
+/// (pod, uid) in order.
+fn collectd_pods(answer: &str) -> Vec<(String, String)> {
+    let mut pods = Vec::new();
+    let (mut name, mut uid) = (None, None);
+    for line in answer.lines().map(str::trim) {
+        let value = |prefix: &str| {
+            line.strip_prefix(prefix)
+                .map(|rest| rest.trim_end_matches(['"', ',']).to_string())
+        };
+        if let Some(pod) = value("\"name\": \"collectd-") {
+            if name.as_deref() != Some(format!("collectd-{pod}").as_str()) {
+                uid = None;
+            }
+            name = Some(format!("collectd-{pod}"));
+        } else if let Some(id) = value("\"uid\": \"") {
+            uid = Some(id);
+        } else if line.starts_with("\"clusterStatus\": \"")
+            && let (Some(pod), Some(id)) = (name.take(), uid.take())
+            && line.contains("CLUSTER_RESOURCE_STATUS_PRESENT")
+        {
+            pods.push((pod, id));
+        }
+    }
+    pods
+}
+
+async fn readme_rollout_works_as_written(server: &TestServer) {
+    demo_ready(server).await;
+    let script = format!(
+        "export FLOTILLA_TOKEN=$(cat flotilla-data/admin.token)\n{}",
+        readme_block("## Changing a running deployment")
+    )
+    .replace("localhost:50051", &server.address);
+    let text = run_block(server, &[], &script);
+    assert_eq!(text.matches("ERROR:").count(), 0, "{text}");
+    for expected in [
+        "\"runningRevision\": \"3\"",
+        "\"revision\": \"4\"",
+        "PENDING_CHANGE_KIND_CHANGED",
+        "DEPLOYMENT_INTENT_GROUP_EVENT_KIND_UPDATED",
+        "\"applied\": 8",
+        "\"ready\": 16",
+    ] {
+        assert!(text.contains(expected), "{expected} missing:\n{text}");
+    }
+    // Three pod listings: before, after the rollout, after the rollback. The first two
+    // pods keep their uids throughout (no pod restarted); the third comes and goes.
+    let listing = |from: &str, to: &str| {
+        let start = text.find(from).unwrap_or_else(|| panic!("{from}:\n{text}"));
+        let end = text[start..].find(to).map_or(text.len(), |e| start + e);
+        collectd_pods(&text[start..end])
+    };
+    let before = listing("collectd pods:", "\"runningRevision\"");
+    let after_rollout = listing("after the rollout:", "after the rollback:");
+    let after_rollback = listing("after the rollback:", "\"applied\"");
+    assert_eq!(before.len(), 2, "{text}");
+    assert_eq!(after_rollout.len(), 3, "{text}");
+    assert_eq!(&after_rollout[..2], &before[..], "{text}");
+    assert_eq!(after_rollback, before, "{text}");
+}
+
+async fn readme_actions_work_as_written(server: &TestServer) {
+    demo_ready(server).await;
     let script = format!(
         "export FLOTILLA_TOKEN=$(cat flotilla-data/admin.token)\n{}",
         readme_block("## Actions on VMs")

@@ -310,7 +310,10 @@ pub async fn delete(ctx: &Ctx, files: &[PathBuf], values: Option<&Path>) -> anyh
             && existing["state"] == "DEPLOYMENT_INTENT_GROUP_STATE_INSTANTIATED"
         {
             resources
-                .verb("TerminateDeploymentIntentGroup", &d.name)
+                .verb(
+                    "TerminateDeploymentIntentGroup",
+                    serde_json::json!({ "name": d.name }),
+                )
                 .await
                 .map_err(|s| with_origin(s, &d.origin))?;
             println!("{what} terminated");

@@ -134,6 +134,32 @@ enum Command {
         after_help = "Example:\n  flotilla terminate projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod"
     )]
     Terminate { group: String },
+    /// Roll out the approved pending revision of an instantiated group: only what changed
+    /// is applied, what is gone deleted, the rest left running.
+    #[command(
+        after_help = "Example:\n  flotilla approve GROUP && flotilla rollout GROUP && flotilla wait GROUP --for ready"
+    )]
+    Rollout { group: String },
+    /// Move an instantiated group back to the rendered content of an earlier revision
+    /// (see `flotilla describe deploymentIntentGroup GROUP` for its history).
+    #[command(after_help = "Example:\n  flotilla rollback GROUP --revision 3")]
+    Rollback {
+        group: String,
+        /// The content revision to go back to.
+        #[arg(long)]
+        revision: i64,
+    },
+    /// Move the running deployment of a group to an approved group of another version of
+    /// the same composite app; the source ends TERMINATED.
+    #[command(
+        after_help = "Example:\n  flotilla migrate projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod \\\n    --to projects/demo/compositeApps/shop/versions/v2/deploymentIntentGroups/prod"
+    )]
+    Migrate {
+        group: String,
+        /// The group to move to.
+        #[arg(long)]
+        to: String,
+    },
     /// Apply or terminate a cluster's network intents.
     #[command(
         after_help = "Examples:\n  flotilla network apply clusterProviders/edge/clusters/cluster1\n  flotilla network terminate clusterProviders/edge/clusters/cluster1"
@@ -357,6 +383,15 @@ async fn run(cli: Cli) -> anyhow::Result<()> {
             verb(&ctx, "InstantiateDeploymentIntentGroup", &group).await
         }
         Command::Terminate { group } => verb(&ctx, "TerminateDeploymentIntentGroup", &group).await,
+        Command::Rollout { group } => verb(&ctx, "RolloutDeploymentIntentGroup", &group).await,
+        Command::Rollback { group, revision } => {
+            let body = serde_json::json!({ "name": group, "revision": revision });
+            verb_with(&ctx, "RollbackDeploymentIntentGroup", &group, body).await
+        }
+        Command::Migrate { group, to } => {
+            let body = serde_json::json!({ "name": group, "target": to });
+            verb_with(&ctx, "MigrateDeploymentIntentGroup", &to, body).await
+        }
         Command::Network { verb: network } => match network {
             NetworkVerb::Apply { cluster } => {
                 verb(&ctx, "ApplyClusterNetworkIntents", &cluster).await
@@ -485,7 +520,18 @@ async fn describe_resource(ctx: &Ctx, kind: &str, name: &str) -> anyhow::Result<
 }
 
 async fn verb(ctx: &Ctx, rpc: &str, name: &str) -> anyhow::Result<()> {
-    let after = ctx.resources().await?.verb(rpc, name).await?;
+    verb_with(ctx, rpc, name, serde_json::json!({ "name": name })).await
+}
+
+/// A verb with a request body of its own; prints `name` (the resource the answer is)
+/// and its state.
+async fn verb_with(
+    ctx: &Ctx,
+    rpc: &str,
+    name: &str,
+    body: serde_json::Value,
+) -> anyhow::Result<()> {
+    let after = ctx.resources().await?.verb(rpc, body).await?;
     match ctx.output {
         Format::Table | Format::Wide => {
             let state = after["state"]

@@ -157,11 +157,12 @@ impl Resources {
         Ok(())
     }
 
-    /// A verb on a deployment intent group (`Approve`, `Instantiate`, `Terminate`) or a
-    /// cluster's network intents (`ApplyClusterNetworkIntents`, ...): the method name
-    /// and the resource; returns the resource after the verb.
-    pub async fn verb(&self, rpc: &str, name: &str) -> Result<Value, Status> {
-        Ok(to_json(&self.invoke(rpc, json!({ "name": name })).await?))
+    /// A verb on a deployment intent group (`Approve`, `Instantiate`, `Rollback`, ...)
+    /// or a cluster's network intents (`ApplyClusterNetworkIntents`, ...): the method
+    /// name and its request (`{"name": ...}` and the verb's own fields); returns the
+    /// resource after the verb.
+    pub async fn verb(&self, rpc: &str, request: Value) -> Result<Value, Status> {
+        Ok(to_json(&self.invoke(rpc, request).await?))
     }
 }
 

@@ -201,7 +201,7 @@ async fn every_output_format_and_the_exit_codes() {
         ok(&server, &["instantiate", group]),
         format!("{group}: instantiated\n")
     );
-    let refused = flotilla(&server, &["approve", group]);
+    let refused = flotilla(&server, &["instantiate", group]);
     assert_eq!(refused.status.code(), Some(4));
     let message = stderr(&refused);
     assert!(message.contains("INVALID_STATE_TRANSITION"), "{message}");
@@ -411,7 +411,11 @@ async fn readme_cli_quickstart_works_as_written() {
         readme_block("## Quickstart with the CLI").replace("localhost:50051", &server.address);
     let text = run_block(&server, &[], &format!("set -e\n{script}"));
     assert_eq!(text.matches(" created\n").count(), 12, "{text}");
-    assert_eq!(text.matches(" unchanged\n").count(), 12, "{text}");
+    // Applied again: 12 unchanged; with 4 replicas: the profile configured, 11 unchanged.
+    assert_eq!(text.matches(" unchanged\n").count(), 23, "{text}");
+    assert_eq!(text.matches(" configured\n").count(), 1, "{text}");
+    // The rollout sent frontend's Deployment: a 4th pod runs on lab1.
+    assert!(text.contains("frontend-3"), "a 4th frontend pod:\n{text}");
     assert!(text.contains(&format!("{TOUR}: ready\n")), "{text}");
     assert!(text.contains("prod   INSTANTIATED"), "{text}");
     assert!(text.contains("6/6 applied, 12/12 ready"), "{text}");

@@ -120,9 +120,9 @@ def main() -> None:
 
     # A refused transition says why, in a form a program can act on.
     try:
-        client.lifecycle.ApproveDeploymentIntentGroup(lc.ApproveDeploymentIntentGroupRequest(name=group))
+        client.lifecycle.InstantiateDeploymentIntentGroup(lc.InstantiateDeploymentIntentGroupRequest(name=group))
     except FlotillaError as error:
-        print(f"approve again: {error.code().name} {error.reason} (state {error.metadata['current_state']})")
+        print(f"instantiate again: {error.code().name} {error.reason} (state {error.metadata['current_state']})")
 
     # Terminate, and watch until the group is TERMINATED with nothing left applied.
     client.lifecycle.TerminateDeploymentIntentGroup(lc.TerminateDeploymentIntentGroupRequest(name=group))

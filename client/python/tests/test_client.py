@@ -39,7 +39,7 @@ def test_walkthrough_example_runs_green(server: Server) -> None:
     # 2 documents of frontend and 1 of cache on each of 2 clusters; present and ready
     # count frontend's 3 pods (its profile patched replicas to 3) on each cluster too
     assert lines[1] == "summary: state INSTANTIATED, applied 6, present 12, ready 12", lines
-    assert lines[2] == "approve again: FAILED_PRECONDITION INVALID_STATE_TRANSITION (state INSTANTIATED)"
+    assert lines[2] == "instantiate again: FAILED_PRECONDITION INVALID_STATE_TRANSITION (state INSTANTIATED)"
     assert lines[3] == "terminated: TERMINATED"
 
 

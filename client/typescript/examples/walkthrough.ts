@@ -98,10 +98,10 @@ async function main(): Promise<void> {
 
   // A refused transition says why, in a form a program can act on.
   try {
-    await client.lifecycle.approveDeploymentIntentGroup({ name: group });
+    await client.lifecycle.instantiateDeploymentIntentGroup({ name: group });
   } catch (error) {
     const e = FlotillaError.fromError(error);
-    console.log(`approve again: ${e.reason} (state ${e.errorMetadata.current_state})`);
+    console.log(`instantiate again: ${e.reason} (state ${e.errorMetadata.current_state})`);
   }
 
   // Terminate, and watch until the group is TERMINATED with nothing left applied.

@@ -48,7 +48,7 @@ test("the walk-through example runs green", () =>
       // 2 documents of frontend and 1 of cache on each of 2 clusters; present and ready
       // count frontend's 3 pods on each cluster too
       "summary: state INSTANTIATED, applied 6, present 12, ready 12",
-      "approve again: INVALID_STATE_TRANSITION (state INSTANTIATED)",
+      "instantiate again: INVALID_STATE_TRANSITION (state INSTANTIATED)",
       "terminated: TERMINATED",
     ]);
   }));

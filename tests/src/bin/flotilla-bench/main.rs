@@ -40,6 +40,7 @@ use tokio::sync::Mutex;
 mod fleet;
 mod p7;
 mod p8;
+mod p9;
 
 /// The bench decodes every page it reads, as any client does: with glibc's malloc that
 /// decoding (and etcd's JSON baseline) spent most of its time in the allocator, which
@@ -908,8 +909,19 @@ async fn run_backend(
     context: &str,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
-    let server = TestServer::start_with(backend, SERVER_ARGS).await;
+    let metrics = format!("127.0.0.1:{}", free_port());
+    let mut args = SERVER_ARGS.to_vec();
+    args.extend(["--metrics-listen", &metrics]);
+    let server = TestServer::start_with(backend, &args).await;
     let result = run_checks(&server, label, scale, etcd, context, rows).await;
+    let result = match result {
+        Ok(()) => {
+            let mut client = server.client().await;
+            eprintln!("[{label}] P9: an update of 1% of the instance");
+            p9::run(&mut client, &metrics, scale, label, rows).await
+        }
+        error => error,
+    };
     if result.is_err() {
         // What the server said last explains most failures (it is gone with its
         // temporary directory once dropped).

@@ -1,0 +1,152 @@
+//! P9 (issue 22): changing a running deployment. On the converged P1–P6 fleet, one app
+//! of the group's apps (1% at full scale: 1 of 100) gets new ConfigMap data; the pending
+//! revision is approved and rolled out. Measured: the applies and deletes the agents
+//! acknowledged for it (rsync's counters on the server's /metrics), which must be
+//! exactly the changed resources and none, and the time from the rollout call until
+//! every resource of the new instance is Applied. Baseline, in the same run: the outage
+//! path, terminate (until every delete is done) then instantiate (until converged).
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use flotilla_client::Client;
+use flotilla_client::v1::*;
+use flotilla_tests::metrics::rsync_succeeded;
+
+use super::{DIG, Row, Scale, summary, wait_converged};
+
+/// The manifests of app `app` with every ConfigMap's data changed.
+fn changed_manifests(app: usize, docs: usize) -> String {
+    (0..docs)
+        .map(|d| {
+            format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a{app}-cm{d}\ndata:\n  key: changed-{d}\n"
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
+}
+
+/// Polls the summary until `done` holds of its rsync counts.
+async fn wait_rsync(
+    client: &mut Client,
+    what: &str,
+    done: impl Fn(&RsyncStatusCounts) -> bool,
+) -> Result<()> {
+    let deadline = Instant::now() + Duration::from_secs(300);
+    loop {
+        let r = summary(client).await?.rsync_status.unwrap_or_default();
+        if done(&r) {
+            return Ok(());
+        }
+        if Instant::now() > deadline {
+            bail!("{what}: {r:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+pub async fn run(
+    client: &mut Client,
+    metrics: &str,
+    scale: Scale,
+    label: &'static str,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    let total = scale.apps * scale.clusters * scale.docs;
+    let changed = scale.clusters * scale.docs;
+    // P5 cut agents; start from a converged instance.
+    wait_converged(client, scale, Duration::from_secs(300)).await?;
+    let version = DIG
+        .rsplit_once("/deploymentIntentGroups/")
+        .expect("a group")
+        .0;
+    let l = &mut client.lifecycle;
+    l.update_app(UpdateAppRequest {
+        app: Some(App {
+            name: format!("{version}/apps/a0"),
+            manifests: changed_manifests(0, scale.docs),
+            ..Default::default()
+        }),
+        update_mask: Some(prost_types::FieldMask {
+            paths: vec!["manifests".into()],
+        }),
+    })
+    .await?;
+    l.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        name: DIG.into(),
+        ..Default::default()
+    })
+    .await?;
+    let (applies, deletes) = (
+        rsync_succeeded(metrics, "apply"),
+        rsync_succeeded(metrics, "delete"),
+    );
+    let started = Instant::now();
+    l.rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
+        name: DIG.into(),
+        ..Default::default()
+    })
+    .await?;
+    let call = started.elapsed().as_secs_f64();
+    wait_rsync(client, "the rollout converges", |r| {
+        r.applied == total as i32 && r.pending == 0
+    })
+    .await?;
+    let update = started.elapsed().as_secs_f64();
+    // Anything sent beyond the difference would still be counted a moment later.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let sent_applies = rsync_succeeded(metrics, "apply") - applies;
+    let sent_deletes = rsync_succeeded(metrics, "delete") - deletes;
+
+    // Baseline: the outage path, terminate then instantiate, to the same end.
+    let started = Instant::now();
+    let l = &mut client.lifecycle;
+    l.terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+        name: DIG.into(),
+        ..Default::default()
+    })
+    .await?;
+    wait_rsync(client, "the terminate finishes", |r| {
+        r.terminated == total as i32
+    })
+    .await?;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await?;
+    wait_converged(client, scale, Duration::from_secs(300)).await?;
+    let outage = started.elapsed().as_secs_f64();
+
+    let exact = sent_applies == changed as f64 && sent_deletes == 0.0;
+    rows.push(Row {
+        backend: label,
+        id: "P9 update sends",
+        figure: format!(
+            "{sent_applies} applies, {sent_deletes} deletes for {changed} changed of {total}"
+        ),
+        baseline: format!("{total} applies + {total} deletes terminate + instantiate"),
+        ratio: format!(
+            "{:.2}%",
+            100.0 * (sent_applies + sent_deletes) / total as f64
+        ),
+        target: format!("{changed} applies, 0 deletes"),
+        pass: exact,
+        gating: true,
+    });
+    let ratio = update / outage;
+    rows.push(Row {
+        backend: label,
+        id: "P9 update converge",
+        figure: format!("{update:.2} s (call {call:.2} s)"),
+        baseline: format!("{outage:.2} s terminate + instantiate"),
+        ratio: format!("{ratio:.2}x"),
+        target: "<= 0.25x".into(),
+        pass: ratio <= 0.25,
+        gating: !scale.quick,
+    });
+    Ok(())
+}

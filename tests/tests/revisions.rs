@@ -31,6 +31,8 @@ e2e_suite!(backend =>
     a_failed_rollout_is_honest_and_rolls_back,
     concurrent_verbs_with_one_etag_have_one_winner,
     migrate_moves_the_deployment_to_another_version,
+    an_expired_revision_cannot_be_rolled_back_to,
+    an_unreachable_cluster_waits_and_a_rollback_still_works,
 );
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -42,20 +44,23 @@ use flotilla_tests::rsync_counts as counts;
 
 /// A server of the demo with its metrics endpoint; returns it and the endpoint.
 async fn start(backend: Backend) -> (TestServer, String) {
+    start_with(backend, &[]).await
+}
+
+/// [`start`] with more flags.
+async fn start_with(backend: Backend, more: &[&str]) -> (TestServer, String) {
     let metrics = format!("127.0.0.1:{}", free_port());
-    let server = TestServer::start_with(
-        backend,
-        &[
-            "--demo",
-            "--sim-pod-ready-millis",
-            "100",
-            "--watch-heartbeat-millis",
-            "300",
-            "--metrics-listen",
-            &metrics,
-        ],
-    )
-    .await;
+    let mut args = vec![
+        "--demo",
+        "--sim-pod-ready-millis",
+        "100",
+        "--watch-heartbeat-millis",
+        "300",
+        "--metrics-listen",
+        &metrics,
+    ];
+    args.extend(more);
+    let server = TestServer::start_with(backend, &args).await;
     (server, metrics)
 }
 
@@ -652,4 +657,88 @@ async fn migrate_moves_the_deployment_to_another_version(backend: Backend) {
         .expect_err("still has placement intents");
     let still = converged(&client, &target, 6, 6).await;
     assert_eq!(still, after);
+}
+
+/// With a retention of one instance, the replaced instance goes in the rollout's own
+/// transaction, after what it ran was carried over: the rollout still sends only the
+/// difference, and a rollback to it is FAILED_PRECONDITION `REVISION_EXPIRED`.
+async fn an_expired_revision_cannot_be_rolled_back_to(backend: Backend) {
+    let (server, metrics) = start_with(backend, &["--instance-retention", "1"]).await;
+    let mut client = server.client().await;
+    let first = demo::approve_and_instantiate(&mut client).await;
+    let before = converged(&client, DIG, 8, 8).await;
+    applies_settle_at(&metrics, "apply", 8.0).await;
+    set_collectd_replicas(&mut client, 3).await;
+    approve(&mut client, DIG).await;
+    rollout(&mut client, DIG).await.expect("rollout");
+    let after = converged(&client, DIG, 8, 10).await;
+    applies_settle_at(&metrics, "apply", 10.0).await;
+    for (pod, uid) in &before {
+        assert_eq!(after.get(pod), Some(uid), "{pod:?} kept running");
+    }
+    let gone = client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: DIG.into(),
+            instance: first.current_instance.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect_err("the first instance is gone");
+    assert_eq!(gone.code(), Code::NotFound, "{gone:?}");
+    let expired = error_view(rollback(&mut client, DIG, first.running_revision).await);
+    assert_eq!(expired.code, Code::FailedPrecondition, "{expired:?}");
+    assert_eq!(expired.reason, "REVISION_EXPIRED");
+}
+
+/// A rollout while cluster2's agent is cut: its changed resource waits (Retrying, the
+/// condition names the cluster), cluster1 converges; a rollback meanwhile is accepted,
+/// and once cluster2 is back everything converges on the rolled-back content.
+async fn an_unreachable_cluster_waits_and_a_rollback_still_works(backend: Backend) {
+    let (server, metrics) = start(backend).await;
+    let mut client = server.client().await;
+    let first = demo::approve_and_instantiate(&mut client).await;
+    converged(&client, DIG, 8, 8).await;
+    applies_settle_at(&metrics, "apply", 8.0).await;
+    let cluster2 = names::cluster("edge", "cluster2");
+    client
+        .simulator
+        .disconnect_cluster(DisconnectClusterRequest {
+            cluster: cluster2.clone(),
+        })
+        .await
+        .unwrap();
+    set_collectd_replicas(&mut client, 3).await;
+    approve(&mut client, DIG).await;
+    rollout(&mut client, DIG)
+        .await
+        .expect("rollout with a cluster down");
+    let cluster1 = names::cluster("edge", "cluster1");
+    eventually(WAIT, "cluster1 applied, cluster2 waiting", || {
+        let mut client = client.clone();
+        let (c1, c2) = (cluster1.clone(), cluster2.clone());
+        async move {
+            let one = counts(&mut client, DIG, "", &[&c1]).await;
+            let two = counts(&mut client, DIG, "", &[&c2]).await;
+            (one.applied == 4 && two.retrying >= 1).then_some(())
+        }
+    })
+    .await;
+    let group = get(&mut client, DIG).await;
+    let applied = group
+        .conditions
+        .iter()
+        .find(|c| c.r#type == "ResourcesApplied")
+        .expect("a ResourcesApplied condition");
+    assert_eq!(applied.reason, "Retrying", "{applied:?}");
+    assert!(applied.message.contains("cluster2"), "{applied:?}");
+    rollback(&mut client, DIG, first.running_revision)
+        .await
+        .expect("a rollback while a cluster is down");
+    client
+        .simulator
+        .reconnect_cluster(ReconnectClusterRequest { cluster: cluster2 })
+        .await
+        .unwrap();
+    converged(&client, DIG, 8, 8).await;
 }

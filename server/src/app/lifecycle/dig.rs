@@ -265,7 +265,7 @@ impl Lifecycle {
             )
             .await?;
             if let Some(p) = &persisted {
-                p.carry_over(tx, &owner).await?;
+                p.finish(tx, &owner).await?;
             }
             self.dig_view(tx, name).await
         })

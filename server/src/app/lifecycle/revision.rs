@@ -29,16 +29,19 @@ pub(super) struct Replacing<'a> {
 pub(super) struct Persisted {
     pub id: InstanceId,
     carry: Option<(InstanceId, Vec<ResourceKey>)>,
+    retention: usize,
 }
 
 impl Persisted {
     /// Carries over what the replaced instance applied unchanged (see
-    /// [`carry_over`]); call after the history entry announcing the instance.
-    pub(super) async fn carry_over(&self, tx: &mut Tx, owner: &str) -> Result<()> {
-        match &self.carry {
-            Some((previous, keys)) => carry_over(tx, owner, *previous, self.id, keys).await,
-            None => Ok(()),
+    /// [`carry_over`]), then applies the retention limit (after: the replaced instance
+    /// may be one it removes); call after the history entry announcing the instance.
+    pub(super) async fn finish(&self, tx: &mut Tx, owner: &str) -> Result<()> {
+        if let Some((previous, keys)) = &self.carry {
+            carry_over(tx, owner, *previous, self.id, keys).await?;
         }
+        instance_expire(tx, owner, self.retention).await?;
+        Ok(())
     }
 }
 
@@ -73,7 +76,8 @@ impl Lifecycle {
     }
 
     /// Persists a rendered instance: its resources (Pending), the clusters it places
-    /// them on, who holds each object, and the retention limit. With `replacing`, the
+    /// them on, and who holds each object ([`Persisted::finish`] applies the retention
+    /// limit). With `replacing`, the
     /// resources the replaced instance applied exactly as rendered now are noted for
     /// [`Persisted::carry_over`].
     pub(super) async fn persist_instance(
@@ -95,8 +99,11 @@ impl Lifecycle {
         instance_insert(tx, row, clusters).await?;
         rsync_resources_insert(tx, row.id, resources).await?;
         instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
-        instance_expire(tx, &row.owner, self.instance_retention).await?;
-        Ok(Persisted { id: row.id, carry })
+        Ok(Persisted {
+            id: row.id,
+            carry,
+            retention: self.instance_retention,
+        })
     }
 
     /// Renders `earlier` (an instance of `owner`) again as a new instance replacing
@@ -273,7 +280,7 @@ impl Lifecycle {
                 revision,
             )
             .await?;
-            persisted.carry_over(tx, &target_owner).await?;
+            persisted.finish(tx, &target_owner).await?;
             Ok((running.id, self.dig_view(tx, target).await?))
         })
         .await?;

@@ -913,15 +913,7 @@ async fn run_backend(
     let mut args = SERVER_ARGS.to_vec();
     args.extend(["--metrics-listen", &metrics]);
     let server = TestServer::start_with(backend, &args).await;
-    let result = run_checks(&server, label, scale, etcd, context, rows).await;
-    let result = match result {
-        Ok(()) => {
-            let mut client = server.client().await;
-            eprintln!("[{label}] P9: an update of 1% of the instance");
-            p9::run(&mut client, &metrics, scale, label, rows).await
-        }
-        error => error,
-    };
+    let result = run_checks(&server, &metrics, label, scale, etcd, context, rows).await;
     if result.is_err() {
         // What the server said last explains most failures (it is gone with its
         // temporary directory once dropped).
@@ -937,6 +929,7 @@ async fn run_backend(
 
 async fn run_checks(
     server: &TestServer,
+    metrics: &str,
     label: &'static str,
     scale: Scale,
     etcd: &Etcd,
@@ -1146,6 +1139,12 @@ async fn run_checks(
         pass: hwm <= 500 * 1024,
         gating: true,
     });
+
+    // P9, after P6's figure (its terminate + instantiate baseline renders the instance
+    // again), while the agents still run.
+    eprintln!("[{label}] P9: an update of 1% of the instance");
+    p9::run(&mut client, metrics, scale, label, rows).await?;
+    drop(agents);
     Ok(())
 }
 

@@ -244,12 +244,7 @@ impl Lifecycle {
             let revision = dig_update_state(tx, name, status.state, next, change).await?;
             let event = DigEvent::of(op, next);
             let (recorded_instance, recorded_revision) = match &persisted {
-                Some(p) => {
-                    let row = instance_find(tx, p.id).await?.ok_or_else(|| {
-                        Error::internal(format!("{name}: new instance {} is gone", p.id))
-                    })?;
-                    (p.id.to_string(), row.revision)
-                }
+                Some(p) => (p.id.to_string(), p.revision),
                 None => (
                     instance.map(|i| i.id.to_string()).unwrap_or_default(),
                     revision,

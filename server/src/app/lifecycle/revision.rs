@@ -28,6 +28,8 @@ pub(super) struct Replacing<'a> {
 /// its lifecycle event is out.
 pub(super) struct Persisted {
     pub id: InstanceId,
+    /// The content revision it was rendered from.
+    pub revision: i64,
     carry: Option<(InstanceId, Vec<ResourceKey>)>,
     retention: usize,
 }
@@ -101,6 +103,7 @@ impl Lifecycle {
         instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
         Ok(Persisted {
             id: row.id,
+            revision: row.revision,
             carry,
             retention: self.instance_retention,
         })

@@ -219,6 +219,19 @@ async fn a_rollout_sends_only_the_difference_and_rolls_back(backend: Backend) {
     let before = converged(&client, DIG, 8, 8).await;
     applies_settle_at(&metrics, "apply", 8.0).await;
     let (mut stream, mut view) = mirror::settled_watch(&mut client).await;
+    // And a DETAIL watcher: carried resources come with what the cluster reported.
+    let mut detail_stream =
+        mirror::watch(&mut client, mirror::watch_request(StatusOutput::Detail, "")).await;
+    let mut detail = mirror::Mirror::default();
+    mirror::settle(
+        &mut client,
+        &mut detail_stream,
+        &mut detail,
+        StatusOutput::Detail,
+        &[],
+        &[],
+    )
+    .await;
 
     // An edit of the running group is a pending revision, not refused.
     set_collectd_replicas(&mut client, 3).await;
@@ -298,6 +311,20 @@ async fn a_rollout_sends_only_the_difference_and_rolls_back(backend: Backend) {
         view.instance.ends_with(&updated.current_instance),
         "{}",
         view.instance
+    );
+    mirror::settle(
+        &mut client,
+        &mut detail_stream,
+        &mut detail,
+        StatusOutput::Detail,
+        &[],
+        &[],
+    )
+    .await;
+    assert_eq!(
+        detail.metadata.len(),
+        8 + 10,
+        "every resource has its metadata"
     );
 
     // Rollback: bad and unknown revisions first.

@@ -20,6 +20,7 @@ use crate::domain::render::deployment_id;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
+use crate::store::carry::{carried_keys, has_cluster_only};
 use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::{dig_set_conditions, dig_status};
 use crate::store::instance::{
@@ -1188,91 +1189,69 @@ fn ingest_one(
 }
 
 /// Gives `instance`, which replaces `previous` under the same base (an update, rollback
-/// or migrate, in its transaction, after the lifecycle event that announced it), what
-/// the clusters are known to run: its resources in `carried` (rendered exactly as
-/// `previous` had them applied) become Applied without being sent again, and each of
-/// its deployments gets the cluster resources `previous` last saw for it, ingested as
-/// if its agent had just reported them. Watchers see ordinary status changes of the new
-/// instance; what is not carried stays Pending for rsync.
+/// or migrate, in its transaction, after the lifecycle event that announced it), the
+/// cluster-only resources (pods and the like) `previous` last saw of the controllers
+/// it carried over (`store::carry::carry_applied`, before that event, carried the
+/// rendered resources themselves), ingested as if its agent had just reported them:
+/// watchers see them appear as ordinary events of the new instance. Then refreshes the
+/// owner's conditions.
 pub(crate) async fn carry_over(
     tx: &mut Tx,
     owner: &str,
     previous: InstanceId,
     instance: InstanceId,
-    carried: &[ResourceKey],
 ) -> Result<()> {
     let mut deltas = CountDeltas::default();
-    let moves: Vec<StatusMove> = carried
-        .iter()
-        .map(|key| StatusMove {
-            owner,
-            instance,
-            key,
-            expected: &[RsyncStatus::Pending],
-            to: RsyncStatus::Applied,
-        })
-        .collect();
-    rsync_set_statuses(tx, &moves, &mut deltas).await?;
-    // (cluster, app, kind, group, namespace, name) of what is carried.
-    let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
     let mut writes = IngestWrites::default();
-    let apps = instance_apps(tx, instance).await?;
-    let apps: Vec<&str> = apps.iter().map(String::as_str).collect();
-    for cluster in instance_clusters(tx, instance).await? {
-        let seen = cluster_resources_for_bundles(tx, previous, &cluster, &apps).await?;
-        if seen.is_empty() {
-            continue;
-        }
-        let rendered = rsync_rows_for_bundles(tx, instance, &cluster, &apps).await?;
-        for (app, rows) in &seen {
-            let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
-                kept.contains(&[app.as_str(), &cluster, kind, group, namespace, name])
-            };
-            // What the cluster runs of the carried resources and of the controllers
-            // among them (their pods): a changed resource, and what its controller
-            // makes, is left Unknown until the agent reports it after the apply.
-            let resources = rows
-                .iter()
-                .filter(|r| r.present)
-                .filter_map(|r| {
-                    let body = Body::from_text(r.body.clone())?;
-                    let metadata = &body.value()["metadata"];
-                    let owned = is_owned(metadata);
-                    let keep = if r.rsync_backed {
-                        is_kept(&r.gvk.kind, &r.gvk.group, &r.namespace, &r.name)
-                    } else {
-                        owned && owned_by_kept(metadata, &r.namespace, &is_kept)
-                    };
-                    keep.then(|| Reported {
-                        gvk: r.gvk.clone(),
-                        namespace: r.namespace.clone(),
-                        name: r.name.clone(),
-                        readiness: Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
-                        owned,
-                        body,
+    if has_cluster_only(tx, previous).await? {
+        let carried = carried_keys(tx, instance).await?;
+        // (app, cluster, kind, group, namespace, name) of what is carried.
+        let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
+        let apps = instance_apps(tx, instance).await?;
+        let apps: Vec<&str> = apps.iter().map(String::as_str).collect();
+        for cluster in instance_clusters(tx, instance).await? {
+            let seen = cluster_resources_for_bundles(tx, previous, &cluster, &apps).await?;
+            for (app, rows) in &seen {
+                let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
+                    kept.contains(&[app.as_str(), &cluster, kind, group, namespace, name])
+                };
+                // What the carried controllers make; a changed controller's pods are
+                // left to the agent's report after the apply.
+                let resources: Vec<Reported> = rows
+                    .iter()
+                    .filter(|r| r.present && !r.rsync_backed)
+                    .filter_map(|r| {
+                        let body = Body::from_text(r.body.clone())?;
+                        let metadata = &body.value()["metadata"];
+                        let keep =
+                            is_owned(metadata) && owned_by_kept(metadata, &r.namespace, &is_kept);
+                        keep.then(|| Reported {
+                            gvk: r.gvk.clone(),
+                            namespace: r.namespace.clone(),
+                            name: r.name.clone(),
+                            readiness: Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
+                            owned: true,
+                            body,
+                        })
                     })
-                })
-                .collect();
-            let bundle = Bundle {
-                deployment_id: String::new(),
-                resources,
-            };
-            let rendered: Vec<ObservedRsyncRow> = rendered
-                .get(app)
-                .into_iter()
-                .flatten()
-                .filter(|r| is_kept(&r.gvk.kind, &r.gvk.group, &r.namespace, &r.name))
-                .cloned()
-                .collect();
-            let deployment = Deployment {
-                cluster: &cluster,
-                instance,
-                owner,
-                app,
-                rendered: &rendered,
-                reported: &[],
-            };
-            ingest_one(tx, &deployment, &bundle, &mut deltas, &mut writes);
+                    .collect();
+                if resources.is_empty() {
+                    continue;
+                }
+                let bundle = Bundle {
+                    deployment_id: String::new(),
+                    resources,
+                };
+                let deployment = Deployment {
+                    cluster: &cluster,
+                    instance,
+                    owner,
+                    app,
+                    rendered: &[],
+                    reported: &[],
+                };
+                ingest_one(tx, &deployment, &bundle, &mut deltas, &mut writes);
+            }
         }
     }
     writes.apply(tx).await?;

@@ -3,7 +3,7 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::status::{Scope, rsync_bulk_transition};
+use super::status::{Scope, rsync_bulk_transition, rsync_bulk_transition_unannounced};
 use super::{Backend, Tx, db_error, now_micros};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -317,11 +317,24 @@ pub async fn instance_claim(
     let lock = tx.for_update();
     let owner = instance.owner.as_str();
     let by = instance.id;
-    for owner in std::iter::once(owner).chain(migrated_from) {
+    // The owner's streams switch to `instance` at this transaction's lifecycle event:
+    // its older rows move unannounced. A migrate's source keeps its streams (its
+    // instance stays current there, TERMINATED): its rows are announced.
+    let scope = Scope::RenderedBy { owner, by };
+    rsync_bulk_transition_unannounced(
+        tx,
+        lock,
+        scope,
+        &RsyncStatus::HOLDING,
+        RsyncStatus::Superseded,
+    )
+    .await?;
+    if let Some(owner) = migrated_from {
+        let scope = Scope::RenderedBy { owner, by };
         rsync_bulk_transition(
             tx,
             lock,
-            Scope::RenderedBy { owner, by },
+            scope,
             &RsyncStatus::HOLDING,
             RsyncStatus::Superseded,
         )

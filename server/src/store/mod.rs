@@ -13,6 +13,7 @@
 //! inside such a transaction.
 
 pub mod action;
+pub mod carry;
 pub mod cluster;
 pub mod container_cluster;
 pub mod dig;

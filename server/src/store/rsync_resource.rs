@@ -99,9 +99,10 @@ impl RsyncResource {
     }
 }
 
-/// Rows per INSERT statement: 10 binds a row stays far below SQLite's and
-/// PostgreSQL's bind limits.
-const INSERT_CHUNK: usize = 50;
+/// Rows per INSERT statement: an instance of 100,000 resources is 200 statements (a
+/// round trip each), and 5,000 binds stay far below SQLite's (32,766) and
+/// PostgreSQL's (65,535) limits.
+const INSERT_CHUNK: usize = 500;
 const INSERT_COLUMNS: usize = 10;
 
 /// Inserts the rendered resources of a new instance.
@@ -251,14 +252,62 @@ pub async fn rsync_resources_list(
     limit: i64,
     with_manifest: bool,
 ) -> Result<Vec<RsyncResource>> {
+    list_at(conn, instance, filter, after, limit, with_manifest, &NOW).await
+}
+
+/// The status columns of a listing as it is now.
+const NOW: [&str; 3] = ["rsync_status", "cluster_status", "readiness"];
+
+/// The status columns of a listing as the instance started: Pending, Unknown and no
+/// readiness, or for a resource carried over from the instance it replaced, Applied
+/// with the statuses it was carried with (migration 0018).
+const AT_START: [&str; 3] = [
+    "CASE WHEN start_cluster_status = '' THEN 'Pending' ELSE 'Applied' END AS rsync_status",
+    "CASE WHEN start_cluster_status = '' THEN 'Unknown' ELSE start_cluster_status END \
+     AS cluster_status",
+    "start_readiness AS readiness",
+];
+
+/// [`rsync_resources_list`] with each resource's statuses as the instance started: what
+/// a watch stream shows at the lifecycle event that announced the instance.
+pub async fn rsync_resources_at_start(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+    with_manifest: bool,
+) -> Result<Vec<RsyncResource>> {
+    list_at(
+        conn,
+        instance,
+        filter,
+        after,
+        limit,
+        with_manifest,
+        &AT_START,
+    )
+    .await
+}
+
+async fn list_at(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+    with_manifest: bool,
+    statuses: &[&str; 3],
+) -> Result<Vec<RsyncResource>> {
     if !with_manifest {
-        return rsync_status_page(conn, instance, filter, after, limit).await;
+        return rsync_status_page(conn, instance, filter, after, limit, statuses).await;
     }
     let mut binds: Vec<String> = vec![instance.to_string()];
     let manifest = "manifest";
     let mut sql = format!(
         "SELECT app, cluster, kind, api_group, api_version, namespace, name, {manifest}, \
-         rsync_status, cluster_status, readiness FROM rsync_resources WHERE instance_id = $1"
+         {} FROM rsync_resources WHERE instance_id = $1",
+        statuses.join(", ")
     );
     sql.push_str(&filter.sql("", &mut binds));
     sql.push_str(&after_sql(after, "", &mut binds));
@@ -391,6 +440,7 @@ async fn rsync_status_page(
     filter: &ResourceFilter,
     after: Option<&ResourceKey>,
     limit: i64,
+    statuses: &[&str; 3],
 ) -> Result<Vec<RsyncResource>> {
     const COLUMNS: [&str; 10] = [
         "app",
@@ -404,9 +454,11 @@ async fn rsync_status_page(
         "cluster_status",
         "readiness",
     ];
+    let mut selected = COLUMNS;
+    selected[7..].copy_from_slice(statuses);
     let (select, binds) = page_select(
         "rsync_resources",
-        &COLUMNS,
+        &selected,
         "",
         instance,
         filter,

@@ -233,14 +233,40 @@ impl Scope<'_> {
     }
 }
 
-/// Moves every resource of `scope` from one of `from` to `to`, keeping the aggregates.
-/// Returns how many moved.
+/// Moves every resource of `scope` from one of `from` to `to`, keeping the aggregates
+/// and emitting an event per resource. Returns how many moved.
 pub async fn rsync_bulk_transition(
     tx: &mut Tx,
     lock: &str,
     scope: Scope<'_>,
     from: &[RsyncStatus],
     to: RsyncStatus,
+) -> Result<i64> {
+    bulk_transition(tx, lock, scope, from, to, true).await
+}
+
+/// [`rsync_bulk_transition`] without the event per resource, for resources no watch
+/// stream follows any more: those of an owner's older instances, moved in the
+/// transaction whose lifecycle event switches the owner's streams to its new instance.
+/// Reads only the aggregate changes (one row per app, cluster and status), so its cost
+/// is the update's.
+pub async fn rsync_bulk_transition_unannounced(
+    tx: &mut Tx,
+    lock: &str,
+    scope: Scope<'_>,
+    from: &[RsyncStatus],
+    to: RsyncStatus,
+) -> Result<i64> {
+    bulk_transition(tx, lock, scope, from, to, false).await
+}
+
+async fn bulk_transition(
+    tx: &mut Tx,
+    lock: &str,
+    scope: Scope<'_>,
+    from: &[RsyncStatus],
+    to: RsyncStatus,
+    announce: bool,
 ) -> Result<i64> {
     let mut binds: Vec<String> = Vec::new();
     let mut selection = scope.sql(&mut binds);
@@ -254,6 +280,9 @@ pub async fn rsync_bulk_transition(
         .collect();
     selection.push_str(&format!(" AND rsync_status IN ({})", statuses.join(", ")));
 
+    if !announce {
+        return bulk_transition_counted(tx, &selection, binds, to).await;
+    }
     // Read (and on PostgreSQL lock) the rows first, so the aggregate deltas match
     // exactly the rows the update moves.
     let select = format!(
@@ -328,6 +357,79 @@ pub async fn rsync_bulk_transition(
     let mut moved = 0;
     for ((instance, app, cluster, status), n) in groups {
         let instance: InstanceId = instance.parse().map_err(Error::internal)?;
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
+        moved += n;
+    }
+    deltas.apply(tx).await?;
+    Ok(moved)
+}
+
+/// The unannounced form of [`bulk_transition`]: moves the rows of `selection` and
+/// applies the aggregate changes, counted per app, cluster and status. On PostgreSQL one
+/// statement that returns what it moved (with each row's status before, from the
+/// statement's snapshot: the caller holds the owner's row FOR UPDATE, which every
+/// status writer of the owner's resources conflicts with, see
+/// `app::status::lock_owners`); on SQLite, whose one writer is this transaction, a
+/// grouped read then the update.
+async fn bulk_transition_counted(
+    tx: &mut Tx,
+    selection: &str,
+    binds: Vec<String>,
+    to: RsyncStatus,
+) -> Result<i64> {
+    let to_bind = format!("${}", binds.len() + 1);
+    let postgres = tx.backend() == super::Backend::Postgres;
+    let sql = if postgres {
+        format!(
+            "WITH moved AS (UPDATE rsync_resources AS r SET rsync_status = {to_bind} \
+             FROM (SELECT instance_id, app, cluster, kind, api_group, namespace, name, rsync_status \
+             FROM rsync_resources WHERE 1 = 1{selection}) AS o \
+             WHERE r.instance_id = o.instance_id AND r.app = o.app AND r.cluster = o.cluster \
+             AND r.kind = o.kind AND r.api_group = o.api_group AND r.namespace = o.namespace \
+             AND r.name = o.name RETURNING r.instance_id, r.app, r.cluster, o.rsync_status) \
+             SELECT instance_id, app, cluster, rsync_status, COUNT(*) AS n FROM moved \
+             GROUP BY instance_id, app, cluster, rsync_status"
+        )
+    } else {
+        format!(
+            "SELECT instance_id, app, cluster, rsync_status, COUNT(*) AS n FROM rsync_resources \
+             WHERE 1 = 1{selection} GROUP BY instance_id, app, cluster, rsync_status"
+        )
+    };
+    let mut query = sqlx::query(&sql);
+    for value in &binds {
+        query = query.bind(value.clone());
+    }
+    if postgres {
+        query = query.bind(to.as_str());
+    }
+    let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    if !postgres {
+        let update =
+            format!("UPDATE rsync_resources SET rsync_status = {to_bind} WHERE 1 = 1{selection}");
+        let mut query = sqlx::query(&update);
+        for value in &binds {
+            query = query.bind(value.clone());
+        }
+        query
+            .bind(to.as_str())
+            .execute(&mut **tx)
+            .await
+            .map_err(db_error)?;
+    }
+    let mut deltas = CountDeltas::default();
+    let mut moved = 0;
+    for row in &rows {
+        let instance: String = row.try_get("instance_id").map_err(db_error)?;
+        let instance: InstanceId = instance.parse().map_err(Error::internal)?;
+        let app: String = row.try_get("app").map_err(db_error)?;
+        let cluster: String = row.try_get("cluster").map_err(db_error)?;
+        let status: String = row.try_get("rsync_status").map_err(db_error)?;
+        let n: i64 = row.try_get("n").map_err(db_error)?;
         deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
         deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
         moved += n;

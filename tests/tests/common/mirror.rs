@@ -86,6 +86,8 @@ pub struct Mirror {
     pub state: String,
     pub instance: String,
     pub resources: BTreeMap<Key, Statuses>,
+    /// DETAIL: each resource's metadata as the cluster reported it.
+    pub metadata: BTreeMap<Key, prost_types::Struct>,
     pub rsync: RsyncStatusCounts,
     pub cluster: ClusterStatusCounts,
     pub readiness: ReadinessCounts,
@@ -104,6 +106,7 @@ impl Mirror {
             WatchEventType::LifecycleChanged => {
                 if event.instance != self.instance {
                     self.resources.clear();
+                    self.metadata.clear();
                 }
                 self.state = event.state.clone();
                 self.instance = event.instance.clone();
@@ -112,16 +115,19 @@ impl Mirror {
                 let r = event.resource.as_ref().unwrap();
                 let gvk = r.gvk.clone().unwrap_or_default();
                 let cluster = event.cluster.rsplit('/').next().unwrap().to_string();
-                self.resources.insert(
-                    (
-                        event.app_name.clone(),
-                        cluster,
-                        gvk.kind,
-                        r.namespace.clone(),
-                        r.name.clone(),
-                    ),
-                    (r.rsync_status, r.cluster_status, r.readiness),
+                let key = (
+                    event.app_name.clone(),
+                    cluster,
+                    gvk.kind,
+                    r.namespace.clone(),
+                    r.name.clone(),
                 );
+                match &r.metadata {
+                    Some(metadata) => self.metadata.insert(key.clone(), metadata.clone()),
+                    None => self.metadata.remove(&key),
+                };
+                self.resources
+                    .insert(key, (r.rsync_status, r.cluster_status, r.readiness));
             }
             WatchEventType::CountsChanged => {
                 self.rsync = event.rsync_status.unwrap_or_default();
@@ -157,16 +163,19 @@ impl Mirror {
             for cluster in &app.clusters {
                 for r in &cluster.resources {
                     let gvk = r.gvk.clone().unwrap_or_default();
-                    mirror.resources.insert(
-                        (
-                            app.app_name.clone(),
-                            cluster.name.clone(),
-                            gvk.kind,
-                            r.namespace.clone(),
-                            r.name.clone(),
-                        ),
-                        (r.rsync_status, r.cluster_status, r.readiness),
+                    let key = (
+                        app.app_name.clone(),
+                        cluster.name.clone(),
+                        gvk.kind,
+                        r.namespace.clone(),
+                        r.name.clone(),
                     );
+                    if let Some(metadata) = &r.metadata {
+                        mirror.metadata.insert(key.clone(), metadata.clone());
+                    }
+                    mirror
+                        .resources
+                        .insert(key, (r.rsync_status, r.cluster_status, r.readiness));
                 }
             }
         }

@@ -7,12 +7,12 @@
 //! which rsync deletes. The replaced instance's rows the new one renders again end
 //! `Superseded` ([`instance_claim`]).
 
-use std::collections::HashMap;
-
 use super::*;
 use crate::app::status::carry_over;
 use crate::domain::render::{deployment_id, relabel};
+use crate::store::carry::carry_applied;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
+use crate::store::status::CountDeltas;
 
 /// Rows per read of an instance's rendered resources.
 const PAGE: i64 = 10_000;
@@ -30,17 +30,18 @@ pub(super) struct Persisted {
     pub id: InstanceId,
     /// The content revision it was rendered from.
     pub revision: i64,
-    carry: Option<(InstanceId, Vec<ResourceKey>)>,
+    /// The instance it replaces, and how many resources it carried over from it.
+    replaced: Option<(InstanceId, i64)>,
     retention: usize,
 }
 
 impl Persisted {
-    /// Carries over what the replaced instance applied unchanged (see
+    /// Carries over the cluster-only resources of the controllers it carried over (see
     /// [`carry_over`]), then applies the retention limit (after: the replaced instance
     /// may be one it removes); call after the history entry announcing the instance.
     pub(super) async fn finish(&self, tx: &mut Tx, owner: &str) -> Result<()> {
-        if let Some((previous, keys)) = &self.carry {
-            carry_over(tx, owner, *previous, self.id, keys).await?;
+        if let Some((previous, _)) = self.replaced {
+            carry_over(tx, owner, previous, self.id).await?;
         }
         instance_expire(tx, owner, self.retention).await?;
         Ok(())
@@ -79,9 +80,9 @@ impl Lifecycle {
 
     /// Persists a rendered instance: its resources (Pending), the clusters it places
     /// them on, and who holds each object ([`Persisted::finish`] applies the retention
-    /// limit). With `replacing`, the
-    /// resources the replaced instance applied exactly as rendered now are noted for
-    /// [`Persisted::carry_over`].
+    /// limit). With `replacing`, the resources the replaced instance applied exactly as
+    /// rendered now are carried over as Applied ([`carry_applied`]) before the replaced
+    /// instance's rows are superseded.
     pub(super) async fn persist_instance(
         &self,
         tx: &mut Tx,
@@ -91,20 +92,28 @@ impl Lifecycle {
         replacing: Option<&Replacing<'_>>,
     ) -> Result<Persisted> {
         refuse_duplicate_objects(resources)?;
-        let carry = match replacing {
-            Some(r) => Some((
-                r.previous.id,
-                unchanged(tx, r.previous.id, resources).await?,
-            )),
-            None => None,
-        };
         instance_insert(tx, row, clusters).await?;
         rsync_resources_insert(tx, row.id, resources).await?;
+        let mut replaced = None;
+        if let Some(r) = replacing {
+            let started = std::time::Instant::now();
+            let mut deltas = CountDeltas::default();
+            let carried = carry_applied(tx, r.previous.id, row.id, &mut deltas).await?;
+            deltas.apply(tx).await?;
+            tracing::info!(
+                instance = %row.id,
+                replaced = %r.previous.id,
+                carried,
+                carry_ms = started.elapsed().as_millis() as u64,
+                "carried over what the replaced instance applied unchanged"
+            );
+            replaced = Some((r.previous.id, carried));
+        }
         instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
         Ok(Persisted {
             id: row.id,
             revision: row.revision,
-            carry,
+            replaced,
             retention: self.instance_retention,
         })
     }
@@ -158,28 +167,6 @@ async fn all_rendered(tx: &mut Tx, instance: InstanceId) -> Result<Vec<RsyncReso
             return Ok(all);
         }
     }
-}
-
-/// The keys of `resources` that `previous` rendered identically (same app, cluster,
-/// object and manifest) and has Applied: what the cluster already runs.
-async fn unchanged(
-    tx: &mut Tx,
-    previous: InstanceId,
-    resources: &[RsyncResource],
-) -> Result<Vec<ResourceKey>> {
-    let applied: HashMap<ResourceKey, String> = all_rendered(tx, previous)
-        .await?
-        .into_iter()
-        .filter(|r| r.status == RsyncStatus::Applied)
-        .map(|r| (r.key(), r.manifest))
-        .collect();
-    Ok(resources
-        .iter()
-        .map(RsyncResource::key)
-        .zip(resources)
-        .filter(|(key, r)| applied.get(key).is_some_and(|m| *m == r.manifest))
-        .map(|(key, _)| key)
-        .collect())
 }
 
 impl Lifecycle {

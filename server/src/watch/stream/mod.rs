@@ -31,13 +31,16 @@ use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
+use crate::store::carry::{instance_carried, start_counts};
 use crate::store::history::DELETED;
 use crate::store::instance::instance_clusters;
 use crate::store::now_micros;
 use crate::store::rsync_resource::{
-    ResourceFilter, ResourceKey, rendered_count, rsync_resources_list,
+    ResourceFilter, ResourceKey, rendered_count, rsync_resources_at_start,
 };
-use crate::store::status::{counts_for_names, counts_sum, placed_connectivity};
+use crate::store::status::{
+    cluster_resources_page, counts_for_names, counts_sum, placed_connectivity,
+};
 use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, target_revision};
 
 mod events;
@@ -683,9 +686,11 @@ impl Subscriber {
         Ok(true)
     }
 
-    /// Switches to the instance a lifecycle event announced: its rendered resources
-    /// (all Pending and Unknown at that revision) after derived position `skip`, then
-    /// its counts.
+    /// Switches to the instance a lifecycle event announced: its rendered resources as
+    /// they started at that revision (Pending and Unknown; Applied with the statuses
+    /// they were carried with for those a rollout carried over) after derived position
+    /// `skip`, then its counts. A carried resource's DETAIL body is the one stored when
+    /// the stream reads it (later changes of it follow as events anyway).
     async fn new_instance(&mut self, event: &Event, skip: i64) -> std::result::Result<(), Stop> {
         let Payload::Lifecycle { instance, .. } = &event.payload else {
             return Ok(());
@@ -697,19 +702,33 @@ impl Subscriber {
         let turn = self.hub.read_turn().await;
         let mut conn = self.hub.store().read().await?;
         let filter = self.sql_filter(&mut conn, id).await?;
-        let total = rendered_count(&mut conn, id, &filter).await?;
+        let carried = instance_carried(&mut conn, id).await? > 0;
+        let start = if carried {
+            start_counts(&mut conn, id, &filter).await?
+        } else {
+            let total = rendered_count(&mut conn, id, &filter).await?;
+            vec![(String::new(), String::new(), total)]
+        };
         drop(conn);
         drop(turn);
         self.counts = Counts::new();
-        if total > 0 {
-            self.counts.insert(
-                ("rsync".into(), RsyncStatus::Pending.as_str().into()),
-                total,
-            );
-            self.counts.insert(
-                ("cluster".into(), ClusterStatus::Unknown.as_str().into()),
-                total,
-            );
+        for (cluster_status, readiness, n) in start {
+            let (rsync, cluster) = match cluster_status.as_str() {
+                "" => (RsyncStatus::Pending, ClusterStatus::Unknown.as_str()),
+                status => (RsyncStatus::Applied, status),
+            };
+            for (dimension, value) in [
+                ("rsync", rsync.as_str()),
+                ("cluster", cluster),
+                ("readiness", readiness.as_str()),
+            ] {
+                if !value.is_empty() && n > 0 {
+                    *self
+                        .counts
+                        .entry((dimension.into(), value.into()))
+                        .or_default() += n;
+                }
+            }
         }
         let output = self.request.output;
         let mut sub = 0;
@@ -719,7 +738,7 @@ impl Subscriber {
                 self.flush().await?;
                 let turn = self.hub.read_turn().await;
                 let mut conn = self.hub.store().read().await?;
-                let page = rsync_resources_list(
+                let page = rsync_resources_at_start(
                     &mut conn,
                     id,
                     &filter,
@@ -728,20 +747,37 @@ impl Subscriber {
                     output == Output::Rsync,
                 )
                 .await?;
+                let mut bodies = std::collections::HashMap::new();
+                if carried && output == Output::Detail {
+                    let observed = cluster_resources_page(
+                        &mut conn,
+                        id,
+                        &filter,
+                        after.as_ref(),
+                        PAGE as i64,
+                        true,
+                    )
+                    .await?;
+                    bodies.extend(
+                        observed
+                            .into_iter()
+                            .filter(|o| o.rsync_backed)
+                            .map(|o| (o.key(), o)),
+                    );
+                }
                 drop(conn);
                 drop(turn);
                 let Some(last) = page.last() else { break };
                 after = Some(last.key());
                 let full = page.len() == PAGE;
-                for mut resource in page {
+                for resource in page {
                     sub += 1;
                     if sub <= skip {
                         continue;
                     }
-                    resource.status = RsyncStatus::Pending;
-                    resource.cluster_status = ClusterStatus::Unknown.as_str().to_string();
-                    resource.readiness = String::new();
-                    let entry = entry(resource.key(), Some(resource), None, output);
+                    let key = resource.key();
+                    let observed = bodies.remove(&key);
+                    let entry = entry(key, Some(resource), observed, output);
                     let message = resource_event(&entry, event.time);
                     let position = Position {
                         sub,

@@ -22,6 +22,7 @@
 //! it; `P2LOOP=n` then reads the `all` tree n times (alternating with etcd's read
 //! when `P2ETCD` is set), `P5LOOP=n` runs P5 n times, and
 //! `P5CHANGES=1` lists every change of P5 (subscribers, first and last latencies).
+//! `--p7`, `--p8`, `--p9` run that target alone (P9 on a freshly converged instance).
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -1226,7 +1227,10 @@ async fn main() -> Result<()> {
 
     let etcd = Etcd::start().await?;
     eprintln!("loading etcd with the AppContext layout");
-    let context = if args.iter().any(|a| a == "--p8" || a == "--p7") {
+    let context = if args
+        .iter()
+        .any(|a| a == "--p8" || a == "--p7" || a == "--p9")
+    {
         String::new()
     } else {
         etcd_load(&etcd, scale).await?
@@ -1243,7 +1247,14 @@ async fn main() -> Result<()> {
     // `--p8`, `--p7`: that target alone.
     let p8_only = args.iter().any(|a| a == "--p8");
     let p7_only = args.iter().any(|a| a == "--p7");
+    let p9_only = args.iter().any(|a| a == "--p9");
     for (backend, label) in backends {
+        if p9_only {
+            if let Err(error) = p9::run_alone(backend, label, scale, &mut rows).await {
+                rows.push(Row::error(label, error));
+            }
+            continue;
+        }
         if !p8_only
             && !p7_only
             && let Err(error) = run_backend(backend, label, scale, &etcd, &context, &mut rows).await

@@ -13,7 +13,10 @@ use flotilla_client::Client;
 use flotilla_client::v1::*;
 use flotilla_tests::metrics::rsync_succeeded;
 
-use super::{DIG, Row, Scale, summary, wait_converged};
+use super::{
+    Backend, DIG, Row, SERVER_ARGS, Scale, TestServer, free_port, setup, start_agents, summary,
+    wait_converged,
+};
 
 /// The manifests of app `app` with every ConfigMap's data changed.
 fn changed_manifests(app: usize, docs: usize) -> String {
@@ -149,4 +152,37 @@ pub async fn run(
         gating: !scale.quick,
     });
     Ok(())
+}
+
+/// `--p9`: P9 alone, on a server that has just instantiated and converged the instance.
+pub async fn run_alone(
+    backend: Backend,
+    label: &'static str,
+    scale: Scale,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    let metrics = format!("127.0.0.1:{}", free_port());
+    let mut args = SERVER_ARGS.to_vec();
+    args.extend(["--metrics-listen", &metrics]);
+    let server = TestServer::start_with(backend, &args).await;
+    let mut client = server.client().await;
+    let clusters = setup(&mut client, scale).await?;
+    let _agents = start_agents(&server, &client, &clusters).await;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await?;
+    let result = run(&mut client, &metrics, scale, label, rows).await;
+    for line in server.log().lines() {
+        if ["rendered", "carried", "TIMING"]
+            .iter()
+            .any(|w| line.contains(w))
+        {
+            eprintln!("[{label}] {line}");
+        }
+    }
+    result
 }

@@ -1,0 +1,214 @@
+//! The conditions (Cluster API semantics) of intent groups and clusters, recomputed
+//! from the aggregates in the transactions that change them.
+
+use super::*;
+
+/// Recomputes and stores the conditions of `owner` (an intent group or a cluster).
+pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
+    let now = now_micros();
+    // On PostgreSQL, lock the owner's row first: concurrent transactions then recompute
+    // one after the other, each seeing the aggregates the previous one committed. NO KEY
+    // UPDATE, the lock the conditions' UPDATE takes anyway: a status write promotes its
+    // KEY SHARE owner lock (see `lock_owners`); a verb already holds FOR UPDATE.
+    let lock = tx.row_lock(RowLock::NoKeyUpdate);
+    if let Ok(dig) = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", owner) {
+        let Some(status) = dig_status(tx, &dig, lock).await? else {
+            return Ok(());
+        };
+        let mut list = status.conditions.clone();
+        let instantiated = status.state == DigState::Instantiated;
+        match status.current_instance.filter(|_| instantiated) {
+            Some(instance) => {
+                let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
+                let at = worst_clusters(tx, instance, &counts).await?;
+                conditions::set(
+                    &mut list,
+                    applied_condition("ResourcesApplied", &counts, &at),
+                    now,
+                );
+                conditions::set(&mut list, ready_condition(&counts), now);
+                let placed = placed_connectivity(tx, instance).await?;
+                conditions::set(&mut list, reachable_condition(&placed), now);
+            }
+            None => {
+                for type_ in ["ResourcesApplied", "ResourcesReady", "ClustersReachable"] {
+                    conditions::set(
+                        &mut list,
+                        Condition::unknown(
+                            type_,
+                            "NotInstantiated",
+                            format!("the group is {}", status.state),
+                        ),
+                        now,
+                    );
+                }
+            }
+        }
+        let ready = conditions::summary(&list, SummaryOptions { step_counter: true });
+        conditions::set(&mut list, ready, now);
+        dig_set_conditions(tx, owner, &list).await
+    } else if let Ok(cluster) = ResourceName::parse(&CLUSTER, "owner", owner) {
+        let Some(network) = cluster_network_status(tx, &cluster, lock).await? else {
+            return Ok(());
+        };
+        let mut list = network.conditions.clone();
+        let agent = match network.connectivity.as_str() {
+            "Available" => Condition::true_("AgentConnected"),
+            "Retrying" => Condition::false_(
+                "AgentConnected",
+                Severity::Warning,
+                "AgentDisconnected",
+                "the agent session is down; rsync retries",
+            ),
+            _ => Condition::unknown("AgentConnected", "NeverConnected", "no agent session yet"),
+        };
+        conditions::set(&mut list, agent, now);
+        match (network.state, network.current_instance) {
+            (NetworkState::Applied, Some(instance)) => {
+                let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
+                conditions::set(
+                    &mut list,
+                    applied_condition("NetworkIntentsApplied", &counts, &[]),
+                    now,
+                );
+            }
+            _ => conditions::set(&mut list, Condition::true_("NetworkIntentsApplied"), now),
+        }
+        let ready = conditions::summary(&list, SummaryOptions::default());
+        conditions::set(&mut list, ready, now);
+        cluster_set_conditions(tx, owner, &list).await
+    } else {
+        Ok(())
+    }
+}
+
+fn count(counts: &BTreeMap<(String, String), i64>, dimension: &str, value: &str) -> i64 {
+    counts
+        .get(&(dimension.to_string(), value.to_string()))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The clusters holding the resources that make ResourcesApplied false (Failed, else
+/// Retrying), read only when there are such resources.
+async fn worst_clusters(
+    tx: &mut Tx,
+    instance: InstanceId,
+    counts: &BTreeMap<(String, String), i64>,
+) -> Result<Vec<String>> {
+    for status in [RsyncStatus::Failed, RsyncStatus::Retrying] {
+        if count(counts, "rsync", status.as_str()) > 0 {
+            return clusters_with_rsync_status(tx, instance, status, 4).await;
+        }
+    }
+    Ok(Vec::new())
+}
+
+/// " on a, b" naming where (empty when unknown).
+fn on_clusters(at: &[String]) -> String {
+    if at.is_empty() {
+        String::new()
+    } else {
+        format!(" on {}", at.join(", "))
+    }
+}
+
+/// The applied condition of counts; `at` names the clusters of the worst status.
+pub(super) fn applied_condition(
+    type_: &str,
+    counts: &BTreeMap<(String, String), i64>,
+    at: &[String],
+) -> Condition {
+    let c = |v| count(counts, "rsync", v);
+    let total: i64 = RsyncStatus::ALL.iter().map(|s| c(s.as_str())).sum();
+    let (failed, retrying, pending, applied) =
+        (c("Failed"), c("Retrying"), c("Pending"), c("Applied"));
+    if failed > 0 {
+        Condition::false_(
+            type_,
+            Severity::Error,
+            "ApplyFailed",
+            format!(
+                "{failed} of {total} resources were rejected by their cluster{}",
+                on_clusters(at)
+            ),
+        )
+    } else if retrying > 0 {
+        Condition::false_(
+            type_,
+            Severity::Warning,
+            "Retrying",
+            format!(
+                "{retrying} of {total} resources wait for an unreachable cluster{}",
+                on_clusters(at)
+            ),
+        )
+    } else if pending > 0 {
+        Condition::false_(
+            type_,
+            Severity::Info,
+            "Applying",
+            format!("{applied} of {total} resources applied"),
+        )
+    } else {
+        Condition::true_(type_)
+    }
+}
+
+fn ready_condition(counts: &BTreeMap<(String, String), i64>) -> Condition {
+    let c = |v| count(counts, "cluster", v);
+    let (present, not_present, unknown) = (c("Present"), c("NotPresent"), c("Unknown"));
+    let ready = count(counts, "readiness", "Ready");
+    let not_ready = count(counts, "readiness", "NotReady");
+    let total = present + not_present + unknown;
+    if not_present > 0 {
+        Condition::false_(
+            "ResourcesReady",
+            Severity::Warning,
+            "NotPresent",
+            format!("{not_present} of {total} resources are missing from their cluster"),
+        )
+    } else if unknown > 0 {
+        Condition::false_(
+            "ResourcesReady",
+            Severity::Info,
+            "WaitingForClusterStatus",
+            format!("{} of {total} resources reported", total - unknown),
+        )
+    } else if not_ready > 0 {
+        Condition::false_(
+            "ResourcesReady",
+            Severity::Info,
+            "NotReady",
+            format!("{ready} of {} resources ready", ready + not_ready),
+        )
+    } else {
+        Condition::true_("ResourcesReady")
+    }
+}
+
+fn reachable_condition(placed: &[(String, String)]) -> Condition {
+    let down: Vec<&str> = placed
+        .iter()
+        .filter(|(_, c)| c == "Retrying")
+        .map(|(n, _)| n.as_str())
+        .collect();
+    let unknown = placed.iter().filter(|(_, c)| c == "Unknown").count();
+    if !down.is_empty() {
+        Condition::false_(
+            "ClustersReachable",
+            Severity::Warning,
+            "ClusterUnreachable",
+            format!("unreachable: {}", down.join(", ")),
+        )
+    } else if unknown > 0 {
+        Condition::false_(
+            "ClustersReachable",
+            Severity::Info,
+            "WaitingForAgents",
+            format!("{unknown} of {} clusters not yet connected", placed.len()),
+        )
+    } else {
+        Condition::true_("ClustersReachable")
+    }
+}

@@ -1,0 +1,667 @@
+//! Ingest: what agents and rsync report (bundle states, apply/delete outcomes,
+//! connectivity) brought into the store with the aggregates and events it moves, and
+//! the carry-over of a replaced instance's pods.
+
+use super::*;
+
+impl StatusApp {
+    /// Records a cluster's connectivity and refreshes the conditions that depend on it.
+    pub async fn connectivity_changed(&self, cluster: &str, connectivity: &str) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        let owners = owners_placed_on(&mut tx, cluster).await?;
+        lock_owners(&mut tx, owners.iter().cloned(), [cluster]).await?;
+        if cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
+            refresh_conditions(&mut tx, cluster).await?;
+            for owner in &owners {
+                refresh_conditions(&mut tx, owner).await?;
+            }
+            emit_connectivity(&mut tx, cluster, connectivity).await?;
+        }
+        tx.commit().await
+    }
+
+    /// Ingests a bundle state of `cluster`: derives the cluster status and readiness of
+    /// each rendered resource, records cluster-only resources, updates the aggregates.
+    /// A malformed deployment id is INVALID_ARGUMENT; a bundle of an unknown instance or
+    /// of an instance not placed on the cluster is ignored.
+    pub async fn ingest_bundle(&self, cluster: &str, bundle: Bundle) -> Result<()> {
+        self.ingest_bundles(cluster, std::slice::from_ref(&bundle))
+            .await
+    }
+
+    /// Ingests several bundle states of `cluster` in one transaction (the aggregates
+    /// and conditions of each owner are written once for all of them).
+    pub async fn ingest_bundles(&self, cluster: &str, bundles: &[Bundle]) -> Result<()> {
+        self.ingest_clusters(&[(cluster, bundles)]).await
+    }
+
+    /// Ingests the bundle states of several clusters in one transaction: a group
+    /// commit of what many agent sessions reported at about the same time. The
+    /// transaction's fixed costs (owner locks, aggregates, conditions, the event
+    /// log's revision, the commit) are paid once for all of them.
+    pub async fn ingest_clusters(&self, batches: &[(&str, &[Bundle])]) -> Result<()> {
+        // The last state of each deployment of a cluster wins: the writes of one batch
+        // are made together, so one deployment must not appear twice in them.
+        let mut latest: BTreeMap<&str, BTreeMap<(InstanceId, String), &Bundle>> = BTreeMap::new();
+        for (cluster, bundles) in batches {
+            let of_cluster = latest.entry(*cluster).or_default();
+            for bundle in *bundles {
+                of_cluster.insert(parse_deployment_id(&bundle.deployment_id)?, bundle);
+            }
+        }
+        let mut tx = self.store.begin().await?;
+        // A bundle names the base of its deployment's instances: it describes the
+        // newest instance of that base (an update keeps the base of what it replaces).
+        let mut rows: HashMap<InstanceId, Option<(InstanceRow, Vec<String>)>> = HashMap::new();
+        let mut bases: Vec<InstanceId> = Vec::new();
+        for of_cluster in latest.values() {
+            bases.extend(of_cluster.keys().map(|(base, _)| *base));
+        }
+        for base in bases {
+            if rows.contains_key(&base) {
+                continue;
+            }
+            let found = match instance_of_base(&mut tx, base).await? {
+                Some(row) => {
+                    let clusters = instance_clusters(&mut tx, row.id).await?;
+                    Some((row, clusters))
+                }
+                None => None,
+            };
+            rows.insert(base, found);
+        }
+        // The owner of each (cluster, instance) placed there; bundles of other
+        // instances are ignored.
+        let mut parsed: Vec<(&str, InstanceId, String, &Bundle)> = Vec::new();
+        let mut owners: BTreeMap<(&str, InstanceId), Option<String>> = BTreeMap::new();
+        for (cluster, of_cluster) in latest {
+            for ((base, app), bundle) in of_cluster {
+                let Some(Some((row, clusters))) = rows.get(&base) else {
+                    continue;
+                };
+                let placed = clusters.iter().any(|c| c == cluster);
+                owners.insert((cluster, row.id), placed.then(|| row.owner.clone()));
+                parsed.push((cluster, row.id, app, bundle));
+            }
+        }
+        if owners.values().all(Option::is_none) {
+            return Ok(());
+        }
+        lock_owners(
+            &mut tx,
+            owners.values().flatten().cloned(),
+            owners
+                .iter()
+                .filter(|(_, owner)| owner.is_some())
+                .map(|((cluster, _), _)| *cluster),
+        )
+        .await?;
+        // On PostgreSQL a rollout may have committed a newer instance of a base while
+        // this waited for the owner locks: its state was carried over from what was
+        // stored before, so this report belongs to it. Retried (the hub requeues an
+        // aborted ingest), it finds the new instance.
+        if tx.backend() == Backend::Postgres {
+            for (base, row) in &rows {
+                let Some((row, _)) = row else { continue };
+                let newest = instance_of_base(&mut tx, *base).await?.map(|r| r.id);
+                if newest != Some(row.id) {
+                    return Err(Error::Aborted {
+                        reason: "INSTANCE_REPLACED",
+                        message: format!(
+                            "deployment base {base} has a newer instance than {}",
+                            row.id
+                        ),
+                    });
+                }
+            }
+        }
+        // What is stored for the batch's deployments: two reads per cluster and
+        // instance.
+        let mut stored = BTreeMap::new();
+        for ((cluster, instance), owner) in &owners {
+            if owner.is_none() {
+                continue;
+            }
+            let apps: Vec<&str> = parsed
+                .iter()
+                .filter(|(c, i, _, _)| c == cluster && i == instance)
+                .map(|(_, _, app, _)| app.as_str())
+                .collect();
+            let rendered = rsync_rows_for_bundles(&mut tx, *instance, cluster, &apps).await?;
+            let reported =
+                cluster_resources_for_bundles(&mut tx, *instance, cluster, &apps).await?;
+            stored.insert((*cluster, *instance), (rendered, reported));
+        }
+        let mut deltas = CountDeltas::default();
+        let mut writes = IngestWrites::default();
+        let mut touched = BTreeSet::new();
+        for (cluster, instance, app, bundle) in &parsed {
+            let Some(owner) = &owners[&(*cluster, *instance)] else {
+                continue;
+            };
+            let (rendered, reported) = &stored[&(*cluster, *instance)];
+            let deployment = Deployment {
+                cluster,
+                instance: *instance,
+                owner,
+                app,
+                rendered: rendered.get(app).map(Vec::as_slice).unwrap_or_default(),
+                reported: reported.get(app).map(Vec::as_slice).unwrap_or_default(),
+            };
+            ingest_one(&mut tx, &deployment, bundle, &mut deltas, &mut writes);
+            touched.insert(owner.clone());
+        }
+        writes.apply(&mut tx).await?;
+        if !deltas.is_empty() {
+            deltas.apply(&mut tx).await?;
+            for owner in &touched {
+                refresh_conditions(&mut tx, owner).await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Records the outcomes of rsync operations on `cluster`.
+    pub async fn record_outcomes(&self, outcomes: &[(RsyncWork, Outcome)]) -> Result<()> {
+        if outcomes.is_empty() {
+            return Ok(());
+        }
+        let mut tx = self.store.begin().await?;
+        let mut owners = BTreeMap::new();
+        for instance in outcomes
+            .iter()
+            .map(|(w, _)| w.instance)
+            .collect::<BTreeSet<_>>()
+        {
+            if let Some(row) = instance_find(&mut tx, instance).await? {
+                owners.insert(instance, row.owner);
+            }
+        }
+        lock_owners(
+            &mut tx,
+            owners.values().cloned(),
+            outcomes.iter().map(|(w, _)| w.key.cluster.as_str()),
+        )
+        .await?;
+        let mut deltas = CountDeltas::default();
+        let mut instances = BTreeSet::new();
+        let mut moves = Vec::with_capacity(outcomes.len());
+        for (work, outcome) in outcomes {
+            let to = match (work.delete, outcome) {
+                (false, Outcome::Succeeded) => RsyncStatus::Applied,
+                (true, Outcome::Succeeded) => RsyncStatus::Terminated,
+                (_, Outcome::Rejected(_)) => RsyncStatus::Failed,
+            };
+            // An apply that raced a terminate: the resource is on the cluster now, so it
+            // must be Applied for rsync to delete it.
+            let expected: &[RsyncStatus] = if work.delete {
+                &[RsyncStatus::Applied, RsyncStatus::Retrying]
+            } else {
+                &[
+                    RsyncStatus::Pending,
+                    RsyncStatus::Retrying,
+                    RsyncStatus::Terminated,
+                ]
+            };
+            let Some(owner) = owners.get(&work.instance) else {
+                continue;
+            };
+            moves.push(StatusMove {
+                owner,
+                instance: work.instance,
+                key: &work.key,
+                expected,
+                to,
+            });
+            instances.insert(work.instance);
+        }
+        rsync_set_statuses(&mut tx, &moves, &mut deltas).await?;
+        deltas.apply(&mut tx).await?;
+        let applied: BTreeSet<InstanceId> = outcomes
+            .iter()
+            .filter(|(w, _)| !w.delete)
+            .map(|(w, _)| w.instance)
+            .collect();
+        instance_settle_late_applies(&mut tx, &applied.into_iter().collect::<Vec<_>>()).await?;
+        for instance in instances {
+            refresh_conditions(&mut tx, &owners[&instance]).await?;
+        }
+        tx.commit().await
+    }
+
+    /// Reconciles a new session with what the agent holds: resources recorded Applied
+    /// for deployment ids (their instance's base and app) the agent does not report are
+    /// re-sent (marked Retrying).
+    pub async fn reconcile_session(&self, cluster: &str, held: &[String]) -> Result<()> {
+        let mut tx = self.store.begin().await?;
+        let owners = owners_placed_on(&mut tx, cluster).await?;
+        lock_owners(&mut tx, owners, [cluster]).await?;
+        let lock = tx.for_update();
+        let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
+            .await?
+            .into_iter()
+            .filter(|(_, base, app)| !held.contains(&deployment_id(*base, app)))
+            .map(|(instance, _, _)| instance)
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        for instance in &missing {
+            rsync_bulk_transition(
+                &mut tx,
+                lock,
+                Scope::InstanceOn(*instance, cluster),
+                &[RsyncStatus::Applied],
+                RsyncStatus::Retrying,
+            )
+            .await?;
+            if let Some(row) = instance_find(&mut tx, *instance).await? {
+                refresh_conditions(&mut tx, &row.owner).await?;
+            }
+        }
+        tx.commit().await
+    }
+
+    /// Marks what rsync cannot deliver to an unreachable cluster as Retrying.
+    pub async fn mark_unreachable(&self, cluster: &str) -> Result<i64> {
+        let mut tx = self.store.begin().await?;
+        let mut owners: BTreeSet<String> = owners_placed_on(&mut tx, cluster)
+            .await?
+            .into_iter()
+            .collect();
+        owners.insert(cluster.to_string());
+        lock_owners(&mut tx, owners, [cluster]).await?;
+        let lock = tx.for_update();
+        let moved = rsync_bulk_transition(
+            &mut tx,
+            lock,
+            Scope::Cluster(cluster),
+            &[RsyncStatus::Pending, RsyncStatus::Applied],
+            RsyncStatus::Retrying,
+        )
+        .await?;
+        let changed = moved > 0 && cluster_set_connectivity(&mut tx, cluster, "Retrying").await?;
+        if changed {
+            emit_connectivity(&mut tx, cluster, "Retrying").await?;
+        }
+        if moved > 0 || changed {
+            refresh_conditions(&mut tx, cluster).await?;
+            for owner in owners_placed_on(&mut tx, cluster).await? {
+                refresh_conditions(&mut tx, &owner).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(moved)
+    }
+}
+
+fn cluster_row(
+    app: &str,
+    cluster: &str,
+    gvk: &Gvk,
+    namespace: &str,
+    o: &Reported,
+    rsync_backed: bool,
+    present: bool,
+) -> ClusterResourceRow {
+    ClusterResourceRow {
+        app: app.to_string(),
+        cluster: cluster.to_string(),
+        gvk: Gvk {
+            version: o.gvk.version.clone(),
+            ..gvk.clone()
+        },
+        namespace: namespace.to_string(),
+        name: o.name.clone(),
+        rsync_backed,
+        present,
+        readiness: o.readiness.as_str().to_string(),
+        body: o.body.text().to_string(),
+    }
+}
+
+/// Tells the watchers of `cluster` and of every owner placed on it that its
+/// connectivity changed.
+async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Result<()> {
+    let mut targets = owners_placed_on(tx, cluster).await?;
+    targets.push(cluster.to_string());
+    for target in targets {
+        tx.emit(NewEvent::connectivity(&target, cluster, connectivity));
+    }
+    Ok(())
+}
+
+/// One deployment of an ingest batch with what is stored for it.
+struct Deployment<'a> {
+    cluster: &'a str,
+    instance: InstanceId,
+    owner: &'a str,
+    app: &'a str,
+    /// Its rendered resources with their cluster status.
+    rendered: &'a [ObservedRsyncRow],
+    /// Its cluster resources as last reported.
+    reported: &'a [ClusterResourceRow],
+}
+
+/// Compares one bundle state with what is stored for its deployment; collects the
+/// writes, aggregate deltas and events that bring the store to it.
+fn ingest_one(
+    tx: &mut Tx,
+    deployment: &Deployment<'_>,
+    bundle: &Bundle,
+    deltas: &mut CountDeltas,
+    writes: &mut IngestWrites,
+) {
+    let Deployment {
+        cluster,
+        instance,
+        owner,
+        app,
+        rendered,
+        reported: old_rows,
+    } = *deployment;
+    let mut matched = vec![false; bundle.resources.len()];
+    let mut rows = Vec::new();
+    for r in rendered {
+        let mut observed_body = None;
+        let found = bundle.resources.iter().position(|o| {
+            o.gvk.kind == r.gvk.kind
+                && o.gvk.group == r.gvk.group
+                && o.name == r.name
+                && same_namespace(&o.namespace, &r.namespace)
+        });
+        let (cluster_status, ready) = match found {
+            Some(index) => {
+                matched[index] = true;
+                let o = &bundle.resources[index];
+                observed_body = Some(o.body.clone());
+                rows.push(cluster_row(
+                    app,
+                    cluster,
+                    &r.gvk,
+                    &r.namespace,
+                    o,
+                    true,
+                    true,
+                ));
+                (ClusterStatus::Present, o.readiness)
+            }
+            None if is_monitored(&r.gvk.kind) => (ClusterStatus::NotPresent, Readiness::None),
+            None => (ClusterStatus::Unknown, Readiness::None),
+        };
+        if cluster_status.as_str() != r.cluster_status || ready.as_str() != r.readiness {
+            let old = Statuses {
+                rsync: r.rsync_status.clone(),
+                cluster: r.cluster_status.clone(),
+                readiness: r.readiness.clone(),
+            };
+            let new = Statuses {
+                cluster: cluster_status.as_str().to_string(),
+                readiness: ready.as_str().to_string(),
+                ..old.clone()
+            };
+            let key = ResourceKey {
+                app: app.to_string(),
+                cluster: cluster.to_string(),
+                kind: r.gvk.kind.clone(),
+                group: r.gvk.group.clone(),
+                namespace: r.namespace.clone(),
+                name: r.name.clone(),
+            };
+            writes.set_cluster_status(
+                instance,
+                key.clone(),
+                cluster_status.as_str(),
+                ready.as_str(),
+            );
+            tx.emit(NewEvent::resource(
+                owner,
+                &instance.to_string(),
+                &key,
+                &r.gvk.version,
+                true,
+                Some(old),
+                new,
+                observed_body,
+            ));
+            deltas.moved(
+                instance,
+                app,
+                cluster,
+                Dimension::Cluster,
+                &r.cluster_status,
+                cluster_status.as_str(),
+            );
+            deltas.moved(
+                instance,
+                app,
+                cluster,
+                Dimension::Readiness,
+                &r.readiness,
+                ready.as_str(),
+            );
+        }
+    }
+    // Cluster-only resources: counted too; remembered as NotPresent when they vanish.
+    for old in old_rows.iter().filter(|o| !o.rsync_backed) {
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Cluster,
+            if old.present { "Present" } else { "NotPresent" },
+            -1,
+        );
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Readiness,
+            &old.readiness,
+            -1,
+        );
+    }
+    let mut seen = BTreeSet::new();
+    for (o, _) in bundle
+        .resources
+        .iter()
+        .zip(&matched)
+        .filter(|(o, m)| !**m && o.owned)
+    {
+        seen.insert((
+            o.gvk.kind.clone(),
+            o.gvk.group.clone(),
+            o.namespace.clone(),
+            o.name.clone(),
+        ));
+        rows.push(cluster_row(
+            app,
+            cluster,
+            &o.gvk,
+            &o.namespace,
+            o,
+            false,
+            true,
+        ));
+    }
+    for old in old_rows.iter().filter(|o| !o.rsync_backed) {
+        let key = (
+            old.gvk.kind.clone(),
+            old.gvk.group.clone(),
+            old.namespace.clone(),
+            old.name.clone(),
+        );
+        if !seen.contains(&key) {
+            rows.push(ClusterResourceRow {
+                present: false,
+                readiness: String::new(),
+                ..old.clone()
+            });
+        }
+    }
+    for new in rows.iter().filter(|r| !r.rsync_backed) {
+        let statuses = |r: &ClusterResourceRow| Statuses {
+            rsync: String::new(),
+            cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
+            readiness: r.readiness.clone(),
+        };
+        let before = old_rows
+            .iter()
+            .find(|o| {
+                !o.rsync_backed
+                    && o.gvk.kind == new.gvk.kind
+                    && o.gvk.group == new.gvk.group
+                    && o.namespace == new.namespace
+                    && o.name == new.name
+            })
+            .map(statuses);
+        let after = statuses(new);
+        if before.as_ref() != Some(&after) {
+            tx.emit(NewEvent::resource(
+                owner,
+                &instance.to_string(),
+                &new.key(),
+                &new.gvk.version,
+                false,
+                before,
+                after,
+                Body::from_text(new.body.clone()),
+            ));
+        }
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Cluster,
+            if new.present { "Present" } else { "NotPresent" },
+            1,
+        );
+        deltas.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Readiness,
+            &new.readiness,
+            1,
+        );
+    }
+    writes.sync_cluster_resources(instance, old_rows, &rows);
+}
+
+/// Gives `instance`, which replaces `previous` under the same base (an update, rollback
+/// or migrate, in its transaction, after the lifecycle event that announced it), the
+/// cluster-only resources (pods and the like) `previous` last saw of the controllers
+/// it carried over (`store::carry::carry_applied`, before that event, carried the
+/// rendered resources themselves), ingested as if its agent had just reported them:
+/// watchers see them appear as ordinary events of the new instance. Then refreshes the
+/// owner's conditions.
+pub(crate) async fn carry_over(
+    tx: &mut Tx,
+    owner: &str,
+    previous: InstanceId,
+    instance: InstanceId,
+) -> Result<()> {
+    let mut deltas = CountDeltas::default();
+    let mut writes = IngestWrites::default();
+    if has_cluster_only(tx, previous).await? {
+        let carried = carried_keys(tx, instance).await?;
+        // (app, cluster, kind, group, namespace, name) of what is carried.
+        let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
+        let apps = instance_apps(tx, instance).await?;
+        let apps: Vec<&str> = apps.iter().map(String::as_str).collect();
+        for cluster in instance_clusters(tx, instance).await? {
+            let seen = cluster_resources_for_bundles(tx, previous, &cluster, &apps).await?;
+            for (app, rows) in &seen {
+                let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
+                    kept.contains(&[app.as_str(), &cluster, kind, group, namespace, name])
+                };
+                // What the carried controllers make; a changed controller's pods are
+                // left to the agent's report after the apply.
+                let resources: Vec<Reported> = rows
+                    .iter()
+                    .filter(|r| r.present && !r.rsync_backed)
+                    .filter_map(|r| {
+                        let body = Body::from_text(r.body.clone())?;
+                        let metadata = &body.value()["metadata"];
+                        let keep =
+                            is_owned(metadata) && owned_by_kept(metadata, &r.namespace, &is_kept);
+                        keep.then(|| Reported {
+                            gvk: r.gvk.clone(),
+                            namespace: r.namespace.clone(),
+                            name: r.name.clone(),
+                            readiness: Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
+                            owned: true,
+                            body,
+                        })
+                    })
+                    .collect();
+                if resources.is_empty() {
+                    continue;
+                }
+                let bundle = Bundle {
+                    deployment_id: String::new(),
+                    resources,
+                };
+                let deployment = Deployment {
+                    cluster: &cluster,
+                    instance,
+                    owner,
+                    app,
+                    rendered: &[],
+                    reported: &[],
+                };
+                ingest_one(tx, &deployment, &bundle, &mut deltas, &mut writes);
+            }
+        }
+    }
+    writes.apply(tx).await?;
+    deltas.apply(tx).await?;
+    refresh_conditions(tx, owner).await
+}
+
+/// Takes, on PostgreSQL, the row locks every transaction that changes statuses takes
+/// before it touches resources: `clusters` (those whose resources it writes) and the
+/// clusters among `owners` with NO KEY UPDATE, then the intent groups among `owners`
+/// with KEY SHARE, each kind in name order.
+///
+/// Status writes of one cluster therefore run one after the other (they write the same
+/// rows), while those of different clusters run side by side, up to where they refresh
+/// their owners' conditions (`refresh_conditions` promotes the owner lock to NO KEY
+/// UPDATE; PostgreSQL lets a transaction promote a lock it holds without queueing
+/// behind waiters, so the promotion cannot deadlock). A lifecycle verb takes its intent
+/// group FOR UPDATE, which conflicts with KEY SHARE: verbs and status writes of one
+/// group still exclude each other, in the same order, so they cannot deadlock.
+async fn lock_owners<'c>(
+    tx: &mut Tx,
+    owners: impl IntoIterator<Item = String>,
+    clusters: impl IntoIterator<Item = &'c str>,
+) -> Result<()> {
+    if tx.for_update().is_empty() {
+        return Ok(());
+    }
+    let owners: BTreeSet<String> = owners.into_iter().collect();
+    let mut locked: BTreeSet<&str> = BTreeSet::new();
+    let mut digs = Vec::new();
+    for cluster in clusters {
+        locked.insert(cluster);
+    }
+    for owner in &owners {
+        if owner.starts_with("clusterProviders/") {
+            locked.insert(owner);
+        } else {
+            digs.push(owner);
+        }
+    }
+    let lock = tx.row_lock(RowLock::NoKeyUpdate);
+    for cluster in locked {
+        let name = ResourceName::parse(&CLUSTER, "owner", cluster)
+            .map_err(|v| Error::internal(v.description))?;
+        cluster_network_status(tx, &name, lock).await?;
+    }
+    let lock = tx.row_lock(RowLock::KeyShare);
+    for dig in digs {
+        let name = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", dig)
+            .map_err(|v| Error::internal(v.description))?;
+        dig_status(tx, &name, lock).await?;
+    }
+    Ok(())
+}

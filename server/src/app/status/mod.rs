@@ -1,0 +1,709 @@
+//! Cluster status: ingest of ResourceBundleStates, rsync outcomes and connectivity
+//! (`ingest`), the conditions they drive (`health`), and the status queries (seed
+//! 000's table, here).
+//!
+//! Every change of a resource's status updates the aggregates (`status_counts`) and
+//! the owner's conditions in the same transaction.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::status_tree::{StatusTrees, Tree, TreePage};
+use crate::domain::conditions::{self, Condition, Severity, SummaryOptions};
+use crate::domain::lifecycle::{DigState, NetworkState};
+use crate::domain::manifest::Gvk;
+use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, ResourceName};
+use crate::domain::readiness::{ClusterStatus, Readiness, is_monitored, readiness};
+use crate::domain::render::deployment_id;
+use crate::domain::status::RsyncStatus;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
+use crate::store::carry::{carried_keys, has_cluster_only};
+use crate::store::cluster::cluster_set_connectivity;
+use crate::store::dig::{dig_set_conditions, dig_status};
+use crate::store::instance::{
+    InstanceRow, instance_clusters, instance_find, instance_of_base, instance_settle_late_applies,
+};
+use crate::store::network::{cluster_network_status, cluster_set_conditions};
+use crate::store::rsync_resource::{
+    ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list,
+};
+use crate::store::status::{
+    ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow, RsyncWork, Scope,
+    StatusMove, applied_deployments, cluster_resources_for_bundles, cluster_resources_page,
+    clusters_with_rsync_status, counts_for_names, counts_sum, instance_apps, owners_placed_on,
+    placed_connectivity, rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
+};
+use crate::store::watch::{Body, NewEvent, Statuses};
+use crate::store::{Backend, RowLock, Store, Tx, now_micros};
+
+mod health;
+mod ingest;
+
+pub use health::refresh_conditions;
+pub(crate) use ingest::carry_over;
+
+/// A ResourceBundleState: what a cluster holds for one deployment id.
+#[derive(Debug, Clone)]
+pub struct Bundle {
+    pub deployment_id: String,
+    pub resources: Vec<Reported>,
+}
+
+/// One resource of a bundle state, as ingest uses it: its identity, its readiness
+/// and its body, both derived when the report arrives (outside any transaction), the
+/// body kept as JSON text while the state waits to be ingested.
+#[derive(Debug, Clone)]
+pub struct Reported {
+    pub gvk: Gvk,
+    pub namespace: String,
+    pub name: String,
+    pub readiness: Readiness,
+    pub body: Body,
+    /// Whether a controller owns it (`metadata.ownerReferences`): a resource no
+    /// rendered one matches is cluster-only (a Deployment's Pod) only if owned; an
+    /// unowned one is what an older instance of the same deployment rendered and rsync
+    /// is deleting (an update dropped it), not part of this instance.
+    pub owned: bool,
+}
+
+impl Reported {
+    pub fn new(
+        gvk: Gvk,
+        namespace: String,
+        name: String,
+        metadata: &Value,
+        spec: &Value,
+        status: &Value,
+    ) -> Reported {
+        Reported {
+            owned: is_owned(metadata),
+            readiness: readiness(&gvk.kind, spec, status),
+            body: Body::of(metadata, spec, status),
+            gvk,
+            namespace,
+            name,
+        }
+    }
+}
+
+/// Whether `metadata` names an owner (a non-empty `ownerReferences`).
+fn is_owned(metadata: &Value) -> bool {
+    metadata
+        .get("ownerReferences")
+        .and_then(Value::as_array)
+        .is_some_and(|owners| !owners.is_empty())
+}
+
+/// Whether an owner in `metadata`'s `ownerReferences` (same namespace) is kept.
+fn owned_by_kept(
+    metadata: &Value,
+    namespace: &str,
+    is_kept: &impl Fn(&str, &str, &str, &str) -> bool,
+) -> bool {
+    let owners = metadata.get("ownerReferences").and_then(Value::as_array);
+    owners.into_iter().flatten().any(|o| {
+        let text = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or_default();
+        let group = text("apiVersion")
+            .rsplit_once('/')
+            .map_or("", |(group, _)| group);
+        let kind = text("kind");
+        let name = text("name");
+        // Owner references may leave apiVersion out (the sim does): any group then.
+        is_kept(kind, group, namespace, name)
+            || (text("apiVersion").is_empty()
+                && ["apps", "batch", ""]
+                    .iter()
+                    .any(|g| is_kept(kind, g, namespace, name)))
+    })
+}
+
+/// The outcome of one rsync operation.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    Succeeded,
+    Rejected(String),
+}
+
+/// How much a status query returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Output {
+    Summary,
+    All,
+    Detail,
+    Rsync,
+}
+
+/// A status query.
+#[derive(Debug, Clone)]
+pub struct StatusQuery {
+    pub output: Output,
+    pub apps: Vec<String>,
+    /// Cluster ids or names.
+    pub clusters: Vec<String>,
+    pub resources: Vec<String>,
+    pub instance: Option<InstanceId>,
+    pub page_size: usize,
+    pub after: Option<ResourceKey>,
+}
+
+impl StatusQuery {
+    /// An unfiltered ALL page of `page_size` entries after `after`.
+    pub fn all_page(
+        instance: Option<InstanceId>,
+        page_size: usize,
+        after: Option<ResourceKey>,
+    ) -> StatusQuery {
+        StatusQuery {
+            output: Output::All,
+            apps: Vec::new(),
+            clusters: Vec::new(),
+            resources: Vec::new(),
+            instance,
+            page_size,
+            after,
+        }
+    }
+}
+
+/// One resource of the status tree.
+#[derive(Debug, Clone)]
+pub struct StatusEntry {
+    pub key: ResourceKey,
+    pub version: String,
+    /// None for cluster-only resources.
+    pub rsync_status: Option<RsyncStatus>,
+    /// None for RSYNC output.
+    pub cluster_status: Option<ClusterStatus>,
+    pub readiness: Readiness,
+    pub metadata: Option<Value>,
+    pub spec: Option<Value>,
+    pub status: Option<Value>,
+}
+
+/// The answer of a status query.
+#[derive(Debug, Clone)]
+pub struct StatusResult {
+    pub owner: ResourceName,
+    pub state: String,
+    pub composite_profile: String,
+    pub instance: Option<InstanceRow>,
+    /// (dimension, value) -> count.
+    pub counts: BTreeMap<(String, String), i64>,
+    /// The page's entries, when read from SQL.
+    pub entries: Vec<StatusEntry>,
+    /// The page's entries, when read from the group's status tree (then `entries` is
+    /// empty).
+    pub tree_page: Option<TreePage>,
+    pub next: Option<ResourceKey>,
+    pub conditions: Vec<Condition>,
+}
+
+/// The status use cases.
+#[derive(Clone)]
+pub struct StatusApp {
+    store: Store,
+    /// Unfiltered summaries of intent groups, each valid until its group's next commit
+    /// (status events, lifecycle verbs and spec updates all signal the group).
+    summaries: Arc<std::sync::Mutex<HashMap<String, CachedSummary>>>,
+    /// In-memory `all` trees of queried intent groups (None: off).
+    trees: Option<Arc<StatusTrees>>,
+}
+
+struct CachedSummary {
+    changes: tokio::sync::watch::Receiver<u64>,
+    result: StatusResult,
+}
+
+/// Cached summaries at most; past it the cache starts over.
+const SUMMARY_CACHE: usize = 10_000;
+
+/// Parses `<instance uuid>-<app>`.
+pub fn parse_deployment_id(id: &str) -> Result<(InstanceId, String)> {
+    let invalid = || {
+        Error::invalid(
+            "bundle_state.deployment_id",
+            format!("{id:?} is not <instance>-<app>"),
+        )
+    };
+    if id.len() < 38 || !id.is_char_boundary(36) || id.as_bytes()[36] != b'-' {
+        return Err(invalid());
+    }
+    let instance = id[..36].parse().map_err(|_| invalid())?;
+    Ok((instance, id[37..].to_string()))
+}
+
+/// Namespaces as matched between rendered and reported resources ("" is "default").
+fn same_namespace(a: &str, b: &str) -> bool {
+    let norm = |n: &str| if n.is_empty() { "default" } else { n }.to_string();
+    norm(a) == norm(b)
+}
+
+impl StatusApp {
+    pub fn new(store: Store) -> Self {
+        Self {
+            store,
+            summaries: Arc::default(),
+            trees: None,
+        }
+    }
+
+    /// Keeps in-memory status trees of queried intent groups, up to `max_entries`
+    /// resources in all (0: none); their warmers stop at `shutdown`.
+    pub fn with_trees(mut self, max_entries: usize, shutdown: CancellationToken) -> Self {
+        self.trees = (max_entries > 0).then(|| StatusTrees::new(max_entries, shutdown));
+        self
+    }
+
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// The status of a deployment intent group or of a cluster's network intents.
+    pub async fn query(&self, owner: &ResourceName, query: &StatusQuery) -> Result<StatusResult> {
+        let cacheable = query.output == Output::Summary
+            && query.apps.is_empty()
+            && query.clusters.is_empty()
+            && query.resources.is_empty()
+            && query.instance.is_none()
+            && owner.kind() == &DEPLOYMENT_INTENT_GROUP;
+        let (tree, untracked) = match &self.trees {
+            Some(trees) if owner.kind() == &DEPLOYMENT_INTENT_GROUP => match trees.touch(owner) {
+                Ok(tree) => (tree, None),
+                Err(_) => (None, Some(trees)),
+            },
+            _ => (None, None),
+        };
+        let result = self.query_cached(owner, query, cacheable, tree).await?;
+        // The group exists (the query found it): follow it from now on.
+        if let Some(trees) = untracked {
+            trees.track(self, owner);
+        }
+        Ok(result)
+    }
+
+    /// [`StatusApp::query`] past the status trees: the summary cache, else SQL.
+    async fn query_cached(
+        &self,
+        owner: &ResourceName,
+        query: &StatusQuery,
+        cacheable: bool,
+        tree: Option<Arc<Tree>>,
+    ) -> Result<StatusResult> {
+        if !cacheable {
+            let mut conn = self.store.read().await?;
+            return self.query_with(&mut conn, owner, query, tree).await;
+        }
+        let key = owner.to_string();
+        if let Some(cached) = self.summaries.lock().expect("summary cache").get(&key)
+            && !cached.changes.has_changed().unwrap_or(true)
+        {
+            return Ok(cached.result.clone());
+        }
+        // Listen before reading, so a commit in between invalidates what we read.
+        let mut changes = self.store.signals().subscribe(&key);
+        changes.borrow_and_update();
+        let result = {
+            let mut conn = self.store.read().await?;
+            self.query_on(&mut conn, owner, query).await?
+        };
+        let mut cache = self.summaries.lock().expect("summary cache");
+        if cache.len() >= SUMMARY_CACHE {
+            cache.clear();
+        }
+        cache.insert(
+            key,
+            CachedSummary {
+                changes,
+                result: result.clone(),
+            },
+        );
+        Ok(result)
+    }
+
+    /// [`StatusApp::query`] on a given connection (a snapshot transaction for watches).
+    pub async fn query_on(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        owner: &ResourceName,
+        query: &StatusQuery,
+    ) -> Result<StatusResult> {
+        self.query_with(conn, owner, query, None).await
+    }
+
+    /// [`StatusApp::query_on`], taking the page from `tree` when it holds the queried
+    /// instance and is still current once everything else has been read.
+    async fn query_with(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        owner: &ResourceName,
+        query: &StatusQuery,
+        tree: Option<Arc<Tree>>,
+    ) -> Result<StatusResult> {
+        let (state, current, composite_profile, conditions) =
+            if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
+                let status = dig_status(conn, owner, "").await?.ok_or_else(|| {
+                    Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, owner.to_string())
+                })?;
+                let object: crate::store::object::Object<crate::domain::resources::DigSpec> =
+                    crate::store::object::object_get(conn, owner).await?;
+                (
+                    status.state.to_string(),
+                    status.current_instance,
+                    object.spec.composite_profile,
+                    status.conditions,
+                )
+            } else {
+                let status = cluster_network_status(conn, owner, "")
+                    .await?
+                    .ok_or_else(|| Error::not_found(CLUSTER.type_name, owner.to_string()))?;
+                (
+                    status.state.to_string(),
+                    status.current_instance,
+                    String::new(),
+                    status.conditions,
+                )
+            };
+        let mut result = StatusResult {
+            owner: owner.clone(),
+            state,
+            composite_profile,
+            instance: None,
+            counts: BTreeMap::new(),
+            entries: Vec::new(),
+            tree_page: None,
+            next: None,
+            conditions,
+        };
+        let instance_id = match query.instance.or(current) {
+            Some(id) => id,
+            None if query.apps.is_empty() && query.clusters.is_empty() => return Ok(result),
+            None => {
+                let field = if query.apps.is_empty() {
+                    "clusters"
+                } else {
+                    "apps"
+                };
+                return Err(Error::invalid(
+                    field,
+                    format!("{owner} has no instance to filter"),
+                ));
+            }
+        };
+        let instance = instance_find(conn, instance_id)
+            .await?
+            .filter(|row| row.owner == owner.to_string())
+            .ok_or_else(|| {
+                Error::not_found(
+                    "flotilla.v1.Instance",
+                    format!("{owner}/instances/{instance_id}"),
+                )
+            })?;
+        // A query of a named instance reports that instance's state: an instance that
+        // is not the group's running one was terminated (a group instantiates again
+        // only after terminate), whatever the group went on to do.
+        if query.instance.is_some() && instance.terminate_time.is_some() {
+            result.state = "TERMINATED".to_string();
+        }
+        let filter = self.resolve_filter(conn, instance_id, query).await?;
+        // The tree answers the page (and, unfiltered, the counts) if it holds this
+        // instance and no commit came since it was built: checked after every other read.
+        let tree = tree.filter(|tree| {
+            tree.instance == instance_id
+                && query.output == Output::All
+                && filter.names.is_empty()
+                && tree.is_current()
+        });
+        let unfiltered = filter.apps.is_empty() && filter.clusters.is_empty();
+        result.counts = match &tree {
+            Some(tree) if unfiltered => tree.counts.clone(),
+            _ if filter.names.is_empty() => counts_sum(conn, instance_id, &filter).await?,
+            _ => counts_for_names(conn, instance_id, &filter).await?,
+        };
+        result.counts.retain(|(dimension, _), count| {
+            *count != 0 && (query.output != Output::Rsync || dimension == "rsync")
+        });
+        result.instance = Some(instance);
+        if query.output != Output::Summary {
+            match tree {
+                Some(tree) => {
+                    let (page, next) = tree.page(&filter, query);
+                    result.tree_page = Some(page);
+                    result.next = next;
+                }
+                None => {
+                    let (entries, next) = self.page(conn, instance_id, &filter, query).await?;
+                    result.entries = entries;
+                    result.next = next;
+                }
+            }
+        }
+        Ok(result)
+    }
+
+    /// Validates the filters: apps and clusters must belong to the instance.
+    async fn resolve_filter(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        instance: InstanceId,
+        query: &StatusQuery,
+    ) -> Result<ResourceFilter> {
+        if query.apps.is_empty() && query.clusters.is_empty() {
+            return Ok(ResourceFilter {
+                names: query.resources.clone(),
+                ..ResourceFilter::default()
+            });
+        }
+        let apps = instance_apps(conn, instance).await?;
+        for (index, app) in query.apps.iter().enumerate() {
+            if !apps.contains(app) {
+                return Err(Error::invalid(
+                    format!("apps[{index}]"),
+                    format!(
+                        "app {app:?} is not part of this instance (apps: {})",
+                        apps.join(", ")
+                    ),
+                ));
+            }
+        }
+        let placed = instance_clusters(conn, instance).await?;
+        let mut clusters = Vec::new();
+        for (index, wanted) in query.clusters.iter().enumerate() {
+            match placed
+                .iter()
+                .find(|c| *c == wanted || c.rsplit('/').next() == Some(wanted.as_str()))
+            {
+                Some(cluster) => clusters.push(cluster.clone()),
+                None => {
+                    return Err(Error::invalid(
+                        format!("clusters[{index}]"),
+                        format!("cluster {wanted:?} is not part of this instance"),
+                    ));
+                }
+            }
+        }
+        Ok(ResourceFilter {
+            apps: query.apps.clone(),
+            clusters,
+            names: query.resources.clone(),
+        })
+    }
+
+    /// One page of the resource tree: rendered resources merged with cluster resources
+    /// in key order.
+    pub(crate) async fn page(
+        &self,
+        conn: &mut sqlx::AnyConnection,
+        instance: InstanceId,
+        filter: &ResourceFilter,
+        query: &StatusQuery,
+    ) -> Result<(Vec<StatusEntry>, Option<ResourceKey>)> {
+        let limit = query.page_size as i64 + 1;
+        let started = std::time::Instant::now();
+        let rendered = rsync_resources_list(
+            conn,
+            instance,
+            filter,
+            query.after.as_ref(),
+            limit,
+            query.output == Output::Rsync,
+        )
+        .await?;
+        let observed = if query.output == Output::Rsync {
+            Vec::new()
+        } else {
+            cluster_resources_page(
+                conn,
+                instance,
+                filter,
+                query.after.as_ref(),
+                limit,
+                query.output == Output::Detail,
+            )
+            .await?
+        };
+        let read = started.elapsed();
+        // Both lists come in key order (sorted here too: the database's collation
+        // may differ from byte order); merge them, a resource's rendered and observed
+        // rows side by side.
+        fn observed_key(c: &ClusterResourceRow) -> (&str, &str, &str, &str, &str, &str) {
+            (
+                &c.app,
+                &c.cluster,
+                &c.gvk.kind,
+                &c.gvk.group,
+                &c.namespace,
+                &c.name,
+            )
+        }
+        fn rendered_key(r: &RsyncResource) -> (&str, &str, &str, &str, &str, &str) {
+            (
+                &r.app,
+                &r.cluster,
+                &r.gvk.kind,
+                &r.gvk.group,
+                &r.namespace,
+                &r.name,
+            )
+        }
+        let (mut rendered, mut observed) = (rendered, observed);
+        rendered.sort_unstable_by(|a, b| rendered_key(a).cmp(&rendered_key(b)));
+        observed.sort_unstable_by(|a, b| observed_key(a).cmp(&observed_key(b)));
+        let mut rendered = rendered.into_iter().peekable();
+        let mut observed = observed.into_iter().peekable();
+        let mut entries: Vec<StatusEntry> = Vec::with_capacity(query.page_size.min(10_000) + 1);
+        while entries.len() <= query.page_size {
+            let order = match (rendered.peek(), observed.peek()) {
+                (None, None) => break,
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (Some(r), Some(o)) => rendered_key(r).cmp(&observed_key(o)),
+            };
+            let (r, o) = match order {
+                std::cmp::Ordering::Less => (rendered.next(), None),
+                std::cmp::Ordering::Greater => (None, observed.next()),
+                std::cmp::Ordering::Equal => (rendered.next(), observed.next()),
+            };
+            let key = match (&r, &o) {
+                (Some(r), _) => r.key(),
+                (None, Some(c)) => c.key(),
+                (None, None) => unreachable!("one side is present"),
+            };
+            entries.push(entry(key, r, o, query.output));
+        }
+        let more = entries.len() > query.page_size;
+        entries.truncate(query.page_size);
+        let next = if more {
+            entries.last().map(|e| e.key.clone())
+        } else {
+            None
+        };
+        tracing::debug!(
+            entries = entries.len(),
+            read_us = read.as_micros() as u64,
+            merge_us = (started.elapsed() - read).as_micros() as u64,
+            "status page"
+        );
+        Ok((entries, next))
+    }
+}
+
+/// A status tree entry from a rendered resource and/or what its cluster reported.
+pub(crate) fn entry(
+    key: ResourceKey,
+    rendered: Option<RsyncResource>,
+    observed: Option<ClusterResourceRow>,
+    output: Output,
+) -> StatusEntry {
+    let body: Option<Value> = observed
+        .as_ref()
+        .and_then(|o| serde_json::from_str(&o.body).ok());
+    let version = rendered
+        .as_ref()
+        .map(|r| r.gvk.version.clone())
+        .or_else(|| observed.as_ref().map(|o| o.gvk.version.clone()))
+        .unwrap_or_default();
+    let (cluster_status, ready) = match (&rendered, &observed) {
+        (Some(r), _) => (
+            ClusterStatus::parse(&r.cluster_status).unwrap_or(ClusterStatus::Unknown),
+            Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
+        ),
+        (None, Some(o)) => (
+            if o.present {
+                ClusterStatus::Present
+            } else {
+                ClusterStatus::NotPresent
+            },
+            Readiness::parse(&o.readiness).unwrap_or(Readiness::None),
+        ),
+        (None, None) => (ClusterStatus::Unknown, Readiness::None),
+    };
+    let mut entry = StatusEntry {
+        key,
+        version,
+        rsync_status: rendered.as_ref().map(|r| r.status),
+        cluster_status: Some(cluster_status),
+        readiness: ready,
+        metadata: None,
+        spec: None,
+        status: None,
+    };
+    match output {
+        Output::Rsync => {
+            let manifest: Value = rendered
+                .as_ref()
+                .and_then(|r| serde_json::from_str(&r.manifest).ok())
+                .unwrap_or_default();
+            entry.metadata = manifest.get("metadata").cloned();
+            entry.spec = manifest.get("spec").cloned();
+            entry.cluster_status = None;
+            entry.readiness = Readiness::None;
+        }
+        Output::Detail => {
+            if let Some(body) = body {
+                entry.metadata = body.get("metadata").cloned();
+                entry.spec = body.get("spec").cloned();
+                entry.status = body.get("status").cloned().filter(|s| !s.is_null());
+            }
+        }
+        Output::All | Output::Summary => {}
+    }
+    entry
+}
+
+#[cfg(test)]
+mod tests {
+    use super::health::applied_condition;
+    use super::*;
+
+    #[test]
+    fn deployment_ids_parse() {
+        let instance = InstanceId::new();
+        let (parsed, app) = parse_deployment_id(&format!("{instance}-collectd")).unwrap();
+        assert_eq!((parsed, app.as_str()), (instance, "collectd"));
+        for bad in [
+            "",
+            "nope",
+            &format!("{instance}"),
+            &format!("{instance}x"),
+            "0192-app",
+        ] {
+            assert!(parse_deployment_id(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn applied_condition_prefers_the_worst() {
+        let counts = |pairs: &[(&str, i64)]| {
+            pairs
+                .iter()
+                .map(|(v, n)| (("rsync".to_string(), v.to_string()), *n))
+                .collect::<BTreeMap<_, _>>()
+        };
+        assert_eq!(
+            applied_condition("A", &counts(&[("Applied", 3)]), &[]).status,
+            conditions::Status::True
+        );
+        let c = applied_condition(
+            "A",
+            &counts(&[("Applied", 1), ("Failed", 1), ("Retrying", 1)]),
+            &["clusterProviders/edge/clusters/c2".to_string()],
+        );
+        assert_eq!(
+            (c.severity, c.reason.as_str(), c.message.as_str()),
+            (
+                Severity::Error,
+                "ApplyFailed",
+                "1 of 3 resources were rejected by their cluster on clusterProviders/edge/clusters/c2"
+            )
+        );
+        let c = applied_condition("A", &counts(&[("Applied", 1), ("Pending", 2)]), &[]);
+        assert_eq!(
+            (c.severity, c.message.as_str()),
+            (Severity::Info, "1 of 3 resources applied")
+        );
+    }
+}

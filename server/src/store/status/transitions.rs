@@ -1,0 +1,403 @@
+//! Rsync status transitions: bulk moves of a scope of resources (terminate, takeover
+//! by a newer instance) and per-resource compare-and-swap moves, each keeping the
+//! aggregates.
+
+use super::*;
+
+/// Which rendered resources a bulk transition moves.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope<'a> {
+    /// Every resource of one instance.
+    Instance(InstanceId),
+    /// One instance's resources on one cluster.
+    InstanceOn(InstanceId, &'a str),
+    /// The resources on a cluster of its non-superseded instances.
+    Cluster(&'a str),
+    /// The resources of `owner`'s other instances that `by` renders too (same cluster
+    /// and object): `by` takes them over.
+    RenderedBy { owner: &'a str, by: InstanceId },
+    /// The resources of `owner`'s other instances that `by` does not render.
+    NotRenderedBy { owner: &'a str, by: InstanceId },
+}
+
+/// The same object on the same cluster in `rsync_resources` (the outer row) and `n`.
+const SAME_OBJECT: &str = "n.cluster = rsync_resources.cluster AND n.kind = rsync_resources.kind \
+     AND n.api_group = rsync_resources.api_group AND n.namespace = rsync_resources.namespace \
+     AND n.name = rsync_resources.name";
+
+impl Scope<'_> {
+    /// The scope as conditions on `rsync_resources`, binding its values.
+    fn sql(self, binds: &mut Vec<String>) -> String {
+        let mut bind = |value: String| {
+            binds.push(value);
+            format!("${}", binds.len())
+        };
+        match self {
+            Scope::Instance(instance) => {
+                format!(" AND instance_id = {}", bind(instance.to_string()))
+            }
+            Scope::InstanceOn(instance, cluster) => format!(
+                " AND instance_id = {} AND cluster = {}",
+                bind(instance.to_string()),
+                bind(cluster.to_string())
+            ),
+            Scope::Cluster(cluster) => format!(
+                " AND cluster = {} AND instance_id IN (SELECT id FROM instances WHERE superseded = 0)",
+                bind(cluster.to_string())
+            ),
+            Scope::RenderedBy { owner, by } | Scope::NotRenderedBy { owner, by } => {
+                let owner = bind(owner.to_string());
+                let by = bind(by.to_string());
+                let negation = if matches!(self, Scope::NotRenderedBy { .. }) {
+                    "NOT "
+                } else {
+                    ""
+                };
+                format!(
+                    " AND instance_id IN (SELECT id FROM instances WHERE owner = {owner} AND id <> {by}) \
+                     AND {negation}EXISTS (SELECT 1 FROM rsync_resources n WHERE n.instance_id = {by} AND {SAME_OBJECT})"
+                )
+            }
+        }
+    }
+}
+
+/// Moves every resource of `scope` from one of `from` to `to`, keeping the aggregates
+/// and emitting an event per resource. Returns how many moved.
+pub async fn rsync_bulk_transition(
+    tx: &mut Tx,
+    lock: &str,
+    scope: Scope<'_>,
+    from: &[RsyncStatus],
+    to: RsyncStatus,
+) -> Result<i64> {
+    bulk_transition(tx, lock, scope, from, to, true).await
+}
+
+/// [`rsync_bulk_transition`] without the event per resource, for resources no watch
+/// stream follows any more: those of an owner's older instances, moved in the
+/// transaction whose lifecycle event switches the owner's streams to its new instance.
+/// Reads only the aggregate changes (one row per app, cluster and status), so its cost
+/// is the update's.
+pub async fn rsync_bulk_transition_unannounced(
+    tx: &mut Tx,
+    lock: &str,
+    scope: Scope<'_>,
+    from: &[RsyncStatus],
+    to: RsyncStatus,
+) -> Result<i64> {
+    bulk_transition(tx, lock, scope, from, to, false).await
+}
+
+async fn bulk_transition(
+    tx: &mut Tx,
+    lock: &str,
+    scope: Scope<'_>,
+    from: &[RsyncStatus],
+    to: RsyncStatus,
+    announce: bool,
+) -> Result<i64> {
+    let mut binds: Vec<String> = Vec::new();
+    let mut selection = scope.sql(&mut binds);
+    let bind = |value: String, binds: &mut Vec<String>| {
+        binds.push(value);
+        format!("${}", binds.len())
+    };
+    let statuses: Vec<String> = from
+        .iter()
+        .map(|s| bind(s.as_str().to_string(), &mut binds))
+        .collect();
+    selection.push_str(&format!(" AND rsync_status IN ({})", statuses.join(", ")));
+
+    if !announce {
+        return bulk_transition_counted(tx, &selection, binds, to).await;
+    }
+    // Read (and on PostgreSQL lock) the rows first, so the aggregate deltas match
+    // exactly the rows the update moves.
+    let select = format!(
+        "SELECT instance_id, app, cluster, kind, api_group, api_version, namespace, name, rsync_status, \
+         cluster_status, readiness FROM rsync_resources WHERE 1 = 1{selection} \
+         ORDER BY instance_id, app, cluster, kind, api_group, namespace, name{lock}"
+    );
+    let mut query = sqlx::query(&select);
+    for value in &binds {
+        query = query.bind(value.clone());
+    }
+    let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
+    let mut owners: BTreeMap<String, String> = BTreeMap::new();
+    for row in &rows {
+        let instance: String = row.try_get("instance_id").map_err(db_error)?;
+        let key = ResourceKey::decode(row)?;
+        let old = Statuses {
+            rsync: row.try_get("rsync_status").map_err(db_error)?,
+            cluster: row.try_get("cluster_status").map_err(db_error)?,
+            readiness: row.try_get("readiness").map_err(db_error)?,
+        };
+        if !owners.contains_key(&instance) {
+            let id: InstanceId = instance.parse().map_err(Error::internal)?;
+            let owner = crate::store::instance::instance_find(tx, id)
+                .await?
+                .map(|i| i.owner)
+                .unwrap_or_default();
+            owners.insert(instance.clone(), owner);
+        }
+        let version: String = row.try_get("api_version").map_err(db_error)?;
+        let new = Statuses {
+            rsync: to.as_str().to_string(),
+            ..old.clone()
+        };
+        *groups
+            .entry((
+                instance.clone(),
+                key.app.clone(),
+                key.cluster.clone(),
+                old.rsync.clone(),
+            ))
+            .or_default() += 1;
+        tx.emit(NewEvent::resource(
+            &owners[&instance],
+            &instance,
+            &key,
+            &version,
+            true,
+            Some(old),
+            new,
+            None,
+        ));
+    }
+    let to_bind = format!("${}", binds.len() + 1);
+    let update =
+        format!("UPDATE rsync_resources SET rsync_status = {to_bind} WHERE 1 = 1{selection}");
+    let mut query = sqlx::query(&update);
+    for value in &binds {
+        query = query.bind(value.clone());
+    }
+    query
+        .bind(to.as_str())
+        .execute(&mut **tx)
+        .await
+        .map_err(db_error)?;
+
+    let mut deltas = CountDeltas::default();
+    let mut moved = 0;
+    for ((instance, app, cluster, status), n) in groups {
+        let instance: InstanceId = instance.parse().map_err(Error::internal)?;
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
+        moved += n;
+    }
+    deltas.apply(tx).await?;
+    Ok(moved)
+}
+
+/// The unannounced form of [`bulk_transition`]: moves the rows of `selection` and
+/// applies the aggregate changes, counted per app, cluster and status. On PostgreSQL one
+/// statement that returns what it moved (with each row's status before, from the
+/// statement's snapshot: the caller holds the owner's row FOR UPDATE, which every
+/// status writer of the owner's resources conflicts with, see
+/// `app::status::lock_owners`); on SQLite, whose one writer is this transaction, a
+/// grouped read then the update.
+async fn bulk_transition_counted(
+    tx: &mut Tx,
+    selection: &str,
+    binds: Vec<String>,
+    to: RsyncStatus,
+) -> Result<i64> {
+    let to_bind = format!("${}", binds.len() + 1);
+    let postgres = tx.backend() == crate::store::Backend::Postgres;
+    let sql = if postgres {
+        format!(
+            "WITH moved AS (UPDATE rsync_resources AS r SET rsync_status = {to_bind} \
+             FROM (SELECT instance_id, app, cluster, kind, api_group, namespace, name, rsync_status \
+             FROM rsync_resources WHERE 1 = 1{selection}) AS o \
+             WHERE r.instance_id = o.instance_id AND r.app = o.app AND r.cluster = o.cluster \
+             AND r.kind = o.kind AND r.api_group = o.api_group AND r.namespace = o.namespace \
+             AND r.name = o.name RETURNING r.instance_id, r.app, r.cluster, o.rsync_status) \
+             SELECT instance_id, app, cluster, rsync_status, COUNT(*) AS n FROM moved \
+             GROUP BY instance_id, app, cluster, rsync_status"
+        )
+    } else {
+        format!(
+            "SELECT instance_id, app, cluster, rsync_status, COUNT(*) AS n FROM rsync_resources \
+             WHERE 1 = 1{selection} GROUP BY instance_id, app, cluster, rsync_status"
+        )
+    };
+    let mut query = sqlx::query(&sql);
+    for value in &binds {
+        query = query.bind(value.clone());
+    }
+    if postgres {
+        query = query.bind(to.as_str());
+    }
+    let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
+    if rows.is_empty() {
+        return Ok(0);
+    }
+    if !postgres {
+        let update =
+            format!("UPDATE rsync_resources SET rsync_status = {to_bind} WHERE 1 = 1{selection}");
+        let mut query = sqlx::query(&update);
+        for value in &binds {
+            query = query.bind(value.clone());
+        }
+        query
+            .bind(to.as_str())
+            .execute(&mut **tx)
+            .await
+            .map_err(db_error)?;
+    }
+    let mut deltas = CountDeltas::default();
+    let mut moved = 0;
+    for row in &rows {
+        let instance: String = row.try_get("instance_id").map_err(db_error)?;
+        let instance: InstanceId = instance.parse().map_err(Error::internal)?;
+        let app: String = row.try_get("app").map_err(db_error)?;
+        let cluster: String = row.try_get("cluster").map_err(db_error)?;
+        let status: String = row.try_get("rsync_status").map_err(db_error)?;
+        let n: i64 = row.try_get("n").map_err(db_error)?;
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
+        deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
+        moved += n;
+    }
+    deltas.apply(tx).await?;
+    Ok(moved)
+}
+
+/// One rsync status change: the resource `key` of `instance` (owned by `owner`) moves
+/// to `to` if its status is still one of `expected`.
+#[derive(Debug)]
+pub struct StatusMove<'a> {
+    pub owner: &'a str,
+    pub instance: InstanceId,
+    pub key: &'a ResourceKey,
+    pub expected: &'a [RsyncStatus],
+    pub to: RsyncStatus,
+}
+
+/// Makes `moves` (compare-and-swap each), keeping the aggregates and emitting an event
+/// per resource that changed; returns how many changed. Each chunk costs two
+/// statements: one read of the current statuses (rows tagged with their move's index,
+/// so nothing is matched back by key), one multi-row update that re-checks them. The
+/// writers of a cluster's resources exclude each other (one writer on SQLite; the
+/// cluster's row lock on PostgreSQL, see `app::status::lock_owners`), so the update
+/// changes every row the read found movable; if it does not, another writer got in
+/// between and the transaction fails with ABORTED (the callers retry) rather than
+/// record events and counts for changes it did not make. A resource named twice is
+/// moved once, by its first move.
+pub async fn rsync_set_statuses(
+    tx: &mut Tx,
+    moves: &[StatusMove<'_>],
+    deltas: &mut CountDeltas,
+) -> Result<usize> {
+    const MATCH: &str = "r.instance_id = v.column2 AND r.app = v.column3 AND r.cluster = v.column4 \
+        AND r.kind = v.column5 AND r.api_group = v.column6 AND r.namespace = v.column7 AND r.name = v.column8";
+    let mut changed = 0;
+    let mut named = HashSet::new();
+    for chunk in moves.chunks(WRITE_CHUNK) {
+        let instances: Vec<String> = chunk.iter().map(|m| m.instance.to_string()).collect();
+        let sql = format!(
+            "SELECT v.column1 AS i, r.rsync_status AS rsync_status, r.cluster_status AS cluster_status, \
+             r.readiness AS readiness, r.api_version AS api_version \
+             FROM rsync_resources r JOIN (VALUES {}) AS v ON {MATCH}",
+            placeholders(tx, chunk.len(), 8)
+        );
+        let mut query = sqlx::query(&sql);
+        for (i, m) in chunk.iter().enumerate() {
+            query = bind_key(query.bind(i as i64), &instances[i], m.key.columns());
+        }
+        // (status, statuses, api version) of each move's resource, by index.
+        let mut current: Vec<Option<(RsyncStatus, Statuses, String)>> = vec![None; chunk.len()];
+        for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
+            let i: i64 = row.try_get("i").map_err(db_error)?;
+            let rsync: String = row.try_get("rsync_status").map_err(db_error)?;
+            let status = rsync.parse().map_err(Error::internal)?;
+            let statuses = Statuses {
+                rsync,
+                cluster: row.try_get("cluster_status").map_err(db_error)?,
+                readiness: row.try_get("readiness").map_err(db_error)?,
+            };
+            let version = row.try_get("api_version").map_err(db_error)?;
+            if let Some(slot) = usize::try_from(i).ok().and_then(|i| current.get_mut(i)) {
+                *slot = Some((status, statuses, version));
+            }
+        }
+        // The moves to make: (index in chunk, status it had).
+        let mut planned: Vec<(usize, RsyncStatus)> = Vec::new();
+        for (i, m) in chunk.iter().enumerate() {
+            if !named.insert((m.instance, m.key)) {
+                continue;
+            }
+            if let Some((status, _, _)) = &current[i]
+                && m.expected.contains(status)
+                && *status != m.to
+            {
+                planned.push((i, *status));
+            }
+        }
+        if planned.is_empty() {
+            continue;
+        }
+        let sql = format!(
+            "UPDATE rsync_resources AS r SET rsync_status = v.column9 FROM (VALUES {}) AS v \
+             WHERE {MATCH} AND r.rsync_status = v.column10",
+            placeholders(tx, planned.len(), 10)
+        );
+        let mut query = sqlx::query(&sql);
+        for (i, from) in &planned {
+            query = bind_key(
+                query.bind(*i as i64),
+                &instances[*i],
+                chunk[*i].key.columns(),
+            )
+            .bind(chunk[*i].to.as_str())
+            .bind(from.as_str());
+        }
+        let updated = query
+            .execute(&mut **tx)
+            .await
+            .map_err(db_error)?
+            .rows_affected();
+        if updated != planned.len() as u64 {
+            return Err(Error::Aborted {
+                reason: "CONCURRENT_STATUS_CHANGE",
+                message: format!(
+                    "{} of {} rsync statuses changed while they were being recorded; retry",
+                    planned.len() as u64 - updated.min(planned.len() as u64),
+                    planned.len()
+                ),
+            });
+        }
+        for (i, from) in planned {
+            let m = &chunk[i];
+            let (_, old, version) = current[i].take().expect("planned moves were read");
+            deltas.moved(
+                m.instance,
+                &m.key.app,
+                &m.key.cluster,
+                Dimension::Rsync,
+                from.as_str(),
+                m.to.as_str(),
+            );
+            let new = Statuses {
+                rsync: m.to.as_str().to_string(),
+                ..old.clone()
+            };
+            tx.emit(NewEvent::resource(
+                m.owner,
+                &instances[i],
+                m.key,
+                &version,
+                true,
+                Some(old),
+                new,
+                None,
+            ));
+            changed += 1;
+        }
+    }
+    Ok(changed)
+}

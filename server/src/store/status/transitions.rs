@@ -169,11 +169,23 @@ async fn bulk_transition(
             None,
         ));
     }
-    let to_bind = format!("${}", binds.len() + 1);
-    let update =
-        format!("UPDATE rsync_resources SET rsync_status = {to_bind} WHERE 1 = 1{selection}");
+    move_selection(tx, &selection, &binds, to).await?;
+    count_moves(tx, groups, to).await
+}
+
+/// Sets the status of every resource of `selection` (bound by `binds`) to `to`.
+async fn move_selection(
+    tx: &mut Tx,
+    selection: &str,
+    binds: &[String],
+    to: RsyncStatus,
+) -> Result<()> {
+    let update = format!(
+        "UPDATE rsync_resources SET rsync_status = ${} WHERE 1 = 1{selection}",
+        binds.len() + 1
+    );
     let mut query = sqlx::query(&update);
-    for value in &binds {
+    for value in binds {
         query = query.bind(value.clone());
     }
     query
@@ -181,7 +193,16 @@ async fn bulk_transition(
         .execute(&mut **tx)
         .await
         .map_err(db_error)?;
+    Ok(())
+}
 
+/// Applies to the aggregates the moves to `to` of `groups`: (instance, app, cluster,
+/// status before) -> resources. Returns how many moved.
+async fn count_moves(
+    tx: &mut Tx,
+    groups: BTreeMap<(String, String, String, String), i64>,
+    to: RsyncStatus,
+) -> Result<i64> {
     let mut deltas = CountDeltas::default();
     let mut moved = 0;
     for ((instance, app, cluster, status), n) in groups {
@@ -207,18 +228,18 @@ async fn bulk_transition_counted(
     binds: Vec<String>,
     to: RsyncStatus,
 ) -> Result<i64> {
-    let to_bind = format!("${}", binds.len() + 1);
     let postgres = tx.backend() == crate::store::Backend::Postgres;
     let sql = if postgres {
         format!(
-            "WITH moved AS (UPDATE rsync_resources AS r SET rsync_status = {to_bind} \
+            "WITH moved AS (UPDATE rsync_resources AS r SET rsync_status = ${} \
              FROM (SELECT instance_id, app, cluster, kind, api_group, namespace, name, rsync_status \
              FROM rsync_resources WHERE 1 = 1{selection}) AS o \
              WHERE r.instance_id = o.instance_id AND r.app = o.app AND r.cluster = o.cluster \
              AND r.kind = o.kind AND r.api_group = o.api_group AND r.namespace = o.namespace \
              AND r.name = o.name RETURNING r.instance_id, r.app, r.cluster, o.rsync_status) \
              SELECT instance_id, app, cluster, rsync_status, COUNT(*) AS n FROM moved \
-             GROUP BY instance_id, app, cluster, rsync_status"
+             GROUP BY instance_id, app, cluster, rsync_status",
+            binds.len() + 1
         )
     } else {
         format!(
@@ -238,33 +259,19 @@ async fn bulk_transition_counted(
         return Ok(0);
     }
     if !postgres {
-        let update =
-            format!("UPDATE rsync_resources SET rsync_status = {to_bind} WHERE 1 = 1{selection}");
-        let mut query = sqlx::query(&update);
-        for value in &binds {
-            query = query.bind(value.clone());
-        }
-        query
-            .bind(to.as_str())
-            .execute(&mut **tx)
-            .await
-            .map_err(db_error)?;
+        move_selection(tx, selection, &binds, to).await?;
     }
-    let mut deltas = CountDeltas::default();
-    let mut moved = 0;
+    let mut groups = BTreeMap::new();
     for row in &rows {
-        let instance: String = row.try_get("instance_id").map_err(db_error)?;
-        let instance: InstanceId = instance.parse().map_err(Error::internal)?;
-        let app: String = row.try_get("app").map_err(db_error)?;
-        let cluster: String = row.try_get("cluster").map_err(db_error)?;
-        let status: String = row.try_get("rsync_status").map_err(db_error)?;
-        let n: i64 = row.try_get("n").map_err(db_error)?;
-        deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
-        deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
-        moved += n;
+        let group = (
+            row.try_get("instance_id").map_err(db_error)?,
+            row.try_get("app").map_err(db_error)?,
+            row.try_get("cluster").map_err(db_error)?,
+            row.try_get("rsync_status").map_err(db_error)?,
+        );
+        groups.insert(group, row.try_get::<i64, _>("n").map_err(db_error)?);
     }
-    deltas.apply(tx).await?;
-    Ok(moved)
+    count_moves(tx, groups, to).await
 }
 
 /// One rsync status change: the resource `key` of `instance` (owned by `owner`) moves

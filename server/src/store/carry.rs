@@ -19,18 +19,14 @@ const SAME_RESOURCE: &str = "o.app = n.app AND o.cluster = n.cluster AND o.kind 
 /// has Applied with the very manifest `instance` renders: those resources start
 /// Applied with the cluster status and readiness `previous` last saw (recorded as
 /// their start statuses, see migration 0018), and the cluster's report of them is
-/// copied. Call before `previous`'s rows are superseded. Returns how many resources
-/// were carried; their aggregate changes go to `deltas`.
+/// copied, with the aggregates. Call before `previous`'s rows are superseded. Returns
+/// how many resources were carried.
 ///
 /// No events: a watch stream shows the new instance as it started (see
 /// `rsync_resources_at_start`) at its lifecycle event. Cluster-only resources (the pods
 /// of carried controllers) are carried after that event, by ingest, with events.
-pub async fn carry_applied(
-    tx: &mut Tx,
-    previous: InstanceId,
-    instance: InstanceId,
-    deltas: &mut CountDeltas,
-) -> Result<i64> {
+pub async fn carry_applied(tx: &mut Tx, previous: InstanceId, instance: InstanceId) -> Result<i64> {
+    let mut deltas = CountDeltas::default();
     let (previous_id, id) = (previous.to_string(), instance.to_string());
     let applied = RsyncStatus::Applied.as_str();
     sqlx::query(&format!(
@@ -79,6 +75,7 @@ pub async fn carry_applied(
     if carried == 0 {
         return Ok(0);
     }
+    deltas.apply(tx).await?;
 
     sqlx::query(&format!(
         "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, \

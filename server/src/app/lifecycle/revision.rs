@@ -12,7 +12,6 @@ use crate::app::status::carry_over;
 use crate::domain::render::{deployment_id, relabel};
 use crate::store::carry::carry_applied;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
-use crate::store::status::CountDeltas;
 
 /// Rows per read of an instance's rendered resources.
 const PAGE: i64 = 10_000;
@@ -30,8 +29,8 @@ pub(super) struct Persisted {
     pub id: InstanceId,
     /// The content revision it was rendered from.
     pub revision: i64,
-    /// The instance it replaces, and how many resources it carried over from it.
-    replaced: Option<(InstanceId, i64)>,
+    /// The instance it replaces.
+    replaced: Option<InstanceId>,
     retention: usize,
 }
 
@@ -40,7 +39,7 @@ impl Persisted {
     /// [`carry_over`]), then applies the retention limit (after: the replaced instance
     /// may be one it removes); call after the history entry announcing the instance.
     pub(super) async fn finish(&self, tx: &mut Tx, owner: &str) -> Result<()> {
-        if let Some((previous, _)) = self.replaced {
+        if let Some(previous) = self.replaced {
             carry_over(tx, owner, previous, self.id).await?;
         }
         instance_expire(tx, owner, self.retention).await?;
@@ -94,12 +93,9 @@ impl Lifecycle {
         refuse_duplicate_objects(resources)?;
         instance_insert(tx, row, clusters).await?;
         rsync_resources_insert(tx, row.id, resources).await?;
-        let mut replaced = None;
         if let Some(r) = replacing {
             let started = std::time::Instant::now();
-            let mut deltas = CountDeltas::default();
-            let carried = carry_applied(tx, r.previous.id, row.id, &mut deltas).await?;
-            deltas.apply(tx).await?;
+            let carried = carry_applied(tx, r.previous.id, row.id).await?;
             tracing::info!(
                 instance = %row.id,
                 replaced = %r.previous.id,
@@ -107,13 +103,12 @@ impl Lifecycle {
                 carry_ms = started.elapsed().as_millis() as u64,
                 "carried over what the replaced instance applied unchanged"
             );
-            replaced = Some((r.previous.id, carried));
         }
         instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
         Ok(Persisted {
             id: row.id,
             revision: row.revision,
-            replaced,
+            replaced: replacing.map(|r| r.previous.id),
             retention: self.instance_retention,
         })
     }

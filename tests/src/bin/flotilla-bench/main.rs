@@ -355,6 +355,27 @@ const SERVER_ARGS: &[&str] = &[
     "500",
 ];
 
+/// A server with the bench's arguments and a `/metrics` listener; returns it and that
+/// listener's address.
+async fn start_metered(backend: Backend) -> (TestServer, String) {
+    let metrics = format!("127.0.0.1:{}", free_port());
+    let mut args = SERVER_ARGS.to_vec();
+    args.extend(["--metrics-listen", &metrics]);
+    (TestServer::start_with(backend, &args).await, metrics)
+}
+
+/// Instantiates the bench's group.
+async fn instantiate(client: &mut Client) -> Result<()> {
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await?;
+    Ok(())
+}
+
 async fn run_backend(
     backend: Backend,
     label: &'static str,
@@ -363,10 +384,7 @@ async fn run_backend(
     context: &str,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
-    let metrics = format!("127.0.0.1:{}", free_port());
-    let mut args = SERVER_ARGS.to_vec();
-    args.extend(["--metrics-listen", &metrics]);
-    let server = TestServer::start_with(backend, &args).await;
+    let (server, metrics) = start_metered(backend).await;
     let result = run_checks(&server, &metrics, label, scale, etcd, context, rows).await;
     if result.is_err() {
         // What the server said last explains most failures (it is gone with its
@@ -399,13 +417,7 @@ async fn run_checks(
 
     // P3: instantiate (render + persist + hand to rsync).
     let started = Instant::now();
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: DIG.into(),
-            ..Default::default()
-        })
-        .await?;
+    instantiate(&mut client).await?;
     let p3 = started.elapsed().as_secs_f64();
     let p3_target = match server.backend {
         Backend::Sqlite => 5.0,
@@ -633,13 +645,7 @@ async fn main() -> Result<()> {
         let clusters = setup(&mut client, scale).await?;
         let _agents = start_agents(&server, &client, &clusters).await;
         let started = Instant::now();
-        client
-            .lifecycle
-            .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-                name: DIG.into(),
-                ..Default::default()
-            })
-            .await?;
+        instantiate(&mut client).await?;
         wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
         println!(
             "converged in {:.2} s; serving {DIG} at {}",

@@ -14,7 +14,7 @@ use flotilla_client::v1::*;
 use flotilla_tests::metrics::rsync_succeeded;
 
 use super::{
-    Backend, DIG, Row, SERVER_ARGS, Scale, TestServer, free_port, setup, start_agents, summary,
+    Backend, DIG, Row, Scale, instantiate, setup, start_agents, start_metered, summary,
     wait_converged,
 };
 
@@ -114,13 +114,7 @@ pub async fn run(
         r.terminated == total as i32
     })
     .await?;
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: DIG.into(),
-            ..Default::default()
-        })
-        .await?;
+    instantiate(client).await?;
     wait_converged(client, scale, Duration::from_secs(300)).await?;
     let outage = started.elapsed().as_secs_f64();
 
@@ -161,26 +155,15 @@ pub async fn run_alone(
     scale: Scale,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
-    let metrics = format!("127.0.0.1:{}", free_port());
-    let mut args = SERVER_ARGS.to_vec();
-    args.extend(["--metrics-listen", &metrics]);
-    let server = TestServer::start_with(backend, &args).await;
+    let (server, metrics) = start_metered(backend).await;
     let mut client = server.client().await;
     let clusters = setup(&mut client, scale).await?;
     let _agents = start_agents(&server, &client, &clusters).await;
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: DIG.into(),
-            ..Default::default()
-        })
-        .await?;
+    instantiate(&mut client).await?;
     let result = run(&mut client, &metrics, scale, label, rows).await;
+    // The server's account of each instance: render, persist and carry-over times.
     for line in server.log().lines() {
-        if ["rendered", "carried", "TIMING"]
-            .iter()
-            .any(|w| line.contains(w))
-        {
+        if line.contains("rendered") || line.contains("carried") {
             eprintln!("[{label}] {line}");
         }
     }

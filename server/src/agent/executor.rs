@@ -15,8 +15,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 
+use super::backend::ClusterBackend;
 use crate::api::convert::timestamp;
-use crate::sim::SimCluster;
 use crate::store::now_micros;
 
 /// Finished actions remembered, at most (the oldest are forgotten first).
@@ -37,26 +37,26 @@ enum Known {
     Dropped,
 }
 
-/// Executes a sim cluster's actions.
-pub struct ActionExecutor {
-    sim: Arc<SimCluster>,
+/// Executes a cluster's actions on its backend.
+pub struct ActionExecutor<B> {
+    backend: Arc<B>,
     known: Mutex<(HashMap<String, Known>, VecDeque<String>)>,
     /// Claims and outcomes to send, in order (kept while the session is down).
     reports: mpsc::UnboundedSender<pb::ConnectRequest>,
-    this: std::sync::Weak<ActionExecutor>,
+    this: std::sync::Weak<ActionExecutor<B>>,
 }
 
-impl ActionExecutor {
+impl<B: ClusterBackend> ActionExecutor<B> {
     /// The executor, and the reports it makes (the session forwards them).
     pub fn new(
-        sim: Arc<SimCluster>,
+        backend: Arc<B>,
     ) -> (
-        Arc<ActionExecutor>,
+        Arc<ActionExecutor<B>>,
         mpsc::UnboundedReceiver<pb::ConnectRequest>,
     ) {
         let (reports, receiver) = mpsc::unbounded_channel();
         let executor = Arc::new_cyclic(|this| ActionExecutor {
-            sim,
+            backend,
             known: Mutex::new((HashMap::new(), VecDeque::new())),
             reports,
             this: this.clone(),
@@ -198,7 +198,7 @@ impl ActionExecutor {
         self.report(name, status);
     }
 
-    /// Runs `action` on the sim cluster.
+    /// Runs `action` on the cluster.
     async fn execute(&self, action: &pb::Action, cancel: &CancellationToken) -> pb::ActionStatus {
         use pb::action_spec::Target;
         let spec = action.spec.clone().unwrap_or_default();
@@ -206,12 +206,12 @@ impl ActionExecutor {
         let outcome = match spec.target {
             Some(Target::PodAction(pod)) => match pod.action {
                 Some(pb::pod_action::Action::RebootAction(reboot)) => self
-                    .sim
+                    .backend
                     .reboot_pod(&pod.namespace, &pod.pod_name, delay(&reboot), cancel)
                     .await
                     .map(|()| reboot_done()),
                 Some(pb::pod_action::Action::SnapshotAction(snapshot)) => self
-                    .sim
+                    .backend
                     .snapshot_pod(
                         &pod.namespace,
                         &pod.pod_name,
@@ -232,7 +232,7 @@ impl ActionExecutor {
             },
             Some(Target::NodeAction(node_action)) => match node_action.action {
                 Some(pb::node_action::Action::RebootAction(reboot)) => self
-                    .sim
+                    .backend
                     .reboot_node(&node, delay(&reboot), cancel)
                     .await
                     .map(|()| reboot_done()),
@@ -271,6 +271,6 @@ fn reboot_done() -> pb::ActionStatus {
 fn unsupported() -> crate::sim::actions::ActionFailure {
     crate::sim::actions::ActionFailure {
         reason: "Unsupported",
-        message: "the sim backend does not run this action".into(),
+        message: "the agent's backend does not run this action".into(),
     }
 }

@@ -8,24 +8,27 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::StreamExt;
+use futures::future::BoxFuture;
+use futures::stream::FuturesUnordered;
+
 use flotilla_api::v1 as pb;
 use flotilla_client::{ConnectOptions, Token};
 use pb::agent_service_client::AgentServiceClient;
 use pb::connect_request::Message as Up;
 use pb::connect_response::Message as Down;
-use pb::simulator_command::Command;
 use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
 use tonic::Code;
 use tonic::transport::{Channel, Endpoint};
-use tracing::{debug, info, warn};
+use tracing::{debug, info};
 
+use super::backend::ClusterBackend;
 use super::executor::ActionExecutor;
 use crate::api::convert::{json_to_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
 use crate::net::LocalConnector;
-use crate::sim::SimCluster;
 
 /// How an agent reaches the server.
 #[derive(Clone)]
@@ -111,13 +114,13 @@ enum SessionEnd {
 
 /// Runs the agent until `shutdown`, reconnecting as needed. Returns an error only when
 /// the server refuses the token (UNAUTHENTICATED or PERMISSION_DENIED).
-pub async fn run_agent(
+pub async fn run_agent<B: ClusterBackend>(
     options: AgentOptions,
-    sim: Arc<SimCluster>,
+    backend: Arc<B>,
     mut changes: mpsc::UnboundedReceiver<String>,
     shutdown: CancellationToken,
 ) -> Result<(), AgentError> {
-    let (executor, mut reports) = ActionExecutor::new(sim.clone());
+    let (executor, mut reports) = ActionExecutor::new(backend.clone());
     let mut backoff = Duration::from_millis(100);
     loop {
         if shutdown.is_cancelled() {
@@ -127,7 +130,7 @@ pub async fn run_agent(
             executor: &executor,
             reports: &mut reports,
         };
-        match session(&options, &sim, &mut changes, links, &shutdown).await {
+        match session(&options, &backend, &mut changes, links, &shutdown).await {
             Ok(SessionEnd::Shutdown) => return Ok(()),
             Ok(SessionEnd::Lost(reason)) => {
                 info!(cluster = %options.cluster, %reason, "agent session ended; reconnecting");
@@ -154,8 +157,8 @@ pub async fn run_agent(
     }
 }
 
-fn bundle_message(sim: &SimCluster, deployment_id: &str) -> pb::ConnectRequest {
-    let resources = sim
+fn bundle_message<B: ClusterBackend>(backend: &B, deployment_id: &str) -> pb::ConnectRequest {
+    let resources = backend
         .bundle(deployment_id)
         .into_iter()
         .map(|o| pb::ObservedResource {
@@ -181,16 +184,19 @@ fn bundle_message(sim: &SimCluster, deployment_id: &str) -> pb::ConnectRequest {
 }
 
 /// The action executor and the reports it queued (they wait across sessions).
-struct Links<'a> {
-    executor: &'a Arc<ActionExecutor>,
+struct Links<'a, B> {
+    executor: &'a Arc<ActionExecutor<B>>,
     reports: &'a mut mpsc::UnboundedReceiver<pb::ConnectRequest>,
 }
 
-async fn session(
+/// An apply or delete under way on the backend: its result message.
+type Operation = BoxFuture<'static, pb::ConnectRequest>;
+
+async fn session<B: ClusterBackend>(
     options: &AgentOptions,
-    sim: &Arc<SimCluster>,
+    backend: &Arc<B>,
     changes: &mut mpsc::UnboundedReceiver<String>,
-    links: Links<'_>,
+    links: Links<'_, B>,
     shutdown: &CancellationToken,
 ) -> Result<SessionEnd, tonic::Status> {
     let Links { executor, reports } = links;
@@ -199,14 +205,15 @@ async fn session(
     let hello = pb::AgentHello {
         cluster: options.cluster.clone(),
         agent_version: env!("CARGO_PKG_VERSION").to_string(),
-        deployment_ids: sim.deployment_ids(),
+        deployment_ids: backend.deployment_ids(),
         monitored_kinds: crate::domain::readiness::MONITORED_KINDS
             .iter()
             .map(|k| k.to_string())
             .collect(),
-        nodes: sim.nodes(),
+        nodes: backend.nodes(),
         executes_actions: options.executes_actions,
-        backend: "sim".into(),
+        backend: backend.name().into(),
+        cluster_version: backend.version(),
     };
     up.send(pb::ConnectRequest {
         message: Some(Up::Hello(hello)),
@@ -236,9 +243,12 @@ async fn session(
     };
     info!(cluster = %options.cluster, "agent session established");
     // Report everything the cluster holds: the server reconciles from it.
-    for id in sim.deployment_ids() {
-        let _ = up.send(bundle_message(sim, &id)).await;
+    for id in backend.deployment_ids() {
+        let _ = up.send(bundle_message(&**backend, &id)).await;
     }
+    // Operations run side by side (a Kubernetes API call takes a round trip); each
+    // answers when it is done.
+    let mut operations: FuturesUnordered<Operation> = FuturesUnordered::new();
     let mut pending: BTreeSet<String> = BTreeSet::new();
     let mut beat = tokio::time::interval(heartbeat / 3);
     let debounce = tokio::time::sleep(options.debounce);
@@ -269,7 +279,7 @@ async fn session(
             }
             () = &mut debounce, if !pending.is_empty() => {
                 for id in std::mem::take(&mut pending) {
-                    if up.send(bundle_message(sim, &id)).await.is_err() {
+                    if up.send(bundle_message(&**backend, &id)).await.is_err() {
                         return Ok(SessionEnd::Lost("upstream closed".into()));
                     }
                 }
@@ -282,9 +292,12 @@ async fn session(
                     Err(status) if status.code() == Code::Unauthenticated => return Err(status),
                     Err(status) => return Ok(SessionEnd::Lost(status.to_string())),
                 };
-                if let Some(reply) = handle(sim, executor, message)
-                    && up.send(reply).await.is_err()
-                {
+                if let Some(operation) = handle(backend, executor, message) {
+                    operations.push(operation);
+                }
+            }
+            Some(reply) = operations.next(), if !operations.is_empty() => {
+                if up.send(reply).await.is_err() {
                     return Ok(SessionEnd::Lost("upstream closed".into()));
                 }
             }
@@ -292,12 +305,12 @@ async fn session(
     }
 }
 
-/// Executes one server message; returns the reply to send, if any.
-fn handle(
-    sim: &SimCluster,
-    executor: &ActionExecutor,
+/// Executes one server message; returns the operation it started, if any.
+fn handle<B: ClusterBackend>(
+    backend: &Arc<B>,
+    executor: &ActionExecutor<B>,
     message: pb::ConnectResponse,
-) -> Option<pb::ConnectRequest> {
+) -> Option<Operation> {
     let result = |operation_id, outcome: Result<(), String>| pb::ConnectRequest {
         message: Some(Up::Result(pb::ResourceResult {
             operation_id,
@@ -312,10 +325,13 @@ fn handle(
                 .as_ref()
                 .map(struct_to_json)
                 .unwrap_or_default();
-            Some(result(
-                apply.operation_id,
-                sim.apply(&manifest, apply.generation),
-            ))
+            let backend = backend.clone();
+            Some(Box::pin(async move {
+                result(
+                    apply.operation_id,
+                    backend.apply(manifest, apply.generation).await,
+                )
+            }))
         }
         Down::Delete(delete) => {
             let gvk = delete.gvk.unwrap_or_default();
@@ -324,28 +340,16 @@ fn handle(
                 version: gvk.version,
                 kind: gvk.kind,
             };
-            Some(result(
-                delete.operation_id,
-                sim.delete(&gvk, &delete.namespace, &delete.name, None),
-            ))
+            let backend = backend.clone();
+            Some(Box::pin(async move {
+                result(
+                    delete.operation_id,
+                    backend.delete(gvk, delete.namespace, delete.name).await,
+                )
+            }))
         }
         Down::SimCommand(command) => {
-            match command.command? {
-                Command::FailApplies(rule) => {
-                    sim.fail_applies(&rule.kind_pattern, &rule.name_pattern)
-                }
-                Command::DeletePod(pod) => {
-                    if !sim.delete_pod(&pod.namespace, &pod.pod) {
-                        warn!(pod = %pod.pod, "simulator asked to delete a pod that does not exist");
-                    }
-                }
-                Command::SetPodReadinessDelay(delay) => {
-                    sim.set_pod_ready_delay(Duration::from_millis(delay.delay_millis.max(0) as u64))
-                }
-                Command::FailActions(rule) => {
-                    sim.fail_actions(&rule.target_pattern, &rule.action_name)
-                }
-            }
+            backend.simulate(command.command?);
             None
         }
         Down::Action(action) => {
@@ -358,7 +362,7 @@ fn handle(
         }
         Down::Report(request) => {
             for id in &request.deployment_ids {
-                sim.report(id);
+                backend.report(id);
             }
             None
         }

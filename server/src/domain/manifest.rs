@@ -33,6 +33,15 @@ impl Gvk {
             kind: kind.to_string(),
         }
     }
+
+    /// The `apiVersion` ("apps/v1", or "v1" for the core group).
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
 }
 
 /// Parses `text` into its documents, checking limits and required fields. `field` is

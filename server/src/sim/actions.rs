@@ -32,11 +32,17 @@ pub struct ActionFailure {
     pub message: String,
 }
 
-fn failure(reason: &'static str, message: impl Into<String>) -> ActionFailure {
-    ActionFailure {
-        reason,
-        message: message.into(),
+impl ActionFailure {
+    pub fn new(reason: &'static str, message: impl Into<String>) -> ActionFailure {
+        ActionFailure {
+            reason,
+            message: message.into(),
+        }
     }
+}
+
+fn failure(reason: &'static str, message: impl Into<String>) -> ActionFailure {
+    ActionFailure::new(reason, message)
 }
 
 /// A written snapshot.

@@ -7,6 +7,7 @@
 //! (`spec.nodeName`); `actions` executes reboots and snapshots on them.
 
 pub mod actions;
+mod backend;
 pub mod cluster;
 pub mod embedded;
 

@@ -123,6 +123,7 @@ class AgentHello(_message.Message):
     NODES_FIELD_NUMBER: _builtins.int
     EXECUTES_ACTIONS_FIELD_NUMBER: _builtins.int
     BACKEND_FIELD_NUMBER: _builtins.int
+    CLUSTER_VERSION_FIELD_NUMBER: _builtins.int
     cluster: _builtins.str
     """The cluster the agent serves, `clusterProviders/{cp}/clusters/{c}`."""
     agent_version: _builtins.str
@@ -130,8 +131,12 @@ class AgentHello(_message.Message):
     executes_actions: _builtins.bool
     """Whether the agent executes actions (they are then delivered through the session)."""
     backend: _builtins.str
-    """The agent's cluster backend: `sim` (an in-memory simulated cluster). Only sim
-    clusters take SimulatorService faults.
+    """The agent's cluster backend: `sim` (an in-memory simulated cluster) or `kube` (a
+    Kubernetes API server). Only sim clusters take SimulatorService faults.
+    """
+    cluster_version: _builtins.str
+    """The cluster's version as its API server reports it (`kube`: the server's
+    gitVersion, e.g. "v1.33.2"); empty for sim clusters.
     """
     @_builtins.property
     def deployment_ids(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
@@ -155,10 +160,11 @@ class AgentHello(_message.Message):
         nodes: _abc.Iterable[_builtins.str] | None = ...,
         executes_actions: _builtins.bool = ...,
         backend: _builtins.str = ...,
+        cluster_version: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_version", b"agent_version", "backend", b"backend", "cluster", b"cluster", "deployment_ids", b"deployment_ids", "executes_actions", b"executes_actions", "monitored_kinds", b"monitored_kinds", "nodes", b"nodes"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_version", b"agent_version", "backend", b"backend", "cluster", b"cluster", "cluster_version", b"cluster_version", "deployment_ids", b"deployment_ids", "executes_actions", b"executes_actions", "monitored_kinds", b"monitored_kinds", "nodes", b"nodes"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

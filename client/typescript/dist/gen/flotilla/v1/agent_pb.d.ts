@@ -129,12 +129,19 @@ export type AgentHello = Message<"flotilla.v1.AgentHello"> & {
      */
     executesActions: boolean;
     /**
-     * The agent's cluster backend: `sim` (an in-memory simulated cluster). Only sim
-     * clusters take SimulatorService faults.
+     * The agent's cluster backend: `sim` (an in-memory simulated cluster) or `kube` (a
+     * Kubernetes API server). Only sim clusters take SimulatorService faults.
      *
      * @generated from field: string backend = 7;
      */
     backend: string;
+    /**
+     * The cluster's version as its API server reports it (`kube`: the server's
+     * gitVersion, e.g. "v1.33.2"); empty for sim clusters.
+     *
+     * @generated from field: string cluster_version = 8;
+     */
+    clusterVersion: string;
 };
 /**
  * Describes the message flotilla.v1.AgentHello.

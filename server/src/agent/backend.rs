@@ -1,0 +1,94 @@
+//! What an agent drives: a cluster backend behind the agent protocol. The session
+//! (`runner`) and the action executor are the same for every backend; a backend applies
+//! and deletes resources, keeps what its monitor observed (the ResourceBundleStates it
+//! reports, one per `flotilla/deployment-id`), names the deployment ids that changed
+//! on the channel it was built with, and executes actions on its pods and nodes.
+//!
+//! Backends: [`crate::sim::SimCluster`] (in memory) and [`crate::kube::KubeCluster`]
+//! (a Kubernetes API server through kube-rs).
+
+use std::future::Future;
+use std::time::Duration;
+
+use flotilla_api::v1 as pb;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use crate::domain::manifest::Gvk;
+use crate::sim::actions::{ActionFailure, Snapshot};
+use crate::sim::cluster::Observed;
+
+/// A cluster an agent serves.
+pub trait ClusterBackend: Send + Sync + 'static {
+    /// The backend's name in the agent's hello (`sim`, `kube`).
+    fn name(&self) -> &'static str;
+
+    /// The cluster's version, when it has one (a Kubernetes server's `gitVersion`).
+    fn version(&self) -> String {
+        String::new()
+    }
+
+    /// The cluster's node names.
+    fn nodes(&self) -> Vec<String>;
+
+    /// The deployment ids the cluster holds resources of.
+    fn deployment_ids(&self) -> Vec<String>;
+
+    /// What the monitor last observed of a deployment id (a ResourceBundleState).
+    fn bundle(&self, deployment_id: &str) -> Vec<Observed>;
+
+    /// Reports `deployment_id` again (it goes out as after a change).
+    fn report(&self, deployment_id: &str);
+
+    /// Applies `manifest` of desired-state `generation`: Ok once the cluster accepted
+    /// it, Err with the cluster's reason when it refused it.
+    fn apply(
+        &self,
+        manifest: Value,
+        generation: i64,
+    ) -> impl Future<Output = Result<(), String>> + Send;
+
+    /// Deletes a resource: Ok once it is gone (or was never there).
+    fn delete(
+        &self,
+        gvk: Gvk,
+        namespace: String,
+        name: String,
+    ) -> impl Future<Output = Result<(), String>> + Send;
+
+    /// A SimulatorService fault; only the sim backend takes them.
+    fn simulate(&self, command: pb::simulator_command::Command) {
+        tracing::warn!(
+            backend = self.name(),
+            ?command,
+            "a simulator command reached a backend that is not simulated; ignored"
+        );
+    }
+
+    /// Reboots a pod: Ok once it runs (Ready) again.
+    fn reboot_pod(
+        &self,
+        namespace: &str,
+        pod: &str,
+        delay: Duration,
+        cancel: &CancellationToken,
+    ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
+
+    /// Reboots a node: Ok once its pods run again.
+    fn reboot_node(
+        &self,
+        node: &str,
+        delay: Duration,
+        cancel: &CancellationToken,
+    ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
+
+    /// Snapshots a VM pod to `location` (`id`: the action's uid).
+    fn snapshot_pod(
+        &self,
+        namespace: &str,
+        pod: &str,
+        location: &str,
+        id: &str,
+        cancel: &CancellationToken,
+    ) -> impl Future<Output = Result<Snapshot, ActionFailure>> + Send;
+}

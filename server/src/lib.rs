@@ -34,6 +34,7 @@ pub mod domain;
 pub mod error;
 pub mod ids;
 pub mod infra;
+pub mod k8s;
 pub mod metrics;
 pub mod net;
 pub mod rsync;

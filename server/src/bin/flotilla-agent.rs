@@ -1,13 +1,16 @@
 //! `flotilla-agent`: the cluster agent. It dials the Flotilla server with its
 //! cluster's token, applies what rsync sends to its backend, and reports what the
-//! cluster runs. Backend: `sim` (an in-memory Kubernetes-like cluster).
+//! cluster runs. Backends: `sim` (an in-memory Kubernetes-like cluster) and `kube` (a
+//! Kubernetes cluster: the in-cluster service account, or a kubeconfig).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
 use flotilla_client::{ConnectOptions, Token};
+use flotilla_server::agent::backend::ClusterBackend;
 use flotilla_server::agent::runner::{AgentError, AgentOptions, Dial, run_agent};
+use flotilla_server::k8s::{KubeCluster, KubeOptions};
 use flotilla_server::sim::SimCluster;
 use tokio_util::sync::CancellationToken;
 use tracing::error;
@@ -17,6 +20,8 @@ use tracing_subscriber::EnvFilter;
 enum Backend {
     /// An in-memory Kubernetes-like cluster.
     Sim,
+    /// A Kubernetes cluster, through its API server.
+    Kube,
 }
 
 #[derive(Debug, Parser)]
@@ -64,6 +69,17 @@ struct Flags {
     /// Sim backend: how many nodes the cluster has (`<cluster id>-node-<i>`).
     #[arg(long, default_value_t = 3)]
     nodes: usize,
+    /// Kube backend: the kubeconfig to use (default: KUBECONFIG, ~/.kube/config, then
+    /// the in-cluster service account when running in a pod).
+    #[arg(long)]
+    kubeconfig: Option<PathBuf>,
+    /// Kube backend: the kubeconfig context (default: its current context).
+    #[arg(long)]
+    context: Option<String>,
+    /// Kube backend: take over fields another field manager owns (server-side apply's
+    /// force) instead of failing the resource with the conflict.
+    #[arg(long)]
+    force_conflicts: bool,
     /// Execute the cluster's actions (reboot, snapshot); with false, node agents
     /// execute them through ActionService.WatchActions.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
@@ -137,14 +153,35 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
             shutdown.cancel();
         }
     });
-    let Backend::Sim = flags.backend;
-    let (sim, changes) = SimCluster::with_nodes(
-        Duration::from_millis(flags.pod_ready_millis),
-        flotilla_server::sim::cluster::node_names(&flags.cluster, flags.nodes.clamp(1, 1000)),
-    );
     let mut options = AgentOptions::new(dial, flags.cluster.clone(), token);
     options.executes_actions = flags.execute_actions;
-    match run_agent(options, sim, changes, shutdown).await {
+    let outcome = match flags.backend {
+        Backend::Sim => {
+            let (sim, changes) = SimCluster::with_nodes(
+                Duration::from_millis(flags.pod_ready_millis),
+                flotilla_server::sim::cluster::node_names(
+                    &flags.cluster,
+                    flags.nodes.clamp(1, 1000),
+                ),
+            );
+            run_agent(options, sim, changes, shutdown).await
+        }
+        Backend::Kube => {
+            let kube = KubeOptions {
+                kubeconfig: flags.kubeconfig.clone(),
+                context: flags.context.clone(),
+                force_conflicts: flags.force_conflicts,
+            };
+            let (cluster, changes) = KubeCluster::connect(&kube).await?;
+            tracing::info!(
+                version = %cluster.version(),
+                nodes = cluster.nodes().len(),
+                "serving a Kubernetes cluster"
+            );
+            run_agent(options, cluster, changes, shutdown).await
+        }
+    };
+    match outcome {
         Ok(()) => Ok(()),
         Err(AgentError::Refused(status)) if status.code() == tonic::Code::Unauthenticated => {
             anyhow::bail!(

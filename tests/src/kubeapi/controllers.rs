@@ -1,0 +1,348 @@
+//! The emulator's controller manager, scheduler and kubelet, reduced to what status
+//! needs: Deployments own a ReplicaSet per pod template (the old one goes when the
+//! template changes), ReplicaSets, StatefulSets, DaemonSets and Jobs own pods, the
+//! scheduler spreads pods over the nodes, a pod turns Running and Ready (a Job's pod
+//! Succeeded) after the kubelet's delay, and controllers' status follows their pods.
+//! The garbage collector removes what an owner that went owned.
+
+use std::collections::BTreeSet;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use super::store::{Key, RESOURCES, Resource, Store, resource_of_kind};
+
+fn res(kind: &str) -> &'static Resource {
+    resource_of_kind(kind).expect("served kind")
+}
+
+fn text<'a>(v: &'a Value, pointer: &str) -> &'a str {
+    v.pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}
+
+fn hash(value: &Value) -> String {
+    let digest = Sha256::digest(value.to_string().as_bytes());
+    digest
+        .iter()
+        .take(5)
+        .map(|b| format!("{:02x}", b))
+        .collect::<String>()[..10]
+        .to_string()
+}
+
+/// Objects of `plural` owned (controller reference) by `uid`.
+fn owned(store: &Store, plural: &str, uid: &str) -> Vec<(Key, Value)> {
+    store
+        .objects
+        .iter()
+        .filter(|((p, _, _), o)| {
+            *p == plural
+                && o.pointer("/metadata/ownerReferences")
+                    .and_then(Value::as_array)
+                    .is_some_and(|refs| refs.iter().any(|r| text(r, "/uid") == uid))
+        })
+        .map(|(k, o)| (k.clone(), o.clone()))
+        .collect()
+}
+
+fn owner_ref(kind: &str, object: &Value) -> Value {
+    json!([{
+        "apiVersion": res(kind).api_version(), "kind": kind,
+        "name": text(object, "/metadata/name"), "uid": text(object, "/metadata/uid"),
+        "controller": true, "blockOwnerDeletion": true
+    }])
+}
+
+fn is_ready(pod: &Value) -> bool {
+    pod.pointer("/status/conditions")
+        .and_then(Value::as_array)
+        .is_some_and(|c| {
+            c.iter()
+                .any(|c| text(c, "/type") == "Ready" && text(c, "/status") == "True")
+        })
+}
+
+fn deleting(object: &Value) -> bool {
+    object.pointer("/metadata/deletionTimestamp").is_some()
+}
+
+/// A pod status: phase and readiness.
+pub fn pod_status(phase: &str, ready: bool) -> Value {
+    json!({
+        "phase": phase,
+        "conditions": [{"type": "Ready", "status": if ready { "True" } else { "False" }}],
+    })
+}
+
+/// Puts `object` only if it changed.
+fn put_if_changed(store: &mut Store, kind: &str, object: Value) {
+    let key: Key = (
+        res(kind).plural,
+        text(&object, "/metadata/namespace").to_string(),
+        text(&object, "/metadata/name").to_string(),
+    );
+    let mut same = object.clone();
+    if let Some(stored) = store.objects.get(&key) {
+        same["metadata"]["resourceVersion"] = stored["metadata"]["resourceVersion"].clone();
+        if *stored == same {
+            return;
+        }
+    }
+    store.put(res(kind), object);
+}
+
+/// The nodes' names.
+fn nodes(store: &Store) -> Vec<String> {
+    store
+        .objects
+        .keys()
+        .filter(|(p, _, _)| *p == "nodes")
+        .map(|(_, _, n)| n.clone())
+        .collect()
+}
+
+/// Makes a pod for `owner` (kind `owner_kind`) named `name` from `template`.
+fn new_pod(
+    store: &mut Store,
+    owner_kind: &str,
+    owner: &Value,
+    name: &str,
+    template: &Value,
+    node: String,
+    extra: &[(&str, String)],
+) -> (Key, String) {
+    let mut labels = template
+        .pointer("/metadata/labels")
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    for (k, v) in extra {
+        labels[*k] = json!(v);
+    }
+    let mut spec = template.get("spec").cloned().unwrap_or_else(|| json!({}));
+    spec["nodeName"] = json!(node);
+    let namespace = text(owner, "/metadata/namespace").to_string();
+    let pod = json!({
+        "metadata": {"name": name, "namespace": namespace, "labels": labels,
+                     "ownerReferences": owner_ref(owner_kind, owner)},
+        "spec": spec,
+        "status": pod_status("Pending", false),
+    });
+    let stored = store.put(res("Pod"), pod);
+    let uid = text(&stored, "/metadata/uid").to_string();
+    (("pods", namespace, name.to_string()), uid)
+}
+
+/// Brings every controller in line with its spec; returns the pods created (key, uid),
+/// for the kubelet to start.
+pub fn reconcile(store: &mut Store, counter: &mut u64) -> Vec<(Key, String)> {
+    let mut started = Vec::new();
+    let controllers: Vec<(Key, Value)> = store
+        .objects
+        .iter()
+        .filter(|((p, _, _), o)| {
+            matches!(
+                *p,
+                "deployments" | "replicasets" | "statefulsets" | "daemonsets" | "jobs"
+            ) && !deleting(o)
+        })
+        .map(|(k, o)| (k.clone(), o.clone()))
+        .collect();
+    for ((plural, namespace, name), object) in controllers {
+        let uid = text(&object, "/metadata/uid").to_string();
+        let template = object
+            .pointer("/spec/template")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let replicas = object
+            .pointer("/spec/replicas")
+            .and_then(Value::as_i64)
+            .unwrap_or(1)
+            .max(0);
+        let generation = object
+            .pointer("/metadata/generation")
+            .cloned()
+            .unwrap_or(json!(1));
+        match plural {
+            "deployments" => {
+                let template_hash = hash(&template);
+                let rs_name = format!("{name}-{template_hash}");
+                for (key, _) in owned(store, "replicasets", &uid) {
+                    if key.2 != rs_name {
+                        remove_tree(store, &key);
+                    }
+                }
+                let mut rs_template = template.clone();
+                rs_template["metadata"]["labels"]["pod-template-hash"] = json!(template_hash);
+                let rs_key: Key = ("replicasets", namespace.clone(), rs_name.clone());
+                let mut rs = store.objects.get(&rs_key).cloned().unwrap_or_else(|| {
+                    json!({"metadata": {"name": rs_name, "namespace": namespace,
+                        "labels": rs_template["metadata"]["labels"].clone(),
+                        "ownerReferences": owner_ref("Deployment", &object)}})
+                });
+                rs["spec"] = json!({"replicas": replicas, "template": rs_template,
+                    "selector": object.pointer("/spec/selector").cloned().unwrap_or(Value::Null)});
+                put_if_changed(store, "ReplicaSet", rs);
+                let ready = store
+                    .objects
+                    .get(&rs_key)
+                    .and_then(|rs| rs.pointer("/status/readyReplicas"))
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0);
+                let mut deployment = object.clone();
+                deployment["status"] = json!({
+                    "observedGeneration": generation, "replicas": replicas,
+                    "updatedReplicas": replicas, "readyReplicas": ready, "availableReplicas": ready,
+                    "conditions": [
+                        {"type": "Available", "status": if ready >= replicas { "True" } else { "False" },
+                         "reason": if ready >= replicas { "MinimumReplicasAvailable" } else { "MinimumReplicasUnavailable" }},
+                        {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"},
+                    ],
+                });
+                put_if_changed(store, "Deployment", deployment);
+            }
+            "replicasets" | "statefulsets" | "daemonsets" | "jobs" => {
+                let kind = match plural {
+                    "replicasets" => "ReplicaSet",
+                    "statefulsets" => "StatefulSet",
+                    "daemonsets" => "DaemonSet",
+                    _ => "Job",
+                };
+                let template_hash = hash(&template);
+                let pods = owned(store, "pods", &uid);
+                let nodes = nodes(store);
+                // The pods wanted: (name, node) for fixed names, or a count.
+                let wanted: Vec<String> = match kind {
+                    "StatefulSet" => (0..replicas).map(|i| format!("{name}-{i}")).collect(),
+                    "DaemonSet" => nodes.iter().map(|n| format!("{name}-{n}")).collect(),
+                    _ => Vec::new(),
+                };
+                let current_hash = |pod: &Value| {
+                    text(pod, "/metadata/labels/controller-revision-hash").to_string()
+                };
+                let mut live: Vec<(Key, Value)> = Vec::new();
+                for (key, pod) in pods {
+                    let stale = matches!(kind, "StatefulSet" | "DaemonSet")
+                        && (current_hash(&pod) != template_hash || !wanted.contains(&key.2));
+                    if stale {
+                        store.remove(&key);
+                    } else if !deleting(&pod) {
+                        live.push((key, pod));
+                    }
+                }
+                let extra = [("controller-revision-hash", template_hash.clone())];
+                match kind {
+                    "StatefulSet" | "DaemonSet" => {
+                        let have: BTreeSet<String> =
+                            live.iter().map(|(k, _)| k.2.clone()).collect();
+                        for (i, pod_name) in wanted.iter().enumerate() {
+                            if !have.contains(pod_name) {
+                                let node = if kind == "DaemonSet" {
+                                    nodes[i].clone()
+                                } else {
+                                    nodes
+                                        .get(i % nodes.len().max(1))
+                                        .cloned()
+                                        .unwrap_or_default()
+                                };
+                                started.push(new_pod(
+                                    store, kind, &object, pod_name, &template, node, &extra,
+                                ));
+                            }
+                        }
+                    }
+                    _ => {
+                        let want = if kind == "Job" { 1 } else { replicas as usize };
+                        // A Job makes its pod once.
+                        let made = object.pointer("/status/active").is_some()
+                            || object.pointer("/status/succeeded").is_some();
+                        if live.len() > want {
+                            for (key, _) in live.split_off(want) {
+                                store.remove(&key);
+                            }
+                        }
+                        let missing = if kind == "Job" && made {
+                            0
+                        } else {
+                            want.saturating_sub(live.len())
+                        };
+                        for _ in 0..missing {
+                            *counter += 1;
+                            let suffix = &hash(&json!(*counter))[..5];
+                            let node = nodes
+                                .get(*counter as usize % nodes.len().max(1))
+                                .cloned()
+                                .unwrap_or_default();
+                            started.push(new_pod(
+                                store,
+                                kind,
+                                &object,
+                                &format!("{name}-{suffix}"),
+                                &template,
+                                node,
+                                &[],
+                            ));
+                        }
+                    }
+                }
+                let pods = owned(store, "pods", &uid);
+                let ready = pods.iter().filter(|(_, p)| is_ready(p)).count() as i64;
+                let succeeded = pods
+                    .iter()
+                    .filter(|(_, p)| text(p, "/status/phase") == "Succeeded")
+                    .count() as i64;
+                let mut controller = object.clone();
+                controller["status"] = match kind {
+                    "DaemonSet" => json!({"observedGeneration": generation,
+                        "desiredNumberScheduled": nodes.len(), "currentNumberScheduled": pods.len(),
+                        "numberReady": ready, "numberAvailable": ready}),
+                    "Job" if succeeded > 0 => json!({"succeeded": succeeded,
+                        "conditions": [{"type": "Complete", "status": "True"}]}),
+                    "Job" => json!({"active": pods.len()}),
+                    _ => json!({"observedGeneration": generation, "replicas": pods.len(),
+                        "readyReplicas": ready, "availableReplicas": ready}),
+                };
+                put_if_changed(store, kind, controller);
+            }
+            _ => {}
+        }
+    }
+    started
+}
+
+/// Removes an object and, first, everything it owns (recursively).
+pub fn remove_tree(store: &mut Store, key: &Key) {
+    let Some(object) = store.objects.get(key).cloned() else {
+        return;
+    };
+    let uid = text(&object, "/metadata/uid").to_string();
+    for plural in RESOURCES.iter().map(|r| r.plural) {
+        for (dependent, _) in owned(store, plural, &uid) {
+            remove_tree(store, &dependent);
+        }
+    }
+    store.remove(key);
+}
+
+/// The kubelet's part: the pod `key` (if still the one with `uid`) runs, Ready.
+pub fn start_pod(store: &mut Store, key: &Key, uid: &str) -> bool {
+    let Some(pod) = store.objects.get(key).cloned() else {
+        return false;
+    };
+    if text(&pod, "/metadata/uid") != uid || deleting(&pod) {
+        return false;
+    }
+    let job = pod
+        .pointer("/metadata/ownerReferences/0/kind")
+        .and_then(Value::as_str)
+        == Some("Job");
+    let mut pod = pod;
+    pod["status"] = if job {
+        pod_status("Succeeded", false)
+    } else {
+        pod_status("Running", true)
+    };
+    store.put(res("Pod"), pod);
+    true
+}

@@ -1,0 +1,373 @@
+//! End-to-end of the agent's kube backend: a real `flotilla-server` and a real
+//! `flotilla-agent --backend kube` against the Kubernetes API emulator
+//! (`flotilla_tests::kubeapi`), on SQLite and PostgreSQL. The group deploys a
+//! ConfigMap, a Deployment and a Service into a namespace the cluster lacks, plus a
+//! Deployment the API server refuses; then an object deleted behind the agent's back,
+//! a compaction that expires the agent's watches, and the terminate.
+
+use std::time::Duration;
+
+use flotilla_client::names;
+use flotilla_client::v1::*;
+use flotilla_tests::kubeapi::{KubeApi, Options};
+use flotilla_tests::{TestAgent, TestServer, e2e_suite, eventually, wait_connectivity};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+e2e_suite!(
+    args = ["--sim", "false"],
+    kube_agent_deploys_reports_and_heals,
+);
+
+#[path = "common/fleet.rs"]
+mod fleet;
+use fleet::{WAIT, clusters, summary};
+
+const WEB: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: web-config
+  namespace: shop
+data:
+  greeting: hello
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  namespace: shop
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: web}
+  template:
+    metadata:
+      labels: {app: web}
+    spec:
+      containers:
+      - name: web
+        image: nginx:1.27
+---
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+spec:
+  selector: {app: web}
+  ports:
+  - port: 80
+";
+
+/// A Deployment without a selector: the API server refuses it (422).
+const BROKEN: &str = "apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: broken
+  namespace: shop
+spec:
+  replicas: 1
+  template:
+    metadata:
+      labels: {app: broken}
+    spec:
+      containers:
+      - name: broken
+        image: busybox
+";
+
+async fn group(client: &mut flotilla_client::Client) -> String {
+    let lc = &mut client.lifecycle;
+    lc.create_project(CreateProjectRequest {
+        project_id: "p".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let ca = names::composite_app("p", "shop", "v1");
+    lc.create_composite_app(CreateCompositeAppRequest {
+        parent: names::project("p"),
+        composite_app_id: "shop".into(),
+        version_id: "v1".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    lc.create_composite_profile(CreateCompositeProfileRequest {
+        parent: ca.clone(),
+        composite_profile_id: "prof".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let dig = names::deployment_intent_group(&ca, "prod");
+    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: ca.clone(),
+        deployment_intent_group_id: "prod".into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "prof".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    for (app, manifests) in [("web", WEB), ("broken", BROKEN)] {
+        lc.create_app(CreateAppRequest {
+            parent: ca.clone(),
+            app_id: app.into(),
+            app: Some(App {
+                manifests: manifests.into(),
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+        lc.create_placement_intent(CreatePlacementIntentRequest {
+            parent: dig.clone(),
+            placement_intent_id: app.into(),
+            placement_intent: Some(PlacementIntent {
+                app: app.into(),
+                cluster_provider: "cp".into(),
+                cluster_names: vec!["k1".into()],
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    }
+    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        name: dig.clone(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    dig
+}
+
+/// The group's resources (every app and cluster) as the status reports them.
+async fn detail(client: &mut flotilla_client::Client, dig: &str) -> Vec<ResourceStatusEntry> {
+    client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: dig.into(),
+            output: StatusOutput::All as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .resources
+        .into_iter()
+        .flat_map(|app| app.clusters)
+        .flat_map(|cluster| cluster.resources)
+        .collect()
+}
+
+fn find<'a>(
+    resources: &'a [ResourceStatusEntry],
+    kind: &str,
+    name: &str,
+) -> Option<&'a ResourceStatusEntry> {
+    resources
+        .iter()
+        .find(|r| r.gvk.as_ref().is_some_and(|g| g.kind == kind) && r.name == name)
+}
+
+fn present(r: &ResourceStatusEntry) -> bool {
+    r.cluster_status() == ClusterResourceStatus::Present
+}
+
+async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
+    let stop = CancellationToken::new();
+    let _stop = stop.clone().drop_guard();
+    let api = KubeApi::start(Options::default(), stop).await;
+    let kubeconfig = server.data_dir.path().join("kubeconfig");
+    std::fs::write(&kubeconfig, api.kubeconfig()).unwrap();
+
+    let mut client = server.client().await;
+    let tokens = clusters(&mut client, &["k1"]).await;
+    let cluster = names::cluster("cp", "k1");
+    let agent = TestAgent::start_with(
+        server,
+        &cluster,
+        &tokens["k1"],
+        &[
+            "--backend",
+            "kube",
+            "--kubeconfig",
+            kubeconfig.to_str().unwrap(),
+        ],
+    );
+    wait_connectivity(&client, &cluster, Connectivity::Available).await;
+    let log = agent.log_text();
+    assert!(
+        log.contains("v1.33.0-flotilla-emulator") && log.contains("nodes=3"),
+        "the agent reports the cluster's version and nodes: {log}"
+    );
+
+    let dig = group(&mut client).await;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+
+    // web: 3 applied and present, its 2 pods present and Ready; broken: Failed with the
+    // API server's message.
+    eventually(WAIT, "web to be applied, present and ready", || {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        async move {
+            let s = summary(&mut client, &dig, &[]).await;
+            let (r, c, ready) = (
+                s.rsync_status.unwrap_or_default(),
+                s.cluster_status.unwrap_or_default(),
+                s.readiness.unwrap_or_default(),
+            );
+            (r.applied == 3 && r.failed == 1 && c.present == 5 && ready.ready == 5).then_some(())
+        }
+    })
+    .await;
+    let resources = detail(&mut client, &dig).await;
+    let broken = find(&resources, "Deployment", "broken").expect("broken listed");
+    assert_eq!(broken.rsync_status(), RsyncStatus::Failed, "{broken:?}");
+    let log = agent.log_text();
+    assert!(
+        log.contains("422 Invalid") && log.contains("spec.selector: Required value"),
+        "the agent reports the API server's refusal: {log}"
+    );
+    let web = find(&resources, "Deployment", "web").expect("web listed");
+    assert_eq!(web.readiness(), Readiness::Ready, "{web:?}");
+    // The namespace the manifests needed was created; the objects are the agent's.
+    assert!(api.get("Namespace", "", "shop").is_some());
+    let pods: Vec<Value> = api
+        .list("Pod")
+        .into_iter()
+        .filter(|p| p.pointer("/metadata/namespace").and_then(Value::as_str) == Some("shop"))
+        .collect();
+    assert_eq!(pods.len(), 2, "{pods:?}");
+    assert!(
+        pods.iter().all(|p| p
+            .pointer("/metadata/labels/flotilla~1deployment-id")
+            .is_some()),
+        "the pods carry the deployment id through the template: {pods:?}"
+    );
+
+    // Deleted behind the agent's back: reported NotPresent, then applied again.
+    let uid = api.get("ConfigMap", "shop", "web-config").unwrap()["metadata"]["uid"].clone();
+    assert!(api.delete_object("ConfigMap", "shop", "web-config"));
+    eventually(
+        WAIT,
+        "the deleted ConfigMap to be reported NotPresent",
+        || {
+            let mut client = client.clone();
+            let dig = dig.clone();
+            async move {
+                let resources = detail(&mut client, &dig).await;
+                let config = find(&resources, "ConfigMap", "web-config")?;
+                (config.cluster_status() == ClusterResourceStatus::NotPresent).then_some(())
+            }
+        },
+    )
+    .await;
+    eventually(
+        WAIT,
+        "the ConfigMap to be applied again and Present",
+        || {
+            let mut client = client.clone();
+            let dig = dig.clone();
+            let api = api.clone();
+            let uid = uid.clone();
+            async move {
+                let again = api.get("ConfigMap", "shop", "web-config")?;
+                let resources = detail(&mut client, &dig).await;
+                let config = find(&resources, "ConfigMap", "web-config")?;
+                (again["metadata"]["uid"] != uid && present(config)).then_some(())
+            }
+        },
+    )
+    .await;
+
+    // A compaction expires the agent's watches (410 Gone): it lists again and sees
+    // what changed while it was not watching (a pod deleted, then recreated by its
+    // ReplicaSet under another name).
+    let before = api.expired_watches();
+    let old_pod = pods[0]["metadata"]["name"].as_str().unwrap().to_string();
+    api.compact();
+    assert!(api.delete_object("Pod", "shop", &old_pod));
+    eventually(
+        WAIT,
+        "the agent to list again after 410 and report the new pod",
+        || {
+            let mut client = client.clone();
+            let dig = dig.clone();
+            let api = api.clone();
+            let old_pod = old_pod.clone();
+            async move {
+                if api.expired_watches() <= before {
+                    return None;
+                }
+                let resources = detail(&mut client, &dig).await;
+                let pods: Vec<&ResourceStatusEntry> = resources
+                    .iter()
+                    .filter(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod"))
+                    .collect();
+                let gone = pods.iter().any(|p| p.name == old_pod && !present(p));
+                let ready = pods
+                    .iter()
+                    .filter(|p| present(p) && p.readiness() == Readiness::Ready)
+                    .count();
+                (gone && ready == 2).then_some(())
+            }
+        },
+    )
+    .await;
+
+    // Terminate: every object deleted (foreground) and confirmed gone.
+    client
+        .lifecycle
+        .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    eventually(WAIT, "the objects to be deleted from the cluster", || {
+        let api = api.clone();
+        async move {
+            let left: usize = ["ConfigMap", "Deployment", "Service", "ReplicaSet", "Pod"]
+                .iter()
+                .map(|kind| {
+                    api.list(kind)
+                        .iter()
+                        .filter(|o| {
+                            o.pointer("/metadata/namespace").and_then(Value::as_str) == Some("shop")
+                        })
+                        .count()
+                })
+                .sum();
+            (left == 0).then_some(())
+        }
+    })
+    .await;
+    eventually(
+        Duration::from_secs(60),
+        "the group's resources to be Terminated",
+        || {
+            let mut client = client.clone();
+            let dig = dig.clone();
+            async move {
+                let s = summary(&mut client, &dig, &[]).await;
+                let r = s.rsync_status.unwrap_or_default();
+                (r.applied == 0 && r.pending == 0 && r.retrying == 0).then_some(())
+            }
+        },
+    )
+    .await;
+}

@@ -348,7 +348,8 @@ pub async fn action_open_with_pod_gone(conn: &mut AnyConnection) -> Result<Vec<A
         sqlx::query(&format!(
             "SELECT {COLUMNS} FROM actions a WHERE a.open_key IS NOT NULL AND a.pod <> '' \
              AND NOT EXISTS (SELECT 1 FROM cluster_resources c WHERE c.cluster = a.cluster \
-             AND c.kind = 'Pod' AND c.namespace = a.namespace AND c.name = a.pod AND c.present = 1)"
+             AND c.kind = 'Pod' AND (c.namespace = a.namespace OR (c.namespace IN ('', 'default') \
+             AND a.namespace IN ('', 'default'))) AND c.name = a.pod AND c.present = 1)"
         )),
         from_row,
     )
@@ -366,7 +367,8 @@ pub struct ActionCluster {
 }
 
 /// `cluster` with the pod `namespace/pod` (newest instance's row, if present), in one
-/// read; None if there is no such cluster.
+/// read; None if there is no such cluster. The default namespace matches however the
+/// agent spelled it ("" from the sim, "default" from a Kubernetes API server).
 pub async fn action_cluster(
     conn: &mut AnyConnection,
     cluster: &str,
@@ -376,11 +378,17 @@ pub async fn action_cluster(
     let query = sqlx::query(
         "SELECT c.nodes AS nodes, c.connectivity AS connectivity, \
          (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
-          AND r.namespace = $2 AND r.name = $3 AND r.present = 1 \
+          AND r.namespace IN ($2, $4) AND r.name = $3 AND r.present = 1 \
           ORDER BY r.instance_id DESC LIMIT 1) AS pod \
          FROM clusters c WHERE c.name = $1",
     );
-    fetch_optional(conn, query.bind(cluster).bind(namespace).bind(pod), |r| {
+    let spelled = match namespace {
+        "" => "default",
+        "default" => "",
+        other => other,
+    };
+    let query = query.bind(cluster).bind(namespace).bind(pod).bind(spelled);
+    fetch_optional(conn, query, |r| {
         let text: String = r.try_get("nodes").map_err(db_error)?;
         Ok(ActionCluster {
             nodes: serde_json::from_str(&text)

@@ -171,6 +171,7 @@ async fn delete_instances(conn: &mut AnyConnection, selection: &str, value: &str
         "status_counts",
         "status_totals",
         "cluster_resources",
+        "resource_errors",
         "rsync_resources",
         "instance_clusters",
     ] {

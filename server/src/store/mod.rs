@@ -22,6 +22,7 @@ pub mod instance;
 pub mod network;
 pub mod object;
 pub mod request;
+pub mod resource_error;
 pub mod rsync_resource;
 pub mod sim_infrastructure;
 pub mod status;

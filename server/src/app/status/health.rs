@@ -21,9 +21,14 @@ pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
             Some(instance) => {
                 let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
                 let at = worst_clusters(tx, instance, &counts).await?;
+                let errors = if count(&counts, "rsync", "Failed") > 0 {
+                    resource_errors_first(tx, instance, REFUSALS_NAMED).await?
+                } else {
+                    Vec::new()
+                };
                 conditions::set(
                     &mut list,
-                    applied_condition("ResourcesApplied", &counts, &at),
+                    applied_condition("ResourcesApplied", &counts, &at, &errors),
                     now,
                 );
                 conditions::set(&mut list, ready_condition(&counts), now);
@@ -68,7 +73,7 @@ pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
                 let counts = counts_sum(tx, instance, &ResourceFilter::default()).await?;
                 conditions::set(
                     &mut list,
-                    applied_condition("NetworkIntentsApplied", &counts, &[]),
+                    applied_condition("NetworkIntentsApplied", &counts, &[], &[]),
                     now,
                 );
             }
@@ -114,10 +119,16 @@ fn on_clusters(at: &[String]) -> String {
 }
 
 /// The applied condition of counts; `at` names the clusters of the worst status.
+/// How many refusals the ResourcesApplied condition quotes.
+const REFUSALS_NAMED: i64 = 3;
+
+/// The Applied condition from the rsync counts; `at`: the clusters worst off;
+/// `errors`: what clusters said of the first resources they refused.
 pub(super) fn applied_condition(
     type_: &str,
     counts: &BTreeMap<(String, String), i64>,
     at: &[String],
+    errors: &[String],
 ) -> Condition {
     let c = |v| count(counts, "rsync", v);
     let total: i64 = RsyncStatus::ALL.iter().map(|s| c(s.as_str())).sum();
@@ -129,8 +140,13 @@ pub(super) fn applied_condition(
             Severity::Error,
             "ApplyFailed",
             format!(
-                "{failed} of {total} resources were rejected by their cluster{}",
-                on_clusters(at)
+                "{failed} of {total} resources were rejected by their cluster{}{}",
+                on_clusters(at),
+                if errors.is_empty() {
+                    String::new()
+                } else {
+                    format!("; {}", errors.join("; "))
+                }
             ),
         )
     } else if retrying > 0 {

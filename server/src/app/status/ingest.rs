@@ -217,6 +217,25 @@ impl StatusApp {
         }
         rsync_set_statuses(&mut tx, &moves, &mut deltas).await?;
         deltas.apply(&mut tx).await?;
+        // What the clusters said of what they refused; applied ones are forgotten.
+        let mut applied_keys: BTreeMap<InstanceId, Vec<&ResourceKey>> = BTreeMap::new();
+        for (work, outcome) in outcomes {
+            match outcome {
+                Outcome::Rejected(error) => {
+                    resource_error_set(&mut tx, work.instance, &work.key, error).await?;
+                }
+                Outcome::Succeeded if !work.delete => {
+                    applied_keys
+                        .entry(work.instance)
+                        .or_default()
+                        .push(&work.key);
+                }
+                Outcome::Succeeded => {}
+            }
+        }
+        for (instance, keys) in &applied_keys {
+            resource_errors_clear(&mut tx, *instance, keys).await?;
+        }
         let applied: BTreeSet<InstanceId> = outcomes
             .iter()
             .filter(|(w, _)| !w.delete)

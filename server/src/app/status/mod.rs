@@ -28,6 +28,9 @@ use crate::store::instance::{
     InstanceRow, instance_clusters, instance_find, instance_of_base, instance_settle_late_applies,
 };
 use crate::store::network::{cluster_network_status, cluster_set_conditions};
+use crate::store::resource_error::{
+    resource_error_set, resource_errors_clear, resource_errors_first,
+};
 use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list,
 };
@@ -684,23 +687,25 @@ mod tests {
                 .collect::<BTreeMap<_, _>>()
         };
         assert_eq!(
-            applied_condition("A", &counts(&[("Applied", 3)]), &[]).status,
+            applied_condition("A", &counts(&[("Applied", 3)]), &[], &[]).status,
             conditions::Status::True
         );
         let c = applied_condition(
             "A",
             &counts(&[("Applied", 1), ("Failed", 1), ("Retrying", 1)]),
             &["clusterProviders/edge/clusters/c2".to_string()],
+            &["ConfigMap shop/c on c2: refused".to_string()],
         );
         assert_eq!(
             (c.severity, c.reason.as_str(), c.message.as_str()),
             (
                 Severity::Error,
                 "ApplyFailed",
-                "1 of 3 resources were rejected by their cluster on clusterProviders/edge/clusters/c2"
+                "1 of 3 resources were rejected by their cluster on clusterProviders/edge/clusters/c2; \
+                 ConfigMap shop/c on c2: refused"
             )
         );
-        let c = applied_condition("A", &counts(&[("Applied", 1), ("Pending", 2)]), &[]);
+        let c = applied_condition("A", &counts(&[("Applied", 1), ("Pending", 2)]), &[], &[]);
         assert_eq!(
             (c.severity, c.message.as_str()),
             (Severity::Info, "1 of 3 resources applied")

@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 e2e_suite!(
     args = ["--sim", "false"],
     kube_agent_deploys_reports_and_heals,
+    kube_agent_runs_vm_actions_through_kubevirt,
 );
 
 #[path = "common/fleet.rs"]
@@ -59,8 +60,16 @@ spec:
   - port: 80
 ";
 
-/// A Deployment without a selector: the API server refuses it (422).
-const BROKEN: &str = "apiVersion: apps/v1
+/// A Deployment without a selector: the API server refuses it (422); and a ConfigMap
+/// whose field another manager (Helm) owns with another value: a conflict (409).
+const BROKEN: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: shared-settings
+data:
+  mode: flotilla
+---
+apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: broken
@@ -76,7 +85,24 @@ spec:
         image: busybox
 ";
 
-async fn group(client: &mut flotilla_client::Client) -> String {
+/// A KubeVirt VM (its virt-launcher pod is the VM pod actions target).
+const VM: &str = "apiVersion: kubevirt.io/v1
+kind: VirtualMachine
+metadata:
+  name: guest
+spec:
+  running: true
+  template:
+    metadata:
+      labels: {app: guest}
+    spec:
+      domain:
+        resources:
+          requests: {memory: 2Gi}
+";
+
+/// The group `prod` of apps (id, manifests) on cluster k1, approved.
+async fn group(client: &mut flotilla_client::Client, apps: &[(&str, &str)]) -> String {
     let lc = &mut client.lifecycle;
     lc.create_project(CreateProjectRequest {
         project_id: "p".into(),
@@ -112,12 +138,12 @@ async fn group(client: &mut flotilla_client::Client) -> String {
     })
     .await
     .unwrap();
-    for (app, manifests) in [("web", WEB), ("broken", BROKEN)] {
+    for (app, manifests) in apps {
         lc.create_app(CreateAppRequest {
             parent: ca.clone(),
-            app_id: app.into(),
+            app_id: app.to_string(),
             app: Some(App {
-                manifests: manifests.into(),
+                manifests: manifests.to_string(),
                 ..Default::default()
             }),
             ..Default::default()
@@ -126,9 +152,9 @@ async fn group(client: &mut flotilla_client::Client) -> String {
         .unwrap();
         lc.create_placement_intent(CreatePlacementIntentRequest {
             parent: dig.clone(),
-            placement_intent_id: app.into(),
+            placement_intent_id: app.to_string(),
             placement_intent: Some(PlacementIntent {
-                app: app.into(),
+                app: app.to_string(),
                 cluster_provider: "cp".into(),
                 cluster_names: vec!["k1".into()],
                 ..Default::default()
@@ -180,15 +206,24 @@ fn present(r: &ResourceStatusEntry) -> bool {
     r.cluster_status() == ClusterResourceStatus::Present
 }
 
-async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
+/// An emulated cluster `k1` served by a `flotilla-agent --backend kube`.
+struct Kube {
+    api: KubeApi,
+    agent: TestAgent,
+    _stop: tokio_util::sync::DropGuard,
+}
+
+async fn kube_cluster(
+    server: &TestServer,
+    client: &mut flotilla_client::Client,
+    options: Options,
+) -> Kube {
     let stop = CancellationToken::new();
-    let _stop = stop.clone().drop_guard();
-    let api = KubeApi::start(Options::default(), stop).await;
+    let guard = stop.clone().drop_guard();
+    let api = KubeApi::start(options, stop).await;
     let kubeconfig = server.data_dir.path().join("kubeconfig");
     std::fs::write(&kubeconfig, api.kubeconfig()).unwrap();
-
-    let mut client = server.client().await;
-    let tokens = clusters(&mut client, &["k1"]).await;
+    let tokens = clusters(client, &["k1"]).await;
     let cluster = names::cluster("cp", "k1");
     let agent = TestAgent::start_with(
         server,
@@ -199,16 +234,35 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
             "kube",
             "--kubeconfig",
             kubeconfig.to_str().unwrap(),
+            "--context",
+            "emulator",
         ],
     );
-    wait_connectivity(&client, &cluster, Connectivity::Available).await;
+    wait_connectivity(client, &cluster, Connectivity::Available).await;
+    Kube {
+        api,
+        agent,
+        _stop: guard,
+    }
+}
+
+async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
+    let mut client = server.client().await;
+    let Kube { api, agent, _stop } = kube_cluster(server, &mut client, Options::default()).await;
     let log = agent.log_text();
     assert!(
         log.contains("v1.33.0-flotilla-emulator") && log.contains("nodes=3"),
         "the agent reports the cluster's version and nodes: {log}"
     );
+    // Helm owns a field the group sets to another value.
+    api.apply_as(
+        "helm",
+        serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "shared-settings", "namespace": "default"}, "data": {"mode": "helm"}}),
+    )
+    .unwrap();
 
-    let dig = group(&mut client).await;
+    let dig = group(&mut client, &[("web", WEB), ("broken", BROKEN)]).await;
     client
         .lifecycle
         .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
@@ -230,17 +284,36 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
                 s.cluster_status.unwrap_or_default(),
                 s.readiness.unwrap_or_default(),
             );
-            (r.applied == 3 && r.failed == 1 && c.present == 5 && ready.ready == 5).then_some(())
+            (r.applied == 3 && r.failed == 2 && c.present == 5 && ready.ready == 5).then_some(())
         }
     })
     .await;
     let resources = detail(&mut client, &dig).await;
     let broken = find(&resources, "Deployment", "broken").expect("broken listed");
     assert_eq!(broken.rsync_status(), RsyncStatus::Failed, "{broken:?}");
-    let log = agent.log_text();
+    // The group's condition quotes the API server: the invalid Deployment and the
+    // conflict with Helm's field (which stays Helm's).
+    let conditions = summary(&mut client, &dig, &[]).await.conditions;
+    let applied = conditions
+        .iter()
+        .find(|c| c.r#type == "ResourcesApplied")
+        .expect("ResourcesApplied");
     assert!(
-        log.contains("422 Invalid") && log.contains("spec.selector: Required value"),
-        "the agent reports the API server's refusal: {log}"
+        applied.message.contains("2 of 5 resources were rejected")
+            && applied.message.contains(
+                "Deployment shop/broken on k1: the API server refused it (422 Invalid): \
+                 Deployment.apps \"broken\" is invalid: spec.selector: Required value"
+            )
+            && applied.message.contains("ConfigMap shared-settings on k1")
+            && applied.message.contains("409 Conflict")
+            && applied
+                .message
+                .contains("conflict with \"helm\": .data.mode"),
+        "{applied:?}"
+    );
+    assert_eq!(
+        api.get("ConfigMap", "default", "shared-settings").unwrap()["data"]["mode"],
+        "helm"
     );
     let web = find(&resources, "Deployment", "web").expect("web listed");
     assert_eq!(web.readiness(), Readiness::Ready, "{web:?}");
@@ -370,4 +443,170 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         },
     )
     .await;
+}
+
+fn action_state(action: &Action) -> ActionState {
+    action
+        .status
+        .as_ref()
+        .map(|s| s.state())
+        .unwrap_or_default()
+}
+
+async fn wait_action(client: &flotilla_client::Client, name: &str) -> Action {
+    eventually(WAIT, &format!("{name} to finish"), || {
+        let mut client = client.clone();
+        let name = name.to_string();
+        async move {
+            let action = client
+                .actions
+                .get_action(GetActionRequest { name })
+                .await
+                .ok()?
+                .into_inner();
+            action
+                .status
+                .as_ref()
+                .is_some_and(|s| s.complete)
+                .then_some(action)
+        }
+    })
+    .await
+}
+
+/// The VM's virt-launcher pod as the status reports it: (name, ready).
+async fn vm_pod(client: &mut flotilla_client::Client, dig: &str) -> Option<(String, bool)> {
+    detail(client, dig)
+        .await
+        .into_iter()
+        .find(|r| {
+            r.gvk.as_ref().is_some_and(|g| g.kind == "Pod")
+                && r.name.starts_with("virt-launcher-guest-")
+                && present(r)
+        })
+        .map(|r| (r.name.clone(), r.readiness() == Readiness::Ready))
+}
+
+async fn kube_agent_runs_vm_actions_through_kubevirt(server: &TestServer) {
+    let mut client = server.client().await;
+    let options = Options {
+        kubevirt: true,
+        ..Options::default()
+    };
+    let Kube { api, agent, _stop } = kube_cluster(server, &mut client, options).await;
+    let dig = group(&mut client, &[("guest", VM)]).await;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let (pod, _) = eventually(WAIT, "the VM's pod to run Ready", || {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        async move { vm_pod(&mut client, &dig).await.filter(|(_, ready)| *ready) }
+    })
+    .await;
+    let cluster = names::cluster("cp", "k1");
+    let create = |action_name: &str, pod: &str, params| CreatePodActionRequest {
+        cluster: cluster.clone(),
+        namespace: String::new(),
+        pod: pod.to_string(),
+        action_name: action_name.into(),
+        params: Some(params),
+        request_id: String::new(),
+    };
+
+    // Reboot: KubeVirt's restart; a new virt-launcher pod runs Ready.
+    let reboot = client
+        .actions
+        .create_pod_action(create(
+            "Reboot",
+            &pod,
+            create_pod_action_request::Params::RebootParams(RebootParams {
+                delay_in_seconds: 0,
+            }),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let done = wait_action(&client, &reboot.name).await;
+    assert_eq!(action_state(&done), ActionState::Succeeded, "{done:?}");
+    let status = done.status.as_ref().unwrap();
+    assert!(status.reboot_status.as_ref().unwrap().reboot_successful);
+    assert_eq!(api.vm_restarts(), 1);
+    let (rebooted, _) = eventually(WAIT, "a new VM pod to run Ready", || {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        let pod = pod.clone();
+        async move {
+            vm_pod(&mut client, &dig)
+                .await
+                .filter(|(name, ready)| *ready && *name != pod)
+        }
+    })
+    .await;
+
+    // Snapshot: a VirtualMachineSnapshot followed to Succeeded; its size is the volume
+    // snapshot's restoreSize (the VM's 2Gi).
+    let snapshot = client
+        .actions
+        .create_pod_action(create(
+            "Snapshot",
+            &rebooted,
+            create_pod_action_request::Params::SnapshotParams(SnapshotParams {
+                snapshot_location: "/backups/guest".into(),
+            }),
+        ))
+        .await
+        .unwrap()
+        .into_inner();
+    let done = wait_action(&client, &snapshot.name).await;
+    assert_eq!(action_state(&done), ActionState::Succeeded, "{done:?}");
+    let written = done
+        .status
+        .as_ref()
+        .unwrap()
+        .snapshot_status
+        .clone()
+        .unwrap();
+    assert_eq!(written.snapshot_size_in_bytes, 2 << 30, "{written:?}");
+    let object = format!("flotilla-{}", snapshot.uid);
+    assert!(
+        written
+            .snapshot_path
+            .ends_with(&format!("virtualmachinesnapshots/{object}")),
+        "{written:?}"
+    );
+    let stored = api
+        .get("VirtualMachineSnapshot", "default", &object)
+        .expect("the snapshot object");
+    assert_eq!(stored["spec"]["source"]["name"], "guest");
+    assert_eq!(
+        stored["metadata"]["annotations"]["flotilla/snapshot-location"],
+        "/backups/guest"
+    );
+
+    // A node reboot has no Kubernetes API: refused with the reason.
+    let node = client
+        .actions
+        .create_node_action(CreateNodeActionRequest {
+            cluster: cluster.clone(),
+            node: "node-0".into(),
+            action_name: "Reboot".into(),
+            params: Some(create_node_action_request::Params::RebootParams(
+                RebootParams::default(),
+            )),
+            request_id: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let done = wait_action(&client, &node.name).await;
+    assert_eq!(action_state(&done), ActionState::Failed, "{done:?}");
+    let reason = &done.status.as_ref().unwrap().reason;
+    assert_eq!(reason, "NodeRebootUnsupported", "{done:?}");
+    drop(agent);
 }

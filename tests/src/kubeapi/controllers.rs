@@ -134,17 +134,31 @@ fn new_pod(
     (("pods", namespace, name.to_string()), uid)
 }
 
-/// Brings every controller in line with its spec; returns the pods created (key, uid),
-/// for the kubelet to start.
-pub fn reconcile(store: &mut Store, counter: &mut u64) -> Vec<(Key, String)> {
-    let mut started = Vec::new();
+/// What a reconcile started that finishes later: pods for the kubelet to start and
+/// VM snapshots to take, as (key, uid).
+#[derive(Default)]
+pub struct Started {
+    pub pods: Vec<(Key, String)>,
+    pub snapshots: Vec<(Key, String)>,
+}
+
+/// Brings every controller in line with its spec.
+pub fn reconcile(store: &mut Store, counter: &mut u64) -> Started {
+    let mut started = Started::default();
     let controllers: Vec<(Key, Value)> = store
         .objects
         .iter()
         .filter(|((p, _, _), o)| {
             matches!(
                 *p,
-                "deployments" | "replicasets" | "statefulsets" | "daemonsets" | "jobs"
+                "deployments"
+                    | "replicasets"
+                    | "statefulsets"
+                    | "daemonsets"
+                    | "jobs"
+                    | "virtualmachines"
+                    | "virtualmachineinstances"
+                    | "virtualmachinesnapshots"
             ) && !deleting(o)
         })
         .map(|(k, o)| (k.clone(), o.clone()))
@@ -246,7 +260,7 @@ pub fn reconcile(store: &mut Store, counter: &mut u64) -> Vec<(Key, String)> {
                                         .cloned()
                                         .unwrap_or_default()
                                 };
-                                started.push(new_pod(
+                                started.pods.push(new_pod(
                                     store, kind, &object, pod_name, &template, node, &extra,
                                 ));
                             }
@@ -274,7 +288,7 @@ pub fn reconcile(store: &mut Store, counter: &mut u64) -> Vec<(Key, String)> {
                                 .get(*counter as usize % nodes.len().max(1))
                                 .cloned()
                                 .unwrap_or_default();
-                            started.push(new_pod(
+                            started.pods.push(new_pod(
                                 store,
                                 kind,
                                 &object,
@@ -305,10 +319,143 @@ pub fn reconcile(store: &mut Store, counter: &mut u64) -> Vec<(Key, String)> {
                 };
                 put_if_changed(store, kind, controller);
             }
+            "virtualmachines" => vm(store, &namespace, &name, &object),
+            "virtualmachineinstances" => {
+                vmi(store, &namespace, &name, &object, counter, &mut started)
+            }
+            "virtualmachinesnapshots" if object.pointer("/status/phase").is_none() => {
+                let mut snapshot = object.clone();
+                snapshot["status"] = json!({"phase": "InProgress", "readyToUse": false});
+                store.put(res("VirtualMachineSnapshot"), snapshot);
+                started.snapshots.push(((plural, namespace, name), uid));
+            }
             _ => {}
         }
     }
     started
+}
+
+/// KubeVirt's VM controller: a running VM has its VirtualMachineInstance.
+fn vm(store: &mut Store, namespace: &str, name: &str, object: &Value) {
+    let running = object
+        .pointer("/spec/running")
+        .and_then(Value::as_bool)
+        .unwrap_or(false)
+        || text(object, "/spec/runStrategy") == "Always";
+    let key: Key = (
+        "virtualmachineinstances",
+        namespace.to_string(),
+        name.to_string(),
+    );
+    let instance = store.objects.get(&key).cloned();
+    if running && instance.is_none() {
+        let template = object
+            .pointer("/spec/template")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let mut labels = template
+            .pointer("/metadata/labels")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        labels["kubevirt.io/domain"] = json!(name);
+        labels["vm.kubevirt.io/name"] = json!(name);
+        store.put(
+            res("VirtualMachineInstance"),
+            json!({"metadata": {"name": name, "namespace": namespace, "labels": labels,
+                                "ownerReferences": owner_ref("VirtualMachine", object)},
+                   "spec": template.get("spec").cloned().unwrap_or_else(|| json!({})),
+                   "status": {"phase": "Scheduling"}}),
+        );
+    } else if !running && instance.is_some() {
+        remove_tree(store, &key);
+    }
+    let ready = store
+        .objects
+        .get(&key)
+        .is_some_and(|i| text(i, "/status/phase") == "Running");
+    let mut vm = object.clone();
+    vm["status"] = json!({"ready": ready, "printableStatus": if ready { "Running" } else if running { "Starting" } else { "Stopped" }});
+    put_if_changed(store, "VirtualMachine", vm);
+}
+
+/// KubeVirt's VMI controller: a virt-launcher pod per instance.
+fn vmi(
+    store: &mut Store,
+    namespace: &str,
+    name: &str,
+    object: &Value,
+    counter: &mut u64,
+    started: &mut Started,
+) {
+    let uid = text(object, "/metadata/uid").to_string();
+    let pods = owned(store, "pods", &uid);
+    if pods.is_empty() {
+        *counter += 1;
+        let suffix = &hash(&json!(*counter))[..5];
+        let node = nodes(store).first().cloned().unwrap_or_default();
+        let template = json!({"metadata": {"labels": object.pointer("/metadata/labels").cloned().unwrap_or_else(|| json!({}))},
+                              "spec": {"containers": [{"name": "compute", "image": "virt-launcher"}]}});
+        let extra = [("kubevirt.io", "virt-launcher".to_string())];
+        started.pods.push(new_pod(
+            store,
+            "VirtualMachineInstance",
+            object,
+            &format!("virt-launcher-{name}-{suffix}"),
+            &template,
+            node,
+            &extra,
+        ));
+    }
+    let running = owned(store, "pods", &uid).iter().any(|(_, p)| is_ready(p));
+    let mut instance = object.clone();
+    instance["status"] = json!({"phase": if running { "Running" } else { "Scheduling" }});
+    put_if_changed(store, "VirtualMachineInstance", instance);
+    let _ = namespace;
+}
+
+/// KubeVirt's snapshot controller, when the snapshot is taken: the volume snapshot (its
+/// restoreSize: the VM's memory request, else 1Gi), the content, and Succeeded; Failed
+/// when the VM does not exist.
+pub fn finish_snapshot(store: &mut Store, key: &Key, uid: &str) {
+    let Some(mut snapshot) = store.objects.get(key).cloned() else {
+        return;
+    };
+    if text(&snapshot, "/metadata/uid") != uid {
+        return;
+    }
+    let namespace = key.1.clone();
+    let source = text(&snapshot, "/spec/source/name").to_string();
+    let Some(vm) = store
+        .objects
+        .get(&("virtualmachines", namespace.clone(), source.clone()))
+        .cloned()
+    else {
+        snapshot["status"] = json!({"phase": "Failed", "readyToUse": false,
+            "error": {"message": format!("VirtualMachine {source} does not exist")}});
+        store.put(res("VirtualMachineSnapshot"), snapshot);
+        return;
+    };
+    let size = vm
+        .pointer("/spec/template/spec/domain/resources/requests/memory")
+        .and_then(Value::as_str)
+        .unwrap_or("1Gi")
+        .to_string();
+    let short = &uid[uid.len().saturating_sub(8)..];
+    let volume = format!("vmsnapshot-{short}-volume-rootdisk");
+    let content = format!("vmsnapshot-content-{short}");
+    store.put(
+        res("VolumeSnapshot"),
+        json!({"metadata": {"name": volume, "namespace": namespace},
+               "status": {"readyToUse": true, "restoreSize": size}}),
+    );
+    store.put(
+        res("VirtualMachineSnapshotContent"),
+        json!({"metadata": {"name": content, "namespace": namespace},
+               "status": {"readyToUse": true, "volumeSnapshotStatus": [{"volumeSnapshotName": volume, "readyToUse": true}]}}),
+    );
+    snapshot["status"] = json!({"phase": "Succeeded", "readyToUse": true,
+        "virtualMachineSnapshotContentName": content});
+    store.put(res("VirtualMachineSnapshot"), snapshot);
 }
 
 /// Removes an object and, first, everything it owns (recursively).

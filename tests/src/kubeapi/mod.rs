@@ -18,7 +18,10 @@
 //! - deletes with `propagationPolicy` Foreground (the object stays, with a
 //!   deletionTimestamp and the `foregroundDeletion` finalizer, until its dependents are
 //!   gone) or Background, and garbage collection through ownerReferences;
-//! - controllers, scheduler and kubelet as [`controllers`] describes.
+//! - controllers, scheduler and kubelet as [`controllers`] describes; with
+//!   `Options::kubevirt`, KubeVirt's VirtualMachine, VirtualMachineInstance (a
+//!   virt-launcher pod labelled `kubevirt.io/domain`), the `restart` subresource, and
+//!   VirtualMachineSnapshot with its content and VolumeSnapshot (`restoreSize`).
 //!
 //! Not emulated: authentication and RBAC, admission webhooks, field selectors, paging
 //! (`limit` is ignored: every list is one page), strategic merge, bookmarks.
@@ -53,6 +56,10 @@ pub struct Options {
     pub nodes: usize,
     /// How long a new pod takes to run Ready.
     pub pod_ready: Duration,
+    /// Whether KubeVirt is installed (its kinds served, the `restart` subresource).
+    pub kubevirt: bool,
+    /// How long a VM snapshot takes.
+    pub snapshot_time: Duration,
 }
 
 impl Default for Options {
@@ -60,6 +67,8 @@ impl Default for Options {
         Options {
             nodes: 3,
             pod_ready: Duration::from_millis(200),
+            kubevirt: false,
+            snapshot_time: Duration::from_millis(300),
         }
     }
 }
@@ -71,6 +80,8 @@ struct Inner {
     watches: Mutex<CancellationToken>,
     /// Watches answered 410 Expired.
     expired: std::sync::atomic::AtomicU64,
+    /// VM restarts asked for.
+    restarts: std::sync::atomic::AtomicU64,
 }
 
 /// A running emulator.
@@ -134,10 +145,10 @@ fn percent_decode(text: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn resource_list(group: &str, version: &str) -> Option<Value> {
+fn resource_list(group: &str, version: &str, kubevirt: bool) -> Option<Value> {
     let resources: Vec<Value> = RESOURCES
         .iter()
-        .filter(|r| r.group == group && r.version == version)
+        .filter(|r| r.group == group && r.version == version && (kubevirt || !r.kubevirt))
         .map(|r| {
             json!({"name": r.plural, "singularName": r.kind.to_lowercase(), "namespaced": r.namespaced,
                    "kind": r.kind, "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"]})
@@ -156,9 +167,10 @@ fn resource_list(group: &str, version: &str) -> Option<Value> {
     )
 }
 
-fn group_list() -> Value {
+fn group_list(kubevirt: bool) -> Value {
     let mut groups: Vec<&str> = RESOURCES
         .iter()
+        .filter(|r| kubevirt || !r.kubevirt)
         .map(|r| r.group)
         .filter(|g| !g.is_empty())
         .collect();
@@ -166,7 +178,12 @@ fn group_list() -> Value {
     let groups: Vec<Value> = groups
         .iter()
         .map(|g| {
-            let gv = json!({"groupVersion": format!("{g}/v1"), "version": "v1"});
+            let version = RESOURCES
+                .iter()
+                .find(|r| r.group == *g)
+                .map(|r| r.version)
+                .unwrap_or("v1");
+            let gv = json!({"groupVersion": format!("{g}/{version}"), "version": version});
             json!({"name": g, "versions": [gv.clone()], "preferredVersion": gv})
         })
         .collect();
@@ -174,7 +191,7 @@ fn group_list() -> Value {
 }
 
 /// Parses `/api/v1/...` or `/apis/{g}/{v}/...` into a target.
-fn parse_target(path: &str) -> Option<Target> {
+fn parse_target(path: &str, kubevirt: bool) -> Option<Target> {
     let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
     let (group, version, rest) = match parts.as_slice() {
         ["api", version, rest @ ..] => ("", *version, rest),
@@ -182,9 +199,12 @@ fn parse_target(path: &str) -> Option<Target> {
         _ => return None,
     };
     let find = |plural: &str| {
-        RESOURCES
-            .iter()
-            .find(|r| r.group == group && r.version == version && r.plural == plural)
+        RESOURCES.iter().find(|r| {
+            r.group == group
+                && r.version == version
+                && r.plural == plural
+                && (kubevirt || !r.kubevirt)
+        })
     };
     let (namespace, plural, name) = match rest {
         ["namespaces", ns, plural] => (Some(ns.to_string()), *plural, None),
@@ -228,6 +248,7 @@ impl KubeApi {
                 options,
                 watches: Mutex::new(CancellationToken::new()),
                 expired: Default::default(),
+                restarts: Default::default(),
             }),
             address,
         };
@@ -338,8 +359,11 @@ impl KubeApi {
         for _ in 0..4 {
             let before = store.rv;
             let started = controllers::reconcile(store, counter);
-            for (key, uid) in started {
+            for (key, uid) in started.pods {
                 self.kubelet(key, uid);
+            }
+            for (key, uid) in started.snapshots {
+                self.snapshotter(key, uid);
             }
             if store.rv == before {
                 break;
@@ -357,6 +381,83 @@ impl KubeApi {
                 api.settle(&mut guard);
             }
         });
+    }
+
+    fn snapshotter(&self, key: Key, uid: String) {
+        let api = self.clone();
+        let delay = self.inner.options.snapshot_time;
+        tokio::spawn(async move {
+            tokio::time::sleep(delay).await;
+            let mut guard = api.inner.store.lock().expect("store");
+            controllers::finish_snapshot(&mut guard.0, &key, &uid);
+            api.settle(&mut guard);
+        });
+    }
+
+    /// KubeVirt's `restart` of a VirtualMachine: its instance (and virt-launcher pod)
+    /// goes, and the VM controller starts a new one.
+    fn restart(&self, namespace: &str, name: &str) -> Result<Value, ApiError> {
+        let mut guard = self.inner.store.lock().expect("store");
+        let vm: Key = ("virtualmachines", namespace.to_string(), name.to_string());
+        if !guard.0.objects.contains_key(&vm) {
+            return Err(ApiError::new(
+                404,
+                "NotFound",
+                format!("virtualmachines.kubevirt.io \"{name}\" not found"),
+            ));
+        }
+        controllers::remove_tree(
+            &mut guard.0,
+            &(
+                "virtualmachineinstances",
+                namespace.to_string(),
+                name.to_string(),
+            ),
+        );
+        self.inner
+            .restarts
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.settle(&mut guard);
+        Ok(json!({}))
+    }
+
+    /// How many VM restarts were asked for.
+    pub fn vm_restarts(&self) -> u64 {
+        self.inner
+            .restarts
+            .load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Applies `object` as field manager `manager` (what another tool, e.g. Helm or
+    /// kubectl, would have done).
+    pub fn apply_as(&self, manager: &str, object: Value) -> Result<Value, ApiError> {
+        let kind = object
+            .get("kind")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
+        let resource = store::resource_of_kind(kind)
+            .ok_or_else(|| ApiError::new(404, "NotFound", format!("no kind {kind}")))?;
+        let namespace = object
+            .pointer("/metadata/namespace")
+            .and_then(Value::as_str)
+            .unwrap_or("default")
+            .to_string();
+        let name = object
+            .pointer("/metadata/name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string();
+        let mut guard = self.inner.store.lock().expect("store");
+        let stored = guard.0.apply(
+            resource,
+            if resource.namespaced { &namespace } else { "" },
+            &name,
+            object,
+            manager,
+            false,
+        );
+        self.settle(&mut guard);
+        stored
     }
 
     async fn serve(&self, request: Request<Incoming>) -> Response<Body> {
@@ -390,13 +491,17 @@ impl KubeApi {
                     &json!({"kind": "APIVersions", "versions": ["v1"], "serverAddressByClientCIDRs": []}),
                 );
             }
-            "/apis" => return json_response(StatusCode::OK, &group_list()),
+            "/apis" => {
+                return json_response(StatusCode::OK, &group_list(self.inner.options.kubevirt));
+            }
             _ => {}
         }
         let parts: Vec<&str> = path.trim_matches('/').split('/').collect();
         let discovery = match parts.as_slice() {
-            ["api", version] => Some(resource_list("", version)),
-            ["apis", group, version] => Some(resource_list(group, version)),
+            ["api", version] => Some(resource_list("", version, self.inner.options.kubevirt)),
+            ["apis", group, version] => {
+                Some(resource_list(group, version, self.inner.options.kubevirt))
+            }
             _ => None,
         };
         if let Some(list) = discovery {
@@ -409,7 +514,27 @@ impl KubeApi {
                 )),
             };
         }
-        let Some(target) = parse_target(&path) else {
+        if let [
+            "apis",
+            "subresources.kubevirt.io",
+            "v1",
+            "namespaces",
+            namespace,
+            "virtualmachines",
+            name,
+            "restart",
+        ] = parts.as_slice()
+            && self.inner.options.kubevirt
+        {
+            return match (method == Method::PUT).then(|| self.restart(namespace, name)) {
+                Some(Ok(value)) => json_response(StatusCode::ACCEPTED, &value),
+                Some(Err(error)) => error_response(&error),
+                None => {
+                    error_response(&ApiError::new(405, "MethodNotAllowed", "restart takes PUT"))
+                }
+            };
+        }
+        let Some(target) = parse_target(&path, self.inner.options.kubevirt) else {
             return error_response(&ApiError::new(
                 404,
                 "NotFound",

@@ -16,6 +16,8 @@ pub struct Resource {
     pub plural: &'static str,
     pub kind: &'static str,
     pub namespaced: bool,
+    /// Served only with KubeVirt installed (`Options::kubevirt`).
+    pub kubevirt: bool,
 }
 
 impl Resource {
@@ -41,11 +43,29 @@ const fn r(
         plural,
         kind,
         namespaced,
+        kubevirt: false,
     }
 }
 
-/// What the emulator serves.
-pub const RESOURCES: [Resource; 12] = [
+/// A KubeVirt resource (namespaced).
+const fn kv(
+    group: &'static str,
+    version: &'static str,
+    plural: &'static str,
+    kind: &'static str,
+) -> Resource {
+    Resource {
+        group,
+        version,
+        plural,
+        kind,
+        namespaced: true,
+        kubevirt: true,
+    }
+}
+
+/// What the emulator serves (the KubeVirt kinds only when it is installed).
+pub const RESOURCES: [Resource; 17] = [
     r("", "v1", "namespaces", "Namespace", false),
     r("", "v1", "nodes", "Node", false),
     r("", "v1", "pods", "Pod", true),
@@ -63,6 +83,31 @@ pub const RESOURCES: [Resource; 12] = [
         "certificatesigningrequests",
         "CertificateSigningRequest",
         false,
+    ),
+    kv("kubevirt.io", "v1", "virtualmachines", "VirtualMachine"),
+    kv(
+        "kubevirt.io",
+        "v1",
+        "virtualmachineinstances",
+        "VirtualMachineInstance",
+    ),
+    kv(
+        "snapshot.kubevirt.io",
+        "v1beta1",
+        "virtualmachinesnapshots",
+        "VirtualMachineSnapshot",
+    ),
+    kv(
+        "snapshot.kubevirt.io",
+        "v1beta1",
+        "virtualmachinesnapshotcontents",
+        "VirtualMachineSnapshotContent",
+    ),
+    kv(
+        "snapshot.storage.k8s.io",
+        "v1",
+        "volumesnapshots",
+        "VolumeSnapshot",
     ),
 ];
 
@@ -470,6 +515,18 @@ fn validate_new(
 /// The apps/v1 workload checks: a selector that matches the pod template's labels,
 /// and containers.
 fn validate_spec(resource: &Resource, name: &str, object: &Value) -> Result<(), ApiError> {
+    validate_labels(
+        resource,
+        name,
+        object.pointer("/metadata/labels"),
+        "metadata.labels",
+    )?;
+    validate_labels(
+        resource,
+        name,
+        object.pointer("/spec/template/metadata/labels"),
+        "spec.template.metadata.labels",
+    )?;
     if resource.group != "apps"
         || resource.kind == "ReplicaSet" && object.pointer("/metadata/ownerReferences").is_some()
     {
@@ -509,6 +566,41 @@ fn validate_spec(resource: &Resource, name: &str, object: &Value) -> Result<(), 
         .is_none_or(Vec::is_empty)
     {
         return Err(invalid("spec.template.spec.containers", "Required value"));
+    }
+    Ok(())
+}
+
+/// Label values: at most 63 characters of `[A-Za-z0-9_.-]`, alphanumeric at both ends
+/// (or empty), as the API server validates them.
+fn validate_labels(
+    resource: &Resource,
+    name: &str,
+    labels: Option<&Value>,
+    field: &str,
+) -> Result<(), ApiError> {
+    let Some(labels) = labels.and_then(Value::as_object) else {
+        return Ok(());
+    };
+    for (key, value) in labels {
+        let value = value.as_str().unwrap_or_default();
+        let valid = value.is_empty()
+            || (value.len() <= 63
+                && value
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+                && value.starts_with(|c: char| c.is_ascii_alphanumeric())
+                && value.ends_with(|c: char| c.is_ascii_alphanumeric()));
+        if !valid {
+            return Err(ApiError::new(
+                422,
+                "Invalid",
+                format!(
+                    "{} \"{name}\" is invalid: {field}: Invalid value: \"{value}\": must be no more \
+                     than 63 characters (label {key})",
+                    resource.kind
+                ),
+            ));
+        }
     }
     Ok(())
 }
@@ -569,6 +661,46 @@ mod tests {
         assert!(!selects("app!=web", &labels));
         assert!(!selects("tier", &labels));
         assert!(selects("!tier", &labels));
+    }
+
+    #[test]
+    fn label_values_are_limited_to_63_characters() {
+        let mut store = Store::default();
+        store.put(
+            resource_of_kind("Namespace").unwrap(),
+            json!({"metadata": {"name": "default"}}),
+        );
+        let cm = resource_of_kind("ConfigMap").unwrap();
+        let labelled = |v: &str| {
+            json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "c", "labels": {"flotilla/deployment-id": v}}})
+        };
+        store
+            .apply(
+                cm,
+                "default",
+                "c",
+                labelled(&"a".repeat(63)),
+                "flotilla",
+                false,
+            )
+            .unwrap();
+        let error = store
+            .apply(
+                cm,
+                "default",
+                "c",
+                labelled(&"a".repeat(64)),
+                "flotilla",
+                false,
+            )
+            .unwrap_err();
+        assert_eq!(
+            (error.code, error.reason),
+            (422, "Invalid"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]

@@ -13,15 +13,22 @@ use crate::domain::names::*;
 use crate::domain::resources::*;
 use crate::error::{Error, Result};
 
-const COLLECTD: &str = "apiVersion: apps/v1
+/// The demo's `collectd` app: valid for a real API server too (selector, containers).
+pub const COLLECTD: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: collectd
 spec:
   replicas: 1
+  selector:
+    matchLabels: {app: collectd}
   template:
     metadata:
       labels: {app: collectd}
+    spec:
+      containers:
+      - name: collectd
+        image: registry.k8s.io/pause:3.10
 ---
 apiVersion: v1
 kind: ConfigMap
@@ -31,15 +38,22 @@ data:
   interval: \"10\"
 ";
 
-const OPERATOR: &str = "apiVersion: apps/v1
+/// The demo's `operator` app, with the `guest` VM stand-in.
+pub const OPERATOR: &str = "apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: operator
 spec:
   replicas: 1
+  selector:
+    matchLabels: {app: operator}
   template:
     metadata:
       labels: {app: operator}
+    spec:
+      containers:
+      - name: operator
+        image: registry.k8s.io/pause:3.10
 ---
 apiVersion: apps/v1
 kind: Deployment
@@ -47,9 +61,15 @@ metadata:
   name: guest
 spec:
   replicas: 1
+  selector:
+    matchLabels: {app: guest}
   template:
     metadata:
       labels: {app: guest, kubevirt.io/domain: guest}
+    spec:
+      containers:
+      - name: guest
+        image: registry.k8s.io/pause:3.10
 ";
 
 fn name(kind: &'static Kind, text: &str) -> ResourceName {

@@ -236,6 +236,8 @@ async fn kube_cluster(
             kubeconfig.to_str().unwrap(),
             "--context",
             "emulator",
+            "--unreachable-after-seconds",
+            "2",
         ],
     );
     wait_connectivity(client, &cluster, Connectivity::Available).await;
@@ -262,7 +264,17 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
     )
     .unwrap();
 
-    let dig = group(&mut client, &[("web", WEB), ("broken", BROKEN)]).await;
+    // The demo's apps (valid Kubernetes) next to ours.
+    let dig = group(
+        &mut client,
+        &[
+            ("web", WEB),
+            ("broken", BROKEN),
+            ("collectd", flotilla_server::demo::COLLECTD),
+            ("operator", flotilla_server::demo::OPERATOR),
+        ],
+    )
+    .await;
     client
         .lifecycle
         .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
@@ -272,8 +284,8 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         .await
         .unwrap();
 
-    // web: 3 applied and present, its 2 pods present and Ready; broken: Failed with the
-    // API server's message.
+    // web, collectd, operator: 7 applied and present, their 5 pods present and Ready;
+    // broken: 2 Failed with the API server's messages.
     eventually(WAIT, "web to be applied, present and ready", || {
         let mut client = client.clone();
         let dig = dig.clone();
@@ -284,7 +296,7 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
                 s.cluster_status.unwrap_or_default(),
                 s.readiness.unwrap_or_default(),
             );
-            (r.applied == 3 && r.failed == 2 && c.present == 5 && ready.ready == 5).then_some(())
+            (r.applied == 7 && r.failed == 2 && c.present == 12 && ready.ready == 12).then_some(())
         }
     })
     .await;
@@ -299,7 +311,7 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         .find(|c| c.r#type == "ResourcesApplied")
         .expect("ResourcesApplied");
     assert!(
-        applied.message.contains("2 of 5 resources were rejected")
+        applied.message.contains("2 of 9 resources were rejected")
             && applied.message.contains(
                 "Deployment shop/broken on k1: the API server refused it (422 Invalid): \
                  Deployment.apps \"broken\" is invalid: spec.selector: Required value"
@@ -330,6 +342,36 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
             .pointer("/metadata/labels/flotilla~1deployment-id")
             .is_some()),
         "the pods carry the deployment id through the template: {pods:?}"
+    );
+
+    // The demo's guest pod carries KubeVirt's label, but this cluster has no KubeVirt.
+    let guest = resources
+        .iter()
+        .find(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod") && r.name.starts_with("guest-"))
+        .expect("the guest pod")
+        .name
+        .clone();
+    let reboot = client
+        .actions
+        .create_pod_action(CreatePodActionRequest {
+            cluster: names::cluster("cp", "k1"),
+            namespace: String::new(),
+            pod: guest,
+            action_name: "Reboot".into(),
+            params: Some(create_pod_action_request::Params::RebootParams(
+                RebootParams::default(),
+            )),
+            request_id: String::new(),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let done = wait_action(&client, &reboot.name).await;
+    assert_eq!(action_state(&done), ActionState::Failed, "{done:?}");
+    assert_eq!(
+        done.status.as_ref().unwrap().reason,
+        "KubeVirtNotInstalled",
+        "{done:?}"
     );
 
     // Deleted behind the agent's back: reported NotPresent, then applied again.
@@ -396,7 +438,43 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
                     .iter()
                     .filter(|p| present(p) && p.readiness() == Readiness::Ready)
                     .count();
-                (gone && ready == 2).then_some(())
+                (gone && ready == 5).then_some(())
+            }
+        },
+    )
+    .await;
+
+    // The API server goes away: the agent ends its session after 2 s without answers,
+    // so the server holds the cluster's resources Retrying; when it answers again the
+    // agent reconnects and everything is Applied again.
+    api.pause();
+    eventually(WAIT, "the cluster's resources to be Retrying", || {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        async move {
+            let r = summary(&mut client, &dig, &[])
+                .await
+                .rsync_status
+                .unwrap_or_default();
+            (r.retrying == 7).then_some(())
+        }
+    })
+    .await;
+    assert!(agent.log_text().contains("the cluster does not answer"));
+    api.resume();
+    eventually(
+        WAIT,
+        "the cluster to converge again after the API server is back",
+        || {
+            let mut client = client.clone();
+            let dig = dig.clone();
+            async move {
+                let s = summary(&mut client, &dig, &[]).await;
+                let (r, c) = (
+                    s.rsync_status.unwrap_or_default(),
+                    s.cluster_status.unwrap_or_default(),
+                );
+                (r.applied == 7 && r.retrying == 0 && c.present == 12).then_some(())
             }
         },
     )
@@ -420,7 +498,8 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
                     api.list(kind)
                         .iter()
                         .filter(|o| {
-                            o.pointer("/metadata/namespace").and_then(Value::as_str) == Some("shop")
+                            o.pointer("/metadata/labels/flotilla~1deployment-id")
+                                .is_some()
                         })
                         .count()
                 })
@@ -609,4 +688,113 @@ async fn kube_agent_runs_vm_actions_through_kubevirt(server: &TestServer) {
     let reason = &done.status.as_ref().unwrap().reason;
     assert_eq!(reason, "NodeRebootUnsupported", "{done:?}");
     drop(agent);
+}
+
+/// The documents of `deploy/{file}`.
+fn deploy_documents(file: &str) -> Vec<Value> {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../deploy")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
+    serde_yaml_ng::Deserializer::from_str(&text)
+        .map(|document| {
+            let value: Value =
+                serde::Deserialize::deserialize(document).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert!(
+                value["apiVersion"].is_string()
+                    && value["kind"].is_string()
+                    && value["metadata"]["name"].is_string(),
+                "{file}: a document without apiVersion, kind or name: {value}"
+            );
+            value
+        })
+        .collect()
+}
+
+/// The in-cluster manifests agree with each other and with the README, and the API
+/// server (the emulator) takes the agent's Deployment.
+#[tokio::test]
+async fn deploy_manifests_hold_together() {
+    let namespace = deploy_documents("namespace.yaml");
+    let ns = namespace[0]["metadata"]["name"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let rbac = deploy_documents("rbac.yaml");
+    let find = |kind: &str| {
+        rbac.iter()
+            .find(|d| d["kind"] == kind)
+            .unwrap_or_else(|| panic!("rbac.yaml has a {kind}"))
+    };
+    let account = find("ServiceAccount");
+    assert_eq!(account["metadata"]["namespace"], ns.as_str());
+    let binding = find("ClusterRoleBinding");
+    assert_eq!(
+        binding["roleRef"]["name"],
+        find("ClusterRole")["metadata"]["name"]
+    );
+    assert_eq!(binding["subjects"][0]["name"], account["metadata"]["name"]);
+    assert_eq!(binding["subjects"][0]["namespace"], ns.as_str());
+    let rules = find("ClusterRole")["rules"].as_array().unwrap().clone();
+    for (group, resource, verb) in [
+        ("", "configmaps", "patch"),
+        ("apps", "deployments", "watch"),
+        ("", "namespaces", "create"),
+        ("", "nodes", "watch"),
+        (
+            "subresources.kubevirt.io",
+            "virtualmachines/restart",
+            "update",
+        ),
+    ] {
+        assert!(
+            rules.iter().any(|r| {
+                let has = |field: &str, v: &str| {
+                    r[field]
+                        .as_array()
+                        .is_some_and(|a| a.iter().any(|x| x == v))
+                };
+                has("apiGroups", group) && has("resources", resource) && has("verbs", verb)
+            }),
+            "the ClusterRole lets the agent {verb} {group}/{resource}"
+        );
+    }
+    let agent = deploy_documents("agent.yaml").remove(0);
+    assert_eq!(agent["metadata"]["namespace"], ns.as_str());
+    let pod = &agent["spec"]["template"]["spec"];
+    assert_eq!(pod["serviceAccountName"], account["metadata"]["name"]);
+    let container = &pod["containers"][0];
+    assert_eq!(container["args"], serde_json::json!(["--backend", "kube"]));
+    let secret = container["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["name"] == "FLOTILLA_AGENT_TOKEN")
+        .expect("the token from a Secret");
+    let secret_name = secret["valueFrom"]["secretKeyRef"]["name"]
+        .as_str()
+        .unwrap();
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("-n {ns} create secret generic {secret_name}")),
+        "the README creates the Secret the Deployment reads"
+    );
+    // The API server takes the namespace and the Deployment as they are.
+    let stop = CancellationToken::new();
+    let _stop = stop.clone().drop_guard();
+    let api = KubeApi::start(Options::default(), stop).await;
+    api.apply_as("kubectl", namespace[0].clone()).unwrap();
+    api.apply_as("kubectl", agent).unwrap();
+    eventually(WAIT, "the agent Deployment's pod to run", || {
+        let api = api.clone();
+        let ns = ns.clone();
+        async move {
+            api.list("Pod")
+                .iter()
+                .any(|p| p["metadata"]["namespace"] == ns.as_str())
+                .then_some(())
+        }
+    })
+    .await;
 }

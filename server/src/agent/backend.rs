@@ -28,6 +28,13 @@ pub trait ClusterBackend: Send + Sync + 'static {
         String::new()
     }
 
+    /// Whether the cluster answers. An agent whose cluster stops answering ends its
+    /// session (the server holds the cluster's resources Retrying) and reconnects once
+    /// it answers again.
+    fn reachable(&self) -> bool {
+        true
+    }
+
     /// The cluster's node names.
     fn nodes(&self) -> Vec<String>;
 

@@ -126,6 +126,14 @@ pub async fn run_agent<B: ClusterBackend>(
         if shutdown.is_cancelled() {
             return Ok(());
         }
+        if !backend.reachable() {
+            // No session for a cluster that does not answer: the server holds its
+            // resources Retrying until it does.
+            tokio::select! {
+                () = shutdown.cancelled() => return Ok(()),
+                () = tokio::time::sleep(Duration::from_millis(500)) => continue,
+            }
+        }
         let links = Links {
             executor: &executor,
             reports: &mut reports,
@@ -257,6 +265,10 @@ async fn session<B: ClusterBackend>(
         tokio::select! {
             () = shutdown.cancelled() => return Ok(SessionEnd::Shutdown),
             _ = beat.tick() => {
+                if !backend.reachable() {
+                    info!(cluster = %options.cluster, "the cluster does not answer; ending the session until it does");
+                    return Ok(SessionEnd::Lost("the cluster does not answer".into()));
+                }
                 let message = pb::ConnectRequest {
                     message: Some(Up::Heartbeat(pb::Heartbeat { time: crate::api::convert::timestamp(crate::store::now_micros()) })),
                 };

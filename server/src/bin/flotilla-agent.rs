@@ -80,6 +80,10 @@ struct Flags {
     /// force) instead of failing the resource with the conflict.
     #[arg(long)]
     force_conflicts: bool,
+    /// Kube backend: seconds the API server may go unanswering before the agent ends
+    /// its session (the server then holds the cluster's resources Retrying).
+    #[arg(long, default_value_t = 10)]
+    unreachable_after_seconds: u64,
     /// Execute the cluster's actions (reboot, snapshot); with false, node agents
     /// execute them through ActionService.WatchActions.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
@@ -171,6 +175,7 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
                 kubeconfig: flags.kubeconfig.clone(),
                 context: flags.context.clone(),
                 force_conflicts: flags.force_conflicts,
+                unreachable_after: Duration::from_secs(flags.unreachable_after_seconds.max(1)),
             };
             let (cluster, changes) = KubeCluster::connect(&kube).await?;
             tracing::info!(

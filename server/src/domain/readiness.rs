@@ -79,17 +79,30 @@ fn has_true_condition(status: &Value, type_: &str) -> bool {
         })
 }
 
+fn has_condition(status: &Value, type_: &str) -> bool {
+    status
+        .get("conditions")
+        .and_then(Value::as_array)
+        .is_some_and(|conditions| {
+            conditions
+                .iter()
+                .any(|c| c.get("type").and_then(Value::as_str) == Some(type_))
+        })
+}
+
 /// The readiness of a present resource of `kind` with this spec and status.
 pub fn readiness(kind: &str, spec: &Value, status: &Value) -> Readiness {
     let ready = match kind {
-        "Deployment" | "StatefulSet" => {
+        "Deployment" => {
+            // Available replicas, and the Available condition when the controller
+            // reports one (a real cluster's does; the sim's does not).
             let wanted = int(spec, "/replicas").unwrap_or(1);
-            let field = if kind == "Deployment" {
-                "/availableReplicas"
-            } else {
-                "/readyReplicas"
-            };
-            int(status, field).unwrap_or(0) >= wanted
+            int(status, "/availableReplicas").unwrap_or(0) >= wanted
+                && (!has_condition(status, "Available") || has_true_condition(status, "Available"))
+        }
+        "StatefulSet" => {
+            let wanted = int(spec, "/replicas").unwrap_or(1);
+            int(status, "/readyReplicas").unwrap_or(0) >= wanted
         }
         "DaemonSet" => {
             let wanted = int(status, "/desiredNumberScheduled").unwrap_or(0);
@@ -141,6 +154,23 @@ mod tests {
             Readiness::Ready
         );
         assert_eq!(r("Deployment", json!({}), json!({})), Readiness::NotReady);
+        // A real controller's Available condition has the last word.
+        assert_eq!(
+            r(
+                "Deployment",
+                json!({"replicas": 1}),
+                json!({"availableReplicas": 1, "conditions": [{"type": "Available", "status": "False"}]})
+            ),
+            Readiness::NotReady
+        );
+        assert_eq!(
+            r(
+                "Deployment",
+                json!({"replicas": 1}),
+                json!({"availableReplicas": 1, "conditions": [{"type": "Available", "status": "True"}]})
+            ),
+            Readiness::Ready
+        );
         assert_eq!(
             r(
                 "StatefulSet",

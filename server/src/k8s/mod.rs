@@ -63,7 +63,13 @@ pub struct KubeOptions {
     pub context: Option<String>,
     /// Take over fields other managers own (server-side apply's `force`).
     pub force_conflicts: bool,
+    /// How long the API server may go unanswering before the agent ends its session
+    /// (the server then holds the cluster's resources Retrying); zero: the default.
+    pub unreachable_after: Duration,
 }
+
+/// The default of [`KubeOptions::unreachable_after`].
+const UNREACHABLE_AFTER: Duration = Duration::from_secs(10);
 
 /// An object's identity: kind, group, namespace, name.
 pub(crate) type ObjectKey = (String, String, String, String);
@@ -90,6 +96,9 @@ pub struct KubeCluster {
     object_locks: Mutex<HashMap<ObjectKey, Arc<tokio::sync::Mutex<()>>>>,
     calls: Semaphore,
     monitor: monitor::Monitor,
+    /// Since when (µs) calls and watches get no answer; 0 while it answers.
+    unanswered_since: std::sync::atomic::AtomicI64,
+    unreachable_after: Duration,
 }
 
 /// Why the cluster refused or failed an operation, as the resource's error.
@@ -155,9 +164,40 @@ impl KubeCluster {
             object_locks: Mutex::default(),
             calls: Semaphore::new(CONCURRENT_CALLS),
             monitor: monitor::Monitor::new(changes, this.clone()),
+            unanswered_since: Default::default(),
+            unreachable_after: if options.unreachable_after.is_zero() {
+                UNREACHABLE_AFTER
+            } else {
+                options.unreachable_after
+            },
         });
         cluster.monitor.start(&cluster).await?;
+        tokio::spawn(probe(Arc::downgrade(&cluster)));
         Ok((cluster, receiver))
+    }
+
+    /// The API server answered (anything, an error included).
+    pub(crate) fn answered(&self) {
+        self.unanswered_since
+            .store(0, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// A call or watch got no answer.
+    pub(crate) fn unanswered(&self) {
+        let _ = self.unanswered_since.compare_exchange(
+            0,
+            crate::store::now_micros(),
+            std::sync::atomic::Ordering::Relaxed,
+            std::sync::atomic::Ordering::Relaxed,
+        );
+    }
+
+    /// Whether the API server answered within `unreachable_after`.
+    fn answering(&self) -> bool {
+        let since = self
+            .unanswered_since
+            .load(std::sync::atomic::Ordering::Relaxed);
+        since == 0 || crate::store::now_micros() - since < self.unreachable_after.as_micros() as i64
     }
 
     pub(crate) fn client(&self) -> &Client {
@@ -236,11 +276,15 @@ impl KubeCluster {
             };
             match result {
                 Err(error) if !answered(&error) => {
+                    self.unanswered();
                     warn!(%what, %error, "the API server did not answer; retrying");
                     tokio::time::sleep(backoff).await;
                     backoff = (backoff * 2).min(Duration::from_secs(10));
                 }
-                other => return other,
+                other => {
+                    self.answered();
+                    return other;
+                }
             }
         }
     }
@@ -436,9 +480,36 @@ impl KubeCluster {
     }
 }
 
+/// While calls or watches get no answer, asks the API server for its version every
+/// second: the first answer clears the alarm.
+async fn probe(cluster: std::sync::Weak<KubeCluster>) {
+    loop {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let Some(cluster) = cluster.upgrade() else {
+            return;
+        };
+        if cluster
+            .unanswered_since
+            .load(std::sync::atomic::Ordering::Relaxed)
+            == 0
+        {
+            continue;
+        }
+        match cluster.client.apiserver_version().await {
+            Ok(_) => cluster.answered(),
+            Err(error) if answered(&error) => cluster.answered(),
+            Err(_) => {}
+        }
+    }
+}
+
 impl ClusterBackend for KubeCluster {
     fn name(&self) -> &'static str {
         "kube"
+    }
+
+    fn reachable(&self) -> bool {
+        self.answering()
     }
 
     fn version(&self) -> String {

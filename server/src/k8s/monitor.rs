@@ -249,6 +249,10 @@ async fn watch_kind(
         };
         match event {
             Ok(event) => {
+                // Init starts a list before the API server said anything.
+                if !matches!(event, Event::Init) {
+                    cluster.answered();
+                }
                 let init_done = matches!(event, Event::InitDone);
                 if matches!(event, Event::Init) {
                     debug!(kind = %gvk.kind, "listing");
@@ -262,7 +266,12 @@ async fn watch_kind(
                     let _ = first.send(());
                 }
             }
-            Err(error) => warn!(kind = %gvk.kind, %error, "watch failed; retrying"),
+            Err(error) => {
+                if !answered_watch(&error) {
+                    cluster.unanswered();
+                }
+                warn!(kind = %gvk.kind, %error, "watch failed; retrying")
+            }
         }
     }
 }
@@ -309,6 +318,17 @@ async fn watch_nodes(cluster: Weak<KubeCluster>, api: Api<Node>, first: oneshot:
                 }
             }
         }
+    }
+}
+
+/// Whether a watch error is the API server's answer (a 410, a refusal) rather than no
+/// answer at all.
+fn answered_watch(error: &watcher::Error) -> bool {
+    match error {
+        watcher::Error::InitialListFailed(e)
+        | watcher::Error::WatchStartFailed(e)
+        | watcher::Error::WatchFailed(e) => matches!(e, kube::Error::Api(_)),
+        watcher::Error::WatchError(_) | watcher::Error::NoResourceVersion => true,
     }
 }
 

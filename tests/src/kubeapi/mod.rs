@@ -82,6 +82,10 @@ struct Inner {
     expired: std::sync::atomic::AtomicU64,
     /// VM restarts asked for.
     restarts: std::sync::atomic::AtomicU64,
+    /// While set, the server answers nothing: connections are dropped.
+    paused: std::sync::atomic::AtomicBool,
+    /// Cancelled to drop every open connection.
+    connections: Mutex<CancellationToken>,
 }
 
 /// A running emulator.
@@ -249,6 +253,8 @@ impl KubeApi {
                 watches: Mutex::new(CancellationToken::new()),
                 expired: Default::default(),
                 restarts: Default::default(),
+                paused: Default::default(),
+                connections: Mutex::new(CancellationToken::new()),
             }),
             address,
         };
@@ -260,15 +266,32 @@ impl KubeApi {
                     accepted = listener.accept() => accepted,
                 };
                 let Ok((stream, _)) = accepted else { continue };
+                if server
+                    .inner
+                    .paused
+                    .load(std::sync::atomic::Ordering::Relaxed)
+                {
+                    drop(stream);
+                    continue;
+                }
                 let api = server.clone();
+                let dropped = server
+                    .inner
+                    .connections
+                    .lock()
+                    .expect("connections")
+                    .clone();
                 tokio::spawn(async move {
                     let service = service_fn(move |request| {
                         let api = api.clone();
                         async move { Ok::<_, Infallible>(api.serve(request).await) }
                     });
-                    let _ = hyper::server::conn::http1::Builder::new()
-                        .serve_connection(TokioIo::new(stream), service)
-                        .await;
+                    let connection = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service);
+                    tokio::select! {
+                        _ = connection => {}
+                        () = dropped.cancelled() => {}
+                    }
                 });
             }
         });
@@ -302,6 +325,24 @@ impl KubeApi {
         let mut watches = self.inner.watches.lock().expect("watches");
         watches.cancel();
         *watches = CancellationToken::new();
+    }
+
+    /// Stops answering (every connection dropped, new ones closed at once) until
+    /// [`KubeApi::resume`]: an API server that went away.
+    pub fn pause(&self) {
+        self.inner
+            .paused
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+        let mut connections = self.inner.connections.lock().expect("connections");
+        connections.cancel();
+        *connections = CancellationToken::new();
+    }
+
+    /// Answers again.
+    pub fn resume(&self) {
+        self.inner
+            .paused
+            .store(false, std::sync::atomic::Ordering::Relaxed);
     }
 
     /// How many watches were answered 410 Expired.

@@ -251,11 +251,30 @@ async fn kube_cluster(
 async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
     let mut client = server.client().await;
     let Kube { api, agent, _stop } = kube_cluster(server, &mut client, Options::default()).await;
-    let log = agent.log_text();
-    assert!(
-        log.contains("v1.33.0-flotilla-emulator") && log.contains("nodes=3"),
-        "the agent reports the cluster's version and nodes: {log}"
+    // The hello's facts show on the cluster.
+    let k1 = client
+        .lifecycle
+        .get_cluster(GetClusterRequest {
+            name: names::cluster("cp", "k1"),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (
+            k1.agent_backend.as_str(),
+            k1.cluster_version.as_str(),
+            k1.nodes.clone()
+        ),
+        (
+            "kube",
+            "v1.33.0-flotilla-emulator",
+            vec!["node-0".to_string(), "node-1".into(), "node-2".into()]
+        ),
+        "{k1:?}"
     );
+    let log = agent.log_text();
+    assert!(log.contains("serving a Kubernetes cluster"), "{log}");
     // Helm owns a field the group sets to another value.
     api.apply_as(
         "helm",

@@ -17,7 +17,7 @@ use crate::api::convert::{action_id, action_state_to_proto, action_to_proto, rep
 use crate::app::actions::Actions;
 use crate::domain::action::{ActionState, Executor};
 use crate::error::Error;
-use crate::store::action::{ActionRecord, cluster_set_nodes};
+use crate::store::action::{ActionRecord, cluster_set_agent_facts};
 
 impl AgentHub {
     /// Lets sessions carry actions (attached once, after both exist).
@@ -38,12 +38,12 @@ impl AgentHub {
         }
     }
 
-    /// A session opened: records the nodes its agent reported, starts its report task
-    /// and delivers the cluster's open actions.
+    /// A session opened: records what its agent said of the cluster (nodes, backend,
+    /// version), starts its report task and delivers the cluster's open actions.
     pub(super) async fn actions_session_opened(
         &self,
         session: &Arc<Session>,
-        nodes: &[String],
+        hello: &pb::AgentHello,
         reports: mpsc::UnboundedReceiver<pb::UpdateActionStatusRequest>,
     ) {
         let Some(actions) = self.actions.get() else {
@@ -51,7 +51,14 @@ impl AgentHub {
         };
         let recorded = async {
             let mut tx = actions.store().begin().await?;
-            cluster_set_nodes(&mut tx, &session.cluster, nodes).await?;
+            cluster_set_agent_facts(
+                &mut tx,
+                &session.cluster,
+                &hello.nodes,
+                &hello.backend,
+                &hello.cluster_version,
+            )
+            .await?;
             tx.commit().await
         }
         .await;

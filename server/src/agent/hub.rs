@@ -450,8 +450,7 @@ impl AgentHub {
             }
         }
         link.wake.notify_one();
-        self.actions_session_opened(&session, &hello.nodes, reports)
-            .await;
+        self.actions_session_opened(&session, hello, reports).await;
         Ok((session, receiver))
     }
 

@@ -422,17 +422,24 @@ pub async fn action_get_many(
     fetch_all(conn, query, from_row).await
 }
 
-/// Records the nodes `cluster`'s agent reported.
-pub async fn cluster_set_nodes(
+/// Records what `cluster`'s agent said of it in its hello: nodes, backend, version.
+pub async fn cluster_set_agent_facts(
     conn: &mut AnyConnection,
     cluster: &str,
     nodes: &[String],
+    backend: &str,
+    version: &str,
 ) -> Result<()> {
-    sqlx::query("UPDATE clusters SET nodes = $1 WHERE name = $2 AND nodes <> $1")
-        .bind(json(&nodes))
-        .bind(cluster)
-        .execute(conn)
-        .await
-        .map_err(db_error)?;
+    sqlx::query(
+        "UPDATE clusters SET nodes = $1, agent_backend = $3, cluster_version = $4 WHERE name = $2 \
+         AND (nodes <> $1 OR agent_backend <> $3 OR cluster_version <> $4)",
+    )
+    .bind(json(&nodes))
+    .bind(cluster)
+    .bind(backend)
+    .bind(version)
+    .execute(conn)
+    .await
+    .map_err(db_error)?;
     Ok(())
 }

@@ -23,6 +23,20 @@ pub struct NetworkStatus {
     pub connectivity: String,
     /// Conditions: AgentConnected, NetworkIntentsApplied, Ready.
     pub conditions: Vec<Condition>,
+    /// What the cluster's last agent said of it.
+    #[serde(default)]
+    pub agent: AgentFacts,
+}
+
+/// What a cluster's last agent said of it in its hello.
+#[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct AgentFacts {
+    /// The node names.
+    pub nodes: Vec<String>,
+    /// `sim` or `kube` ("" before any agent).
+    pub backend: String,
+    /// The cluster's version (a Kubernetes API server's gitVersion; "" for sim).
+    pub version: String,
 }
 
 /// Inserts a new cluster with network intents CREATED.
@@ -49,8 +63,8 @@ pub async fn cluster_network_status(
     lock: &str,
 ) -> Result<Option<NetworkStatus>> {
     let sql = format!(
-        "SELECT network_state, network_revision, current_network_instance, connectivity, conditions \
-         FROM clusters WHERE name = $1{lock}"
+        "SELECT network_state, network_revision, current_network_instance, connectivity, conditions, \
+         nodes, agent_backend, cluster_version FROM clusters WHERE name = $1{lock}"
     );
     let row = sqlx::query(&sql)
         .bind(name.to_string())
@@ -61,8 +75,14 @@ pub async fn cluster_network_status(
     let state: String = row.try_get("network_state").map_err(db_error)?;
     let current: String = row.try_get("current_network_instance").map_err(db_error)?;
     let conditions: String = row.try_get("conditions").map_err(db_error)?;
+    let nodes: String = row.try_get("nodes").map_err(db_error)?;
     Ok(Some(NetworkStatus {
         connectivity: row.try_get("connectivity").map_err(db_error)?,
+        agent: AgentFacts {
+            nodes: serde_json::from_str(&nodes).map_err(Error::internal)?,
+            backend: row.try_get("agent_backend").map_err(db_error)?,
+            version: row.try_get("cluster_version").map_err(db_error)?,
+        },
         conditions: serde_json::from_str(&conditions).map_err(Error::internal)?,
         state: state.parse().map_err(Error::internal)?,
         revision: row.try_get("network_revision").map_err(db_error)?,

@@ -1028,6 +1028,9 @@ class Cluster(_message.Message):
     UPDATE_TIME_FIELD_NUMBER: _builtins.int
     AGENT_TOKEN_FIELD_NUMBER: _builtins.int
     CONNECTIVITY_FIELD_NUMBER: _builtins.int
+    AGENT_BACKEND_FIELD_NUMBER: _builtins.int
+    CLUSTER_VERSION_FIELD_NUMBER: _builtins.int
+    NODES_FIELD_NUMBER: _builtins.int
     name: _builtins.str
     """The resource name, `clusterProviders/{cp}/clusters/{c}`."""
     uid: _builtins.str
@@ -1051,6 +1054,12 @@ class Cluster(_message.Message):
     """
     connectivity: _common_pb2.Connectivity.ValueType
     """Output only: whether the cluster's agent session is up, as tracked by rsync."""
+    agent_backend: _builtins.str
+    """Output only: the backend the cluster's last agent drives: `sim` or `kube`."""
+    cluster_version: _builtins.str
+    """Output only: the cluster's version as its last agent reported it (a Kubernetes
+    API server's gitVersion, e.g. "v1.33.2"); empty for sim clusters.
+    """
     @_builtins.property
     def labels(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
         """Labels, matched by placement intent selectors."""
@@ -1071,6 +1080,10 @@ class Cluster(_message.Message):
     def update_time(self) -> _timestamp_pb2.Timestamp:
         """When the resource was last changed."""
 
+    @_builtins.property
+    def nodes(self) -> _containers.RepeatedScalarFieldContainer[_builtins.str]:
+        """Output only: the cluster's nodes as its last agent reported them."""
+
     def __init__(
         self,
         *,
@@ -1089,10 +1102,13 @@ class Cluster(_message.Message):
         update_time: _timestamp_pb2.Timestamp | None = ...,
         agent_token: _builtins.str = ...,
         connectivity: _common_pb2.Connectivity.ValueType = ...,
+        agent_backend: _builtins.str = ...,
+        cluster_version: _builtins.str = ...,
+        nodes: _abc.Iterable[_builtins.str] | None = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "update_time", b"update_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_token", b"agent_token", "conditions", b"conditions", "connection_mode", b"connection_mode", "connectivity", b"connectivity", "create_time", b"create_time", "current_network_instance", b"current_network_instance", "description", b"description", "etag", b"etag", "labels", b"labels", "name", b"name", "network_history", b"network_history", "network_intents_state", b"network_intents_state", "revision", b"revision", "uid", b"uid", "update_time", b"update_time"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["agent_backend", b"agent_backend", "agent_token", b"agent_token", "cluster_version", b"cluster_version", "conditions", b"conditions", "connection_mode", b"connection_mode", "connectivity", b"connectivity", "create_time", b"create_time", "current_network_instance", b"current_network_instance", "description", b"description", "etag", b"etag", "labels", b"labels", "name", b"name", "network_history", b"network_history", "network_intents_state", b"network_intents_state", "nodes", b"nodes", "revision", b"revision", "uid", b"uid", "update_time", b"update_time"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -793,6 +793,25 @@ export type Cluster = Message<"flotilla.v1.Cluster"> & {
      * @generated from field: flotilla.v1.Connectivity connectivity = 15;
      */
     connectivity: Connectivity;
+    /**
+     * Output only: the backend the cluster's last agent drives: `sim` or `kube`.
+     *
+     * @generated from field: string agent_backend = 16;
+     */
+    agentBackend: string;
+    /**
+     * Output only: the cluster's version as its last agent reported it (a Kubernetes
+     * API server's gitVersion, e.g. "v1.33.2"); empty for sim clusters.
+     *
+     * @generated from field: string cluster_version = 17;
+     */
+    clusterVersion: string;
+    /**
+     * Output only: the cluster's nodes as its last agent reported them.
+     *
+     * @generated from field: repeated string nodes = 18;
+     */
+    nodes: string[];
 };
 /**
  * Describes the message flotilla.v1.Cluster.

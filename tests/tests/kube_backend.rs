@@ -103,74 +103,11 @@ spec:
 
 /// The group `prod` of apps (id, manifests) on cluster k1, approved.
 async fn group(client: &mut flotilla_client::Client, apps: &[(&str, &str)]) -> String {
-    let lc = &mut client.lifecycle;
-    lc.create_project(CreateProjectRequest {
-        project_id: "p".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let ca = names::composite_app("p", "shop", "v1");
-    lc.create_composite_app(CreateCompositeAppRequest {
-        parent: names::project("p"),
-        composite_app_id: "shop".into(),
-        version_id: "v1".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_composite_profile(CreateCompositeProfileRequest {
-        parent: ca.clone(),
-        composite_profile_id: "prof".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let dig = names::deployment_intent_group(&ca, "prod");
-    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: ca.clone(),
-        deployment_intent_group_id: "prod".into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "prof".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    for (app, manifests) in apps {
-        lc.create_app(CreateAppRequest {
-            parent: ca.clone(),
-            app_id: app.to_string(),
-            app: Some(App {
-                manifests: manifests.to_string(),
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-        lc.create_placement_intent(CreatePlacementIntentRequest {
-            parent: dig.clone(),
-            placement_intent_id: app.to_string(),
-            placement_intent: Some(PlacementIntent {
-                app: app.to_string(),
-                cluster_provider: "cp".into(),
-                cluster_names: vec!["k1".into()],
-                ..Default::default()
-            }),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    }
-    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-        name: dig.clone(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    dig
+    let apps: Vec<(String, String)> = apps
+        .iter()
+        .map(|(id, manifests)| (id.to_string(), manifests.to_string()))
+        .collect();
+    fleet::group(client, "shop", "prod", &apps, &["k1"]).await
 }
 
 /// The group's resources (every app and cluster) as the status reports them.

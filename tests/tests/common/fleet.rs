@@ -64,6 +64,31 @@ pub async fn deployment(
     deployment: bool,
     cluster_ids: &[&str],
 ) -> String {
+    let apps: Vec<(String, String)> = (0..apps)
+        .map(|a| {
+            let app = format!("app{a}");
+            let mut manifests: String = (0..documents)
+                .map(|d| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {app}-cm{d}\ndata:\n  k: v\n---\n"))
+                .collect();
+            if deployment {
+                manifests.push_str(&format!("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {app}\nspec:\n  replicas: 1\n"));
+            }
+            (app, manifests)
+        })
+        .collect();
+    group(client, "ca", "d", &apps, cluster_ids).await
+}
+
+/// Project `p`, composite app `composite_app`/v1 with profile `prof`, and its group
+/// `dig_id` of `apps` (id, manifests), each placed on `cluster_ids` of provider `cp`;
+/// approved. Returns the group.
+pub async fn group(
+    client: &mut Client,
+    composite_app: &str,
+    dig_id: &str,
+    apps: &[(String, String)],
+    cluster_ids: &[&str],
+) -> String {
     let lc = &mut client.lifecycle;
     lc.create_project(CreateProjectRequest {
         project_id: "p".into(),
@@ -71,10 +96,10 @@ pub async fn deployment(
     })
     .await
     .unwrap();
-    let ca = names::composite_app("p", "ca", "v1");
+    let ca = names::composite_app("p", composite_app, "v1");
     lc.create_composite_app(CreateCompositeAppRequest {
         parent: names::project("p"),
-        composite_app_id: "ca".into(),
+        composite_app_id: composite_app.into(),
         version_id: "v1".into(),
         ..Default::default()
     })
@@ -87,10 +112,10 @@ pub async fn deployment(
     })
     .await
     .unwrap();
-    let dig = names::deployment_intent_group(&ca, "d");
+    let dig = names::deployment_intent_group(&ca, dig_id);
     lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
         parent: ca.clone(),
-        deployment_intent_group_id: "d".into(),
+        deployment_intent_group_id: dig_id.into(),
         deployment_intent_group: Some(DeploymentIntentGroup {
             composite_profile: "prof".into(),
             ..Default::default()
@@ -99,19 +124,12 @@ pub async fn deployment(
     })
     .await
     .unwrap();
-    for a in 0..apps {
-        let app = format!("app{a}");
-        let mut manifests: String = (0..documents)
-            .map(|d| format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {app}-cm{d}\ndata:\n  k: v\n---\n"))
-            .collect();
-        if deployment {
-            manifests.push_str(&format!("apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: {app}\nspec:\n  replicas: 1\n"));
-        }
+    for (app, manifests) in apps {
         lc.create_app(CreateAppRequest {
             parent: ca.clone(),
             app_id: app.clone(),
             app: Some(App {
-                manifests,
+                manifests: manifests.clone(),
                 ..Default::default()
             }),
             ..Default::default()
@@ -122,7 +140,7 @@ pub async fn deployment(
             parent: dig.clone(),
             placement_intent_id: app.clone(),
             placement_intent: Some(PlacementIntent {
-                app,
+                app: app.clone(),
                 cluster_provider: "cp".into(),
                 cluster_names: cluster_ids.iter().map(|c| c.to_string()).collect(),
                 ..Default::default()

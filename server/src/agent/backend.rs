@@ -4,7 +4,7 @@
 //! reports, one per `flotilla/deployment-id`), names the deployment ids that changed
 //! on the channel it was built with, and executes actions on its pods and nodes.
 //!
-//! Backends: [`crate::sim::SimCluster`] (in memory) and [`crate::kube::KubeCluster`]
+//! Backends: [`crate::sim::SimCluster`] (in memory) and [`crate::k8s::KubeCluster`]
 //! (a Kubernetes API server through kube-rs).
 
 use std::future::Future;
@@ -15,8 +15,40 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::domain::manifest::Gvk;
-use crate::sim::actions::{ActionFailure, Snapshot};
-use crate::sim::cluster::Observed;
+
+/// A resource as a backend's monitor reports it (one entry of a ResourceBundleState).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observed {
+    pub gvk: Gvk,
+    pub namespace: String,
+    pub name: String,
+    pub metadata: Value,
+    pub spec: Value,
+    pub status: Value,
+}
+
+/// Why an action failed: a CamelCase reason and a message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionFailure {
+    pub reason: &'static str,
+    pub message: String,
+}
+
+impl ActionFailure {
+    pub fn new(reason: &'static str, message: impl Into<String>) -> ActionFailure {
+        ActionFailure {
+            reason,
+            message: message.into(),
+        }
+    }
+}
+
+/// A written snapshot.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Snapshot {
+    pub size_in_bytes: i64,
+    pub path: String,
+}
 
 /// A cluster an agent serves.
 pub trait ClusterBackend: Send + Sync + 'static {

@@ -15,7 +15,7 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 
-use super::backend::ClusterBackend;
+use super::backend::{ActionFailure, ClusterBackend};
 use crate::api::convert::timestamp;
 use crate::store::now_micros;
 
@@ -268,9 +268,9 @@ fn reboot_done() -> pb::ActionStatus {
     }
 }
 
-fn unsupported() -> crate::sim::actions::ActionFailure {
-    crate::sim::actions::ActionFailure {
-        reason: "Unsupported",
-        message: "the agent's backend does not run this action".into(),
-    }
+fn unsupported() -> ActionFailure {
+    ActionFailure::new(
+        "Unsupported",
+        "the agent's backend does not run this action",
+    )
 }

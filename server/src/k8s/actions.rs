@@ -22,9 +22,9 @@ use kube::api::{Api, DynamicObject, ListParams, Patch, PatchParams};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use super::{FIELD_MANAGER, KubeCluster, describe};
+use super::{FIELD_MANAGER, KubeCluster, describe, is_not_found};
+use crate::agent::backend::{ActionFailure, Snapshot};
 use crate::domain::manifest::Gvk;
-use crate::sim::actions::{ActionFailure, Snapshot};
 
 /// How long a reboot or snapshot may take.
 const ACTION_TIMEOUT: Duration = Duration::from_secs(600);
@@ -87,7 +87,7 @@ impl KubeCluster {
             .await
         {
             Ok(_) => Ok((namespace.to_string(), vm)),
-            Err(kube::Error::Api(status)) if status.code == 404 => Err(ActionFailure::new(
+            Err(error) if is_not_found(&error) => Err(ActionFailure::new(
                 "KubeVirtNotInstalled",
                 "the cluster does not serve kubevirt.io/v1 VirtualMachines: install KubeVirt to reboot or snapshot VMs",
             )),
@@ -166,12 +166,15 @@ impl KubeCluster {
     ) -> Result<Snapshot, ActionFailure> {
         let (namespace, vm) = self.vm_of(namespace, pod).await?;
         let snapshot_gvk = gvk("snapshot.kubevirt.io", "v1beta1", "VirtualMachineSnapshot");
-        let (snapshots, _) = self.api(&snapshot_gvk, &namespace).await.map_err(|error| match &error {
-            kube::Error::Api(status) if status.code == 404 => ActionFailure::new(
-                "KubeVirtNotInstalled",
-                "the cluster does not serve snapshot.kubevirt.io/v1beta1 VirtualMachineSnapshots",
-            ),
-            _ => api_failure(&error),
+        let (snapshots, _) = self.api(&snapshot_gvk, &namespace).await.map_err(|error| {
+            if is_not_found(&error) {
+                ActionFailure::new(
+                    "KubeVirtNotInstalled",
+                    "the cluster does not serve snapshot.kubevirt.io/v1beta1 VirtualMachineSnapshots",
+                )
+            } else {
+                api_failure(&error)
+            }
         })?;
         let name = format!("flotilla-{id}");
         let manifest = json!({

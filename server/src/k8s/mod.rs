@@ -36,11 +36,9 @@ use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use crate::agent::backend::ClusterBackend;
+use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot};
 use crate::domain::manifest::Gvk;
 use crate::domain::render::DEPLOYMENT_ID_LABEL;
-use crate::sim::actions::{ActionFailure, Snapshot};
-use crate::sim::cluster::Observed;
 
 /// Flotilla's field manager for server-side apply.
 pub const FIELD_MANAGER: &str = "flotilla";
@@ -363,13 +361,16 @@ impl KubeCluster {
         let (api, namespace) = self
             .until_answered("discovery", || self.api(&gvk, &namespace))
             .await
-            .map_err(|e| match &e {
-                kube::Error::Api(status) if status.code == 404 => format!(
-                    "the cluster does not serve {} {}",
-                    gvk.api_version(),
-                    gvk.kind
-                ),
-                _ => describe(&e),
+            .map_err(|e| {
+                if is_not_found(&e) {
+                    format!(
+                        "the cluster does not serve {} {}",
+                        gvk.api_version(),
+                        gvk.kind
+                    )
+                } else {
+                    describe(&e)
+                }
             })?;
         self.ensure_namespace(&namespace).await?;
         let mut params = PatchParams::apply(FIELD_MANAGER);

@@ -20,9 +20,9 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
 use super::{KubeCluster, ObjectKey};
+use crate::agent::backend::Observed;
 use crate::domain::manifest::Gvk;
 use crate::domain::render::DEPLOYMENT_ID_LABEL;
-use crate::sim::cluster::Observed;
 
 /// The kinds watched, as group, version, kind: DESIGN §9's monitored kinds.
 pub const WATCHED: [(&str, &str, &str); 9] = [

@@ -25,32 +25,7 @@ pub const SNAPSHOT_BYTES_PER_SECOND: u64 = 8 << 30;
 /// How long a reboot waits, at most, for its pods to be Ready again.
 const READY_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Why an action failed: a CamelCase reason and a message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ActionFailure {
-    pub reason: &'static str,
-    pub message: String,
-}
-
-impl ActionFailure {
-    pub fn new(reason: &'static str, message: impl Into<String>) -> ActionFailure {
-        ActionFailure {
-            reason,
-            message: message.into(),
-        }
-    }
-}
-
-fn failure(reason: &'static str, message: impl Into<String>) -> ActionFailure {
-    ActionFailure::new(reason, message)
-}
-
-/// A written snapshot.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Snapshot {
-    pub size_in_bytes: i64,
-    pub path: String,
-}
+pub use crate::agent::backend::{ActionFailure, Snapshot};
 
 fn pod_key(namespace: &str, pod: &str) -> Key {
     (
@@ -115,13 +90,19 @@ impl SimCluster {
         cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {
         if self.is_vm_pod(namespace, pod).is_none() {
-            return Err(failure("PodNotFound", format!("pod {pod} does not exist")));
+            return Err(ActionFailure::new(
+                "PodNotFound",
+                format!("pod {pod} does not exist"),
+            ));
         }
         self.reboot_delay(pod, delay, cancel, "the guest did not come back")
             .await?;
         let key = pod_key(namespace, pod);
         if !self.restart(std::slice::from_ref(&key)) {
-            return Err(failure("PodNotFound", format!("pod {pod} disappeared")));
+            return Err(ActionFailure::new(
+                "PodNotFound",
+                format!("pod {pod} disappeared"),
+            ));
         }
         self.await_ready(&[key]).await
     }
@@ -136,11 +117,14 @@ impl SimCluster {
         symptom: &str,
     ) -> Result<(), ActionFailure> {
         if !wait(delay, cancel).await {
-            return Err(failure("Cancelled", "cancelled during the reboot delay"));
+            return Err(ActionFailure::new(
+                "Cancelled",
+                "cancelled during the reboot delay",
+            ));
         }
         if self.faulty(target, "Reboot") {
             let message = format!("reboot of {target} failed: {symptom} (injected fault)");
-            return Err(failure("RebootFailed", message));
+            return Err(ActionFailure::new("RebootFailed", message));
         }
         Ok(())
     }
@@ -153,7 +137,7 @@ impl SimCluster {
         cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {
         if !self.nodes().iter().any(|n| n == node) {
-            return Err(failure(
+            return Err(ActionFailure::new(
                 "NodeNotFound",
                 format!("node {node} does not exist"),
             ));
@@ -237,7 +221,7 @@ impl SimCluster {
             }
             let all = futures::future::join_all(woken);
             if tokio::time::timeout_at(deadline, all).await.is_err() {
-                return Err(failure(
+                return Err(ActionFailure::new(
                     "RebootTimedOut",
                     "the pods did not become Ready again",
                 ));
@@ -255,9 +239,14 @@ impl SimCluster {
         cancel: &CancellationToken,
     ) -> Result<Snapshot, ActionFailure> {
         match self.is_vm_pod(namespace, pod) {
-            None => return Err(failure("PodNotFound", format!("pod {pod} does not exist"))),
+            None => {
+                return Err(ActionFailure::new(
+                    "PodNotFound",
+                    format!("pod {pod} does not exist"),
+                ));
+            }
             Some(false) => {
-                return Err(failure(
+                return Err(ActionFailure::new(
                     "NotAVirtualMachine",
                     format!("pod {pod} is not a VM pod"),
                 ));
@@ -275,7 +264,7 @@ impl SimCluster {
             location.trim_end_matches('/')
         );
         if self.faulty(pod, "Snapshot") {
-            return Err(failure(
+            return Err(ActionFailure::new(
                 "OutOfSpace",
                 format!("no space left on device writing {path} (injected fault)"),
             ));
@@ -285,7 +274,10 @@ impl SimCluster {
         let size = mib << 20;
         let duration = Duration::from_secs_f64(size as f64 / SNAPSHOT_BYTES_PER_SECOND as f64);
         if !wait(duration, cancel).await {
-            return Err(failure("Cancelled", "cancelled while writing the snapshot"));
+            return Err(ActionFailure::new(
+                "Cancelled",
+                "cancelled while writing the snapshot",
+            ));
         }
         Ok(Snapshot {
             size_in_bytes: size as i64,

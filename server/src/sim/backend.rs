@@ -9,9 +9,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::warn;
 
 use super::SimCluster;
-use super::actions::{ActionFailure, Snapshot};
-use super::cluster::Observed;
-use crate::agent::backend::ClusterBackend;
+use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot};
 use crate::domain::manifest::Gvk;
 
 impl ClusterBackend for SimCluster {

@@ -36,16 +36,7 @@ pub(super) struct SimObject {
     pub(super) deployment: Option<String>,
 }
 
-/// A resource as the monitor reports it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Observed {
-    pub gvk: Gvk,
-    pub namespace: String,
-    pub name: String,
-    pub metadata: Value,
-    pub spec: Value,
-    pub status: Value,
-}
+pub use crate::agent::backend::Observed;
 
 pub(super) struct State {
     pub(super) objects: BTreeMap<Key, SimObject>,

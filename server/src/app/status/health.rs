@@ -118,7 +118,6 @@ fn on_clusters(at: &[String]) -> String {
     }
 }
 
-/// The applied condition of counts; `at` names the clusters of the worst status.
 /// How many refusals the ResourcesApplied condition quotes.
 const REFUSALS_NAMED: i64 = 3;
 

@@ -137,6 +137,26 @@ pub(super) async fn etcd_read(etcd: &Etcd, context: &str) -> Result<usize> {
 /// prefixes that each have a watcher, made by `scale.clients` concurrent clients at
 /// `rate` puts per second in all; the latency of each is the watcher's receive time
 /// minus the put's send time. Returns (p50, p99) in ms.
+/// The latency (ms) of each event of a watch response, whose value is its put's
+/// micros_now(): every event of a response arrived when the response did.
+pub(super) fn stamp_latencies(
+    response: &etcd_client::WatchResponse,
+    latencies: &mut Vec<f64>,
+    received: &AtomicU64,
+) {
+    let now = micros_now();
+    for event in response.events() {
+        if let Some(kv) = event.kv() {
+            let sent: i64 = std::str::from_utf8(kv.value())
+                .ok()
+                .and_then(|v| v.parse().ok())
+                .unwrap_or_default();
+            latencies.push((now - sent) as f64 / 1000.0);
+            received.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+}
+
 pub(super) async fn etcd_put_watch(
     etcd: &Etcd,
     scale: p8::P8Scale,
@@ -161,17 +181,7 @@ pub(super) async fn etcd_put_watch(
             tokio::spawn(async move {
                 let mut mine = Vec::new();
                 while let Ok(Some(response)) = stream.message().await {
-                    let now = micros_now();
-                    for event in response.events() {
-                        if let Some(kv) = event.kv() {
-                            let sent: i64 = std::str::from_utf8(kv.value())
-                                .ok()
-                                .and_then(|v| v.parse().ok())
-                                .unwrap_or_default();
-                            mine.push((now - sent) as f64 / 1000.0);
-                            received.fetch_add(1, Ordering::Relaxed);
-                        }
-                    }
+                    stamp_latencies(&response, &mut mine, &received);
                     if received.load(Ordering::Relaxed) as usize >= total {
                         break;
                     }

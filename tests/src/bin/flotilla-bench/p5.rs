@@ -259,19 +259,8 @@ pub(super) async fn p5_etcd(
                     Err(_) if stop.load(Ordering::Relaxed) => break,
                     Err(_) => continue,
                 };
-                // Every event of a response arrived when the response did (as in
-                // Flotilla's subscriber).
-                let now = micros_now();
-                for event in response.events() {
-                    if let Some(kv) = event.kv() {
-                        let sent: i64 = std::str::from_utf8(kv.value())
-                            .ok()
-                            .and_then(|v| v.parse().ok())
-                            .unwrap_or_default();
-                        mine.push((now - sent) as f64 / 1000.0);
-                        received.fetch_add(1, Ordering::Relaxed);
-                    }
-                }
+                // As in Flotilla's subscriber: events arrive with their response.
+                super::etcd::stamp_latencies(&response, &mut mine, &received);
             }
             let _ = watcher.cancel().await;
             latencies.lock().await.extend(mine);

@@ -28,6 +28,7 @@ e2e_suite!(
     filtered_and_summary_watches_count_their_selection,
     reconnect_with_last_token_gets_every_change_exactly_once,
     resume_at_an_instance_switch_sends_its_resources,
+    resume_before_a_takeover_counts_what_was_taken_over,
     restart_then_resume_misses_nothing,
     stalled_subscriber_among_a_thousand,
     bad_watch_requests_are_refused,
@@ -424,6 +425,90 @@ async fn resume_at_an_instance_switch_sends_its_resources(server: &TestServer) {
         again.push(next_event(&mut resumed).await);
     }
     assert_eq!(again, expansion);
+}
+
+/// Terminating while cluster1 is down leaves its resources Applied (their deletes
+/// wait for the cluster); instantiating again takes them over, which moves them to
+/// Superseded without an event. A stream resumed at any token from before that
+/// takeover, while it was on the old instance, sends exactly what the uninterrupted
+/// stream sent: it counts the old instance as it was then, not as the takeover left
+/// it. (This raced in `reconnect_with_last_token_gets_every_change_exactly_once`.)
+async fn resume_before_a_takeover_counts_what_was_taken_over(server: &TestServer) {
+    let mut client = server.client().await;
+    let mut reference = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let mut mirror = read_snapshot(&mut reference).await;
+    approve_and_instantiate(&mut client).await;
+    converge(&mut client).await;
+    let cluster1 = names::cluster("edge", "cluster1");
+    client
+        .simulator
+        .disconnect_cluster(DisconnectClusterRequest {
+            cluster: cluster1.clone(),
+        })
+        .await
+        .unwrap();
+    wait_connectivity(&client, &cluster1, Connectivity::Retrying).await;
+    terminate(&mut client).await;
+    eventually(WAIT, "cluster2's resources to be deleted", || {
+        let mut client = client.clone();
+        async move {
+            let counts = flotilla_tests::rsync_counts(&mut client, DIG, "", &[]).await;
+            (counts.terminated == 4).then_some(())
+        }
+    })
+    .await;
+    approve_and_instantiate(&mut client).await;
+    client
+        .simulator
+        .reconnect_cluster(ReconnectClusterRequest {
+            cluster: cluster1.clone(),
+        })
+        .await
+        .unwrap();
+    converge(&mut client).await;
+    let expected = settle(
+        &mut client,
+        &mut reference,
+        &mut mirror,
+        StatusOutput::All,
+        &[],
+        &[],
+    )
+    .await;
+    // Lifecycle events name the current instance: a switch is where it changes.
+    let mut switches = Vec::new();
+    let mut instance = String::new();
+    for (i, event) in expected.iter().enumerate() {
+        if event.r#type == WatchEventType::LifecycleChanged as i32 && event.instance != instance {
+            instance = event.instance.clone();
+            switches.push(i);
+        }
+    }
+    assert_eq!(switches.len(), 2, "{expected:#?}");
+    // Through the second switch's expansion, up to its counts.
+    let end = (switches[1]..expected.len())
+        .find(|&i| expected[i].r#type == WatchEventType::CountsChanged as i32)
+        .expect("the new instance's counts");
+    // Before the takeover, the old instance held cluster1's four (their deletes
+    // waiting for the cluster) and had cluster2's four deleted.
+    let before = expected[..switches[1]]
+        .iter()
+        .rev()
+        .find_map(|e| e.rsync_status.clone())
+        .expect("the old instance's counts");
+    assert_eq!(
+        (before.applied + before.retrying, before.terminated),
+        (4, 4),
+        "{before:?}"
+    );
+    for from in switches[0]..switches[1] {
+        let token = &expected[from].resume_token;
+        let mut resumed = watch(&mut client, watch_request(StatusOutput::All, token)).await;
+        for (i, want) in expected.iter().enumerate().take(end + 1).skip(from + 1) {
+            let got = next_event(&mut resumed).await;
+            assert_eq!(&got, want, "resumed after event {from}: event {i} differs");
+        }
+    }
 }
 
 async fn reconnect_with_last_token_gets_every_change_exactly_once(server: &TestServer) {

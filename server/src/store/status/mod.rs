@@ -691,13 +691,37 @@ pub async fn counts_for_names(
     instance: InstanceId,
     filter: &super::rsync_resource::ResourceFilter,
 ) -> Result<BTreeMap<(String, String), i64>> {
+    count_rows(conn, instance, filter, "rsync_status").await
+}
+
+/// The counts of `instance`'s resources that `filter` selects as they were just before
+/// a newer instance took the instance's resources over (see `instance_claim`): those
+/// it took count with the status they had then. For a watch stream resumed at a token
+/// from before that takeover, which no event of the moved resources leads back to.
+pub async fn counts_before_takeover(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &super::rsync_resource::ResourceFilter,
+) -> Result<BTreeMap<(String, String), i64>> {
+    let rsync = "CASE WHEN superseded_from = '' THEN rsync_status ELSE superseded_from END";
+    count_rows(conn, instance, filter, rsync).await
+}
+
+/// Counts `instance`'s rows that `filter` selects, reading the rsync status of
+/// rendered resources as `rsync` (an SQL expression over `rsync_resources`).
+async fn count_rows(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &super::rsync_resource::ResourceFilter,
+    rsync: &str,
+) -> Result<BTreeMap<(String, String), i64>> {
     let mut totals: BTreeMap<(String, String), i64> = BTreeMap::new();
     let mut binds = vec![instance.to_string()];
     let where_ = filter.sql("", &mut binds);
     for (sql, dims) in [
         (
             format!(
-                "SELECT rsync_status AS a, cluster_status AS b, readiness AS c FROM rsync_resources WHERE instance_id = $1{where_}"
+                "SELECT {rsync} AS a, cluster_status AS b, readiness AS c FROM rsync_resources WHERE instance_id = $1{where_}"
             ),
             ["rsync", "cluster", "readiness"],
         ),

@@ -169,19 +169,27 @@ async fn bulk_transition(
             None,
         ));
     }
-    move_selection(tx, &selection, &binds, to).await?;
+    move_selection(tx, &selection, &binds, to, false).await?;
     count_moves(tx, groups, to).await
 }
 
-/// Sets the status of every resource of `selection` (bound by `binds`) to `to`.
+/// Sets the status of every resource of `selection` (bound by `binds`) to `to`;
+/// `unannounced` moves keep the status each row had in `superseded_from` (no event
+/// says what it was).
 async fn move_selection(
     tx: &mut Tx,
     selection: &str,
     binds: &[String],
     to: RsyncStatus,
+    unannounced: bool,
 ) -> Result<()> {
+    let keep = if unannounced {
+        ", superseded_from = rsync_status"
+    } else {
+        ""
+    };
     let update = format!(
-        "UPDATE rsync_resources SET rsync_status = ${} WHERE 1 = 1{selection}",
+        "UPDATE rsync_resources SET rsync_status = ${}{keep} WHERE 1 = 1{selection}",
         binds.len() + 1
     );
     let mut query = sqlx::query(&update);
@@ -216,7 +224,9 @@ async fn count_moves(
 }
 
 /// The unannounced form of [`bulk_transition`]: moves the rows of `selection` and
-/// applies the aggregate changes, counted per app, cluster and status. On PostgreSQL one
+/// applies the aggregate changes, counted per app, cluster and status; each row keeps
+/// the status it had in `superseded_from`, so a watch stream resumed at a token from
+/// before the move counts it as it was then. On PostgreSQL one
 /// statement that returns what it moved (with each row's status before, from the
 /// statement's snapshot: the caller holds the owner's row FOR UPDATE, which every
 /// status writer of the owner's resources conflicts with, see
@@ -231,7 +241,8 @@ async fn bulk_transition_counted(
     let postgres = tx.backend() == crate::store::Backend::Postgres;
     let sql = if postgres {
         format!(
-            "WITH moved AS (UPDATE rsync_resources AS r SET rsync_status = ${} \
+            "WITH moved AS (UPDATE rsync_resources AS r SET rsync_status = ${}, \
+             superseded_from = o.rsync_status \
              FROM (SELECT instance_id, app, cluster, kind, api_group, namespace, name, rsync_status \
              FROM rsync_resources WHERE 1 = 1{selection}) AS o \
              WHERE r.instance_id = o.instance_id AND r.app = o.app AND r.cluster = o.cluster \
@@ -259,7 +270,7 @@ async fn bulk_transition_counted(
         return Ok(0);
     }
     if !postgres {
-        move_selection(tx, selection, &binds, to).await?;
+        move_selection(tx, selection, &binds, to, true).await?;
     }
     let mut groups = BTreeMap::new();
     for row in &rows {

@@ -130,6 +130,9 @@ impl Subscriber {
         if at != now {
             return Err(Stop::Resync);
         }
+        // An instance switched away from after the token had its resources that the
+        // new instance took over moved without events: count those as they were.
+        let taken_over = instance_then.is_some();
         let instance = instance_then.unwrap_or_else(|| {
             current
                 .instance
@@ -142,7 +145,9 @@ impl Subscriber {
         } else {
             let id: InstanceId = instance.parse().map_err(Error::internal)?;
             let filter = self.sql_filter(&mut tx, id).await?;
-            if filter.names.is_empty() {
+            if taken_over {
+                counts_before_takeover(&mut tx, id, &filter).await?
+            } else if filter.names.is_empty() {
                 counts_sum(&mut tx, id, &filter).await?
             } else {
                 counts_for_names(&mut tx, id, &filter).await?

@@ -494,7 +494,7 @@ async fn resume_before_a_takeover_counts_what_was_taken_over(server: &TestServer
     let before = expected[..switches[1]]
         .iter()
         .rev()
-        .find_map(|e| e.rsync_status.clone())
+        .find_map(|e| e.rsync_status)
         .expect("the old instance's counts");
     assert_eq!(
         (before.applied + before.retrying, before.terminated),

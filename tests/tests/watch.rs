@@ -537,10 +537,19 @@ async fn reconnect_with_last_token_gets_every_change_exactly_once(server: &TestS
     let mut reconnects = 0;
     while !load.is_finished() || reconnects < 3 {
         let mut stream = watch(&mut client, watch_request(StatusOutput::All, &token)).await;
-        for _ in 0..(3 + reconnects % 5) {
-            let event = next_event(&mut stream).await;
+        let mut read = 0;
+        while read < 3 + reconnects % 5 {
+            let event = next(&mut stream).await;
+            if event.r#type == WatchEventType::Heartbeat as i32 {
+                // Idle: once the load is done, no more events may come.
+                if load.is_finished() {
+                    break;
+                }
+                continue;
+            }
             token = event.resume_token.clone();
             resumed.push(event);
+            read += 1;
         }
         reconnects += 1;
         drop(stream);

@@ -27,14 +27,10 @@ pub fn watch_request_of(dig: &str, output: StatusOutput, token: &str) -> WatchSt
 }
 
 pub async fn watch(client: &mut Client, request: WatchStatusRequest) -> WatchEvents {
-    WatchEvents::new(
-        client
-            .status
-            .watch_status(request)
-            .await
-            .expect("watch starts")
-            .into_inner(),
-    )
+    let started = tokio::time::timeout(WAIT, client.status.watch_status(request))
+        .await
+        .expect("the watch starts in time");
+    WatchEvents::new(started.expect("watch starts").into_inner())
 }
 
 pub async fn next(stream: &mut WatchEvents) -> WatchEvent {
@@ -45,13 +41,18 @@ pub async fn next(stream: &mut WatchEvents) -> WatchEvent {
         .expect("the stream goes on")
 }
 
-/// The next event that is not a heartbeat.
+/// The next event that is not a heartbeat (within [`WAIT`], heartbeats or not).
 pub async fn next_event(stream: &mut WatchEvents) -> WatchEvent {
+    let deadline = tokio::time::Instant::now() + WAIT;
     loop {
         let event = next(stream).await;
         if event.r#type != WatchEventType::Heartbeat as i32 {
             return event;
         }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "only heartbeats for {WAIT:?}: the stream has nothing more to send"
+        );
     }
 }
 

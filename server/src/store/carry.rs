@@ -1,11 +1,12 @@
 //! Carrying over, in bulk, what an instance replacing another (rollout, rollback,
-//! migrate) takes from it unchanged: a few set statements whatever the instance's size,
-//! instead of a status move, an ingest and an event per resource.
+//! migrate) takes from it unchanged: one read of the replaced instance and one copy of
+//! its reports, instead of a status move, an ingest and an event per resource.
+
+use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::rsync_resource::ResourceKey;
-use super::status::{CountDeltas, Dimension};
+use super::rsync_resource::{ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list};
 use super::{Tx, db_error};
 use crate::domain::status::RsyncStatus;
 use crate::error::Result;
@@ -15,68 +16,74 @@ use crate::ids::InstanceId;
 const SAME_RESOURCE: &str = "o.app = n.app AND o.cluster = n.cluster AND o.kind = n.kind \
      AND o.api_group = n.api_group AND o.namespace = n.namespace AND o.name = n.name";
 
-/// Carries over to `instance` (just inserted, every resource Pending) what `previous`
-/// has Applied with the very manifest `instance` renders: those resources start
-/// Applied with the cluster status and readiness `previous` last saw (recorded as
-/// their start statuses, see migration 0018), and the cluster's report of them is
-/// copied, with the aggregates. Call before `previous`'s rows are superseded. Returns
-/// how many resources were carried.
+/// Rows per read of the replaced instance's resources.
+const PAGE: i64 = 10_000;
+
+/// Marks which of `resources` (rendered for an instance replacing `previous`, not yet
+/// inserted) `previous` has Applied with the very manifest: those start Applied with
+/// the cluster status and readiness `previous` last saw, which
+/// [`rsync_resources_insert`](super::rsync_resource::rsync_resources_insert) records as
+/// their start statuses (migration 0018) and counts. Returns how many.
+///
+/// One pass over `previous` in key order, a page at a time, each row looked up among
+/// `resources`: the new rows are written once, as they start. (Inserted Pending and then
+/// carried by an UPDATE joining both instances, a rollout of 100,000 resources spent
+/// 1.9 s of its 5.6 s on SQLite rewriting rows it had just written.)
+pub async fn carry_applied(
+    tx: &mut Tx,
+    previous: InstanceId,
+    resources: &mut [RsyncResource],
+) -> Result<i64> {
+    let index: HashMap<ResourceKey, usize> = resources
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.key(), i))
+        .collect();
+    let filter = ResourceFilter::default();
+    let mut after: Option<ResourceKey> = None;
+    let mut carried = 0;
+    loop {
+        let page = rsync_resources_list(tx, previous, &filter, after.as_ref(), PAGE, true).await?;
+        let full = page.len() as i64 == PAGE;
+        for old in &page {
+            if old.status != RsyncStatus::Applied {
+                continue;
+            }
+            let Some(&i) = index.get(&old.key()) else {
+                continue;
+            };
+            let new = &mut resources[i];
+            if new.manifest == old.manifest {
+                new.status = RsyncStatus::Applied;
+                new.cluster_status.clone_from(&old.cluster_status);
+                new.readiness.clone_from(&old.readiness);
+                carried += 1;
+            }
+        }
+        after = page.last().map(RsyncResource::key);
+        if !full {
+            return Ok(carried);
+        }
+    }
+}
+
+/// After [`carry_applied`] and the insert of `instance`'s resources: copies the
+/// cluster's report of what `instance` carried over from `previous` (its rows of
+/// `cluster_resources`) and records how many it carried.
 ///
 /// No events: a watch stream shows the new instance as it started (see
 /// `rsync_resources_at_start`) at its lifecycle event. Cluster-only resources (the pods
 /// of carried controllers) are carried after that event, by ingest, with events.
-pub async fn carry_applied(tx: &mut Tx, previous: InstanceId, instance: InstanceId) -> Result<i64> {
-    let mut deltas = CountDeltas::default();
-    let (previous_id, id) = (previous.to_string(), instance.to_string());
-    let applied = RsyncStatus::Applied.as_str();
-    sqlx::query(&format!(
-        "UPDATE rsync_resources AS n SET rsync_status = $3, cluster_status = o.cluster_status, \
-         readiness = o.readiness, start_cluster_status = o.cluster_status, \
-         start_readiness = o.readiness \
-         FROM rsync_resources AS o \
-         WHERE n.instance_id = $2 AND o.instance_id = $1 AND {SAME_RESOURCE} \
-         AND o.rsync_status = $3 AND o.manifest = n.manifest"
-    ))
-    .bind(&previous_id)
-    .bind(&id)
-    .bind(applied)
-    .execute(&mut **tx)
-    .await
-    .map_err(db_error)?;
-
-    let groups = sqlx::query(
-        "SELECT app, cluster, start_cluster_status AS cluster_status, start_readiness AS readiness, \
-         COUNT(*) AS n FROM rsync_resources WHERE instance_id = $1 AND start_cluster_status <> '' \
-         GROUP BY app, cluster, start_cluster_status, start_readiness",
-    )
-    .bind(&id)
-    .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
-    let mut carried = 0;
-    for row in &groups {
-        let app: String = row.try_get("app").map_err(db_error)?;
-        let cluster: String = row.try_get("cluster").map_err(db_error)?;
-        let cluster_status: String = row.try_get("cluster_status").map_err(db_error)?;
-        let readiness: String = row.try_get("readiness").map_err(db_error)?;
-        let n: i64 = row.try_get("n").map_err(db_error)?;
-        for (dimension, from, to) in [
-            (Dimension::Rsync, RsyncStatus::Pending.as_str(), applied),
-            (Dimension::Cluster, "Unknown", cluster_status.as_str()),
-            (Dimension::Readiness, "", readiness.as_str()),
-        ] {
-            if from != to {
-                deltas.add(instance, &app, &cluster, dimension, from, -n);
-                deltas.add(instance, &app, &cluster, dimension, to, n);
-            }
-        }
-        carried += n;
-    }
+pub async fn carry_reports(
+    tx: &mut Tx,
+    previous: InstanceId,
+    instance: InstanceId,
+    carried: i64,
+) -> Result<()> {
     if carried == 0 {
-        return Ok(0);
+        return Ok(());
     }
-    deltas.apply(tx).await?;
-
+    let (previous_id, id) = (previous.to_string(), instance.to_string());
     sqlx::query(&format!(
         "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, \
          namespace, name, rsync_backed, present, readiness, body) \
@@ -97,7 +104,7 @@ pub async fn carry_applied(tx: &mut Tx, previous: InstanceId, instance: Instance
         .execute(&mut **tx)
         .await
         .map_err(db_error)?;
-    Ok(carried)
+    Ok(())
 }
 
 /// How many resources `instance` carried over from the instance it replaced.

@@ -97,15 +97,28 @@ impl RsyncResource {
             name: self.name.clone(),
         }
     }
+
+    /// The statuses it starts with as recorded for watch streams (migration 0018): a
+    /// resource that starts Applied was carried over from the instance its instance
+    /// replaces ([`carry_applied`](super::carry::carry_applied)), with its cluster
+    /// status and readiness; any other starts Pending and Unknown, recorded as ''.
+    fn start_statuses(&self) -> (&str, &str) {
+        if self.status == RsyncStatus::Applied {
+            (&self.cluster_status, &self.readiness)
+        } else {
+            ("", "")
+        }
+    }
 }
 
 /// Rows per INSERT statement: an instance of 100,000 resources is 200 statements (a
-/// round trip each), and 5,000 binds stay far below SQLite's (32,766) and
+/// round trip each), and 7,000 binds stay far below SQLite's (32,766) and
 /// PostgreSQL's (65,535) limits.
 const INSERT_CHUNK: usize = 500;
-const INSERT_COLUMNS: usize = 10;
+const INSERT_COLUMNS: usize = 14;
 
-/// Inserts the rendered resources of a new instance.
+/// Inserts the rendered resources of a new instance, with the statuses they start with
+/// (Pending and Unknown, or carried over), and counts them.
 pub async fn rsync_resources_insert(
     conn: &mut AnyConnection,
     instance: InstanceId,
@@ -116,11 +129,13 @@ pub async fn rsync_resources_insert(
     for chunk in resources.chunks(INSERT_CHUNK) {
         let sql = format!(
             "INSERT INTO rsync_resources (instance_id, app, cluster, kind, api_group, \
-             api_version, namespace, name, manifest, rsync_status) VALUES {}",
+             api_version, namespace, name, manifest, rsync_status, cluster_status, readiness, \
+             start_cluster_status, start_readiness) VALUES {}",
             placeholders(conn, chunk.len(), INSERT_COLUMNS)
         );
         let mut query = sqlx::query(&sql);
         for resource in chunk {
+            let (start_cluster_status, start_readiness) = resource.start_statuses();
             query = query
                 .bind(instance.clone())
                 .bind(resource.app.clone())
@@ -131,28 +146,43 @@ pub async fn rsync_resources_insert(
                 .bind(resource.namespace.clone())
                 .bind(resource.name.clone())
                 .bind(resource.manifest.clone())
-                .bind(resource.status.as_str());
+                .bind(resource.status.as_str())
+                .bind(resource.cluster_status.clone())
+                .bind(resource.readiness.clone())
+                .bind(start_cluster_status.to_string())
+                .bind(start_readiness.to_string());
         }
         query.execute(&mut *conn).await.map_err(db_error)?;
     }
     let mut deltas = CountDeltas::default();
-    for resource in resources {
+    for r in resources {
+        let (app, cluster) = (&r.app, &r.cluster);
         deltas.add(
             instance_id,
-            &resource.app,
-            &resource.cluster,
+            app,
+            cluster,
             Dimension::Rsync,
-            resource.status.as_str(),
+            r.status.as_str(),
             1,
         );
         deltas.add(
             instance_id,
-            &resource.app,
-            &resource.cluster,
+            app,
+            cluster,
             Dimension::Cluster,
-            "Unknown",
+            &r.cluster_status,
             1,
         );
+        if !r.readiness.is_empty() {
+            deltas.add(
+                instance_id,
+                app,
+                cluster,
+                Dimension::Readiness,
+                &r.readiness,
+                1,
+            );
+        }
     }
     deltas.apply(conn).await
 }

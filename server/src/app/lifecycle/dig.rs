@@ -319,8 +319,10 @@ impl Lifecycle {
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
+        let started = std::time::Instant::now();
         let before = self.get_dig(name).await.ok();
         let view = self.dig_verb(name, verb, etag, key).await?;
+        let committed = started.elapsed();
         self.work_changed(view.status.current_instance).await;
         let previous = before.and_then(|b| b.status.current_instance);
         if previous != view.status.current_instance {
@@ -329,6 +331,13 @@ impl Lifecycle {
                 self.reports_wanted(view.status.current_instance).await;
             }
         }
+        tracing::info!(
+            deployment_intent_group = %name,
+            verb = verb.op().verb(),
+            committed_ms = committed.as_millis() as u64,
+            woken_ms = (started.elapsed() - committed).as_millis() as u64,
+            "verb done"
+        );
         Ok(view)
     }
 
@@ -521,7 +530,7 @@ impl Lifecycle {
         let clusters: Vec<String> = clusters.into_iter().collect();
         let rendered = started.elapsed();
         let persisted = self
-            .persist_instance(tx, &row, &resources, &clusters, replacing)
+            .persist_instance(tx, &row, &mut resources, &clusters, replacing)
             .await?;
         tracing::info!(
             deployment_intent_group = %dig.name,

@@ -10,7 +10,7 @@
 use super::*;
 use crate::app::status::carry_over;
 use crate::domain::render::{deployment_id, relabel};
-use crate::store::carry::carry_applied;
+use crate::store::carry::{carry_applied, carry_reports};
 use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 /// Rows per read of an instance's rendered resources.
@@ -80,31 +80,42 @@ impl Lifecycle {
     /// Persists a rendered instance: its resources (Pending), the clusters it places
     /// them on, and who holds each object ([`Persisted::finish`] applies the retention
     /// limit). With `replacing`, the resources the replaced instance applied exactly as
-    /// rendered now are carried over as Applied ([`carry_applied`]) before the replaced
-    /// instance's rows are superseded.
+    /// rendered now start Applied, carried over ([`carry_applied`], [`carry_reports`])
+    /// before the replaced instance's rows are superseded.
     pub(super) async fn persist_instance(
         &self,
         tx: &mut Tx,
         row: &InstanceRow,
-        resources: &[RsyncResource],
+        resources: &mut [RsyncResource],
         clusters: &[String],
         replacing: Option<&Replacing<'_>>,
     ) -> Result<Persisted> {
         refuse_duplicate_objects(resources)?;
+        let started = std::time::Instant::now();
+        let mut carried = 0;
+        if let Some(r) = replacing {
+            carried = carry_applied(tx, r.previous.id, resources).await?;
+        }
+        let planned = started.elapsed();
         instance_insert(tx, row, clusters).await?;
         rsync_resources_insert(tx, row.id, resources).await?;
+        let inserted = started.elapsed();
         if let Some(r) = replacing {
-            let started = std::time::Instant::now();
-            let carried = carry_applied(tx, r.previous.id, row.id).await?;
-            tracing::info!(
-                instance = %row.id,
-                replaced = %r.previous.id,
-                carried,
-                carry_ms = started.elapsed().as_millis() as u64,
-                "carried over what the replaced instance applied unchanged"
-            );
+            carry_reports(tx, r.previous.id, row.id, carried).await?;
         }
+        let carried_at = started.elapsed();
         instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
+        tracing::info!(
+            instance = %row.id,
+            replaced = ?replacing.map(|r| r.previous.id.to_string()),
+            resources = resources.len(),
+            carried,
+            carry_ms = planned.as_millis() as u64,
+            insert_ms = (inserted - planned).as_millis() as u64,
+            reports_ms = (carried_at - inserted).as_millis() as u64,
+            claim_ms = (started.elapsed() - carried_at).as_millis() as u64,
+            "persisted an instance"
+        );
         Ok(Persisted {
             id: row.id,
             revision: row.revision,
@@ -144,7 +155,7 @@ impl Lifecycle {
             previous: running,
             migrated_from: None,
         };
-        self.persist_instance(tx, &row, &resources, &clusters, Some(&replacing))
+        self.persist_instance(tx, &row, &mut resources, &clusters, Some(&replacing))
             .await
     }
 }

@@ -97,17 +97,18 @@ async fn bulk_transition(
     to: RsyncStatus,
     announce: bool,
 ) -> Result<i64> {
+    // The status first: a row of another status is passed over before the scope's
+    // subqueries (a probe per row) are evaluated.
     let mut binds: Vec<String> = Vec::new();
-    let mut selection = scope.sql(&mut binds);
-    let bind = |value: String, binds: &mut Vec<String>| {
-        binds.push(value);
-        format!("${}", binds.len())
-    };
     let statuses: Vec<String> = from
         .iter()
-        .map(|s| bind(s.as_str().to_string(), &mut binds))
+        .map(|s| {
+            binds.push(s.as_str().to_string());
+            format!("${}", binds.len())
+        })
         .collect();
-    selection.push_str(&format!(" AND rsync_status IN ({})", statuses.join(", ")));
+    let mut selection = format!(" AND rsync_status IN ({})", statuses.join(", "));
+    selection.push_str(&scope.sql(&mut binds));
 
     if !announce {
         return bulk_transition_counted(tx, &selection, binds, to).await;
@@ -169,27 +170,19 @@ async fn bulk_transition(
             None,
         ));
     }
-    move_selection(tx, &selection, &binds, to, false).await?;
+    move_selection(tx, &selection, &binds, to).await?;
     count_moves(tx, groups, to).await
 }
 
-/// Sets the status of every resource of `selection` (bound by `binds`) to `to`;
-/// `unannounced` moves keep the status each row had in `superseded_from` (no event
-/// says what it was).
+/// Sets the status of every resource of `selection` (bound by `binds`) to `to`.
 async fn move_selection(
     tx: &mut Tx,
     selection: &str,
     binds: &[String],
     to: RsyncStatus,
-    unannounced: bool,
 ) -> Result<()> {
-    let keep = if unannounced {
-        ", superseded_from = rsync_status"
-    } else {
-        ""
-    };
     let update = format!(
-        "UPDATE rsync_resources SET rsync_status = ${}{keep} WHERE 1 = 1{selection}",
+        "UPDATE rsync_resources SET rsync_status = ${} WHERE 1 = 1{selection}",
         binds.len() + 1
     );
     let mut query = sqlx::query(&update);
@@ -226,12 +219,11 @@ async fn count_moves(
 /// The unannounced form of [`bulk_transition`]: moves the rows of `selection` and
 /// applies the aggregate changes, counted per app, cluster and status; each row keeps
 /// the status it had in `superseded_from`, so a watch stream resumed at a token from
-/// before the move counts it as it was then. On PostgreSQL one
-/// statement that returns what it moved (with each row's status before, from the
-/// statement's snapshot: the caller holds the owner's row FOR UPDATE, which every
-/// status writer of the owner's resources conflicts with, see
-/// `app::status::lock_owners`); on SQLite, whose one writer is this transaction, a
-/// grouped read then the update.
+/// before the move counts it as it was then. One statement, which returns what it moved
+/// with that status (grouped by PostgreSQL; SQLite cannot update in a WITH clause, so
+/// its rows are grouped here). The caller holds the owner's row FOR UPDATE, which every
+/// status writer of the owner's resources conflicts with (see
+/// `app::status::lock_owners`); SQLite's one writer is this transaction.
 async fn bulk_transition_counted(
     tx: &mut Tx,
     selection: &str,
@@ -239,48 +231,49 @@ async fn bulk_transition_counted(
     to: RsyncStatus,
 ) -> Result<i64> {
     let postgres = tx.backend() == crate::store::Backend::Postgres;
+    let update = format!(
+        "UPDATE rsync_resources SET rsync_status = ${}, superseded_from = rsync_status \
+         WHERE 1 = 1{selection} RETURNING instance_id, app, cluster, superseded_from",
+        binds.len() + 1
+    );
     let sql = if postgres {
         format!(
-            "WITH moved AS (UPDATE rsync_resources AS r SET rsync_status = ${}, \
-             superseded_from = o.rsync_status \
-             FROM (SELECT instance_id, app, cluster, kind, api_group, namespace, name, rsync_status \
-             FROM rsync_resources WHERE 1 = 1{selection}) AS o \
-             WHERE r.instance_id = o.instance_id AND r.app = o.app AND r.cluster = o.cluster \
-             AND r.kind = o.kind AND r.api_group = o.api_group AND r.namespace = o.namespace \
-             AND r.name = o.name RETURNING r.instance_id, r.app, r.cluster, o.rsync_status) \
-             SELECT instance_id, app, cluster, rsync_status, COUNT(*) AS n FROM moved \
-             GROUP BY instance_id, app, cluster, rsync_status",
-            binds.len() + 1
+            "WITH moved AS ({update}) SELECT instance_id, app, cluster, \
+             superseded_from AS rsync_status, COUNT(*) AS n FROM moved \
+             GROUP BY instance_id, app, cluster, superseded_from"
         )
     } else {
-        format!(
-            "SELECT instance_id, app, cluster, rsync_status, COUNT(*) AS n FROM rsync_resources \
-             WHERE 1 = 1{selection} GROUP BY instance_id, app, cluster, rsync_status"
-        )
+        update
     };
     let mut query = sqlx::query(&sql);
     for value in &binds {
         query = query.bind(value.clone());
     }
-    if postgres {
-        query = query.bind(to.as_str());
-    }
-    let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
-    if rows.is_empty() {
-        return Ok(0);
-    }
-    if !postgres {
-        move_selection(tx, selection, &binds, to, true).await?;
-    }
-    let mut groups = BTreeMap::new();
+    let rows = query
+        .bind(to.as_str())
+        .fetch_all(&mut **tx)
+        .await
+        .map_err(db_error)?;
+    let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
     for row in &rows {
+        let (status, n) = if postgres {
+            (
+                row.try_get("rsync_status").map_err(db_error)?,
+                row.try_get::<i64, _>("n").map_err(db_error)?,
+            )
+        } else {
+            (row.try_get("superseded_from").map_err(db_error)?, 1)
+        };
         let group = (
             row.try_get("instance_id").map_err(db_error)?,
             row.try_get("app").map_err(db_error)?,
             row.try_get("cluster").map_err(db_error)?,
-            row.try_get("rsync_status").map_err(db_error)?,
+            status,
         );
-        groups.insert(group, row.try_get::<i64, _>("n").map_err(db_error)?);
+        *groups.entry(group).or_default() += n;
+    }
+    if groups.is_empty() {
+        return Ok(0);
     }
     count_moves(tx, groups, to).await
 }

@@ -531,6 +531,30 @@ where
     }
 }
 
+/// Cuts the agent session of sim cluster `cluster` (SimulatorService).
+pub async fn disconnect(client: &Client, cluster: &str) {
+    let request = flotilla_client::v1::DisconnectClusterRequest {
+        cluster: cluster.to_string(),
+    };
+    let mut simulator = client.simulator.clone();
+    simulator
+        .disconnect_cluster(request)
+        .await
+        .expect("disconnect");
+}
+
+/// Lets the agent of sim cluster `cluster` connect again (SimulatorService).
+pub async fn reconnect(client: &Client, cluster: &str) {
+    let request = flotilla_client::v1::ReconnectClusterRequest {
+        cluster: cluster.to_string(),
+    };
+    let mut simulator = client.simulator.clone();
+    simulator
+        .reconnect_cluster(request)
+        .await
+        .expect("reconnect");
+}
+
 /// Waits until `cluster` reports `connectivity`.
 pub async fn wait_connectivity(
     client: &Client,

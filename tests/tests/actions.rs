@@ -1078,13 +1078,7 @@ async fn deadlines_pod_loss_and_expiry(server: &TestServer) {
     let mut client = server.client().await;
     converge(&mut client).await;
     // The cluster's agent is away: the action is not taken within the pickup timeout.
-    client
-        .simulator
-        .disconnect_cluster(DisconnectClusterRequest {
-            cluster: cluster1(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::disconnect(&client, &cluster1()).await;
     flotilla_tests::wait_connectivity(&client, &cluster1(), Connectivity::Retrying).await;
     let stranded = client
         .actions
@@ -1110,13 +1104,7 @@ async fn deadlines_pod_loss_and_expiry(server: &TestServer) {
         }
     })
     .await;
-    client
-        .simulator
-        .reconnect_cluster(ReconnectClusterRequest {
-            cluster: cluster1(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::reconnect(&client, &cluster1()).await;
     flotilla_tests::wait_connectivity(&client, &cluster1(), Connectivity::Available).await;
 
     // The pod disappears while its action waits: FAILED, PodNotFound.

@@ -380,20 +380,8 @@ async fn the_simulator_touches_only_sim_clusters_that_exist(server: &TestServer)
         (Code::NotFound, Some("pod")),
         "{error:?}"
     );
-    client
-        .simulator
-        .disconnect_cluster(DisconnectClusterRequest {
-            cluster: sim.clone(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::disconnect(&client, &sim).await;
     flotilla_tests::wait_connectivity(&client, &sim, Connectivity::Retrying).await;
-    client
-        .simulator
-        .reconnect_cluster(ReconnectClusterRequest {
-            cluster: sim.clone(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::reconnect(&client, &sim).await;
     flotilla_tests::wait_connectivity(&client, &sim, Connectivity::Available).await;
 }

@@ -172,13 +172,7 @@ async fn reinstantiating_before_a_cluster_returns_ends_the_old_instance_truthful
     let on_2 = total(&counts(&mut client, DIG, "", &["cluster2"]).await);
     assert!(operator_on_2 > 0 && operator_on_2 < on_2);
 
-    client
-        .simulator
-        .disconnect_cluster(DisconnectClusterRequest {
-            cluster: CLUSTER2.into(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::disconnect(&client, CLUSTER2).await;
     demo::terminate(&mut client).await;
     eventually(
         Duration::from_secs(30),
@@ -232,13 +226,7 @@ async fn reinstantiating_before_a_cluster_returns_ends_the_old_instance_truthful
     );
     assert_eq!(still.code, Code::FailedPrecondition, "{still:?}");
 
-    client
-        .simulator
-        .reconnect_cluster(ReconnectClusterRequest {
-            cluster: CLUSTER2.into(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::reconnect(&client, CLUSTER2).await;
     eventually(
         Duration::from_secs(30),
         "the dropped objects deleted",

@@ -728,13 +728,7 @@ async fn an_unreachable_cluster_waits_and_a_rollback_still_works(backend: Backen
     converged(&client, DIG, 8, 8).await;
     applies_settle_at(&metrics, "apply", 8.0).await;
     let cluster2 = names::cluster("edge", "cluster2");
-    client
-        .simulator
-        .disconnect_cluster(DisconnectClusterRequest {
-            cluster: cluster2.clone(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::disconnect(&client, &cluster2).await;
     set_collectd_replicas(&mut client, 3).await;
     approve(&mut client, DIG).await;
     rollout(&mut client, DIG)
@@ -762,10 +756,6 @@ async fn an_unreachable_cluster_waits_and_a_rollback_still_works(backend: Backen
     rollback(&mut client, DIG, first.running_revision)
         .await
         .expect("a rollback while a cluster is down");
-    client
-        .simulator
-        .reconnect_cluster(ReconnectClusterRequest { cluster: cluster2 })
-        .await
-        .unwrap();
+    flotilla_tests::reconnect(&client, &cluster2).await;
     converged(&client, DIG, 8, 8).await;
 }

@@ -347,13 +347,7 @@ async fn disconnected_cluster_retries_then_recovers(server: &TestServer) {
     converged(&mut client).await;
     let cluster2 = names::cluster("edge", "cluster2");
     let start = Instant::now();
-    client
-        .simulator
-        .disconnect_cluster(DisconnectClusterRequest {
-            cluster: cluster2.clone(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::disconnect(&client, &cluster2).await;
     let s = eventually(WAIT, "cluster2's resources to retry", || {
         let mut client = client.clone();
         async move {
@@ -398,13 +392,7 @@ async fn disconnected_cluster_retries_then_recovers(server: &TestServer) {
         "cluster1 is untouched"
     );
 
-    client
-        .simulator
-        .reconnect_cluster(ReconnectClusterRequest {
-            cluster: cluster2.clone(),
-        })
-        .await
-        .unwrap();
+    flotilla_tests::reconnect(&client, &cluster2).await;
     converged(&mut client).await;
     let cluster = client
         .lifecycle
@@ -424,23 +412,11 @@ async fn flapping_cluster_ends_available(server: &TestServer) {
     wait_connectivity(&client, &cluster1, Connectivity::Available).await;
     instantiate(&mut client).await;
     for round in 0..30 {
-        client
-            .simulator
-            .disconnect_cluster(DisconnectClusterRequest {
-                cluster: cluster1.clone(),
-            })
-            .await
-            .unwrap();
+        flotilla_tests::disconnect(&client, &cluster1).await;
         if round % 2 == 1 {
             tokio::time::sleep(Duration::from_millis(5 * (round % 7))).await;
         }
-        client
-            .simulator
-            .reconnect_cluster(ReconnectClusterRequest {
-                cluster: cluster1.clone(),
-            })
-            .await
-            .unwrap();
+        flotilla_tests::reconnect(&client, &cluster1).await;
         // Let the agent's backoff (100 ms + jitter) bring the session back sometimes.
         tokio::time::sleep(Duration::from_millis(40 * (round % 5))).await;
     }

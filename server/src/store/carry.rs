@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::rsync_resource::{ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list};
+use super::rsync_resource::{ResourceKey, RsyncResource, rsync_resources_each_page};
 use super::{Tx, db_error};
 use crate::domain::status::RsyncStatus;
 use crate::error::Result;
@@ -15,9 +15,6 @@ use crate::ids::InstanceId;
 /// The same resource (app, cluster, object) in `rsync_resources` (`n`) and `o`.
 const SAME_RESOURCE: &str = "o.app = n.app AND o.cluster = n.cluster AND o.kind = n.kind \
      AND o.api_group = n.api_group AND o.namespace = n.namespace AND o.name = n.name";
-
-/// Rows per read of the replaced instance's resources.
-const PAGE: i64 = 10_000;
 
 /// Marks which of `resources` (rendered for an instance replacing `previous`, not yet
 /// inserted) `previous` has Applied with the very manifest: those start Applied with
@@ -39,12 +36,8 @@ pub async fn carry_applied(
         .enumerate()
         .map(|(i, r)| (r.key(), i))
         .collect();
-    let filter = ResourceFilter::default();
-    let mut after: Option<ResourceKey> = None;
     let mut carried = 0;
-    loop {
-        let page = rsync_resources_list(tx, previous, &filter, after.as_ref(), PAGE, true).await?;
-        let full = page.len() as i64 == PAGE;
+    rsync_resources_each_page(tx, previous, |page| {
         for old in &page {
             if old.status != RsyncStatus::Applied {
                 continue;
@@ -60,11 +53,9 @@ pub async fn carry_applied(
                 carried += 1;
             }
         }
-        after = page.last().map(RsyncResource::key);
-        if !full {
-            return Ok(carried);
-        }
-    }
+    })
+    .await?;
+    Ok(carried)
 }
 
 /// After [`carry_applied`] and the insert of `instance`'s resources: copies the

@@ -285,6 +285,30 @@ pub async fn rsync_resources_list(
     list_at(conn, instance, filter, after, limit, with_manifest, &NOW).await
 }
 
+/// Rows per page of [`rsync_resources_each_page`].
+const EACH_PAGE: i64 = 10_000;
+
+/// Reads every rendered resource of `instance`, with its manifest, in key order, a page
+/// at a time, handing each page to `each`: a whole instance without holding it all.
+pub async fn rsync_resources_each_page(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    mut each: impl FnMut(Vec<RsyncResource>),
+) -> Result<()> {
+    let filter = ResourceFilter::default();
+    let mut after: Option<ResourceKey> = None;
+    loop {
+        let page =
+            rsync_resources_list(conn, instance, &filter, after.as_ref(), EACH_PAGE, true).await?;
+        let full = page.len() as i64 == EACH_PAGE;
+        after = page.last().map(RsyncResource::key);
+        each(page);
+        if !full {
+            return Ok(());
+        }
+    }
+}
+
 /// The status columns of a listing as it is now.
 const NOW: [&str; 3] = ["rsync_status", "cluster_status", "readiness"];
 

@@ -11,10 +11,7 @@ use super::*;
 use crate::app::status::carry_over;
 use crate::domain::render::{deployment_id, relabel};
 use crate::store::carry::{carry_applied, carry_reports};
-use crate::store::rsync_resource::rsync_unobserved_deployments;
-
-/// Rows per read of an instance's rendered resources.
-const PAGE: i64 = 10_000;
+use crate::store::rsync_resource::{rsync_resources_each_page, rsync_unobserved_deployments};
 
 /// What a new instance replaces.
 pub(super) struct Replacing<'a> {
@@ -162,17 +159,9 @@ impl Lifecycle {
 
 /// Every rendered resource of `instance`, with its manifest, in key order.
 async fn all_rendered(tx: &mut Tx, instance: InstanceId) -> Result<Vec<RsyncResource>> {
-    let filter = ResourceFilter::default();
     let mut all = Vec::new();
-    loop {
-        let after = all.last().map(RsyncResource::key);
-        let page = rsync_resources_list(tx, instance, &filter, after.as_ref(), PAGE, true).await?;
-        let full = page.len() as i64 == PAGE;
-        all.extend(page);
-        if !full {
-            return Ok(all);
-        }
-    }
+    rsync_resources_each_page(tx, instance, |page| all.extend(page)).await?;
+    Ok(all)
 }
 
 impl Lifecycle {

@@ -4,15 +4,17 @@
 //! neither SQL nor the API shows an orphan or a dangling reference.
 
 use std::future::Future;
+use std::time::Duration;
 
 use flotilla_client::v1::*;
 use flotilla_client::{Client, names};
-use flotilla_tests::{TestServer, e2e_suite, error_view, sql_count};
+use flotilla_tests::{TestServer, e2e_suite, error_view, eventually, sql_count, wait_connectivity};
 use tonic::Code;
 
 e2e_suite!(
     child_creates_race_parent_deletes,
-    reference_creates_race_referent_deletes
+    reference_creates_race_referent_deletes,
+    actions_race_and_go_with_their_cluster,
 );
 
 const ROUNDS: usize = 50;
@@ -375,6 +377,165 @@ async fn reference_creates_race_referent_deletes(server: &TestServer) {
 }
 
 const MANIFEST: &str = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n";
+
+/// An embedded sim cluster `id` of provider `actions`, its agent connected.
+async fn sim_cluster(client: &mut Client, id: &str) -> String {
+    client
+        .lifecycle
+        .create_cluster(CreateClusterRequest {
+            parent: names::cluster_provider("actions"),
+            cluster_id: id.into(),
+            cluster: Some(Cluster {
+                connection_mode: ConnectionMode::EmbeddedSim as i32,
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let cluster = names::cluster("actions", id);
+    wait_connectivity(client, &cluster, Connectivity::Available).await;
+    cluster
+}
+
+fn node_reboot(cluster: &str, node: &str, delay_in_seconds: i32) -> CreateNodeActionRequest {
+    CreateNodeActionRequest {
+        cluster: cluster.into(),
+        node: node.into(),
+        action_name: "Reboot".into(),
+        params: Some(create_node_action_request::Params::RebootParams(
+            RebootParams { delay_in_seconds },
+        )),
+        request_id: String::new(),
+    }
+}
+
+async fn delete_cluster(client: &mut Client, cluster: &str) -> Result<(), tonic::Status> {
+    client
+        .lifecycle
+        .delete_cluster(DeleteClusterRequest {
+            name: cluster.into(),
+            ..Default::default()
+        })
+        .await
+        .map(|_| ())
+}
+
+async fn actions_of(client: &mut Client, cluster: &str) -> Vec<Action> {
+    client
+        .actions
+        .list_actions(ListActionsRequest {
+            cluster: cluster.into(),
+            page_size: 1000,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .actions
+}
+
+/// Actions name their cluster: a create racing the cluster's delete leaves either the
+/// action (and the cluster, whose delete is refused while the action is open) or
+/// neither, never an action of a cluster that is gone; a cluster's finished actions go
+/// with it, so a new cluster of the same name starts with none.
+async fn actions_race_and_go_with_their_cluster(server: &TestServer) {
+    let mut a = server.client().await;
+    let mut b = server.client().await;
+    a.lifecycle
+        .create_cluster_provider(CreateClusterProviderRequest {
+            cluster_provider_id: "actions".into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // The reboots wait 5 s, so an action that won is still open when the delete looks.
+    let mut tally = Tally::default();
+    for round in 0..ROUNDS {
+        let id = format!("r{round}");
+        let cluster = sim_cluster(&mut a, &id).await;
+        // The delete starts a little later each round (0 to 2.45 ms), so that some
+        // land after the create has resolved its node and before it commits: the
+        // window in which a check outside the create's transaction lets both win.
+        let lag = Duration::from_micros(50 * (round as u64 % 50));
+        let (create, delete) = race(
+            a.actions
+                .create_node_action(node_reboot(&cluster, &format!("{id}-node-0"), 5)),
+            async {
+                tokio::time::sleep(lag).await;
+                delete_cluster(&mut b, &cluster).await
+            },
+        )
+        .await;
+        let created = tally.record("node action vs cluster", round, create, delete);
+        let remaining = actions_of(&mut a, &cluster).await;
+        assert_eq!(remaining.len(), usize::from(created), "round {round}");
+    }
+    eprintln!("node action vs cluster: {tally:?}");
+    let dangling = "SELECT COUNT(*) FROM actions a WHERE NOT EXISTS \
+                    (SELECT 1 FROM clusters c WHERE c.name = a.cluster)";
+    assert_eq!(sql_count(&server.database_url, dangling).await, 0);
+
+    // An open action refuses the delete, naming it; once it finished, the delete takes
+    // the cluster's actions with it.
+    let cluster = sim_cluster(&mut a, "again").await;
+    let open = a
+        .actions
+        .create_node_action(node_reboot(&cluster, "again-node-0", 600))
+        .await
+        .unwrap()
+        .into_inner();
+    let refusal = error_view(delete_cluster(&mut b, &cluster).await);
+    assert_eq!(
+        (refusal.code, refusal.reason.as_str()),
+        (Code::FailedPrecondition, "CLUSTER_IN_USE"),
+        "{refusal:?}"
+    );
+    assert!(refusal.message.contains(&open.name), "{refusal:?}");
+    a.actions
+        .cancel_action(CancelActionRequest {
+            name: open.name.clone(),
+        })
+        .await
+        .unwrap();
+    let done = a
+        .actions
+        .create_node_action(node_reboot(&cluster, "again-node-1", 0))
+        .await
+        .unwrap()
+        .into_inner();
+    eventually(
+        Duration::from_secs(20),
+        "the node reboot to succeed",
+        || {
+            let (mut actions, name) = (a.actions.clone(), done.name.clone());
+            async move {
+                let action = actions
+                    .get_action(GetActionRequest { name })
+                    .await
+                    .unwrap()
+                    .into_inner();
+                action
+                    .status
+                    .is_some_and(|s| s.state() == ActionState::Succeeded)
+                    .then_some(())
+            }
+        },
+    )
+    .await;
+    assert_eq!(actions_of(&mut a, &cluster).await.len(), 2);
+    delete_cluster(&mut b, &cluster).await.unwrap();
+    for name in [&open.name, &done.name] {
+        let gone = a
+            .actions
+            .get_action(GetActionRequest { name: name.clone() })
+            .await;
+        assert_eq!(error_view(gone).code, Code::NotFound, "{name}");
+    }
+    let cluster = sim_cluster(&mut a, "again").await;
+    assert!(actions_of(&mut a, &cluster).await.is_empty());
+    assert_eq!(sql_count(&server.database_url, dangling).await, 0);
+}
 
 async fn project(client: &mut Client, id: &str) {
     client

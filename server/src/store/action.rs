@@ -116,6 +116,14 @@ fn from_row(row: &AnyRow) -> Result<ActionRecord> {
     })
 }
 
+/// `$1, $2, …, $n`: the binds of an `IN (…)` list.
+fn in_list(n: usize) -> String {
+    (1..=n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn json(value: &impl Serialize) -> String {
     serde_json::to_string(value).expect("action parts serialize")
 }
@@ -400,6 +408,38 @@ pub async fn action_cluster(
     .await
 }
 
+/// Which of `clusters` exist, each held against deletion until the transaction ends
+/// (`lock`: the KEY SHARE clause on PostgreSQL, which a cluster delete's FOR UPDATE
+/// waits for; on SQLite the one writer keeps a delete out already).
+pub async fn clusters_existing(
+    conn: &mut AnyConnection,
+    clusters: &[&str],
+    lock: &str,
+) -> Result<HashSet<String>> {
+    if clusters.is_empty() {
+        return Ok(HashSet::new());
+    }
+    let sql = format!(
+        "SELECT name FROM clusters WHERE name IN ({}){lock}",
+        in_list(clusters.len())
+    );
+    let mut query = sqlx::query(&sql);
+    for cluster in clusters {
+        query = query.bind(*cluster);
+    }
+    let names = fetch_all(conn, query, |r| r.try_get("name").map_err(db_error)).await?;
+    Ok(names.into_iter().collect())
+}
+
+/// Deletes every action of `cluster` (the cluster is being deleted), returning them.
+pub async fn action_delete_of_cluster(
+    conn: &mut AnyConnection,
+    cluster: &str,
+) -> Result<Vec<ActionRecord>> {
+    let sql = format!("DELETE FROM actions WHERE cluster = $1 RETURNING {COLUMNS}");
+    fetch_all(conn, sqlx::query(&sql).bind(cluster), from_row).await
+}
+
 /// The actions with these ids (what a group of changes reads at once).
 pub async fn action_get_many(
     conn: &mut AnyConnection,
@@ -410,10 +450,7 @@ pub async fn action_get_many(
     }
     let sql = format!(
         "SELECT {COLUMNS} FROM actions WHERE id IN ({})",
-        (1..=ids.len())
-            .map(|i| format!("${i}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        in_list(ids.len())
     );
     let mut query = sqlx::query(&sql);
     for id in ids {

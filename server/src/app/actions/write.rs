@@ -19,10 +19,10 @@ use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
     ActionRecord, action_get, action_get_many, action_insert_many, action_open_by_key,
-    action_update_many,
+    action_update_many, clusters_existing,
 };
 use crate::store::watch::ActionChange;
-use crate::store::{Backend, Tx, now_micros};
+use crate::store::{Backend, RowLock, Tx, now_micros};
 
 /// Changes per group transaction, at most.
 const GROUP_CHANGES: usize = 512;
@@ -281,10 +281,11 @@ async fn apply_all(
 ) -> Result<Vec<Result<(ActionRecord, bool)>>> {
     // The generation each moved action has in the store: the compare-and-swap's.
     let mut stored: HashMap<ActionId, i64> = HashMap::new();
-    let decided: Vec<Decided> = changes
+    let mut decided: Vec<Decided> = changes
         .into_iter()
         .map(|change| decide(change, &mut read, &mut stored, options, now))
         .collect();
+    refuse_where_the_cluster_is_gone(tx, &mut decided).await?;
     let new: Vec<&ActionRecord> = decided
         .iter()
         .filter_map(|d| match d {
@@ -326,6 +327,41 @@ async fn apply_all(
         });
     }
     Ok(results)
+}
+
+/// Turns the creates of actions whose cluster no longer exists into NOT_FOUND. The
+/// create resolved its target before the group's transaction; the cluster may have
+/// been deleted since. Checked inside the transaction, holding the clusters against a
+/// delete until it commits (a delete that comes later sees the action and refuses),
+/// so no action ever names a cluster that is gone, nor reaches a new cluster that
+/// takes a deleted one's name.
+async fn refuse_where_the_cluster_is_gone(tx: &mut Tx, decided: &mut [Decided]) -> Result<()> {
+    let mut clusters: Vec<&str> = decided
+        .iter()
+        .filter_map(|d| match d {
+            Decided::Insert(action) => Some(action.cluster.as_str()),
+            _ => None,
+        })
+        .collect();
+    clusters.sort_unstable();
+    clusters.dedup();
+    if clusters.is_empty() {
+        return Ok(());
+    }
+    let lock = tx.row_lock(RowLock::KeyShare);
+    let existing = clusters_existing(tx, &clusters, lock).await?;
+    for d in decided.iter_mut() {
+        if let Decided::Insert(action) = d
+            && !existing.contains(&action.cluster)
+        {
+            *d = Decided::Done(Err(Error::NotFound {
+                kind: "flotilla.v1.Cluster",
+                name: action.cluster.clone(),
+                field: Some("cluster".into()),
+            }));
+        }
+    }
+    Ok(())
 }
 
 /// The refusal of a create whose pod or node has an open action, naming it.

@@ -2,6 +2,9 @@
 //! resources.
 
 use super::*;
+use crate::app::actions::emit as emit_action;
+use crate::store::action::{ActionFilter, action_delete_of_cluster, action_list};
+use crate::store::watch::ActionChange;
 
 impl Lifecycle {
     pub(super) async fn cluster_view(
@@ -193,6 +196,30 @@ impl Lifecycle {
                     "resources on {cluster} are still being deleted; retry when termination finished"
                 ),
             ));
+        }
+        // Actions are the cluster's own: an open one (which an agent may be running)
+        // refuses the delete; finished ones go with the cluster, so a cluster that
+        // takes its name later starts with none. Action creates hold the cluster's
+        // row until they commit (see `app::actions`), so none slips in meanwhile.
+        let filter = ActionFilter {
+            cluster: cluster.clone(),
+            open_only: true,
+            ..Default::default()
+        };
+        if let Some(open) = action_list(&mut tx, &filter, None, 1).await?.first() {
+            return Err(Error::precondition(
+                "CLUSTER_IN_USE",
+                "REFERENCE",
+                open.name(),
+                format!(
+                    "{} is still {} on {cluster}; cancel it or wait for it to finish",
+                    open.name(),
+                    open.state
+                ),
+            ));
+        }
+        for action in action_delete_of_cluster(&mut tx, &cluster).await? {
+            emit_action(&mut tx, &action, ActionChange::Deleted);
         }
         instance_delete_for_owner(&mut tx, &cluster).await?;
         history_delete(&mut tx, &cluster).await?;

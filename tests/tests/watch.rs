@@ -238,6 +238,9 @@ async fn snapshot_then_live_events_mirror_the_query(server: &TestServer) {
     let fresh = read_snapshot(&mut again).await;
     assert_eq!(fresh.comparable(), mirror.comparable());
     assert_eq!(fresh.connectivity.len(), 2, "{:?}", fresh.connectivity);
+    // The stream opened before the first instance learnt where it was placed: the
+    // connectivity of each cluster it placed, as the fresh snapshot has it.
+    assert_eq!(mirror.connectivity, fresh.connectivity);
 }
 
 /// The (revision, sub) a token names (the test knows the format).

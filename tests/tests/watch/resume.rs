@@ -5,7 +5,8 @@
 use super::*;
 
 /// Resuming with the token of the LIFECYCLE_CHANGED that announces a new instance
-/// replays that instance's resources and counts, as the uninterrupted stream had them.
+/// replays the connectivity of its clusters, its resources and counts, as the
+/// uninterrupted stream had them.
 pub(super) async fn resume_at_an_instance_switch_sends_its_resources(server: &TestServer) {
     let mut client = server.client().await;
     let mut stream = watch(&mut client, watch_request(StatusOutput::All, "")).await;
@@ -37,6 +38,32 @@ pub(super) async fn resume_at_an_instance_switch_sends_its_resources(server: &Te
         again.push(next_event(&mut resumed).await);
     }
     assert_eq!(again, expansion);
+    // The stream opened before any instance: the switch first announces where the
+    // instance is placed, and a resume between those events goes on after them.
+    let connectivity = WatchEventType::ConnectivityChanged as i32;
+    assert_eq!(
+        expansion
+            .iter()
+            .take(3)
+            .map(|e| e.r#type)
+            .collect::<Vec<_>>(),
+        [
+            connectivity,
+            connectivity,
+            WatchEventType::ResourceChanged as i32
+        ],
+        "{expansion:?}"
+    );
+    let mut resumed = watch(
+        &mut client,
+        watch_request(StatusOutput::All, &expansion[0].resume_token),
+    )
+    .await;
+    let mut again = Vec::new();
+    for _ in 1..expansion.len() {
+        again.push(next_event(&mut resumed).await);
+    }
+    assert_eq!(again, expansion[1..]);
 }
 
 /// Terminating while cluster1 is down leaves its resources Applied (their deletes

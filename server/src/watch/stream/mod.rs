@@ -687,13 +687,17 @@ impl Subscriber {
         Ok(true)
     }
 
-    /// Switches to the instance a lifecycle event announced: its rendered resources as
+    /// Switches to the instance a lifecycle event announced: the connectivity of the
+    /// clusters it newly places, then its rendered resources as
     /// they started at that revision (Pending and Unknown; Applied with the statuses
     /// they were carried with for those a rollout carried over) after derived position
     /// `skip`, then its counts. A carried resource's DETAIL body is the one stored when
     /// the stream reads it (later changes of it follow as events anyway).
     async fn new_instance(&mut self, event: &Event, skip: i64) -> std::result::Result<(), Stop> {
-        let Payload::Lifecycle { instance, .. } = &event.payload else {
+        let Payload::Lifecycle {
+            instance, previous, ..
+        } = &event.payload
+        else {
             return Ok(());
         };
         let id: InstanceId = instance.parse().map_err(Error::internal)?;
@@ -704,6 +708,23 @@ impl Subscriber {
         let mut conn = self.hub.store().read().await?;
         let filter = self.sql_filter(&mut conn, id).await?;
         let carried = instance_carried(&mut conn, id).await? > 0;
+        // The clusters the new instance places that the previous one did not: the
+        // stream has not announced their connectivity (a stream opened before the
+        // first instance has announced none). Decided from the two instances, so a
+        // resumed stream numbers these events as the first one did; the state is the
+        // one stored now (a change after the event's revision follows as its own event).
+        let before: std::collections::HashSet<String> = match previous.parse::<InstanceId>() {
+            Ok(previous) => instance_clusters(&mut conn, previous)
+                .await?
+                .into_iter()
+                .collect(),
+            Err(_) => Default::default(),
+        };
+        let arriving: Vec<(String, String)> = placed_connectivity(&mut conn, id)
+            .await?
+            .into_iter()
+            .filter(|(cluster, _)| !before.contains(cluster) && self.cluster_matches(cluster))
+            .collect();
         let start = if carried {
             start_counts(&mut conn, id, &filter).await?
         } else {
@@ -731,8 +752,20 @@ impl Subscriber {
                 }
             }
         }
-        let output = self.request.output;
         let mut sub = 0;
+        for (cluster, state) in arriving {
+            sub += 1;
+            if sub <= skip {
+                continue;
+            }
+            let message = connectivity_event(&cluster, &state, event.time);
+            let position = Position {
+                sub,
+                ..Position::after(event.revision)
+            };
+            self.send_at(message, position).await?;
+        }
+        let output = self.request.output;
         if output != Output::Summary {
             let mut after: Option<ResourceKey> = None;
             loop {

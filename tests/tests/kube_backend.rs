@@ -18,6 +18,7 @@ e2e_suite!(
     args = ["--sim", "false"],
     kube_agent_deploys_reports_and_heals,
     kube_agent_runs_vm_actions_through_kubevirt,
+    a_rollout_keeps_the_pods_of_unchanged_deployments,
 );
 
 #[path = "common/fleet.rs"]
@@ -478,6 +479,126 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         },
     )
     .await;
+}
+
+const SETTINGS: &str = "apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: settings
+  namespace: shop
+data:
+  mode: one
+";
+
+/// On a real cluster a Deployment's pods are owned by a ReplicaSet, which is not
+/// rendered (nor watched). A rollout that changes another app carries web's Deployment
+/// over unchanged, and with it the pods its cluster reported: in the new instance the
+/// moment the rollout answers, with no report from the agent (nothing changed on the
+/// cluster for web, so it sends none).
+async fn a_rollout_keeps_the_pods_of_unchanged_deployments(server: &TestServer) {
+    let mut client = server.client().await;
+    let Kube {
+        api,
+        agent: _agent,
+        _stop,
+    } = kube_cluster(server, &mut client, Options::default()).await;
+    let dig = group(&mut client, &[("web", WEB), ("settings", SETTINGS)]).await;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // 4 rendered, web's 2 pods: present and Ready.
+    eventually(WAIT, "web and its pods to be ready", || {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        async move {
+            let s = summary(&mut client, &dig, &[]).await;
+            let (r, c, ready) = (
+                s.rsync_status.unwrap_or_default(),
+                s.cluster_status.unwrap_or_default(),
+                s.readiness.unwrap_or_default(),
+            );
+            (r.applied == 4 && c.present == 6 && ready.ready == 6).then_some(())
+        }
+    })
+    .await;
+    let owners: Vec<String> = api
+        .list("Pod")
+        .iter()
+        .filter_map(|p| p.pointer("/metadata/ownerReferences/0/kind"))
+        .filter_map(|k| k.as_str().map(String::from))
+        .collect();
+    assert_eq!(owners, ["ReplicaSet", "ReplicaSet"], "the emulator's pods");
+    let pods_before: Vec<String> = detail(&mut client, &dig)
+        .await
+        .iter()
+        .filter(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod") && present(r))
+        .map(|r| r.name.clone())
+        .collect();
+    assert_eq!(pods_before.len(), 2, "{pods_before:?}");
+
+    let ca = names::composite_app("p", "shop", "v1");
+    client
+        .lifecycle
+        .update_app(UpdateAppRequest {
+            app: Some(App {
+                name: format!("{ca}/apps/settings"),
+                manifests: SETTINGS.replace("mode: one", "mode: two"),
+                ..Default::default()
+            }),
+            update_mask: Some(prost_types::FieldMask {
+                paths: vec!["manifests".into()],
+            }),
+        })
+        .await
+        .unwrap();
+    client
+        .lifecycle
+        .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let before = summary(&mut client, &dig, &[]).await.instance;
+    client
+        .lifecycle
+        .rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let resources = detail(&mut client, &dig).await;
+    let pods_after: Vec<String> = resources
+        .iter()
+        .filter(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod") && present(r))
+        .map(|r| r.name.clone())
+        .collect();
+    assert_eq!(pods_after, pods_before, "{resources:?}");
+    assert_ne!(summary(&mut client, &dig, &[]).await.instance, before);
+    // The changed ConfigMap converges as usual; the pods stay.
+    eventually(WAIT, "the new settings to be applied", || {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        async move {
+            let s = summary(&mut client, &dig, &[]).await;
+            let (r, c) = (
+                s.rsync_status.unwrap_or_default(),
+                s.cluster_status.unwrap_or_default(),
+            );
+            (r.applied == 4 && c.present == 6).then_some(())
+        }
+    })
+    .await;
+    assert_eq!(
+        api.get("ConfigMap", "shop", "settings").unwrap()["data"]["mode"],
+        "two"
+    );
 }
 
 fn action_state(action: &Action) -> ActionState {

@@ -3,6 +3,7 @@
 //! the carry-over of a replaced instance's pods.
 
 use super::*;
+use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 impl StatusApp {
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
@@ -587,22 +588,32 @@ pub(crate) async fn carry_over(
         let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
         let apps = instance_apps(tx, instance).await?;
         let apps: Vec<&str> = apps.iter().map(String::as_str).collect();
+        // Deployments with a resource not carried over: the server asks their agents
+        // to report them again (`reports_wanted`).
+        let reported_again: HashSet<(String, String)> = rsync_unobserved_deployments(tx, instance)
+            .await?
+            .into_iter()
+            .collect();
         for cluster in instance_clusters(tx, instance).await? {
             let seen = cluster_resources_for_bundles(tx, previous, &cluster, &apps).await?;
             for (app, rows) in &seen {
                 let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
                     kept.contains(&[app.as_str(), &cluster, kind, group, namespace, name])
                 };
-                // What the carried controllers make; a changed controller's pods are
-                // left to the agent's report after the apply.
+                // Of a deployment carried over whole, everything its cluster made; of
+                // one that changed, what the carried controllers own directly (a
+                // changed controller's pods, and the rest, come with the report the
+                // server asks for). A Deployment's pods on a real cluster are owned by
+                // a ReplicaSet, which is not rendered: only the first rule keeps them.
+                let whole = !reported_again.contains(&(cluster.clone(), app.clone()));
                 let resources: Vec<Reported> = rows
                     .iter()
                     .filter(|r| r.present && !r.rsync_backed)
                     .filter_map(|r| {
                         let body = Body::from_text(r.body.clone())?;
                         let metadata = &body.value()["metadata"];
-                        let keep =
-                            is_owned(metadata) && owned_by_kept(metadata, &r.namespace, &is_kept);
+                        let keep = is_owned(metadata)
+                            && (whole || owned_by_kept(metadata, &r.namespace, &is_kept));
                         keep.then(|| Reported {
                             gvk: r.gvk.clone(),
                             namespace: r.namespace.clone(),

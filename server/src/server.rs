@@ -346,7 +346,12 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
         )
         .add_optional_service(config.sim.then(|| {
-            SimulatorServiceServer::new(SimulatorApi::new(hub.clone(), iaas, store.clone()))
+            SimulatorServiceServer::new(SimulatorApi::new(
+                hub.clone(),
+                iaas,
+                lifecycle.clone(),
+                actions.clone(),
+            ))
         }));
 
     info!(%address, sim = config.sim, tls = tls.is_some(), mtls = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some()), "flotilla-server listening");

@@ -192,17 +192,7 @@ impl ActionService for ActionApi {
                 "" => None,
                 token => Some(crate::watch::token::decode(ACTIONS_TARGET, token)?),
             };
-            {
-                // The cluster must exist.
-                let mut conn = self.watch.store().read().await?;
-                crate::store::action::action_cluster(&mut conn, &cluster, "", "")
-                    .await?
-                    .ok_or_else(|| Error::NotFound {
-                        kind: "flotilla.v1.Cluster",
-                        name: cluster.clone(),
-                        field: Some("cluster".into()),
-                    })?;
-            }
+            self.app.require_cluster(&cluster).await?;
             start(
                 self.watch.clone(),
                 ActionWatch {

@@ -12,25 +12,30 @@ use tonic::{Request, Response, Status};
 use super::check_size;
 use super::convert::name;
 use crate::agent::AgentHub;
+use crate::app::actions::Actions;
+use crate::app::lifecycle::Lifecycle;
 use crate::domain::names::CLUSTER;
-use crate::domain::resources::{ClusterSpec, ConnectionMode};
+use crate::domain::resources::ConnectionMode;
 use crate::error::{Error, Result};
 use crate::infra::sim::SimIaas;
-use crate::store::Store;
-use crate::store::action::action_cluster;
-use crate::store::object::{Object, object_find};
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 
 pub struct SimulatorApi {
     hub: Arc<AgentHub>,
     iaas: SimIaas,
-    store: Store,
+    lifecycle: Lifecycle,
+    actions: Actions,
 }
 
 impl SimulatorApi {
-    pub fn new(hub: Arc<AgentHub>, iaas: SimIaas, store: Store) -> Self {
-        Self { hub, iaas, store }
+    pub fn new(hub: Arc<AgentHub>, iaas: SimIaas, lifecycle: Lifecycle, actions: Actions) -> Self {
+        Self {
+            hub,
+            iaas,
+            lifecycle,
+            actions,
+        }
     }
 
     /// The sim cluster `cluster` names: NOT_FOUND if there is no such cluster,
@@ -39,17 +44,20 @@ impl SimulatorApi {
     /// cluster.
     async fn sim_cluster(&self, cluster: &str) -> Result<String> {
         let name = name(&CLUSTER, "cluster", cluster)?;
-        let object: Object<ClusterSpec> = {
-            let mut conn = self.store.read().await?;
-            object_find(&mut conn, &name).await?
-        }
-        .ok_or_else(|| Error::NotFound {
-            kind: CLUSTER.type_name,
-            name: name.to_string(),
-            field: Some("cluster".into()),
-        })?;
+        let view = self
+            .lifecycle
+            .get_cluster(&name)
+            .await
+            .map_err(|error| match error {
+                Error::NotFound { kind, name, .. } => Error::NotFound {
+                    kind,
+                    name,
+                    field: Some("cluster".into()),
+                },
+                other => other,
+            })?;
         let cluster = name.to_string();
-        if object.spec.connection_mode == ConnectionMode::EmbeddedSim {
+        if view.object.spec.connection_mode == ConnectionMode::EmbeddedSim {
             return Ok(cluster);
         }
         match self.hub.agent_backend(&cluster).as_deref() {
@@ -128,11 +136,11 @@ impl SimulatorService for SimulatorApi {
         }
         let cluster = self.sim_cluster(&req.cluster).await?;
         // The server knows the cluster's pods from what its agent reports.
-        let known = {
-            let mut conn = self.store.read().await.map_err(Status::from)?;
-            action_cluster(&mut conn, &cluster, &req.namespace, &req.pod).await?
-        };
-        if known.and_then(|c| c.pod).is_none() {
+        if !self
+            .actions
+            .pod_reported(&cluster, &req.namespace, &req.pod)
+            .await?
+        {
             let namespace = if req.namespace.is_empty() {
                 "default"
             } else {

@@ -23,7 +23,7 @@ use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, StatusResu
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
-use crate::store::instance::{InstanceRow, instance_list};
+use crate::store::instance::InstanceRow;
 use crate::store::rsync_resource::ResourceKey;
 use crate::watch::stream::{self, WatchRequest};
 use crate::watch::{Encoded, WatchHub, token};
@@ -401,14 +401,10 @@ impl StatusService for StatusApi {
                 .await?
                 .instance
                 .map(|i| i.id);
-            let mut conn = self.app.store().read().await?;
-            let mut rows = instance_list(
-                &mut conn,
-                &owner.to_string(),
-                paging.after.as_deref(),
-                size as i64 + 1,
-            )
-            .await?;
+            let mut rows = self
+                .app
+                .instances(&owner.to_string(), paging.after.as_deref(), size + 1)
+                .await?;
             let more = rows.len() > size;
             rows.truncate(size);
             let next_page_token = paging.next_token(more, rows.last().map(|l| l.id.to_string()));

@@ -291,6 +291,27 @@ impl Actions {
         }
     }
 
+    /// NOT_FOUND (field `cluster`) unless `cluster` exists.
+    pub async fn require_cluster(&self, cluster: &str) -> Result<()> {
+        let mut conn = self.store.read().await?;
+        match action_cluster(&mut conn, cluster, "", "").await? {
+            Some(_) => Ok(()),
+            None => Err(Error::NotFound {
+                kind: "flotilla.v1.Cluster",
+                name: cluster.to_string(),
+                field: Some("cluster".into()),
+            }),
+        }
+    }
+
+    /// Whether `cluster`'s agent reported the pod `namespace/pod` present (the pods the
+    /// server knows are the ones agents report).
+    pub async fn pod_reported(&self, cluster: &str, namespace: &str, pod: &str) -> Result<bool> {
+        let mut conn = self.store.read().await?;
+        let cluster = action_cluster(&mut conn, cluster, namespace, pod).await?;
+        Ok(cluster.is_some_and(|c| c.pod.is_some()))
+    }
+
     pub async fn get(&self, id: ActionId) -> Result<ActionRecord> {
         let mut conn = self.store.read().await?;
         action_get(&mut conn, id)

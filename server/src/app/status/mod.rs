@@ -25,7 +25,8 @@ use crate::store::carry::{carried_keys, has_cluster_only};
 use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::{dig_set_conditions, dig_status};
 use crate::store::instance::{
-    InstanceRow, instance_clusters, instance_find, instance_of_base, instance_settle_late_applies,
+    InstanceRow, instance_clusters, instance_find, instance_list, instance_of_base,
+    instance_settle_late_applies,
 };
 use crate::store::network::{cluster_network_status, cluster_set_conditions};
 use crate::store::resource_error::{
@@ -266,6 +267,17 @@ impl StatusApp {
     }
 
     /// The status of a deployment intent group or of a cluster's network intents.
+    /// A page of `owner`'s instances, newest first, older than `before`.
+    pub async fn instances(
+        &self,
+        owner: &str,
+        before: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<InstanceRow>> {
+        let mut conn = self.store.read().await?;
+        instance_list(&mut conn, owner, before, limit as i64).await
+    }
+
     pub async fn query(&self, owner: &ResourceName, query: &StatusQuery) -> Result<StatusResult> {
         let cacheable = query.output == Output::Summary
             && query.apps.is_empty()

@@ -4,6 +4,7 @@
 
 mod action;
 mod container_cluster;
+mod network;
 mod resources;
 
 use std::collections::BTreeMap;
@@ -11,6 +12,7 @@ use std::collections::BTreeMap;
 pub use action::*;
 pub use container_cluster::*;
 use flotilla_api::v1 as pb;
+pub use network::*;
 use prost_types::{FieldMask, Timestamp, value::Kind as ValueKind};
 pub use resources::*;
 use serde_json::Value;

@@ -1,0 +1,174 @@
+//! The sim cluster's controllers, scheduling and reports.
+use super::*;
+use crate::domain::readiness::{Readiness, readiness};
+
+fn deployment(name: &str, replicas: i64, id: &str) -> Value {
+    json!({
+        "apiVersion": "apps/v1", "kind": "Deployment",
+        "metadata": {"name": name, "labels": {DEPLOYMENT_ID_LABEL: id}},
+        "spec": {"replicas": replicas, "template": {"metadata": {"labels": {"app": name}}}}
+    })
+}
+
+fn find<'a>(bundle: &'a [Observed], kind: &str, name: &str) -> Option<&'a Observed> {
+    bundle.iter().find(|o| o.gvk.kind == kind && o.name == name)
+}
+
+#[tokio::test]
+async fn deployments_get_pods_that_become_ready() {
+    let (sim, mut changes) = SimCluster::new(Duration::from_millis(50));
+    sim.apply(&deployment("web", 2, "i-a"), 1).unwrap();
+    let bundle = sim.bundle("i-a");
+    assert_eq!(bundle.len(), 3, "deployment and two pods: {bundle:?}");
+    let web = find(&bundle, "Deployment", "web").unwrap();
+    assert_eq!(
+        readiness("Deployment", &web.spec, &web.status),
+        Readiness::NotReady
+    );
+    assert_eq!(changes.recv().await.unwrap(), "i-a");
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let bundle = sim.bundle("i-a");
+    let web = find(&bundle, "Deployment", "web").unwrap();
+    assert_eq!(
+        readiness("Deployment", &web.spec, &web.status),
+        Readiness::Ready
+    );
+    let pod = find(&bundle, "Pod", "web-0").unwrap();
+    assert_eq!(readiness("Pod", &pod.spec, &pod.status), Readiness::Ready);
+    assert_eq!(pod.metadata["labels"]["app"], "web");
+}
+
+#[tokio::test]
+async fn deleted_controller_pods_come_back_under_the_same_name() {
+    let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+    sim.apply(&deployment("web", 1, "i-a"), 1).unwrap();
+    assert!(sim.delete_pod("", "web-0"));
+    assert!(find(&sim.bundle("i-a"), "Pod", "web-0").is_none());
+    tokio::time::sleep(RECREATE_DELAY + Duration::from_millis(100)).await;
+    assert!(find(&sim.bundle("i-a"), "Pod", "web-0").is_some());
+    assert!(!sim.delete_pod("", "nope"));
+}
+
+#[tokio::test]
+async fn jobs_complete_and_plain_kinds_exist_at_once() {
+    let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+    sim.apply(&json!({"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "once", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "spec": {}}), 1)
+        .unwrap();
+    sim.apply(&json!({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cfg", "labels": {DEPLOYMENT_ID_LABEL: "i-j"}}, "data": {"k": "v"}}), 1)
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    let bundle = sim.bundle("i-j");
+    let job = find(&bundle, "Job", "once").unwrap();
+    assert_eq!(readiness("Job", &job.spec, &job.status), Readiness::Ready);
+    assert!(find(&bundle, "ConfigMap", "cfg").is_some());
+}
+
+#[tokio::test]
+async fn a_reapplied_controller_rolls_its_pods_to_the_new_deployment() {
+    let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+    sim.apply(&deployment("web", 2, "i-old"), 1).unwrap();
+    sim.apply(&deployment("web", 2, "i-new"), 2).unwrap();
+    assert_eq!(sim.bundle("i-new").len(), 3, "deployment and its two pods");
+    assert!(sim.bundle("i-old").is_empty(), "{:?}", sim.bundle("i-old"));
+}
+
+/// A rollout that only scales keeps the running pods; one that changes the pod
+/// template replaces them, as Kubernetes does.
+#[tokio::test]
+async fn scaling_keeps_pods_and_a_new_template_rolls_them() {
+    let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+    let uids = |sim: &SimCluster| -> BTreeMap<String, String> {
+        sim.bundle("i-a")
+            .into_iter()
+            .filter(|o| o.gvk.kind == "Pod")
+            .map(|o| (o.name, o.metadata["uid"].as_str().unwrap().to_string()))
+            .collect()
+    };
+    sim.apply(&deployment("web", 2, "i-a"), 1).unwrap();
+    let before = uids(&sim);
+    assert_eq!(before.len(), 2);
+    sim.apply(&deployment("web", 3, "i-a"), 2).unwrap();
+    let scaled = uids(&sim);
+    assert_eq!(scaled.len(), 3);
+    for (pod, uid) in &before {
+        assert_eq!(scaled.get(pod), Some(uid), "{pod} kept through a scale-up");
+    }
+    let mut changed = deployment("web", 3, "i-a");
+    changed["spec"]["template"]["spec"] = json!({"containers": [{"name": "c", "image": "v2"}]});
+    sim.apply(&changed, 3).unwrap();
+    let rolled = uids(&sim);
+    assert_eq!(rolled.len(), 3);
+    for (pod, uid) in &scaled {
+        assert_ne!(
+            rolled.get(pod),
+            Some(uid),
+            "{pod} replaced by a new template"
+        );
+    }
+}
+
+/// Re-applying what the cluster holds (a reconnecting agent gets its whole desired
+/// state again) changes nothing: no change to report, ready pods stay ready.
+#[tokio::test]
+async fn an_identical_apply_is_a_no_op() {
+    let (sim, mut changes) = SimCluster::new(Duration::from_millis(10));
+    sim.apply(&deployment("web", 1, "i-a"), 1).unwrap();
+    assert_eq!(changes.recv().await.unwrap(), "i-a");
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    while changes.try_recv().is_ok() {}
+    let before = sim.bundle("i-a");
+    sim.apply(&deployment("web", 1, "i-a"), 1).unwrap();
+    sim.apply(&deployment("web", 1, "i-a"), 2).unwrap();
+    tokio::time::sleep(Duration::from_millis(80)).await;
+    assert!(changes.try_recv().is_err(), "no change reported");
+    assert_eq!(sim.bundle("i-a"), before, "the pod kept its readiness");
+    let pod = find(&before, "Pod", "web-0").unwrap();
+    assert_eq!(readiness("Pod", &pod.spec, &pod.status), Readiness::Ready);
+    // The generation moved: an apply older than the last one is still ignored.
+    sim.apply(&deployment("web", 3, "i-a"), 1).unwrap();
+    assert_eq!(sim.bundle("i-a").len(), 2, "generation 1 < 2: ignored");
+    // A changed apply is one.
+    sim.apply(&deployment("web", 2, "i-a"), 3).unwrap();
+    assert_eq!(changes.recv().await.unwrap(), "i-a");
+    assert_eq!(sim.bundle("i-a").len(), 3);
+}
+
+#[tokio::test]
+async fn stale_generations_are_ignored() {
+    let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+    sim.apply(&deployment("web", 3, "i-new"), 20).unwrap();
+    sim.apply(&deployment("web", 1, "i-old"), 10).unwrap();
+    assert_eq!(sim.bundle("i-new").len(), 4, "the newer apply stays");
+    assert!(sim.bundle("i-old").is_empty());
+}
+
+#[tokio::test]
+async fn fault_rules_fail_matching_applies_and_delete_removes_pods() {
+    let (sim, _changes) = SimCluster::new(Duration::from_millis(10));
+    sim.fail_applies("Deployment", "*");
+    assert!(sim.apply(&deployment("web", 1, "i-f"), 1).is_err());
+    assert!(sim.bundle("i-f").is_empty());
+    assert_eq!(
+        sim.deployment_ids(),
+        ["i-f"],
+        "failed applies still name their deployment"
+    );
+    sim.fail_applies("", "");
+    sim.apply(&deployment("web", 1, "i-f"), 1).unwrap();
+    assert_eq!(sim.object_count(), 2);
+    sim.delete(
+        &Gvk::from_api_version("apps/v1", "Deployment"),
+        "",
+        "web",
+        Some("i-f"),
+    )
+    .unwrap();
+    assert_eq!(sim.object_count(), 0);
+    sim.delete(
+        &Gvk::from_api_version("apps/v1", "Deployment"),
+        "",
+        "web",
+        None,
+    )
+    .unwrap();
+}

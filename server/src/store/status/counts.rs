@@ -1,0 +1,231 @@
+//! The aggregates: per (instance, app, cluster) counts of each status dimension,
+//! moved by deltas in the transactions that move statuses, and the counts a selection
+//! that names resources needs (counted from the rows).
+
+use super::*;
+
+/// An aggregate dimension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Dimension {
+    Rsync,
+    Cluster,
+    Readiness,
+}
+
+impl Dimension {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Dimension::Rsync => "rsync",
+            Dimension::Cluster => "cluster",
+            Dimension::Readiness => "readiness",
+        }
+    }
+}
+
+/// Pending changes of `status_counts`, applied in one go at the end of a transaction.
+#[derive(Debug, Default)]
+pub struct CountDeltas(BTreeMap<(String, String, String, Dimension, String), i64>);
+
+impl CountDeltas {
+    pub fn add(
+        &mut self,
+        instance: InstanceId,
+        app: &str,
+        cluster: &str,
+        dimension: Dimension,
+        value: &str,
+        delta: i64,
+    ) {
+        if value.is_empty() || delta == 0 {
+            return;
+        }
+        *self
+            .0
+            .entry((
+                instance.to_string(),
+                app.to_string(),
+                cluster.to_string(),
+                dimension,
+                value.to_string(),
+            ))
+            .or_default() += delta;
+    }
+
+    /// Records one resource moving from `old` to `new` in `dimension`.
+    pub fn moved(
+        &mut self,
+        instance: InstanceId,
+        app: &str,
+        cluster: &str,
+        dimension: Dimension,
+        old: &str,
+        new: &str,
+    ) {
+        if old != new {
+            self.add(instance, app, cluster, dimension, old, -1);
+            self.add(instance, app, cluster, dimension, new, 1);
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.values().all(|d| *d == 0)
+    }
+
+    /// Writes the deltas (multi-row upserts, 100 rows a statement) to the per
+    /// (app, cluster) aggregates, then to the instance totals: every status write of an
+    /// instance updates the same few total rows and holds them until it commits, so
+    /// they come last.
+    pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
+        let rows: Vec<_> = self
+            .0
+            .into_iter()
+            .filter(|(_, delta)| *delta != 0)
+            .collect();
+        let mut totals: BTreeMap<(&str, Dimension, &str), i64> = BTreeMap::new();
+        for ((instance, _, _, dimension, value), delta) in &rows {
+            *totals.entry((instance, *dimension, value)).or_default() += delta;
+        }
+        let totals: Vec<_> = totals.into_iter().filter(|(_, d)| *d != 0).collect();
+        for chunk in rows.chunks(100) {
+            let sql = format!(
+                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) VALUES {} \
+                 ON CONFLICT (instance_id, app, cluster, dimension, value) \
+                 DO UPDATE SET count = status_counts.count + excluded.count",
+                placeholders(conn, chunk.len(), 6)
+            );
+            let mut query = sqlx::query(&sql);
+            for ((instance, app, cluster, dimension, value), delta) in chunk {
+                query = query
+                    .bind(instance.clone())
+                    .bind(app.clone())
+                    .bind(cluster.clone())
+                    .bind(dimension.as_str())
+                    .bind(value.clone())
+                    .bind(*delta);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
+        }
+        for chunk in totals.chunks(100) {
+            let sql = format!(
+                "INSERT INTO status_totals (instance_id, dimension, value, count) VALUES {} \
+                 ON CONFLICT (instance_id, dimension, value) \
+                 DO UPDATE SET count = status_totals.count + excluded.count",
+                placeholders(conn, chunk.len(), 4)
+            );
+            let mut query = sqlx::query(&sql);
+            for ((instance, dimension, value), delta) in chunk {
+                query = query
+                    .bind(instance.to_string())
+                    .bind(dimension.as_str())
+                    .bind(value.to_string())
+                    .bind(*delta);
+            }
+            query.execute(&mut *conn).await.map_err(db_error)?;
+        }
+        Ok(())
+    }
+}
+
+/// Sums the aggregates of `instance`, optionally only for some apps and clusters (the
+/// filter must not name resources).
+pub async fn counts_sum(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &crate::store::rsync_resource::ResourceFilter,
+) -> Result<BTreeMap<(String, String), i64>> {
+    debug_assert!(filter.names.is_empty(), "aggregates are not kept per name");
+    let mut binds = vec![instance.to_string()];
+    let sql = if filter.apps.is_empty() && filter.clusters.is_empty() {
+        String::from(
+            "SELECT dimension, value, count AS total FROM status_totals WHERE instance_id = $1",
+        )
+    } else {
+        let mut sql = String::from(
+            "SELECT dimension, value, CAST(SUM(count) AS BIGINT) AS total FROM status_counts WHERE instance_id = $1",
+        );
+        sql.push_str(&filter.sql("", &mut binds));
+        sql.push_str(" GROUP BY dimension, value");
+        sql
+    };
+    let mut query = sqlx::query(&sql);
+    for bind in binds {
+        query = query.bind(bind);
+    }
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                (
+                    r.try_get("dimension").map_err(db_error)?,
+                    r.try_get("value").map_err(db_error)?,
+                ),
+                r.try_get("total").map_err(db_error)?,
+            ))
+        })
+        .collect()
+}
+
+/// Counts for a selection that names resources: the aggregates cannot answer it, so
+/// the (indexed) rows with those names are counted.
+pub async fn counts_for_names(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &crate::store::rsync_resource::ResourceFilter,
+) -> Result<BTreeMap<(String, String), i64>> {
+    count_rows(conn, instance, filter, "rsync_status").await
+}
+
+/// The counts of `instance`'s resources that `filter` selects as they were just before
+/// a newer instance took the instance's resources over (see `instance_claim`): those
+/// it took count with the status they had then. For a watch stream resumed at a token
+/// from before that takeover, which no event of the moved resources leads back to.
+pub async fn counts_before_takeover(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &crate::store::rsync_resource::ResourceFilter,
+) -> Result<BTreeMap<(String, String), i64>> {
+    let rsync = "CASE WHEN superseded_from = '' THEN rsync_status ELSE superseded_from END";
+    count_rows(conn, instance, filter, rsync).await
+}
+
+/// Counts `instance`'s rows that `filter` selects, reading the rsync status of
+/// rendered resources as `rsync` (an SQL expression over `rsync_resources`).
+async fn count_rows(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &crate::store::rsync_resource::ResourceFilter,
+    rsync: &str,
+) -> Result<BTreeMap<(String, String), i64>> {
+    let mut totals: BTreeMap<(String, String), i64> = BTreeMap::new();
+    let mut binds = vec![instance.to_string()];
+    let where_ = filter.sql("", &mut binds);
+    for (sql, dims) in [
+        (
+            format!(
+                "SELECT {rsync} AS a, cluster_status AS b, readiness AS c FROM rsync_resources WHERE instance_id = $1{where_}"
+            ),
+            ["rsync", "cluster", "readiness"],
+        ),
+        (
+            format!(
+                "SELECT '' AS a, CASE WHEN present = 1 THEN 'Present' ELSE 'NotPresent' END AS b, readiness AS c \
+                 FROM cluster_resources WHERE instance_id = $1 AND rsync_backed = 0{where_}"
+            ),
+            ["rsync", "cluster", "readiness"],
+        ),
+    ] {
+        let mut query = sqlx::query(&sql);
+        for bind in &binds {
+            query = query.bind(bind.clone());
+        }
+        for row in query.fetch_all(&mut *conn).await.map_err(db_error)? {
+            for (column, dimension) in ["a", "b", "c"].into_iter().zip(dims) {
+                let value: String = row.try_get(column).map_err(db_error)?;
+                if !value.is_empty() {
+                    *totals.entry((dimension.to_string(), value)).or_default() += 1;
+                }
+            }
+        }
+    }
+    Ok(totals)
+}

@@ -37,18 +37,8 @@ pub async fn cluster_connectivity(conn: &mut AnyConnection, cluster: &str) -> Re
 
 /// Every cluster name with its connection mode stored in the body, for start-up.
 pub async fn cluster_list_all(conn: &mut AnyConnection) -> Result<Vec<(String, String)>> {
-    let rows = sqlx::query("SELECT name, body FROM clusters ORDER BY name")
-        .fetch_all(conn)
-        .await
-        .map_err(db_error)?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("name").map_err(db_error)?,
-                r.try_get("body").map_err(db_error)?,
-            ))
-        })
-        .collect()
+    let query = sqlx::query("SELECT name, body FROM clusters ORDER BY name");
+    super::fetch_text_pairs(conn, query, "name", "body").await
 }
 
 /// The stored spec of one cluster, if it exists.

@@ -540,6 +540,24 @@ pub(crate) async fn fetch_all<T>(
     rows.iter().map(decode).collect()
 }
 
+/// Runs `query` and reads columns `first` and `second` of each row as text.
+pub(crate) async fn fetch_text_pairs(
+    conn: &mut AnyConnection,
+    query: AnyQuery<'_>,
+    first: &str,
+    second: &str,
+) -> Result<Vec<(String, String)>> {
+    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get(first).map_err(db_error)?,
+                r.try_get(second).map_err(db_error)?,
+            ))
+        })
+        .collect()
+}
+
 /// Translates a database error: lost connections and exhausted pools are UNAVAILABLE
 /// (retryable); everything else is INTERNAL. Unique violations are handled by the
 /// callers that expect them (see [`is_unique_violation`]).

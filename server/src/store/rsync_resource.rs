@@ -596,20 +596,10 @@ pub async fn rsync_unobserved_deployments(
     conn: &mut AnyConnection,
     instance: InstanceId,
 ) -> Result<Vec<(String, String)>> {
-    let rows = sqlx::query(
+    let query = sqlx::query(
         "SELECT DISTINCT cluster, app FROM rsync_resources \
          WHERE instance_id = $1 AND cluster_status = 'Unknown' ORDER BY cluster, app",
     )
-    .bind(instance.to_string())
-    .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("cluster").map_err(db_error)?,
-                r.try_get("app").map_err(db_error)?,
-            ))
-        })
-        .collect()
+    .bind(instance.to_string());
+    super::fetch_text_pairs(conn, query, "cluster", "app").await
 }

@@ -582,22 +582,12 @@ pub async fn placed_connectivity(
     conn: &mut AnyConnection,
     instance: InstanceId,
 ) -> Result<Vec<(String, String)>> {
-    let rows = sqlx::query(
+    let query = sqlx::query(
         "SELECT c.cluster AS cluster, COALESCE(k.connectivity, 'Unknown') AS connectivity FROM instance_clusters c \
          LEFT JOIN clusters k ON k.name = c.cluster WHERE c.instance_id = $1 ORDER BY c.cluster",
     )
-    .bind(instance.to_string())
-    .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get("cluster").map_err(db_error)?,
-                r.try_get("connectivity").map_err(db_error)?,
-            ))
-        })
-        .collect()
+    .bind(instance.to_string());
+    crate::store::fetch_text_pairs(conn, query, "cluster", "connectivity").await
 }
 
 /// (instance, its base, app) of the deployments with Applied resources on `cluster` in

@@ -144,6 +144,29 @@ fn present(r: &ResourceStatusEntry) -> bool {
     r.cluster_status() == ClusterResourceStatus::Present
 }
 
+/// Waits until the group's summary counts (rsync, cluster, readiness) satisfy `done`.
+async fn wait_summary(
+    client: &flotilla_client::Client,
+    dig: &str,
+    what: &str,
+    done: fn(&RsyncStatusCounts, &ClusterStatusCounts, &ReadinessCounts) -> bool,
+) {
+    eventually(WAIT, what, || {
+        let mut client = client.clone();
+        let dig = dig.to_string();
+        async move {
+            let s = summary(&mut client, &dig, &[]).await;
+            let (r, c, ready) = (
+                s.rsync_status.unwrap_or_default(),
+                s.cluster_status.unwrap_or_default(),
+                s.readiness.unwrap_or_default(),
+            );
+            done(&r, &c, &ready).then_some(())
+        }
+    })
+    .await;
+}
+
 /// An emulated cluster `k1` served by a `flotilla-agent --backend kube`.
 struct Kube {
     api: KubeApi,
@@ -243,19 +266,12 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
 
     // web, collectd, operator: 7 applied and present, their 5 pods present and Ready;
     // broken: 2 Failed with the API server's messages.
-    eventually(WAIT, "web to be applied, present and ready", || {
-        let mut client = client.clone();
-        let dig = dig.clone();
-        async move {
-            let s = summary(&mut client, &dig, &[]).await;
-            let (r, c, ready) = (
-                s.rsync_status.unwrap_or_default(),
-                s.cluster_status.unwrap_or_default(),
-                s.readiness.unwrap_or_default(),
-            );
-            (r.applied == 7 && r.failed == 2 && c.present == 12 && ready.ready == 12).then_some(())
-        }
-    })
+    wait_summary(
+        &client,
+        &dig,
+        "web to be applied, present and ready",
+        |r, c, ready| r.applied == 7 && r.failed == 2 && c.present == 12 && ready.ready == 12,
+    )
     .await;
     let resources = detail(&mut client, &dig).await;
     let broken = find(&resources, "Deployment", "broken").expect("broken listed");
@@ -512,19 +528,12 @@ async fn a_rollout_keeps_the_pods_of_unchanged_deployments(server: &TestServer) 
         .await
         .unwrap();
     // 4 rendered, web's 2 pods: present and Ready.
-    eventually(WAIT, "web and its pods to be ready", || {
-        let mut client = client.clone();
-        let dig = dig.clone();
-        async move {
-            let s = summary(&mut client, &dig, &[]).await;
-            let (r, c, ready) = (
-                s.rsync_status.unwrap_or_default(),
-                s.cluster_status.unwrap_or_default(),
-                s.readiness.unwrap_or_default(),
-            );
-            (r.applied == 4 && c.present == 6 && ready.ready == 6).then_some(())
-        }
-    })
+    wait_summary(
+        &client,
+        &dig,
+        "web and its pods to be ready",
+        |r, c, ready| r.applied == 4 && c.present == 6 && ready.ready == 6,
+    )
     .await;
     let owners: Vec<String> = api
         .list("Pod")
@@ -582,18 +591,12 @@ async fn a_rollout_keeps_the_pods_of_unchanged_deployments(server: &TestServer) 
     assert_eq!(pods_after, pods_before, "{resources:?}");
     assert_ne!(summary(&mut client, &dig, &[]).await.instance, before);
     // The changed ConfigMap converges as usual; the pods stay.
-    eventually(WAIT, "the new settings to be applied", || {
-        let mut client = client.clone();
-        let dig = dig.clone();
-        async move {
-            let s = summary(&mut client, &dig, &[]).await;
-            let (r, c) = (
-                s.rsync_status.unwrap_or_default(),
-                s.cluster_status.unwrap_or_default(),
-            );
-            (r.applied == 4 && c.present == 6).then_some(())
-        }
-    })
+    wait_summary(
+        &client,
+        &dig,
+        "the new settings to be applied",
+        |r, c, _| r.applied == 4 && c.present == 6,
+    )
     .await;
     assert_eq!(
         api.get("ConfigMap", "shop", "settings").unwrap()["data"]["mode"],

@@ -38,6 +38,7 @@ use flotilla_tests::{
 };
 use tokio::sync::Mutex;
 
+mod cpu;
 mod etcd;
 mod fleet;
 mod p5;
@@ -45,6 +46,7 @@ mod p7;
 mod p8;
 mod p9;
 
+use cpu::{cpu_report, cpu_snapshot, rss_kib};
 use etcd::{Etcd, etcd_load, etcd_put_watch, etcd_read};
 use p5::{p5_etcd, p5_flotilla, settle_postgres};
 
@@ -238,80 +240,6 @@ fn rates(samples: &[f64]) -> String {
     samples
         .iter()
         .map(|r| format!("{:.2}M", r / 1e6))
-        .collect::<Vec<_>>()
-        .join(", ")
-}
-
-fn rss_kib(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find(|l| l.starts_with(name))
-            .and_then(|l| l.split_whitespace().nth(1))
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// CPU seconds (user + system) used so far by the processes whose command name is one
-/// of `names` ("" = this process), from /proc.
-fn cpu_seconds(names: &[&str]) -> f64 {
-    let ticks = |stat: &str| -> Option<(String, u64)> {
-        // pid (comm) state ... field 14 utime, 15 stime; comm may hold spaces.
-        let open = stat.find('(')?;
-        let close = stat.rfind(')')?;
-        let comm = stat[open + 1..close].to_string();
-        let rest: Vec<&str> = stat[close + 2..].split_whitespace().collect();
-        let used = rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?;
-        Some((comm, used))
-    };
-    let mut total = 0;
-    if names.contains(&"") {
-        let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
-        total += ticks(&stat).map_or(0, |(_, t)| t);
-    }
-    for entry in std::fs::read_dir("/proc").into_iter().flatten().flatten() {
-        if !entry
-            .file_name()
-            .to_string_lossy()
-            .bytes()
-            .all(|b| b.is_ascii_digit())
-        {
-            continue;
-        }
-        let stat = std::fs::read_to_string(entry.path().join("stat")).unwrap_or_default();
-        if let Some((comm, used)) = ticks(&stat)
-            && names.iter().any(|n| !n.is_empty() && comm.starts_with(n))
-        {
-            total += used;
-        }
-    }
-    // USER_HZ is 100 on Linux.
-    total as f64 / 100.0
-}
-
-/// The process families P5's CPU is reported for.
-const CPU_FAMILIES: [(&str, &[&str]); 5] = [
-    ("server", &["flotilla-server"]),
-    ("postgres", &["postgres"]),
-    ("etcd", &["etcd"]),
-    ("agents", &["flotilla-agent"]),
-    ("bench", &[""]),
-];
-
-fn cpu_snapshot() -> Vec<f64> {
-    CPU_FAMILIES.iter().map(|(_, n)| cpu_seconds(n)).collect()
-}
-
-/// "server 3.1 s, postgres 2.0 s, ..." of the CPU used since `before`.
-fn cpu_report(before: &[f64]) -> String {
-    let after = cpu_snapshot();
-    CPU_FAMILIES
-        .iter()
-        .zip(after.iter().zip(before))
-        .map(|((name, _), (a, b))| format!("{name} {:.1} s", a - b))
         .collect::<Vec<_>>()
         .join(", ")
 }

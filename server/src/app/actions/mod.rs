@@ -19,7 +19,7 @@ use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
     ActionCluster, ActionFilter, ActionOutcome, ActionRecord, ActionSpec, action_cluster,
-    action_delete, action_get, action_list,
+    action_delete, action_get, action_list, clusters_existing,
 };
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
 use crate::store::{Store, Tx, now_micros};
@@ -198,11 +198,7 @@ impl Actions {
             nodes,
             connectivity,
             pod: observed,
-        } = cluster.ok_or_else(|| Error::NotFound {
-            kind: "flotilla.v1.Cluster",
-            name: new.cluster.clone(),
-            field: Some("cluster".into()),
-        })?;
+        } = cluster.ok_or_else(|| cluster_not_found(&new.cluster))?;
         let connected = connectivity == "Available";
         if connectivity == "Unknown" {
             let why = format!(
@@ -294,14 +290,13 @@ impl Actions {
     /// NOT_FOUND (field `cluster`) unless `cluster` exists.
     pub async fn require_cluster(&self, cluster: &str) -> Result<()> {
         let mut conn = self.store.read().await?;
-        match action_cluster(&mut conn, cluster, "", "").await? {
-            Some(_) => Ok(()),
-            None => Err(Error::NotFound {
-                kind: "flotilla.v1.Cluster",
-                name: cluster.to_string(),
-                field: Some("cluster".into()),
-            }),
+        if clusters_existing(&mut conn, &[cluster], "")
+            .await?
+            .is_empty()
+        {
+            return Err(cluster_not_found(cluster));
         }
+        Ok(())
     }
 
     /// Whether `cluster`'s agent reported the pod `namespace/pod` present (the pods the
@@ -453,6 +448,15 @@ pub(crate) fn describe_target(action: &ActionRecord) -> String {
     match &action.spec.target {
         Target::Pod { namespace, pod } => format!("pod {}/{pod}", ns(namespace)),
         Target::Node => format!("node {}", action.node),
+    }
+}
+
+/// NOT_FOUND for the cluster a request names (field `cluster`).
+pub(crate) fn cluster_not_found(cluster: &str) -> Error {
+    Error::NotFound {
+        kind: "flotilla.v1.Cluster",
+        name: cluster.to_string(),
+        field: Some("cluster".into()),
     }
 }
 

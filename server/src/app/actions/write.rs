@@ -11,7 +11,9 @@ use std::sync::Mutex;
 
 use tokio::sync::{Semaphore, oneshot};
 
-use super::{ActionOptions, Actions, Report, describe_target, emit, micros, not_found};
+use super::{
+    ActionOptions, Actions, Report, cluster_not_found, describe_target, emit, micros, not_found,
+};
 use crate::domain::action::{
     ActionState, Current, Event, Executor, Move, conditions_of, transition,
 };
@@ -354,11 +356,7 @@ async fn refuse_where_the_cluster_is_gone(tx: &mut Tx, decided: &mut [Decided]) 
         if let Decided::Insert(action) = d
             && !existing.contains(&action.cluster)
         {
-            *d = Decided::Done(Err(Error::NotFound {
-                kind: "flotilla.v1.Cluster",
-                name: action.cluster.clone(),
-                field: Some("cluster".into()),
-            }));
+            *d = Decided::Done(Err(cluster_not_found(&action.cluster)));
         }
     }
     Ok(())

@@ -266,7 +266,6 @@ impl StatusApp {
         &self.store
     }
 
-    /// The status of a deployment intent group or of a cluster's network intents.
     /// A page of `owner`'s instances, newest first, older than `before`.
     pub async fn instances(
         &self,
@@ -278,6 +277,7 @@ impl StatusApp {
         instance_list(&mut conn, owner, before, limit as i64).await
     }
 
+    /// The status of a deployment intent group or of a cluster's network intents.
     pub async fn query(&self, owner: &ResourceName, query: &StatusQuery) -> Result<StatusResult> {
         let cacheable = query.output == Output::Summary
             && query.apps.is_empty()

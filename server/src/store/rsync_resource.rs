@@ -119,11 +119,12 @@ const INSERT_COLUMNS: usize = 14;
 
 /// Inserts the rendered resources of a new instance, with the statuses they start with
 /// (Pending and Unknown, or carried over), and counts them.
-pub async fn rsync_resources_insert(
+pub async fn rsync_resources_insert<'r>(
     conn: &mut AnyConnection,
     instance: InstanceId,
-    resources: &[RsyncResource],
+    resources: impl IntoIterator<Item = &'r RsyncResource>,
 ) -> Result<()> {
+    let resources: Vec<&RsyncResource> = resources.into_iter().collect();
     let instance_id = instance;
     let instance = instance.to_string();
     for chunk in resources.chunks(INSERT_CHUNK) {
@@ -155,7 +156,7 @@ pub async fn rsync_resources_insert(
         query.execute(&mut *conn).await.map_err(db_error)?;
     }
     let mut deltas = CountDeltas::default();
-    for r in resources {
+    for r in &resources {
         let (app, cluster) = (&r.app, &r.cluster);
         deltas.add(
             instance_id,
@@ -293,13 +294,22 @@ const EACH_PAGE: i64 = 10_000;
 pub async fn rsync_resources_each_page(
     conn: &mut AnyConnection,
     instance: InstanceId,
+    each: impl FnMut(Vec<RsyncResource>),
+) -> Result<()> {
+    rsync_resources_each_page_of(conn, instance, &ResourceFilter::default(), each).await
+}
+
+/// [`rsync_resources_each_page`] of the resources `filter` selects.
+pub async fn rsync_resources_each_page_of(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &ResourceFilter,
     mut each: impl FnMut(Vec<RsyncResource>),
 ) -> Result<()> {
-    let filter = ResourceFilter::default();
     let mut after: Option<ResourceKey> = None;
     loop {
         let page =
-            rsync_resources_list(conn, instance, &filter, after.as_ref(), EACH_PAGE, true).await?;
+            rsync_resources_list(conn, instance, filter, after.as_ref(), EACH_PAGE, true).await?;
         let full = page.len() as i64 == EACH_PAGE;
         after = page.last().map(RsyncResource::key);
         each(page);

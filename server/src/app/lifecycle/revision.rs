@@ -89,13 +89,18 @@ impl Lifecycle {
     ) -> Result<Persisted> {
         refuse_duplicate_objects(resources)?;
         let started = std::time::Instant::now();
-        let mut carried = 0;
-        if let Some(r) = replacing {
-            carried = carry_applied(tx, r.previous.id, resources).await?;
-        }
-        let planned = started.elapsed();
         instance_insert(tx, row, clusters).await?;
-        rsync_resources_insert(tx, row.id, resources).await?;
+        let (carried, copied) = match replacing {
+            Some(r) => carry_applied(tx, r.previous.id, row.id, resources).await?,
+            None => (0, Vec::new()),
+        };
+        let planned = started.elapsed();
+        let rest = resources
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !copied.get(*i).copied().unwrap_or(false))
+            .map(|(_, r)| r);
+        rsync_resources_insert(tx, row.id, rest).await?;
         let inserted = started.elapsed();
         if let Some(r) = replacing {
             carry_reports(tx, r.previous.id, row.id, carried).await?;

@@ -163,7 +163,7 @@ pub async fn run_alone(
     let result = run(&mut client, &metrics, scale, label, rows).await;
     // The server's account of each instance: render, persist and carry-over times.
     for line in server.log().lines() {
-        if line.contains("rendered") || line.contains("carried") {
+        if line.contains("rendered") || line.contains("carried") || line.contains("verb done") {
             eprintln!("[{label}] {line}");
         }
     }

@@ -156,7 +156,7 @@ impl StatusApp {
         if !deltas.is_empty() {
             deltas.apply(&mut tx).await?;
             for owner in &touched {
-                refresh_conditions(&mut tx, owner).await?;
+                refresh_ready_conditions(&mut tx, owner).await?;
             }
         }
         tx.commit().await

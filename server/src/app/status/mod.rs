@@ -47,7 +47,7 @@ use crate::store::{Backend, RowLock, Store, Tx, now_micros};
 mod health;
 mod ingest;
 
-pub use health::refresh_conditions;
+pub use health::{refresh_conditions, refresh_ready_conditions};
 pub(crate) use ingest::carry_over;
 
 /// A ResourceBundleState: what a cluster holds for one deployment id.

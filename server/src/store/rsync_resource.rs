@@ -3,7 +3,7 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::status::{CountDeltas, Dimension};
+use super::status::CountDeltas;
 use super::{db_error, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
@@ -157,33 +157,15 @@ pub async fn rsync_resources_insert<'r>(
     }
     let mut deltas = CountDeltas::default();
     for r in &resources {
-        let (app, cluster) = (&r.app, &r.cluster);
-        deltas.add(
+        deltas.add_resources(
             instance_id,
-            app,
-            cluster,
-            Dimension::Rsync,
+            &r.app,
+            &r.cluster,
             r.status.as_str(),
-            1,
-        );
-        deltas.add(
-            instance_id,
-            app,
-            cluster,
-            Dimension::Cluster,
             &r.cluster_status,
+            &r.readiness,
             1,
         );
-        if !r.readiness.is_empty() {
-            deltas.add(
-                instance_id,
-                app,
-                cluster,
-                Dimension::Readiness,
-                &r.readiness,
-                1,
-            );
-        }
     }
     deltas.apply(conn).await
 }

@@ -51,6 +51,31 @@ impl CountDeltas {
             .or_default() += delta;
     }
 
+    /// Counts `n` new resources of `instance`'s (app, cluster) with these statuses, one
+    /// per dimension (an empty readiness is not counted).
+    #[allow(clippy::too_many_arguments)]
+    pub fn add_resources(
+        &mut self,
+        instance: InstanceId,
+        app: &str,
+        cluster: &str,
+        rsync: &str,
+        cluster_status: &str,
+        readiness: &str,
+        n: i64,
+    ) {
+        self.add(instance, app, cluster, Dimension::Rsync, rsync, n);
+        self.add(
+            instance,
+            app,
+            cluster,
+            Dimension::Cluster,
+            cluster_status,
+            n,
+        );
+        self.add(instance, app, cluster, Dimension::Readiness, readiness, n);
+    }
+
     /// Records one resource moving from `old` to `new` in `dimension`.
     pub fn moved(
         &mut self,

@@ -71,18 +71,17 @@ async fn old_instances_are_kept_up_to_the_limit(server: &TestServer) {
             .await,
     );
     assert_eq!(expired.code, Code::NotFound, "{expired:?}");
-    for table in [
-        "rsync_resources",
-        "cluster_resources",
-        "instance_clusters",
-        "status_counts",
+    // (Each instantiate starts its own deployment base, whose cluster resources go
+    // with its last instance.)
+    for (table, column) in [
+        ("rsync_resources", "instance_id"),
+        ("cluster_resources", "base_id"),
+        ("instance_clusters", "instance_id"),
+        ("status_counts", "instance_id"),
     ] {
         let left = sql_count(
             &server.database_url,
-            &format!(
-                "SELECT COUNT(*) FROM {table} WHERE instance_id = '{}'",
-                ids[0]
-            ),
+            &format!("SELECT COUNT(*) FROM {table} WHERE {column} = '{}'", ids[0]),
         )
         .await;
         assert_eq!(left, 0, "{table} still holds the expired instance");

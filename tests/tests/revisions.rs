@@ -82,13 +82,25 @@ fn last_event(dig: &DeploymentIntentGroup) -> (DeploymentIntentGroupEventKind, i
     (e.kind(), e.revision, e.instance.clone())
 }
 
-/// Every pod the clusters report for `dig`'s current instance: (cluster, pod) -> uid.
-async fn pods(client: &mut Client, dig: &str) -> BTreeMap<(String, String), String> {
+/// Every pod the clusters report for `dig`'s current instance, (cluster, pod) -> uid,
+/// and whether the instance's cluster-status counts agree with its resource
+/// tree (every entry counted once: a rollout counts the pods it shares with the
+/// instance it replaced for itself, and no later report counts them again).
+async fn pods_and_agreement(
+    client: &mut Client,
+    dig: &str,
+) -> (BTreeMap<(String, String), String>, bool) {
     let status = mirror::query(client, dig, StatusOutput::Detail, &[], &[]).await;
     let mut pods = BTreeMap::new();
+    let mut tree = ClusterStatusCounts::default();
     for app in &status.resources {
         for cluster in &app.clusters {
             for r in &cluster.resources {
+                match r.cluster_status() {
+                    ClusterResourceStatus::Present => tree.present += 1,
+                    ClusterResourceStatus::NotPresent => tree.not_present += 1,
+                    _ => tree.unknown += 1,
+                }
                 let kind = r.gvk.as_ref().map(|g| g.kind.as_str()).unwrap_or_default();
                 if kind != "Pod" || r.cluster_status != ClusterResourceStatus::Present as i32 {
                     continue;
@@ -106,11 +118,12 @@ async fn pods(client: &mut Client, dig: &str) -> BTreeMap<(String, String), Stri
             }
         }
     }
-    pods
+    (pods, status.cluster_status == Some(tree))
 }
 
-/// Waits until every rendered resource of `dig`'s current instance is Applied and the
-/// clusters report `pod_count` pods; returns the pods.
+/// Waits until every rendered resource of `dig`'s current instance is Applied, the
+/// clusters report `pod_count` pods and the counts agree with the tree; returns the
+/// pods.
 async fn converged(
     client: &Client,
     dig: &str,
@@ -125,8 +138,8 @@ async fn converged(
             if c.applied != applied || total(&c) != applied {
                 return None;
             }
-            let pods = pods(&mut client, &dig).await;
-            (pods.len() == pod_count).then_some(pods)
+            let (pods, agree) = pods_and_agreement(&mut client, &dig).await;
+            (pods.len() == pod_count && agree).then_some(pods)
         }
     })
     .await

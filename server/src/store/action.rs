@@ -387,7 +387,7 @@ pub async fn action_cluster(
         "SELECT c.nodes AS nodes, c.connectivity AS connectivity, \
          (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
           AND r.namespace IN ($2, $4) AND r.name = $3 AND r.present = 1 \
-          ORDER BY r.instance_id DESC LIMIT 1) AS pod \
+          ORDER BY r.base_id DESC LIMIT 1) AS pod \
          FROM clusters c WHERE c.name = $1",
     );
     let spelled = match namespace {

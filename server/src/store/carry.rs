@@ -1,6 +1,7 @@
 //! Carrying over, in bulk, what an instance replacing another (rollout, rollback,
-//! migrate) takes from it unchanged: its rows copied inside the database and one copy
-//! of their reports, instead of a status move, an ingest and an event per resource.
+//! migrate) takes from it unchanged: its rows copied inside the database, instead of a
+//! status move, an ingest and an event per resource. (The clusters' reports of them are
+//! the deployment base's, shared: nothing to copy.)
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -14,10 +15,6 @@ use super::{Tx, db_error};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
-
-/// The same resource (app, cluster, object) in `rsync_resources` (`n`) and `o`.
-const SAME_RESOURCE: &str = "o.app = n.app AND o.cluster = n.cluster AND o.kind = n.kind \
-     AND o.api_group = n.api_group AND o.namespace = n.namespace AND o.name = n.name";
 
 /// A document of an app, the same on every cluster the app is placed on:
 /// (app, kind, api_group, namespace, name).
@@ -292,40 +289,20 @@ async fn count_copied(tx: &mut Tx, instance: InstanceId) -> Result<()> {
     deltas.apply(tx).await
 }
 
-/// After [`carry_applied`] and the insert of `instance`'s resources: copies the
-/// cluster's report of what `instance` carried over from `previous` (its rows of
-/// `cluster_resources`) and records how many it carried.
+/// After [`carry_applied`] and the insert of `instance`'s resources: records how many
+/// it carried. The cluster's reports of them need no copy: every instance of a
+/// deployment base reads the base's (`REPORTS_OF_INSTANCE`).
 ///
 /// No events: a watch stream shows the new instance as it started (see
 /// `rsync_resources_at_start`) at its lifecycle event. Cluster-only resources (the pods
-/// of carried controllers) are carried after that event, by ingest, with events.
-pub async fn carry_reports(
-    tx: &mut Tx,
-    previous: InstanceId,
-    instance: InstanceId,
-    carried: i64,
-) -> Result<()> {
+/// of carried controllers) are counted for it after that event, with events.
+pub async fn record_carried(tx: &mut Tx, instance: InstanceId, carried: i64) -> Result<()> {
     if carried == 0 {
         return Ok(());
     }
-    let (previous_id, id) = (previous.to_string(), instance.to_string());
-    sqlx::query(&format!(
-        "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, \
-         namespace, name, rsync_backed, present, readiness, body) \
-         SELECT $2, o.app, o.cluster, o.kind, o.api_group, o.api_version, o.namespace, o.name, \
-         o.rsync_backed, o.present, o.readiness, o.body \
-         FROM cluster_resources AS o JOIN rsync_resources AS n ON n.instance_id = $2 \
-         AND {SAME_RESOURCE} AND n.start_cluster_status <> '' \
-         WHERE o.instance_id = $1 AND o.rsync_backed = 1"
-    ))
-    .bind(&previous_id)
-    .bind(&id)
-    .execute(&mut **tx)
-    .await
-    .map_err(db_error)?;
     sqlx::query("UPDATE instances SET carried = $1 WHERE id = $2")
         .bind(carried)
-        .bind(&id)
+        .bind(instance.to_string())
         .execute(&mut **tx)
         .await
         .map_err(db_error)?;
@@ -343,33 +320,6 @@ pub async fn instance_carried(conn: &mut sqlx::AnyConnection, instance: Instance
         Some(row) => row.try_get("carried").map_err(db_error),
         None => Ok(0),
     }
-}
-
-/// The keys of the resources `instance` carried over, in key order.
-pub async fn carried_keys(tx: &mut Tx, instance: InstanceId) -> Result<Vec<ResourceKey>> {
-    let rows = sqlx::query(
-        "SELECT app, cluster, kind, api_group, namespace, name FROM rsync_resources \
-         WHERE instance_id = $1 AND start_cluster_status <> '' \
-         ORDER BY app, cluster, kind, api_group, namespace, name",
-    )
-    .bind(instance.to_string())
-    .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
-    rows.iter().map(ResourceKey::decode).collect()
-}
-
-/// Whether `instance` has cluster-only resources (pods and the like) present.
-pub async fn has_cluster_only(tx: &mut Tx, instance: InstanceId) -> Result<bool> {
-    let row = sqlx::query(
-        "SELECT 1 AS one FROM cluster_resources WHERE instance_id = $1 AND rsync_backed = 0 \
-         AND present = 1 LIMIT 1",
-    )
-    .bind(instance.to_string())
-    .fetch_optional(&mut **tx)
-    .await
-    .map_err(db_error)?;
-    Ok(row.is_some())
 }
 
 /// Start statuses per (cluster status, readiness) of `instance`'s rendered resources

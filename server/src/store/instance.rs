@@ -165,12 +165,21 @@ pub async fn instance_delete_for_owner(conn: &mut AnyConnection, owner: &str) ->
 }
 
 /// Deletes the instances `selection` picks (a condition on `instances` with `$1` bound
-/// to `value`) and everything kept per instance.
+/// to `value`) and everything kept per instance, and the cluster resources of the
+/// deployment bases no instance is left of.
 async fn delete_instances(conn: &mut AnyConnection, selection: &str, value: &str) -> Result<()> {
+    sqlx::query(&format!(
+        "DELETE FROM cluster_resources WHERE base_id IN \
+         (SELECT deployment_base FROM instances WHERE {selection}) \
+         AND base_id NOT IN (SELECT deployment_base FROM instances WHERE NOT ({selection}))"
+    ))
+    .bind(value)
+    .execute(&mut *conn)
+    .await
+    .map_err(db_error)?;
     for table in [
         "status_counts",
         "status_totals",
-        "cluster_resources",
         "resource_errors",
         "rsync_resources",
         "instance_clusters",

@@ -455,10 +455,13 @@ pub(crate) async fn json_page(
     .await
 }
 
-/// `SELECT columns FROM table` for one status page of `instance`: the filter, keyset
-/// paging after `after`, key order, `limit` rows; with its bind values.
+/// `SELECT columns FROM table` for one status page of `instance` (bound to `$1`;
+/// `rows_of` selects its rows, e.g. `instance_id = $1`): the filter, keyset paging
+/// after `after`, key order, `limit` rows; with its bind values.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn page_select(
     table: &str,
+    rows_of: &str,
     columns: &[&str],
     condition: &str,
     instance: InstanceId,
@@ -468,7 +471,7 @@ pub(crate) fn page_select(
 ) -> (String, Vec<String>) {
     let mut binds: Vec<String> = vec![instance.to_string()];
     let mut select = format!(
-        "SELECT {} FROM {table} WHERE instance_id = $1{condition}",
+        "SELECT {} FROM {table} WHERE {rows_of}{condition}",
         columns.join(", ")
     );
     select.push_str(&filter.sql("", &mut binds));
@@ -504,6 +507,7 @@ async fn rsync_status_page(
     selected[7..].copy_from_slice(statuses);
     let (select, binds) = page_select(
         "rsync_resources",
+        "instance_id = $1",
         &selected,
         "",
         instance,

@@ -10,7 +10,7 @@
 use super::*;
 use crate::app::status::carry_over;
 use crate::domain::render::{deployment_id, relabel};
-use crate::store::carry::{carry_applied, carry_reports};
+use crate::store::carry::{carry_applied, record_carried};
 use crate::store::rsync_resource::{rsync_resources_each_page, rsync_unobserved_deployments};
 
 /// What a new instance replaces.
@@ -32,12 +32,12 @@ pub(super) struct Persisted {
 }
 
 impl Persisted {
-    /// Carries over the cluster-only resources of the controllers it carried over (see
+    /// Counts and announces its deployment base's cluster-only resources for it (see
     /// [`carry_over`]), then applies the retention limit (after: the replaced instance
     /// may be one it removes); call after the history entry announcing the instance.
     pub(super) async fn finish(&self, tx: &mut Tx, owner: &str) -> Result<()> {
-        if let Some(previous) = self.replaced {
-            carry_over(tx, owner, previous, self.id).await?;
+        if self.replaced.is_some() {
+            carry_over(tx, owner, self.id).await?;
         }
         instance_expire(tx, owner, self.retention).await?;
         Ok(())
@@ -77,8 +77,9 @@ impl Lifecycle {
     /// Persists a rendered instance: its resources (Pending), the clusters it places
     /// them on, and who holds each object ([`Persisted::finish`] applies the retention
     /// limit). With `replacing`, the resources the replaced instance applied exactly as
-    /// rendered now start Applied, carried over ([`carry_applied`], [`carry_reports`])
-    /// before the replaced instance's rows are superseded.
+    /// rendered now start Applied, carried over ([`carry_applied`], [`record_carried`])
+    /// before the replaced instance's rows are superseded. The clusters' reports are
+    /// the deployment base's, shared by both instances: nothing of them is copied.
     pub(super) async fn persist_instance(
         &self,
         tx: &mut Tx,
@@ -102,9 +103,7 @@ impl Lifecycle {
             .map(|(_, r)| r);
         rsync_resources_insert(tx, row.id, rest).await?;
         let inserted = started.elapsed();
-        if let Some(r) = replacing {
-            carry_reports(tx, r.previous.id, row.id, carried).await?;
-        }
+        record_carried(tx, row.id, carried).await?;
         let carried_at = started.elapsed();
         instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
         tracing::info!(
@@ -114,7 +113,7 @@ impl Lifecycle {
             carried,
             carry_ms = planned.as_millis() as u64,
             insert_ms = (inserted - planned).as_millis() as u64,
-            reports_ms = (carried_at - inserted).as_millis() as u64,
+            recorded_ms = (carried_at - inserted).as_millis() as u64,
             claim_ms = (started.elapsed() - carried_at).as_millis() as u64,
             "persisted an instance"
         );

@@ -3,7 +3,6 @@
 //! the carry-over of a replaced instance's pods.
 
 use super::*;
-use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 impl StatusApp {
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
@@ -73,7 +72,7 @@ impl StatusApp {
         }
         // The owner of each (cluster, instance) placed there; bundles of other
         // instances are ignored.
-        let mut parsed: Vec<(&str, InstanceId, String, &Bundle)> = Vec::new();
+        let mut parsed: Vec<(&str, InstanceId, InstanceId, String, &Bundle)> = Vec::new();
         let mut owners: BTreeMap<(&str, InstanceId), Option<String>> = BTreeMap::new();
         for (cluster, of_cluster) in latest {
             for ((base, app), bundle) in of_cluster {
@@ -82,7 +81,7 @@ impl StatusApp {
                 };
                 let placed = clusters.iter().any(|c| c == cluster);
                 owners.insert((cluster, row.id), placed.then(|| row.owner.clone()));
-                parsed.push((cluster, row.id, app, bundle));
+                parsed.push((cluster, row.id, base, app, bundle));
             }
         }
         if owners.values().all(Option::is_none) {
@@ -125,8 +124,8 @@ impl StatusApp {
             }
             let apps: Vec<&str> = parsed
                 .iter()
-                .filter(|(c, i, _, _)| c == cluster && i == instance)
-                .map(|(_, _, app, _)| app.as_str())
+                .filter(|(c, i, _, _, _)| c == cluster && i == instance)
+                .map(|(_, _, _, app, _)| app.as_str())
                 .collect();
             let rendered = rsync_rows_for_bundles(&mut tx, *instance, cluster, &apps).await?;
             let reported =
@@ -136,7 +135,7 @@ impl StatusApp {
         let mut deltas = CountDeltas::default();
         let mut writes = IngestWrites::default();
         let mut touched = BTreeSet::new();
-        for (cluster, instance, app, bundle) in &parsed {
+        for (cluster, instance, base, app, bundle) in &parsed {
             let Some(owner) = &owners[&(*cluster, *instance)] else {
                 continue;
             };
@@ -144,6 +143,7 @@ impl StatusApp {
             let deployment = Deployment {
                 cluster,
                 instance: *instance,
+                base: *base,
                 owner,
                 app,
                 rendered: rendered.get(app).map(Vec::as_slice).unwrap_or_default(),
@@ -354,6 +354,8 @@ async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Re
 struct Deployment<'a> {
     cluster: &'a str,
     instance: InstanceId,
+    /// The instance's deployment base (whose cluster resources it reads and writes).
+    base: InstanceId,
     owner: &'a str,
     app: &'a str,
     /// Its rendered resources with their cluster status.
@@ -374,6 +376,7 @@ fn ingest_one(
     let Deployment {
         cluster,
         instance,
+        base,
         owner,
         app,
         rendered,
@@ -463,22 +466,7 @@ fn ingest_one(
     }
     // Cluster-only resources: counted too; remembered as NotPresent when they vanish.
     for old in old_rows.iter().filter(|o| !o.rsync_backed) {
-        deltas.add(
-            instance,
-            app,
-            cluster,
-            Dimension::Cluster,
-            if old.present { "Present" } else { "NotPresent" },
-            -1,
-        );
-        deltas.add(
-            instance,
-            app,
-            cluster,
-            Dimension::Readiness,
-            &old.readiness,
-            -1,
-        );
+        count_cluster_only(deltas, instance, old, -1);
     }
     let mut seen = BTreeSet::new();
     for (o, _) in bundle
@@ -519,11 +507,6 @@ fn ingest_one(
         }
     }
     for new in rows.iter().filter(|r| !r.rsync_backed) {
-        let statuses = |r: &ClusterResourceRow| Statuses {
-            rsync: String::new(),
-            cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
-            readiness: r.readiness.clone(),
-        };
         let before = old_rows
             .iter()
             .find(|o| {
@@ -533,8 +516,8 @@ fn ingest_one(
                     && o.namespace == new.namespace
                     && o.name == new.name
             })
-            .map(statuses);
-        let after = statuses(new);
+            .map(cluster_only_statuses);
+        let after = cluster_only_statuses(new);
         if before.as_ref() != Some(&after) {
             tx.emit(NewEvent::resource(
                 owner,
@@ -547,103 +530,69 @@ fn ingest_one(
                 Body::from_text(new.body.clone()),
             ));
         }
-        deltas.add(
-            instance,
-            app,
-            cluster,
-            Dimension::Cluster,
-            if new.present { "Present" } else { "NotPresent" },
-            1,
-        );
-        deltas.add(
-            instance,
-            app,
-            cluster,
-            Dimension::Readiness,
-            &new.readiness,
-            1,
-        );
+        count_cluster_only(deltas, instance, new, 1);
     }
-    writes.sync_cluster_resources(instance, old_rows, &rows);
+    writes.sync_cluster_resources(base, old_rows, &rows);
 }
 
-/// Gives `instance`, which replaces `previous` under the same base (an update, rollback
-/// or migrate, in its transaction, after the lifecycle event that announced it), the
-/// cluster-only resources (pods and the like) `previous` last saw of the controllers
-/// it carried over (`store::carry::carry_applied`, before that event, carried the
-/// rendered resources themselves), ingested as if its agent had just reported them:
-/// watchers see them appear as ordinary events of the new instance. Then refreshes the
-/// owner's conditions.
-pub(crate) async fn carry_over(
-    tx: &mut Tx,
-    owner: &str,
-    previous: InstanceId,
-    instance: InstanceId,
-) -> Result<()> {
-    let mut deltas = CountDeltas::default();
-    let mut writes = IngestWrites::default();
-    if has_cluster_only(tx, previous).await? {
-        let carried = carried_keys(tx, instance).await?;
-        // (app, cluster, kind, group, namespace, name) of what is carried.
-        let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
-        let apps = instance_apps(tx, instance).await?;
-        let apps: Vec<&str> = apps.iter().map(String::as_str).collect();
-        // Deployments with a resource not carried over: the server asks their agents
-        // to report them again (`reports_wanted`).
-        let reported_again: HashSet<(String, String)> = rsync_unobserved_deployments(tx, instance)
-            .await?
-            .into_iter()
-            .collect();
-        for cluster in instance_clusters(tx, instance).await? {
-            let seen = cluster_resources_for_bundles(tx, previous, &cluster, &apps).await?;
-            for (app, rows) in &seen {
-                let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
-                    kept.contains(&[app.as_str(), &cluster, kind, group, namespace, name])
-                };
-                // Of a deployment carried over whole, everything its cluster made; of
-                // one that changed, what the carried controllers own directly (a
-                // changed controller's pods, and the rest, come with the report the
-                // server asks for). A Deployment's pods on a real cluster are owned by
-                // a ReplicaSet, which is not rendered: only the first rule keeps them.
-                let whole = !reported_again.contains(&(cluster.clone(), app.clone()));
-                let resources: Vec<Reported> = rows
-                    .iter()
-                    .filter(|r| r.present && !r.rsync_backed)
-                    .filter_map(|r| {
-                        let body = Body::from_text(r.body.clone())?;
-                        let metadata = &body.value()["metadata"];
-                        let keep = is_owned(metadata)
-                            && (whole || owned_by_kept(metadata, &r.namespace, &is_kept));
-                        keep.then(|| Reported {
-                            gvk: r.gvk.clone(),
-                            namespace: r.namespace.clone(),
-                            name: r.name.clone(),
-                            readiness: Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
-                            owned: true,
-                            body,
-                        })
-                    })
-                    .collect();
-                if resources.is_empty() {
-                    continue;
-                }
-                let bundle = Bundle {
-                    deployment_id: String::new(),
-                    resources,
-                };
-                let deployment = Deployment {
-                    cluster: &cluster,
-                    instance,
-                    owner,
-                    app,
-                    rendered: &[],
-                    reported: &[],
-                };
-                ingest_one(tx, &deployment, &bundle, &mut deltas, &mut writes);
-            }
-        }
+/// The statuses of a cluster-only resource (no rsync status: nothing rendered it).
+fn cluster_only_statuses(r: &ClusterResourceRow) -> Statuses {
+    Statuses {
+        rsync: String::new(),
+        cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
+        readiness: r.readiness.clone(),
     }
-    writes.apply(tx).await?;
+}
+
+/// Counts cluster-only resource `r` `delta` times (1 or -1) for `instance`.
+fn count_cluster_only(
+    deltas: &mut CountDeltas,
+    instance: InstanceId,
+    r: &ClusterResourceRow,
+    delta: i64,
+) {
+    let presence = if r.present { "Present" } else { "NotPresent" };
+    deltas.add(
+        instance,
+        &r.app,
+        &r.cluster,
+        Dimension::Cluster,
+        presence,
+        delta,
+    );
+    deltas.add(
+        instance,
+        &r.app,
+        &r.cluster,
+        Dimension::Readiness,
+        &r.readiness,
+        delta,
+    );
+}
+
+/// Gives `instance`, which replaces another instance under the same deployment base
+/// (an update, rollback or migrate, in its transaction, after the lifecycle event that
+/// announced it), the base's cluster-only resources (pods and the like, present or
+/// remembered gone) on the clusters it places: counted for it and announced as events
+/// of it, as if its agents had just reported them. The rows themselves are the base's
+/// and stay as they are (a changed controller's pods change with the agents' next
+/// reports, which the server asks for). Then refreshes the owner's conditions.
+pub(crate) async fn carry_over(tx: &mut Tx, owner: &str, instance: InstanceId) -> Result<()> {
+    let mut deltas = CountDeltas::default();
+    let id = instance.to_string();
+    for row in cluster_only_placed(tx, instance).await? {
+        tx.emit(NewEvent::resource(
+            owner,
+            &id,
+            &row.key(),
+            &row.gvk.version,
+            false,
+            None,
+            cluster_only_statuses(&row),
+            Body::from_text(row.body.clone()),
+        ));
+        count_cluster_only(&mut deltas, instance, &row, 1);
+    }
     deltas.apply(tx).await?;
     refresh_conditions(tx, owner).await
 }

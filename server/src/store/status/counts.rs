@@ -234,7 +234,7 @@ async fn count_rows(
         (
             format!(
                 "SELECT '' AS a, CASE WHEN present = 1 THEN 'Present' ELSE 'NotPresent' END AS b, readiness AS c \
-                 FROM cluster_resources WHERE instance_id = $1 AND rsync_backed = 0{where_}"
+                 FROM cluster_resources WHERE {REPORTS_OF_INSTANCE} AND rsync_backed = 0{where_}"
             ),
             ["rsync", "cluster", "readiness"],
         ),

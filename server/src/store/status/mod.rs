@@ -179,12 +179,21 @@ pub struct ObservedRsyncRow {
     pub readiness: String,
 }
 
-/// `columns` of the rows of `table` for `apps` of `instance` on `cluster`, in key
-/// order (the reads of an ingest batch, through the (instance, cluster, app) index).
+/// The rows of `cluster_resources` an instance (bound to `$1`) reads: its deployment
+/// base's. What an agent reports is the state of the deployment its deployment-id
+/// label names, whichever instance of the base runs; a rollout shares the rows rather
+/// than copying them (migration 0023).
+pub(crate) const REPORTS_OF_INSTANCE: &str =
+    "base_id = (SELECT deployment_base FROM instances WHERE id = $1)";
+
+/// `columns` of the rows of `table` that `rows_of` (with `instance` bound to `$1`)
+/// selects, for `apps` on `cluster`, in key order (the reads of an ingest batch,
+/// through the (instance or base, cluster, app) index).
 async fn bundle_rows(
     conn: &mut AnyConnection,
     columns: &str,
     table: &str,
+    rows_of: &str,
     instance: InstanceId,
     cluster: &str,
     apps: &[&str],
@@ -194,7 +203,7 @@ async fn bundle_rows(
     }
     let list: Vec<String> = (3..3 + apps.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
-        "SELECT {columns} FROM {table} WHERE instance_id = $1 AND cluster = $2 AND app IN ({}) \
+        "SELECT {columns} FROM {table} WHERE {rows_of} AND cluster = $2 AND app IN ({}) \
          ORDER BY app, kind, api_group, namespace, name",
         list.join(", ")
     );
@@ -216,7 +225,17 @@ pub async fn rsync_rows_for_bundles(
 ) -> Result<BTreeMap<String, Vec<ObservedRsyncRow>>> {
     let mut by_app: BTreeMap<String, Vec<ObservedRsyncRow>> = BTreeMap::new();
     let columns = "app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness";
-    for r in bundle_rows(conn, columns, "rsync_resources", instance, cluster, apps).await? {
+    for r in bundle_rows(
+        conn,
+        columns,
+        "rsync_resources",
+        "instance_id = $1",
+        instance,
+        cluster,
+        apps,
+    )
+    .await?
+    {
         let app: String = r.try_get("app").map_err(db_error)?;
         by_app.entry(app).or_default().push(ObservedRsyncRow {
             gvk: decode_gvk(&r)?,
@@ -270,8 +289,8 @@ impl ClusterResourceRow {
     }
 }
 
-/// The cluster resources of `apps` of `instance` on `cluster`, by app (one read for a
-/// whole ingest batch, through the (instance, cluster, app) index).
+/// The cluster resources of `apps` of `instance` (its deployment base's) on `cluster`,
+/// by app (one read for a whole ingest batch, through the (base, cluster, app) index).
 pub async fn cluster_resources_for_bundles(
     conn: &mut AnyConnection,
     instance: InstanceId,
@@ -280,11 +299,42 @@ pub async fn cluster_resources_for_bundles(
 ) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
     let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
     let columns = "app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body";
-    for r in bundle_rows(conn, columns, "cluster_resources", instance, cluster, apps).await? {
+    for r in bundle_rows(
+        conn,
+        columns,
+        "cluster_resources",
+        REPORTS_OF_INSTANCE,
+        instance,
+        cluster,
+        apps,
+    )
+    .await?
+    {
         let row = decode_cluster_resource(&r)?;
         by_app.entry(row.app.clone()).or_default().push(row);
     }
     Ok(by_app)
+}
+
+/// The cluster-only resources (pods and the like, present or remembered gone) of
+/// `instance`'s deployment base on the clusters `instance` places, in key order.
+pub async fn cluster_only_placed(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+) -> Result<Vec<ClusterResourceRow>> {
+    let sql = format!(
+        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, \
+         present, readiness, body FROM cluster_resources WHERE {REPORTS_OF_INSTANCE} \
+         AND rsync_backed = 0 AND cluster IN \
+         (SELECT cluster FROM instance_clusters WHERE instance_id = $1) \
+         ORDER BY app, cluster, kind, api_group, namespace, name"
+    );
+    let rows = sqlx::query(&sql)
+        .bind(instance.to_string())
+        .fetch_all(conn)
+        .await
+        .map_err(db_error)?;
+    rows.iter().map(decode_cluster_resource).collect()
 }
 
 /// Rows per multi-row statement of [`IngestWrites`] (12 binds a row at most).
@@ -297,9 +347,9 @@ const WRITE_CHUNK: usize = 40;
 pub struct IngestWrites {
     /// (instance, resource, cluster status, readiness) of rendered resources.
     statuses: Vec<(String, ResourceKey, String, String)>,
-    /// Cluster resources to insert or update.
+    /// Cluster resources to insert or update, with their deployment base.
     upserts: Vec<(String, ClusterResourceRow)>,
-    /// Cluster resources gone from their cluster's report.
+    /// Cluster resources gone from their cluster's report, with their deployment base.
     deletes: Vec<(String, ClusterResourceRow)>,
 }
 
@@ -320,11 +370,12 @@ impl IngestWrites {
         ));
     }
 
-    /// Brings the stored cluster resources of one (instance, app, cluster) from `old`
-    /// to `new`, writing only the rows that differ (an unchanged bundle costs nothing).
+    /// Brings the stored cluster resources of one (deployment base, app, cluster) from
+    /// `old` to `new`, writing only the rows that differ (an unchanged bundle costs
+    /// nothing).
     pub fn sync_cluster_resources(
         &mut self,
-        instance: InstanceId,
+        base: InstanceId,
         old: &[ClusterResourceRow],
         new: &[ClusterResourceRow],
     ) {
@@ -336,7 +387,7 @@ impl IngestWrites {
             old.iter().map(|r| (key(r), r)).collect();
         let new_by_key: BTreeMap<RowKey<'_>, &ClusterResourceRow> =
             new.iter().map(|r| (key(r), r)).collect();
-        let id = instance.to_string();
+        let id = base.to_string();
         for (k, gone) in &old_by_key {
             if !new_by_key.contains_key(k) {
                 self.deletes.push((id.clone(), (*gone).clone()));
@@ -370,29 +421,29 @@ impl IngestWrites {
         }
         for chunk in self.deletes.chunks(WRITE_CHUNK) {
             let sql = format!(
-                "DELETE FROM cluster_resources WHERE (instance_id, app, cluster, kind, api_group, namespace, name) \
+                "DELETE FROM cluster_resources WHERE (base_id, app, cluster, kind, api_group, namespace, name) \
                  IN (VALUES {})",
                 placeholders(conn, chunk.len(), 7)
             );
             let mut query = sqlx::query(&sql);
-            for (instance, row) in chunk {
-                query = bind_key(query, instance, row.key_columns());
+            for (base, row) in chunk {
+                query = bind_key(query, base, row.key_columns());
             }
             query.execute(&mut *conn).await.map_err(db_error)?;
         }
         for chunk in self.upserts.chunks(WRITE_CHUNK) {
             let sql = format!(
-                "INSERT INTO cluster_resources (instance_id, app, cluster, kind, api_group, api_version, namespace, \
+                "INSERT INTO cluster_resources (base_id, app, cluster, kind, api_group, api_version, namespace, \
                  name, rsync_backed, present, readiness, body) VALUES {} \
-                 ON CONFLICT (instance_id, app, cluster, kind, api_group, namespace, name) DO UPDATE SET \
+                 ON CONFLICT (base_id, app, cluster, kind, api_group, namespace, name) DO UPDATE SET \
                  api_version = excluded.api_version, rsync_backed = excluded.rsync_backed, present = excluded.present, \
                  readiness = excluded.readiness, body = excluded.body",
                 placeholders(conn, chunk.len(), 12)
             );
             let mut query = sqlx::query(&sql);
-            for (instance, row) in chunk {
+            for (base, row) in chunk {
                 query = query
-                    .bind(instance)
+                    .bind(base)
                     .bind(&row.app)
                     .bind(&row.cluster)
                     .bind(&row.gvk.kind)
@@ -411,7 +462,16 @@ impl IngestWrites {
     }
 }
 
-/// A page of cluster resources of `instance` in key order.
+/// The rows of `cluster_resources` (as `c`) that are reports of `instance`'s (`$1`)
+/// own rendered resources.
+const RENDERED_BY_INSTANCE: &str = "EXISTS (SELECT 1 FROM rsync_resources n \
+     WHERE n.instance_id = $1 AND n.app = c.app AND n.cluster = c.cluster AND n.kind = c.kind \
+     AND n.api_group = c.api_group AND n.namespace = c.namespace AND n.name = c.name)";
+
+/// A page of cluster resources of `instance` in key order: its deployment base's
+/// cluster-only resources and the reports of its own rendered ones (the base's rows of
+/// objects that another instance of the base renders, and this one does not, are left
+/// out).
 pub async fn cluster_resources_page(
     conn: &mut AnyConnection,
     instance: InstanceId,
@@ -423,11 +483,37 @@ pub async fn cluster_resources_page(
     if !with_body {
         return cluster_status_page(conn, instance, filter, after, limit).await;
     }
+    let rows_of = format!("(rsync_backed = 0 OR {RENDERED_BY_INSTANCE})");
+    reports_page(conn, instance, &rows_of, filter, after, limit).await
+}
+
+/// A page of the reports of `instance`'s rendered resources alone, with their bodies,
+/// in key order: the reports of a page of its rendered resources are within the same
+/// number of rows after the same key.
+pub async fn rendered_reports_page(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &super::rsync_resource::ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+) -> Result<Vec<ClusterResourceRow>> {
+    let rows_of = format!("rsync_backed = 1 AND {RENDERED_BY_INSTANCE}");
+    reports_page(conn, instance, &rows_of, filter, after, limit).await
+}
+
+async fn reports_page(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    rows_of: &str,
+    filter: &super::rsync_resource::ResourceFilter,
+    after: Option<&ResourceKey>,
+    limit: i64,
+) -> Result<Vec<ClusterResourceRow>> {
     let mut binds = vec![instance.to_string()];
-    let body = "body";
     let mut sql = format!(
-        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, {body} \
-         FROM cluster_resources WHERE instance_id = $1"
+        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, \
+         present, readiness, body FROM cluster_resources c WHERE {REPORTS_OF_INSTANCE} \
+         AND {rows_of}"
     );
     sql.push_str(&filter.sql("", &mut binds));
     sql.push_str(&super::rsync_resource::after_sql(after, "", &mut binds));
@@ -465,6 +551,7 @@ async fn cluster_status_page(
     ];
     let (select, binds) = super::rsync_resource::page_select(
         "cluster_resources",
+        REPORTS_OF_INSTANCE,
         &COLUMNS,
         " AND rsync_backed = 0",
         instance,

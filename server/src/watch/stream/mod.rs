@@ -39,8 +39,8 @@ use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, rendered_count, rsync_resources_at_start,
 };
 use crate::store::status::{
-    cluster_resources_page, counts_before_takeover, counts_for_names, counts_sum,
-    placed_connectivity,
+    counts_before_takeover, counts_for_names, counts_sum, placed_connectivity,
+    rendered_reports_page,
 };
 use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, target_revision};
 

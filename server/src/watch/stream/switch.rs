@@ -104,21 +104,10 @@ impl Subscriber {
                 .await?;
                 let mut bodies = std::collections::HashMap::new();
                 if carried && output == Output::Detail {
-                    let observed = cluster_resources_page(
-                        &mut conn,
-                        id,
-                        &filter,
-                        after.as_ref(),
-                        PAGE as i64,
-                        true,
-                    )
-                    .await?;
-                    bodies.extend(
-                        observed
-                            .into_iter()
-                            .filter(|o| o.rsync_backed)
-                            .map(|o| (o.key(), o)),
-                    );
+                    let observed =
+                        rendered_reports_page(&mut conn, id, &filter, after.as_ref(), PAGE as i64)
+                            .await?;
+                    bodies.extend(observed.into_iter().map(|o| (o.key(), o)));
                 }
                 drop(conn);
                 drop(turn);
@@ -131,7 +120,11 @@ impl Subscriber {
                         continue;
                     }
                     let key = resource.key();
-                    let observed = bodies.remove(&key);
+                    // A carried resource (started Applied) has its cluster's report;
+                    // the base's report of one that changed is of the old version.
+                    let observed = bodies
+                        .remove(&key)
+                        .filter(|_| resource.status == RsyncStatus::Applied);
                     let entry = entry(key, Some(resource), observed, output);
                     let message = resource_event(&entry, event.time);
                     let position = Position {

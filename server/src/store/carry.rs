@@ -322,6 +322,20 @@ pub async fn instance_carried(conn: &mut sqlx::AnyConnection, instance: Instance
     }
 }
 
+/// The keys of the resources `instance` carried over, in key order.
+pub async fn carried_keys(tx: &mut Tx, instance: InstanceId) -> Result<Vec<ResourceKey>> {
+    let rows = sqlx::query(
+        "SELECT app, cluster, kind, api_group, namespace, name FROM rsync_resources \
+         WHERE instance_id = $1 AND start_cluster_status <> '' \
+         ORDER BY app, cluster, kind, api_group, namespace, name",
+    )
+    .bind(instance.to_string())
+    .fetch_all(&mut **tx)
+    .await
+    .map_err(db_error)?;
+    rows.iter().map(ResourceKey::decode).collect()
+}
+
 /// Start statuses per (cluster status, readiness) of `instance`'s rendered resources
 /// that `filter` selects: what a watch stream counts at the instance's lifecycle event.
 pub async fn start_counts(

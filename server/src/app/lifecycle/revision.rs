@@ -26,18 +26,20 @@ pub(super) struct Persisted {
     pub id: InstanceId,
     /// The content revision it was rendered from.
     pub revision: i64,
+    /// Its deployment base.
+    base: InstanceId,
     /// The instance it replaces.
     replaced: Option<InstanceId>,
     retention: usize,
 }
 
 impl Persisted {
-    /// Counts and announces its deployment base's cluster-only resources for it (see
+    /// Carries over the cluster-only resources of the controllers it carried over (see
     /// [`carry_over`]), then applies the retention limit (after: the replaced instance
     /// may be one it removes); call after the history entry announcing the instance.
     pub(super) async fn finish(&self, tx: &mut Tx, owner: &str) -> Result<()> {
         if self.replaced.is_some() {
-            carry_over(tx, owner, self.id).await?;
+            carry_over(tx, owner, self.id, self.base).await?;
         }
         instance_expire(tx, owner, self.retention).await?;
         Ok(())
@@ -119,6 +121,7 @@ impl Lifecycle {
         );
         Ok(Persisted {
             id: row.id,
+            base: row.base,
             revision: row.revision,
             replaced: replacing.map(|r| r.previous.id),
             retention: self.instance_retention,

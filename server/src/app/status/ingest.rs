@@ -3,6 +3,7 @@
 //! the carry-over of a replaced instance's pods.
 
 use super::*;
+use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 impl StatusApp {
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
@@ -571,27 +572,77 @@ fn count_cluster_only(
 }
 
 /// Gives `instance`, which replaces another instance under the same deployment base
-/// (an update, rollback or migrate, in its transaction, after the lifecycle event that
-/// announced it), the base's cluster-only resources (pods and the like, present or
-/// remembered gone) on the clusters it places: counted for it and announced as events
-/// of it, as if its agents had just reported them. The rows themselves are the base's
-/// and stay as they are (a changed controller's pods change with the agents' next
-/// reports, which the server asks for). Then refreshes the owner's conditions.
-pub(crate) async fn carry_over(tx: &mut Tx, owner: &str, instance: InstanceId) -> Result<()> {
+/// `base` (an update, rollback or migrate, in its transaction, after the lifecycle event
+/// that announced it), the cluster-only resources (pods and the like) of the
+/// controllers it carried over (`store::carry::carry_applied`, before that event,
+/// carried the rendered resources themselves): counted for it and announced as its
+/// events, as if its agents had just reported them. Then refreshes the owner's
+/// conditions.
+///
+/// The base's other cluster-only rows are dropped, so that what the base holds is what
+/// `instance` counts (its next reports count from them): those of a changed controller
+/// (its pods, and the rest, come with the report the server asks for), those
+/// remembered gone, those of apps or clusters it does not place.
+pub(crate) async fn carry_over(
+    tx: &mut Tx,
+    owner: &str,
+    instance: InstanceId,
+    base: InstanceId,
+) -> Result<()> {
     let mut deltas = CountDeltas::default();
-    let id = instance.to_string();
-    for row in cluster_only_placed(tx, instance).await? {
-        tx.emit(NewEvent::resource(
-            owner,
-            &id,
-            &row.key(),
-            &row.gvk.version,
-            false,
-            None,
-            cluster_only_statuses(&row),
-            Body::from_text(row.body.clone()),
-        ));
-        count_cluster_only(&mut deltas, instance, &row, 1);
+    let observed = cluster_only_of_base(tx, instance).await?;
+    if !observed.is_empty() {
+        let carried = carried_keys(tx, instance).await?;
+        // (app, cluster, kind, group, namespace, name) of what is carried.
+        let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
+        let apps: HashSet<String> = instance_apps(tx, instance).await?.into_iter().collect();
+        let clusters: HashSet<String> =
+            instance_clusters(tx, instance).await?.into_iter().collect();
+        // Deployments with a resource not carried over: the server asks their agents
+        // to report them again (`reports_wanted`).
+        let reported_again: HashSet<(String, String)> = rsync_unobserved_deployments(tx, instance)
+            .await?
+            .into_iter()
+            .collect();
+        let id = instance.to_string();
+        let mut dropped = Vec::new();
+        for row in observed {
+            let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
+                kept.contains(&[&row.app, &row.cluster, kind, group, namespace, name])
+            };
+            // Of a deployment carried over whole, everything its cluster made; of one
+            // that changed, what the carried controllers own directly. A Deployment's
+            // pods on a real cluster are owned by a ReplicaSet, which is not rendered:
+            // only the first rule keeps them.
+            let whole = !reported_again.contains(&(row.cluster.clone(), row.app.clone()));
+            let body = Body::from_text(row.body.clone());
+            let keep = row.present
+                && apps.contains(&row.app)
+                && clusters.contains(&row.cluster)
+                && body.as_ref().is_some_and(|body| {
+                    let metadata = &body.value()["metadata"];
+                    is_owned(metadata)
+                        && (whole || owned_by_kept(metadata, &row.namespace, &is_kept))
+                });
+            if !keep {
+                dropped.push(row);
+                continue;
+            }
+            tx.emit(NewEvent::resource(
+                owner,
+                &id,
+                &row.key(),
+                &row.gvk.version,
+                false,
+                None,
+                cluster_only_statuses(&row),
+                body,
+            ));
+            count_cluster_only(&mut deltas, instance, &row, 1);
+        }
+        let mut writes = IngestWrites::default();
+        writes.delete_cluster_resources(base, dropped);
+        writes.apply(tx).await?;
     }
     deltas.apply(tx).await?;
     refresh_conditions(tx, owner).await

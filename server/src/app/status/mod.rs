@@ -5,7 +5,7 @@
 //! Every change of a resource's status updates the aggregates (`status_counts`) and
 //! the owner's conditions in the same transaction.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::sync::Arc;
 
 use serde_json::Value;
@@ -21,6 +21,7 @@ use crate::domain::render::deployment_id;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
+use crate::store::carry::carried_keys;
 use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::{dig_set_conditions, dig_status};
 use crate::store::instance::{
@@ -36,7 +37,7 @@ use crate::store::rsync_resource::{
 };
 use crate::store::status::{
     ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow, RsyncWork, Scope,
-    StatusMove, applied_deployments, cluster_only_placed, cluster_resources_for_bundles,
+    StatusMove, applied_deployments, cluster_only_of_base, cluster_resources_for_bundles,
     cluster_resources_page, clusters_with_rsync_status, counts_for_names, counts_sum,
     instance_apps, owners_placed_on, placed_connectivity, rsync_bulk_transition,
     rsync_rows_for_bundles, rsync_set_statuses,
@@ -100,6 +101,29 @@ fn is_owned(metadata: &Value) -> bool {
         .get("ownerReferences")
         .and_then(Value::as_array)
         .is_some_and(|owners| !owners.is_empty())
+}
+
+/// Whether an owner in `metadata`'s `ownerReferences` (same namespace) is kept.
+fn owned_by_kept(
+    metadata: &Value,
+    namespace: &str,
+    is_kept: &impl Fn(&str, &str, &str, &str) -> bool,
+) -> bool {
+    let owners = metadata.get("ownerReferences").and_then(Value::as_array);
+    owners.into_iter().flatten().any(|o| {
+        let text = |k: &str| o.get(k).and_then(Value::as_str).unwrap_or_default();
+        let group = text("apiVersion")
+            .rsplit_once('/')
+            .map_or("", |(group, _)| group);
+        let kind = text("kind");
+        let name = text("name");
+        // Owner references may leave apiVersion out (the sim does): any group then.
+        is_kept(kind, group, namespace, name)
+            || (text("apiVersion").is_empty()
+                && ["apps", "batch", ""]
+                    .iter()
+                    .any(|g| is_kept(kind, g, namespace, name)))
+    })
 }
 
 /// The outcome of one rsync operation.

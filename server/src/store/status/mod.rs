@@ -317,17 +317,15 @@ pub async fn cluster_resources_for_bundles(
 }
 
 /// The cluster-only resources (pods and the like, present or remembered gone) of
-/// `instance`'s deployment base on the clusters `instance` places, in key order.
-pub async fn cluster_only_placed(
+/// `instance`'s deployment base, in key order.
+pub async fn cluster_only_of_base(
     conn: &mut AnyConnection,
     instance: InstanceId,
 ) -> Result<Vec<ClusterResourceRow>> {
     let sql = format!(
         "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, \
          present, readiness, body FROM cluster_resources WHERE {REPORTS_OF_INSTANCE} \
-         AND rsync_backed = 0 AND cluster IN \
-         (SELECT cluster FROM instance_clusters WHERE instance_id = $1) \
-         ORDER BY app, cluster, kind, api_group, namespace, name"
+         AND rsync_backed = 0 ORDER BY app, cluster, kind, api_group, namespace, name"
     );
     let rows = sqlx::query(&sql)
         .bind(instance.to_string())
@@ -398,6 +396,13 @@ impl IngestWrites {
                 self.upserts.push((id.clone(), row.clone()));
             }
         }
+    }
+
+    /// Deletes `rows`, cluster resources of deployment base `base`.
+    pub fn delete_cluster_resources(&mut self, base: InstanceId, rows: Vec<ClusterResourceRow>) {
+        let id = base.to_string();
+        self.deletes
+            .extend(rows.into_iter().map(|row| (id.clone(), row)));
     }
 
     /// Makes the collected writes.

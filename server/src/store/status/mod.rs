@@ -298,10 +298,9 @@ pub async fn cluster_resources_for_bundles(
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
     let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
-    let columns = "app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, present, readiness, body";
     for r in bundle_rows(
         conn,
-        columns,
+        CLUSTER_RESOURCE_COLUMNS,
         "cluster_resources",
         REPORTS_OF_INSTANCE,
         instance,
@@ -323,8 +322,7 @@ pub async fn cluster_only_of_base(
     instance: InstanceId,
 ) -> Result<Vec<ClusterResourceRow>> {
     let sql = format!(
-        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, \
-         present, readiness, body FROM cluster_resources WHERE {REPORTS_OF_INSTANCE} \
+        "SELECT {CLUSTER_RESOURCE_COLUMNS} FROM cluster_resources WHERE {REPORTS_OF_INSTANCE} \
          AND rsync_backed = 0 ORDER BY app, cluster, kind, api_group, namespace, name"
     );
     let rows = sqlx::query(&sql)
@@ -516,9 +514,8 @@ async fn reports_page(
 ) -> Result<Vec<ClusterResourceRow>> {
     let mut binds = vec![instance.to_string()];
     let mut sql = format!(
-        "SELECT app, cluster, kind, api_group, api_version, namespace, name, rsync_backed, \
-         present, readiness, body FROM cluster_resources c WHERE {REPORTS_OF_INSTANCE} \
-         AND {rows_of}"
+        "SELECT {CLUSTER_RESOURCE_COLUMNS} FROM cluster_resources c \
+         WHERE {REPORTS_OF_INSTANCE} AND {rows_of}"
     );
     sql.push_str(&filter.sql("", &mut binds));
     sql.push_str(&super::rsync_resource::after_sql(after, "", &mut binds));
@@ -601,6 +598,10 @@ async fn cluster_status_page(
             .collect(),
     )
 }
+
+/// The columns of `cluster_resources` that [`decode_cluster_resource`] reads.
+const CLUSTER_RESOURCE_COLUMNS: &str = "app, cluster, kind, api_group, api_version, namespace, \
+     name, rsync_backed, present, readiness, body";
 
 fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> {
     let rsync_backed: i64 = r.try_get("rsync_backed").map_err(db_error)?;

@@ -41,6 +41,7 @@ const PROFILE: &str =
     "projects/demo/compositeApps/shop/versions/v1/compositeProfiles/default/appProfiles/collectd";
 
 use flotilla_tests::rsync_counts as counts;
+use flotilla_tests::rsync_tree;
 
 /// A server of the demo with its metrics endpoint; returns it and the endpoint.
 async fn start(backend: Backend) -> (TestServer, String) {
@@ -310,6 +311,34 @@ async fn a_rollout_sends_only_the_difference_and_rolls_back(backend: Backend) {
         (8, 8),
         "the old instance ends Superseded: {old:?}"
     );
+    // Resource by resource too, and counted from the rows when a name is asked for.
+    let tree = rsync_tree(&mut client, DIG, &first.current_instance, &[]).await;
+    assert_eq!(tree.len(), 8, "{tree:?}");
+    assert!(
+        tree.values().all(|s| *s == RsyncStatus::Superseded),
+        "{tree:?}"
+    );
+    let name = tree.keys().next().expect("resources").2.clone();
+    let named = client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: DIG.into(),
+            instance: first.current_instance.clone(),
+            resources: vec![name.clone()],
+            output: StatusOutput::Summary as i32,
+            ..Default::default()
+        })
+        .await
+        .expect("status by name")
+        .into_inner()
+        .rsync_status
+        .unwrap_or_default();
+    let of_name = tree.keys().filter(|k| k.2 == name).count() as i32;
+    assert_eq!(
+        (named.superseded, total(&named)),
+        (of_name, of_name),
+        "{named:?}"
+    );
     // A watcher saw the new instance, then the moves: its mirror is the query's answer.
     mirror::settle(
         &mut client,
@@ -418,6 +447,21 @@ async fn a_smaller_placement_deletes_only_what_left(backend: Backend) {
     let cluster2 = names::cluster("edge", "cluster2");
     let old = counts(&mut client, DIG, &first, &[&cluster2]).await;
     assert_eq!((old.superseded, old.terminated), (2, 2), "{old:?}");
+    // What left cluster2 ends Terminated; what stays is Superseded, everywhere.
+    let tree = rsync_tree(&mut client, DIG, &first, &[]).await;
+    let terminated: Vec<_> = tree
+        .iter()
+        .filter(|(_, s)| **s == RsyncStatus::Terminated)
+        .map(|(k, _)| k.1.as_str())
+        .collect();
+    assert_eq!(terminated, ["cluster2", "cluster2"], "{tree:?}");
+    assert_eq!(
+        tree.values()
+            .filter(|s| **s == RsyncStatus::Superseded)
+            .count(),
+        tree.len() - 2,
+        "{tree:?}"
+    );
 }
 
 async fn a_failed_rollout_is_honest_and_rolls_back(backend: Backend) {

@@ -27,8 +27,7 @@ fn doc_of(r: &RsyncResource) -> Doc<'_> {
 /// Carries over into `instance` (which replaces `previous`; its rows not yet inserted)
 /// what `previous` has Applied with the very manifest `resources` renders now: those
 /// rows start Applied with the cluster status and readiness `previous` last saw
-/// (migration 0018's start statuses), counted. Returns how many it carried and, per
-/// resource, whether it is already written (the caller inserts the rest).
+/// (migration 0018's start statuses), counted. Returns what it carried ([`Carried`]).
 ///
 /// Rendering is per app and the same on every cluster, so the comparison is per
 /// document: one grouped read tells, for each document of `previous`, whether all its
@@ -44,9 +43,9 @@ pub async fn carry_applied(
     previous: InstanceId,
     instance: InstanceId,
     resources: &mut [RsyncResource],
-) -> Result<(i64, Vec<bool>)> {
+) -> Result<Carried> {
     let old = document_manifests(tx, previous).await?;
-    let applied = applied_pairs(tx, previous).await?;
+    let (applied, app_totals) = applied_pairs(tx, previous).await?;
     // The manifest each document of `resources` renders, if the same on every cluster.
     let mut rendered: HashMap<Doc<'_>, Option<&str>> = HashMap::new();
     for r in resources.iter() {
@@ -85,14 +84,20 @@ pub async fn carry_applied(
     }
     let expected = copied.iter().filter(|c| **c).count() as u64;
     let mut written = 0;
+    let mut whole_apps = BTreeSet::new();
     for (app, (clusters, docs)) in &copies {
         let clusters: Vec<&str> = clusters.iter().copied().collect();
         let docs: Vec<Doc<'_>> = docs.iter().copied().collect();
+        let mut of_app = 0;
         for clusters in clusters.chunks(COPY_CHUNK) {
             for docs in docs.chunks(COPY_CHUNK) {
-                written += copy_applied(tx, previous, instance, app, clusters, docs).await?;
+                of_app += copy_applied(tx, previous, instance, app, clusters, docs).await?;
             }
         }
+        if app_totals.get(*app).copied() == Some(of_app as i64) {
+            whole_apps.insert(app.to_string());
+        }
+        written += of_app;
     }
     if written != expected {
         // `previous`'s counts disagree with its rows: refuse (the transaction rolls
@@ -114,7 +119,11 @@ pub async fn carry_applied(
         .map(|(r, _)| r.app.clone())
         .collect();
     if apps.is_empty() {
-        return Ok((carried, copied));
+        return Ok(Carried {
+            carried,
+            copied,
+            whole_apps,
+        });
     }
     let index: HashMap<ResourceKey, usize> = resources
         .iter()
@@ -145,7 +154,22 @@ pub async fn carry_applied(
         }
     })
     .await?;
-    Ok((carried, copied))
+    Ok(Carried {
+        carried,
+        copied,
+        whole_apps,
+    })
+}
+
+/// What [`carry_applied`] carried over.
+pub struct Carried {
+    /// How many resources.
+    pub carried: i64,
+    /// Per resource given, whether it is already written (the caller inserts the rest).
+    pub copied: Vec<bool>,
+    /// The apps every row of which (in the replaced instance) was copied: the new
+    /// instance renders all of them again.
+    pub whole_apps: BTreeSet<String>,
 }
 
 /// Clusters and documents per copying statement, at most (binds stay far below the
@@ -184,9 +208,12 @@ async fn document_manifests(
         .collect()
 }
 
-/// The (app, cluster) pairs where every rendered resource of `instance` is Applied,
-/// from its counts.
-async fn applied_pairs(tx: &mut Tx, instance: InstanceId) -> Result<Vec<(String, String)>> {
+/// The (app, cluster) pairs where every rendered resource of `instance` is Applied, and
+/// how many rendered resources each app has, from its counts.
+async fn applied_pairs(
+    tx: &mut Tx,
+    instance: InstanceId,
+) -> Result<(Vec<(String, String)>, HashMap<String, i64>)> {
     let rows = sqlx::query(
         "SELECT app, cluster, value, count FROM status_counts \
          WHERE instance_id = $1 AND dimension = 'rsync' AND count <> 0",
@@ -196,18 +223,22 @@ async fn applied_pairs(tx: &mut Tx, instance: InstanceId) -> Result<Vec<(String,
     .await
     .map_err(db_error)?;
     let mut wholly: BTreeMap<(String, String), bool> = BTreeMap::new();
+    let mut totals: HashMap<String, i64> = HashMap::new();
     for r in &rows {
         let value: String = r.try_get("value").map_err(db_error)?;
-        let pair = (
+        let pair: (String, String) = (
             r.try_get("app").map_err(db_error)?,
             r.try_get("cluster").map_err(db_error)?,
         );
+        *totals.entry(pair.0.clone()).or_default() +=
+            r.try_get::<i64, _>("count").map_err(db_error)?;
         *wholly.entry(pair).or_insert(true) &= value == RsyncStatus::Applied.as_str();
     }
-    Ok(wholly
+    let pairs = wholly
         .into_iter()
         .filter_map(|(pair, applied)| applied.then_some(pair))
-        .collect())
+        .collect();
+    Ok((pairs, totals))
 }
 
 /// Copies the Applied rows of `app`'s `docs` on `clusters` from `previous` into

@@ -265,7 +265,9 @@ pub async fn rsync_resources_list(
     limit: i64,
     with_manifest: bool,
 ) -> Result<Vec<RsyncResource>> {
-    list_at(conn, instance, filter, after, limit, with_manifest, &NOW).await
+    let now = now();
+    let now = [now[0].as_str(), now[1].as_str(), now[2].as_str()];
+    list_at(conn, instance, filter, after, limit, with_manifest, &now).await
 }
 
 /// Rows per page of [`rsync_resources_each_page`].
@@ -281,7 +283,8 @@ pub async fn rsync_resources_each_page(
     rsync_resources_each_page_of(conn, instance, &ResourceFilter::default(), each).await
 }
 
-/// [`rsync_resources_each_page`] of the resources `filter` selects.
+/// [`rsync_resources_each_page`] of the resources `filter` selects. The statuses are the
+/// stored ones (a rollout reads the instance it replaces after marking it superseded).
 pub async fn rsync_resources_each_page_of(
     conn: &mut AnyConnection,
     instance: InstanceId,
@@ -290,8 +293,16 @@ pub async fn rsync_resources_each_page_of(
 ) -> Result<()> {
     let mut after: Option<ResourceKey> = None;
     loop {
-        let page =
-            rsync_resources_list(conn, instance, filter, after.as_ref(), EACH_PAGE, true).await?;
+        let page = list_at(
+            conn,
+            instance,
+            filter,
+            after.as_ref(),
+            EACH_PAGE,
+            true,
+            &STORED,
+        )
+        .await?;
         let full = page.len() as i64 == EACH_PAGE;
         after = page.last().map(RsyncResource::key);
         each(page);
@@ -301,8 +312,39 @@ pub async fn rsync_resources_each_page_of(
     }
 }
 
+/// Whether a row (of `rsync_resources`, columns prefixed with `prefix`) was taken over
+/// by a newer instance of its owner without a write: a rollout or rollback replaced its
+/// instance (`instances.taken_over`), and it is stored `Applied` and not `removed` (the
+/// newer instance renders the same object). Such a row is `Superseded`; its stored
+/// status is the one it had at the takeover (migration 0024, `instance_supersede`).
+pub fn taken_over(prefix: &str) -> String {
+    format!(
+        "({prefix}rsync_status = 'Applied' AND {prefix}removed = 0 AND {prefix}instance_id IN \
+         (SELECT id FROM instances WHERE taken_over = 1))"
+    )
+}
+
+/// The rsync status of a row as the API shows it: `Superseded` for one taken over
+/// without a write ([`taken_over`]), else the stored one.
+pub fn shown_rsync_status(prefix: &str) -> String {
+    format!(
+        "CASE WHEN {} THEN 'Superseded' ELSE {prefix}rsync_status END",
+        taken_over(prefix)
+    )
+}
+
 /// The status columns of a listing as it is now.
-const NOW: [&str; 3] = ["rsync_status", "cluster_status", "readiness"];
+fn now() -> [String; 3] {
+    [
+        format!("{} AS rsync_status", shown_rsync_status("")),
+        "cluster_status".into(),
+        "readiness".into(),
+    ]
+}
+
+/// The status columns as stored: what a rollout compares before it supersedes the
+/// instance it reads.
+const STORED: [&str; 3] = ["rsync_status", "cluster_status", "readiness"];
 
 /// The status columns of a listing as the instance started: Pending, Unknown and no
 /// readiness, or for a resource carried over from the instance it replaced, Applied
@@ -555,10 +597,12 @@ async fn rsync_status_page(
 /// an owner that is not applied or instantiated: its last instance is terminated and
 /// the older ones are superseded).
 pub async fn rsync_resources_awaiting_delete(conn: &mut AnyConnection, owner: &str) -> Result<i64> {
-    let row = sqlx::query(
+    let row = sqlx::query(&format!(
         "SELECT COUNT(*) AS n FROM rsync_resources \
-         WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1) AND rsync_status IN ($2, $3)",
-    )
+         WHERE instance_id IN (SELECT id FROM instances WHERE owner = $1) AND rsync_status IN ($2, $3) \
+         AND NOT {}",
+        taken_over("")
+    ))
     .bind(owner)
     .bind(RsyncStatus::Applied.as_str())
     .bind(RsyncStatus::Retrying.as_str())
@@ -573,9 +617,11 @@ pub async fn rsync_resources_active_on_cluster(
     conn: &mut AnyConnection,
     cluster: &str,
 ) -> Result<bool> {
-    let row = sqlx::query(
-        "SELECT 1 AS one FROM rsync_resources WHERE cluster = $1 AND rsync_status IN ($2, $3, $4) LIMIT 1",
-    )
+    let row = sqlx::query(&format!(
+        "SELECT 1 AS one FROM rsync_resources WHERE cluster = $1 AND rsync_status IN ($2, $3, $4) \
+         AND NOT {} LIMIT 1",
+        taken_over("")
+    ))
     .bind(cluster)
     .bind(RsyncStatus::Pending.as_str())
     .bind(RsyncStatus::Applied.as_str())

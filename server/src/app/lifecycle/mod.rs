@@ -45,7 +45,7 @@ use crate::store::history::{HistoryEntry, history_append, history_delete, histor
 use crate::store::instance::{
     InstanceRow, instance_claim, instance_clusters, instance_delete_for_owner, instance_expire,
     instance_find, instance_insert, instance_instantiated_user_of_cluster, instance_list,
-    instance_terminate,
+    instance_supersede, instance_terminate,
 };
 use crate::store::network::{
     NetworkStatus, cluster_insert, cluster_network_status, cluster_update_network_state,

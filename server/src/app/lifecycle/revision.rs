@@ -93,10 +93,14 @@ impl Lifecycle {
         refuse_duplicate_objects(resources)?;
         let started = std::time::Instant::now();
         instance_insert(tx, row, clusters).await?;
-        let (carried, copied) = match replacing {
-            Some(r) => carry_applied(tx, r.previous.id, row.id, resources).await?,
-            None => (0, Vec::new()),
+        let carry = match replacing {
+            Some(r) => Some(carry_applied(tx, r.previous.id, row.id, resources).await?),
+            None => None,
         };
+        let (carried, copied) = carry
+            .as_ref()
+            .map(|c| (c.carried, c.copied.as_slice()))
+            .unwrap_or((0, &[]));
         let planned = started.elapsed();
         let rest = resources
             .iter()
@@ -107,6 +111,14 @@ impl Lifecycle {
         let inserted = started.elapsed();
         record_carried(tx, row.id, carried).await?;
         let carried_at = started.elapsed();
+        // The running instance of the same owner that this one replaces: what it
+        // renders again is taken over without a write (before the claim, which marks
+        // the rest of what it takes over).
+        if let (Some(r), Some(carry)) = (replacing, &carry)
+            && r.migrated_from.is_none()
+        {
+            instance_supersede(tx, r.previous.id, &carry.whole_apps, resources).await?;
+        }
         instance_claim(tx, row, clusters, replacing.and_then(|r| r.migrated_from)).await?;
         tracing::info!(
             instance = %row.id,

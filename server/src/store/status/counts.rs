@@ -197,12 +197,14 @@ pub async fn counts_for_names(
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
 ) -> Result<BTreeMap<(String, String), i64>> {
-    count_rows(conn, instance, filter, "rsync_status").await
+    let shown = crate::store::rsync_resource::shown_rsync_status("");
+    count_rows(conn, instance, filter, &shown).await
 }
 
 /// The counts of `instance`'s resources that `filter` selects as they were just before
 /// a newer instance took the instance's resources over (see `instance_claim`): those
-/// it took count with the status they had then. For a watch stream resumed at a token
+/// it took count with the status they had then (kept in `superseded_from`, or still
+/// stored for those taken over without a write). For a watch stream resumed at a token
 /// from before that takeover, which no event of the moved resources leads back to.
 pub async fn counts_before_takeover(
     conn: &mut AnyConnection,

@@ -6,7 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
-use super::rsync_resource::{ResourceKey, decode_gvk};
+use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::watch::{NewEvent, Statuses};
 use super::{Tx, db_error, placeholders};
 use crate::domain::manifest::Gvk;
@@ -61,7 +61,8 @@ pub async fn rsync_work(
 ) -> Result<Vec<RsyncWork>> {
     let mut sql = String::from(
         "SELECT i.id AS id, i.create_time AS create_time, \
-         CASE WHEN i.terminate_time IS NULL AND i.superseded = 0 THEN 0 ELSE 1 END AS deleting \
+         CASE WHEN i.terminate_time IS NULL AND i.superseded = 0 THEN 0 ELSE 1 END AS deleting, \
+         i.taken_over AS replaced \
          FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
          WHERE c.cluster = $1",
     );
@@ -73,7 +74,7 @@ pub async fn rsync_work(
     if let Some((instance, _)) = after {
         query = query.bind(instance.as_str());
     }
-    let instances: Vec<(String, i64, bool)> = query
+    let instances: Vec<(String, i64, bool, bool)> = query
         .fetch_all(&mut *conn)
         .await
         .map_err(db_error)?
@@ -83,6 +84,7 @@ pub async fn rsync_work(
                 row.try_get("id").map_err(db_error)?,
                 row.try_get("create_time").map_err(db_error)?,
                 row.try_get::<i64, _>("deleting").map_err(db_error)? == 1,
+                row.try_get::<i64, _>("replaced").map_err(db_error)? == 1,
             ))
         })
         .collect::<Result<_>>()?;
@@ -101,7 +103,7 @@ pub async fn rsync_work(
         String,
     );
     let mut work = Vec::new();
-    for (instance, generation, delete) in instances {
+    for (instance, generation, delete, replaced) in instances {
         let left = limit - work.len() as i64;
         if left <= 0 {
             break;
@@ -115,6 +117,11 @@ pub async fn rsync_work(
             "SELECT {FIELDS} FROM rsync_resources \
              WHERE instance_id = $1 AND cluster = $2 AND rsync_status IN ({statuses})"
         );
+        // Of an instance a rollout replaced, rsync deletes only what the newer instance
+        // does not render (`removed`); what it took over stays on the cluster.
+        if replaced {
+            select.push_str(" AND (rsync_status <> 'Applied' OR removed = 1)");
+        }
         let mut binds = vec![instance.clone(), cluster.to_string()];
         // Instances before `after`'s were left out above; its own continue after it.
         if let Some((_, key)) = after.filter(|(from, _)| *from == instance) {

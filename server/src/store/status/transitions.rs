@@ -14,7 +14,8 @@ pub enum Scope<'a> {
     /// The resources on a cluster of its non-superseded instances.
     Cluster(&'a str),
     /// The resources of `owner`'s other instances that `by` renders too (same cluster
-    /// and object): `by` takes them over.
+    /// and object), except those already taken over without a write (see
+    /// `taken_over`): `by` takes them over.
     RenderedBy { owner: &'a str, by: InstanceId },
     /// The resources of `owner`'s other instances that `by` does not render.
     NotRenderedBy { owner: &'a str, by: InstanceId },
@@ -26,8 +27,9 @@ const SAME_OBJECT: &str = "n.cluster = rsync_resources.cluster AND n.kind = rsyn
      AND n.name = rsync_resources.name";
 
 impl Scope<'_> {
-    /// The scope as conditions on `rsync_resources`, binding its values.
-    fn sql(self, binds: &mut Vec<String>) -> String {
+    /// The scope as conditions on `rsync_resources`, binding its values; `others` are
+    /// the owner's other instances to look at (see [`Scope::others`]).
+    fn sql(self, others: &[String], binds: &mut Vec<String>) -> String {
         let mut bind = |value: String| {
             binds.push(value);
             format!("${}", binds.len())
@@ -45,20 +47,47 @@ impl Scope<'_> {
                 " AND cluster = {} AND instance_id IN (SELECT id FROM instances WHERE superseded = 0)",
                 bind(cluster.to_string())
             ),
-            Scope::RenderedBy { owner, by } | Scope::NotRenderedBy { owner, by } => {
-                let owner = bind(owner.to_string());
+            Scope::RenderedBy { by, .. } | Scope::NotRenderedBy { by, .. } => {
+                let others: Vec<String> = others.iter().map(|o| bind(o.clone())).collect();
                 let by = bind(by.to_string());
-                let negation = if matches!(self, Scope::NotRenderedBy { .. }) {
-                    "NOT "
-                } else {
-                    ""
+                let (untaken, negation) = match self {
+                    Scope::RenderedBy { .. } => (format!(" AND NOT {}", taken_over("")), ""),
+                    _ => (String::new(), "NOT "),
                 };
                 format!(
-                    " AND instance_id IN (SELECT id FROM instances WHERE owner = {owner} AND id <> {by}) \
-                     AND {negation}EXISTS (SELECT 1 FROM rsync_resources n WHERE n.instance_id = {by} AND {SAME_OBJECT})"
+                    " AND instance_id IN ({}){untaken} \
+                     AND {negation}EXISTS (SELECT 1 FROM rsync_resources n WHERE n.instance_id = {by} AND {SAME_OBJECT})",
+                    others.join(", ")
                 )
             }
         }
+    }
+
+    /// For the scopes over an owner's other instances: those that have resources in one
+    /// of `from` (by their aggregates), the only ones whose rows the move reads. An
+    /// instance replaced by a rollout keeps in Applied only its `removed` rows (the rest
+    /// moved to Superseded in its aggregates when it was taken over). Without this,
+    /// PostgreSQL read the rows of every instance of the owner, the new one's included
+    /// (1.8-2.4 s for two instances of 100,000 resources, with none to move).
+    async fn others(self, tx: &mut Tx, from: &[RsyncStatus]) -> Result<Option<Vec<String>>> {
+        let (Scope::RenderedBy { owner, by } | Scope::NotRenderedBy { owner, by }) = self else {
+            return Ok(None);
+        };
+        let statuses: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 3)).collect();
+        let sql = format!(
+            "SELECT id FROM instances WHERE owner = $1 AND id <> $2 AND EXISTS ( \
+               SELECT 1 FROM status_counts s WHERE s.instance_id = instances.id \
+               AND s.dimension = 'rsync' AND s.value IN ({}) AND s.count > 0) ORDER BY id",
+            statuses.join(", ")
+        );
+        let mut query = sqlx::query_as::<_, (String,)>(&sql)
+            .bind(owner.to_string())
+            .bind(by.to_string());
+        for status in from {
+            query = query.bind(status.as_str());
+        }
+        let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
+        Ok(Some(rows.into_iter().map(|(id,)| id).collect()))
     }
 }
 
@@ -107,8 +136,12 @@ async fn bulk_transition(
             format!("${}", binds.len())
         })
         .collect();
+    let others = scope.others(tx, from).await?;
+    if others.as_ref().is_some_and(Vec::is_empty) {
+        return Ok(0);
+    }
     let mut selection = format!(" AND rsync_status IN ({})", statuses.join(", "));
-    selection.push_str(&scope.sql(&mut binds));
+    selection.push_str(&scope.sql(others.as_deref().unwrap_or_default(), &mut binds));
 
     if !announce {
         return bulk_transition_counted(tx, &selection, binds, to).await;
@@ -298,7 +331,10 @@ pub struct StatusMove<'a> {
 /// changes every row the read found movable; if it does not, another writer got in
 /// between and the transaction fails with ABORTED (the callers retry) rather than
 /// record events and counts for changes it did not make. A resource named twice is
-/// moved once, by its first move.
+/// moved once, by its first move. A row of an instance a rollout replaced that moves to
+/// Applied (an apply that raced the rollout) is marked `removed`: it is not one the
+/// newer instance took over (see `taken_over`; `instance_settle_late_applies` gives it
+/// to the newer instance if that renders it too).
 pub async fn rsync_set_statuses(
     tx: &mut Tx,
     moves: &[StatusMove<'_>],
@@ -353,8 +389,10 @@ pub async fn rsync_set_statuses(
             continue;
         }
         let sql = format!(
-            "UPDATE rsync_resources AS r SET rsync_status = v.column9 FROM (VALUES {}) AS v \
-             WHERE {MATCH} AND r.rsync_status = v.column10",
+            "UPDATE rsync_resources AS r SET rsync_status = v.column9, removed = CASE \
+             WHEN v.column9 = 'Applied' AND r.instance_id IN (SELECT id FROM instances \
+             WHERE taken_over = 1) THEN 1 ELSE r.removed END \
+             FROM (VALUES {}) AS v WHERE {MATCH} AND r.rsync_status = v.column10",
             placeholders(tx, planned.len(), 10)
         );
         let mut query = sqlx::query(&sql);

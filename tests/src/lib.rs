@@ -610,14 +610,13 @@ pub async fn rsync_counts(
         .unwrap_or_default()
 }
 
-/// The rendered resources of an instance of `dig` (the current one for ""), only those
-/// named `names` if any, with their rsync status as the RSYNC tree shows it:
-/// (app, cluster, name) -> status, read three resources a page.
+/// The rendered resources of an instance of `dig` (the current one for "") with their
+/// rsync status as the RSYNC tree shows it: (app, cluster, name) -> status, read three
+/// resources a page.
 pub async fn rsync_tree(
     client: &mut Client,
     dig: &str,
     instance: &str,
-    names: &[&str],
 ) -> std::collections::BTreeMap<(String, String, String), flotilla_client::v1::RsyncStatus> {
     let mut tree = std::collections::BTreeMap::new();
     let mut page_token = String::new();
@@ -628,7 +627,6 @@ pub async fn rsync_tree(
                 flotilla_client::v1::GetDeploymentIntentGroupStatusRequest {
                     name: dig.into(),
                     instance: instance.into(),
-                    resources: names.iter().map(|n| n.to_string()).collect(),
                     output: flotilla_client::v1::StatusOutput::Rsync as i32,
                     page_size: 3,
                     page_token: page_token.clone(),

@@ -312,7 +312,7 @@ async fn a_rollout_sends_only_the_difference_and_rolls_back(backend: Backend) {
         "the old instance ends Superseded: {old:?}"
     );
     // Resource by resource too, and counted from the rows when a name is asked for.
-    let tree = rsync_tree(&mut client, DIG, &first.current_instance, &[]).await;
+    let tree = rsync_tree(&mut client, DIG, &first.current_instance).await;
     assert_eq!(tree.len(), 8, "{tree:?}");
     assert!(
         tree.values().all(|s| *s == RsyncStatus::Superseded),
@@ -448,7 +448,7 @@ async fn a_smaller_placement_deletes_only_what_left(backend: Backend) {
     let old = counts(&mut client, DIG, &first, &[&cluster2]).await;
     assert_eq!((old.superseded, old.terminated), (2, 2), "{old:?}");
     // What left cluster2 ends Terminated; what stays is Superseded, everywhere.
-    let tree = rsync_tree(&mut client, DIG, &first, &[]).await;
+    let tree = rsync_tree(&mut client, DIG, &first).await;
     let terminated: Vec<_> = tree
         .iter()
         .filter(|(_, s)| **s == RsyncStatus::Terminated)

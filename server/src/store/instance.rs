@@ -383,8 +383,7 @@ const REMOVED_CHUNK: usize = 500;
 /// object) and rsync deletes. Only the apps not in `whole_apps` (those `by` did not
 /// carry over whole) are compared, one read of their Applied keys each. The aggregates
 /// move in bulk: `previous`'s Applied count becomes Superseded, less what was removed.
-/// (Writing `Superseded` into each of 100,000 rows took 2.1-2.6 s of a PostgreSQL
-/// rollout.) Call after `by`'s rows are written and before [`instance_claim`], which
+/// (A rollout of 100,000 resources wrote `Superseded` into each of them.) Call after `by`'s rows are written and before [`instance_claim`], which
 /// marks the rest of what `by` takes over (rows not Applied).
 pub async fn instance_supersede(
     tx: &mut Tx,
@@ -418,7 +417,7 @@ pub async fn instance_supersede(
             "SELECT cluster, kind, api_group, namespace, name FROM rsync_resources \
              WHERE instance_id = $1 AND app = $2 AND rsync_status = 'Applied'",
         )
-        .bind(previous.to_string())
+        .bind(&prev)
         .bind(app)
         .fetch_all(&mut **tx)
         .await

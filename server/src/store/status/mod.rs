@@ -61,8 +61,7 @@ pub async fn rsync_work(
 ) -> Result<Vec<RsyncWork>> {
     let mut sql = String::from(
         "SELECT i.id AS id, i.create_time AS create_time, \
-         CASE WHEN i.terminate_time IS NULL AND i.superseded = 0 THEN 0 ELSE 1 END AS deleting, \
-         i.taken_over AS replaced \
+         CASE WHEN i.terminate_time IS NULL AND i.superseded = 0 THEN 0 ELSE 1 END AS deleting \
          FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
          WHERE c.cluster = $1",
     );
@@ -74,7 +73,7 @@ pub async fn rsync_work(
     if let Some((instance, _)) = after {
         query = query.bind(instance.as_str());
     }
-    let instances: Vec<(String, i64, bool, bool)> = query
+    let instances: Vec<(String, i64, bool)> = query
         .fetch_all(&mut *conn)
         .await
         .map_err(db_error)?
@@ -84,7 +83,6 @@ pub async fn rsync_work(
                 row.try_get("id").map_err(db_error)?,
                 row.try_get("create_time").map_err(db_error)?,
                 row.try_get::<i64, _>("deleting").map_err(db_error)? == 1,
-                row.try_get::<i64, _>("replaced").map_err(db_error)? == 1,
             ))
         })
         .collect::<Result<_>>()?;
@@ -103,7 +101,7 @@ pub async fn rsync_work(
         String,
     );
     let mut work = Vec::new();
-    for (instance, generation, delete, replaced) in instances {
+    for (instance, generation, delete) in instances {
         let left = limit - work.len() as i64;
         if left <= 0 {
             break;
@@ -117,10 +115,10 @@ pub async fn rsync_work(
             "SELECT {FIELDS} FROM rsync_resources \
              WHERE instance_id = $1 AND cluster = $2 AND rsync_status IN ({statuses})"
         );
-        // Of an instance a rollout replaced, rsync deletes only what the newer instance
-        // does not render (`removed`); what it took over stays on the cluster.
-        if replaced {
-            select.push_str(" AND (rsync_status <> 'Applied' OR removed = 1)");
+        // Of an instance a rollout replaced, what the newer instance took over stays on
+        // the cluster: rsync deletes only the rest.
+        if delete {
+            select.push_str(&format!(" AND NOT {}", taken_over("")));
         }
         let mut binds = vec![instance.clone(), cluster.to_string()];
         // Instances before `after`'s were left out above; its own continue after it.

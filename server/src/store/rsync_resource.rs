@@ -633,15 +633,19 @@ pub async fn rsync_resources_active_on_cluster(
 }
 
 /// (cluster, app) of the deployments of `instance` with resources whose cluster status
-/// is still Unknown (no report of them yet).
+/// is still Unknown (no report of them yet), from its aggregates: only rendered
+/// resources are ever Unknown there (cluster-only ones count as Present or NotPresent).
+/// (Read from the rows, it walked the whole instance: 0.1-0.2 s at 100,000 resources.)
 pub async fn rsync_unobserved_deployments(
     conn: &mut AnyConnection,
     instance: InstanceId,
 ) -> Result<Vec<(String, String)>> {
     let query = sqlx::query(
-        "SELECT DISTINCT cluster, app FROM rsync_resources \
-         WHERE instance_id = $1 AND cluster_status = 'Unknown' ORDER BY cluster, app",
+        "SELECT cluster, app FROM status_counts WHERE instance_id = $1 \
+         AND dimension = $2 AND value = $3 AND count > 0 ORDER BY cluster, app",
     )
-    .bind(instance.to_string());
+    .bind(instance.to_string())
+    .bind(super::status::Dimension::Cluster.as_str())
+    .bind(crate::domain::readiness::ClusterStatus::Unknown.as_str());
     super::fetch_text_pairs(conn, query, "cluster", "app").await
 }

@@ -368,7 +368,7 @@ impl Lifecycle {
         key: Option<&RequestKey>,
     ) -> Result<ClusterView> {
         let view = self.network_verb(name, NetworkOp::Apply, etag, key).await?;
-        self.work_changed(view.network.current_instance).await;
+        self.work_changed(&[view.network.current_instance]).await;
         Ok(view)
     }
 

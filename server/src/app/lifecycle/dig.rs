@@ -323,13 +323,15 @@ impl Lifecycle {
         let before = self.get_dig(name).await.ok();
         let view = self.dig_verb(name, verb, etag, key).await?;
         let committed = started.elapsed();
-        self.work_changed(view.status.current_instance).await;
+        let current = view.status.current_instance;
         let previous = before.and_then(|b| b.status.current_instance);
-        if previous != view.status.current_instance {
-            self.work_changed(previous).await;
+        if previous != current {
+            self.work_changed(&[current, previous]).await;
             if matches!(verb, Verb::Rollout | Verb::Rollback(_)) {
-                self.reports_wanted(view.status.current_instance).await;
+                self.reports_wanted(current).await;
             }
+        } else {
+            self.work_changed(&[current]).await;
         }
         tracing::info!(
             deployment_intent_group = %name,

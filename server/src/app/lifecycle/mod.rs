@@ -153,17 +153,24 @@ impl Lifecycle {
         self
     }
 
-    /// Wakes rsync for the clusters of `instance` (after a verb committed).
-    pub(super) async fn work_changed(&self, instance: Option<InstanceId>) {
-        let (Some(hooks), Some(instance)) = (&self.hooks, instance) else {
+    /// Wakes rsync for the clusters of `instances` (after a verb committed). Every
+    /// cluster is read before any is woken: a woken worker reads its work at once, and
+    /// a hundred of them would stand between this read and the database.
+    pub(super) async fn work_changed(&self, instances: &[Option<InstanceId>]) {
+        let Some(hooks) = &self.hooks else {
             return;
         };
-        let clusters = match self.store.read().await {
-            Ok(mut conn) => instance_clusters(&mut conn, instance)
-                .await
-                .unwrap_or_default(),
-            Err(_) => Vec::new(),
-        };
+        let mut clusters = std::collections::BTreeSet::new();
+        if let Ok(mut conn) = self.store.read().await {
+            for instance in instances.iter().flatten() {
+                clusters.extend(
+                    instance_clusters(&mut conn, *instance)
+                        .await
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        let clusters: Vec<String> = clusters.into_iter().collect();
         hooks.work_changed(&clusters).await;
     }
 

@@ -288,8 +288,8 @@ impl Lifecycle {
             Ok((running.id, self.dig_view(tx, target).await?))
         })
         .await?;
-        self.work_changed(view.status.current_instance).await;
-        self.work_changed(Some(previous)).await;
+        self.work_changed(&[view.status.current_instance, Some(previous)])
+            .await;
         self.reports_wanted(view.status.current_instance).await;
         Ok(view)
     }

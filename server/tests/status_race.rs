@@ -70,7 +70,8 @@ async fn recording_beside_another_writer(store: Store) {
         .unwrap();
     let status = StatusApp::new(store.clone());
     let outcomes: Vec<_> = work.into_iter().map(|w| (w, Outcome::Succeeded)).collect();
-    let recording = tokio::spawn(async move { status.record_outcomes(&outcomes).await });
+    let recording =
+        tokio::spawn(async move { status.record_outcomes(&[outcomes.as_slice()]).await });
     // PostgreSQL: the recording reads the three Pending rows, then its update waits
     // for a0-cm0's row. SQLite: it waits for the write slot.
     tokio::time::sleep(std::time::Duration::from_millis(500)).await;

@@ -21,6 +21,7 @@ use tonic::Status;
 use tracing::{info, warn};
 
 use crate::api::convert::struct_to_json;
+use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::Gvk;
 use crate::error::{Error, Result};
@@ -162,112 +163,43 @@ impl Session {
     }
 }
 
-/// Group transactions in flight at once on PostgreSQL.
-const POSTGRES_INGEST_TURNS: usize = 4;
-
 /// Bundles per group transaction at most (each bundle is one app on one cluster).
 const GROUP_BUNDLES: usize = 256;
 
-/// Group commit of the sessions' bundle batches: whoever takes the turn ingests what
-/// every session queued by then, in one transaction, and answers each batch. With a
-/// hundred agents reporting at once, the database sees a few large transactions
-/// instead of a hundred small ones queueing for the (SQLite: single) writer.
-///
-/// Every queued batch brings a caller that flushes once after queueing, so there are
-/// never fewer flushes to come than batches queued: each batch is answered.
-///
-/// On SQLite one group is ingested at a time (there is one writer). On PostgreSQL
-/// several are: status writes lock the clusters they write, not the intent group (see
-/// `app::status::lock_owners`), so groups of different clusters overlap up to where
-/// they update the instance's totals and commit.
-struct IngestGroup {
-    queue: Mutex<Vec<Queued>>,
-    turns: tokio::sync::Semaphore,
+/// Group commit of the sessions' bundle batches ([`GroupCommit`]): with a hundred
+/// agents reporting at once, the database sees a few large transactions instead of a
+/// hundred small ones queueing for the (SQLite: single) writer.
+type IngestGroup = GroupCommit<(String, Vec<Bundle>)>;
+
+fn ingest_group(backend: Backend) -> IngestGroup {
+    GroupCommit::new(backend, GROUP_BUNDLES, |(_, bundles)| bundles.len())
 }
 
-struct Queued {
-    cluster: String,
-    bundles: Vec<Bundle>,
-    done: oneshot::Sender<(Vec<Bundle>, Result<()>)>,
-}
+/// Writes a group of the sessions' bundle batches: (cluster, bundles).
+struct Ingest<'s>(&'s StatusApp);
 
-impl IngestGroup {
-    fn new(backend: Backend) -> Self {
-        IngestGroup {
-            queue: Mutex::default(),
-            turns: tokio::sync::Semaphore::new(match backend {
-                Backend::Sqlite => 1,
-                Backend::Postgres => POSTGRES_INGEST_TURNS,
-            }),
-        }
-    }
-
-    /// Ingests `bundles` of `cluster` with whatever else is queued; returns them with
-    /// the result (to requeue them after a transient failure).
-    async fn ingest(
-        &self,
-        status: &StatusApp,
-        cluster: &str,
-        bundles: Vec<Bundle>,
-    ) -> (Vec<Bundle>, Result<()>) {
-        let (done, answer) = oneshot::channel();
-        self.queue.lock().expect("ingest queue lock").push(Queued {
-            cluster: cluster.to_string(),
-            bundles,
-            done,
-        });
-        {
-            let _turn = self.turns.acquire().await.expect("never closed");
-            let group = self.take();
-            if !group.is_empty() {
-                flush(status, group).await;
-            }
-        }
-        answer.await.expect("every queued batch is answered")
-    }
-
-    /// The oldest queued batches, up to GROUP_BUNDLES bundles (at least one batch).
-    fn take(&self) -> Vec<Queued> {
-        let mut queue = self.queue.lock().expect("ingest queue lock");
-        let mut bundles = 0;
-        let count = queue
+impl GroupWriter<(String, Vec<Bundle>)> for Ingest<'_> {
+    async fn write(&self, items: &[&(String, Vec<Bundle>)]) -> Result<()> {
+        let batches: Vec<(&str, &[Bundle])> = items
             .iter()
-            .take_while(|q| {
-                bundles += q.bundles.len();
-                bundles <= GROUP_BUNDLES
-            })
-            .count()
-            .max(1)
-            .min(queue.len());
-        queue.drain(..count).collect()
+            .map(|(cluster, bundles)| (cluster.as_str(), bundles.as_slice()))
+            .collect();
+        self.0.ingest_clusters(&batches).await
     }
 }
 
-/// Ingests a group in one transaction; if that fails, each batch on its own, so that
-/// one batch's error is not another's.
-async fn flush(status: &StatusApp, mut group: Vec<Queued>) {
-    let batches: Vec<(&str, &[Bundle])> = group
-        .iter()
-        .map(|q| (q.cluster.as_str(), q.bundles.as_slice()))
-        .collect();
-    let result = status.ingest_clusters(&batches).await;
-    match result {
-        Ok(()) => {
-            for q in group {
-                let _ = q.done.send((q.bundles, Ok(())));
-            }
-        }
-        Err(error) if group.len() == 1 => {
-            let q = group.pop().expect("one batch");
-            let _ = q.done.send((q.bundles, Err(error)));
-        }
-        Err(_) => {
-            for q in group {
-                let result = status.ingest_bundles(&q.cluster, &q.bundles).await;
-                let _ = q.done.send((q.bundles, result));
-            }
-        }
-    }
+/// Ingests `bundles` of `cluster` with whatever else is queued; returns them with the
+/// result (to requeue them after a transient failure).
+async fn ingest(
+    group: &IngestGroup,
+    status: &StatusApp,
+    cluster: &str,
+    bundles: Vec<Bundle>,
+) -> (Vec<Bundle>, Result<()>) {
+    let ((_, bundles), result) = group
+        .submit((cluster.to_string(), bundles), &Ingest(status))
+        .await;
+    (bundles, result)
 }
 
 /// Ingests the bundles `session` queues until it ends (then what it queued last, unless
@@ -298,7 +230,7 @@ async fn ingest_bundles(
         {
             return;
         }
-        let (batch, result) = group.ingest(&status, &session.cluster, batch).await;
+        let (batch, result) = ingest(&group, &status, &session.cluster, batch).await;
         match result {
             Ok(()) => attempt = 0,
             // A transient failure (lost race, busy pool) must not drop the states, or
@@ -332,7 +264,7 @@ pub struct AgentHub {
 
 impl AgentHub {
     pub fn new(status: StatusApp, heartbeat: Duration) -> Arc<AgentHub> {
-        let ingest = Arc::new(IngestGroup::new(status.store().backend()));
+        let ingest = Arc::new(ingest_group(status.store().backend()));
         Arc::new(AgentHub {
             status,
             heartbeat,

@@ -163,8 +163,11 @@ impl StatusApp {
         tx.commit().await
     }
 
-    /// Records the outcomes of rsync operations on `cluster`.
-    pub async fn record_outcomes(&self, outcomes: &[(RsyncWork, Outcome)]) -> Result<()> {
+    /// Records the outcomes of rsync operations, batches of one or more clusters (a
+    /// group commit of the rsync workers', see `rsync::RsyncEngine`), in one
+    /// transaction.
+    pub async fn record_outcomes(&self, batches: &[&[(RsyncWork, Outcome)]]) -> Result<()> {
+        let outcomes: Vec<&(RsyncWork, Outcome)> = batches.iter().copied().flatten().collect();
         if outcomes.is_empty() {
             return Ok(());
         }
@@ -188,7 +191,7 @@ impl StatusApp {
         let mut deltas = CountDeltas::default();
         let mut instances = BTreeSet::new();
         let mut moves = Vec::with_capacity(outcomes.len());
-        for (work, outcome) in outcomes {
+        for (work, outcome) in outcomes.iter().copied() {
             let to = match (work.delete, outcome) {
                 (false, Outcome::Succeeded) => RsyncStatus::Applied,
                 (true, Outcome::Succeeded) => RsyncStatus::Terminated,
@@ -221,7 +224,7 @@ impl StatusApp {
         deltas.apply(&mut tx).await?;
         // What the clusters said of what they refused; applied ones are forgotten.
         let mut applied_keys: BTreeMap<InstanceId, Vec<&ResourceKey>> = BTreeMap::new();
-        for (work, outcome) in outcomes {
+        for (work, outcome) in outcomes.iter().copied() {
             match outcome {
                 Outcome::Rejected(error) => {
                     resource_error_set(&mut tx, work.instance, &work.key, error).await?;

@@ -1,0 +1,200 @@
+//! Group commit: many callers that each want a small write transaction at about the
+//! same time (a hundred agent sessions reporting, a hundred rsync workers recording
+//! their outcomes) are written as a few larger transactions instead. Whoever takes a
+//! turn writes what every caller queued by then, in one transaction, and answers each.
+//! The transaction's fixed costs (locks, aggregates, conditions, the event log's
+//! revision, the commit) are paid once for the group, and writers that would queue one
+//! by one on the same rows (the instance's totals, the group's conditions) do not.
+//!
+//! Every queued item brings a caller that takes a turn once after queueing, so there
+//! are never fewer turns to come than items queued: each item is answered.
+
+use std::sync::Mutex;
+
+use tokio::sync::{Semaphore, oneshot};
+
+use crate::error::Result;
+use crate::store::Backend;
+
+/// Group transactions in flight at once on PostgreSQL. Writes of different clusters
+/// overlap up to the rows they share (see `app::status::lock_owners`); on SQLite there
+/// is one writer, so one group at a time.
+const POSTGRES_TURNS: usize = 4;
+
+/// Writes a group of items in one transaction.
+pub trait GroupWriter<I>: Sync {
+    fn write<'a>(&'a self, items: &'a [&'a I]) -> impl Future<Output = Result<()>> + Send + 'a;
+}
+
+/// A queue of items written in groups (see the module).
+pub struct GroupCommit<I> {
+    queue: Mutex<Vec<Queued<I>>>,
+    turns: Semaphore,
+    /// The weight (`weigh`) of a group at most; a heavier item goes alone.
+    limit: usize,
+    weigh: fn(&I) -> usize,
+}
+
+struct Queued<I> {
+    item: I,
+    done: oneshot::Sender<(I, Result<()>)>,
+}
+
+impl<I> GroupCommit<I> {
+    /// Groups of at most `limit`, each item weighing `weigh(item)`.
+    pub fn new(backend: Backend, limit: usize, weigh: fn(&I) -> usize) -> Self {
+        GroupCommit {
+            queue: Mutex::default(),
+            turns: Semaphore::new(match backend {
+                Backend::Sqlite => 1,
+                Backend::Postgres => POSTGRES_TURNS,
+            }),
+            limit,
+            weigh,
+        }
+    }
+
+    /// Writes `item` with whatever else is queued, by `write` (one transaction for the
+    /// group); returns it with its result. If the group's transaction fails, each item
+    /// of it is written on its own, so that one item's error is not another's.
+    pub async fn submit(&self, item: I, writer: &impl GroupWriter<I>) -> (I, Result<()>) {
+        let (done, answer) = oneshot::channel();
+        self.queue
+            .lock()
+            .expect("group commit queue lock")
+            .push(Queued { item, done });
+        {
+            let _turn = self.turns.acquire().await.expect("never closed");
+            let mut group = self.take();
+            if !group.is_empty() {
+                let items: Vec<&I> = group.iter().map(|q| &q.item).collect();
+                let result = writer.write(&items).await;
+                match result {
+                    Ok(()) => {
+                        for q in group {
+                            let _ = q.done.send((q.item, Ok(())));
+                        }
+                    }
+                    Err(error) if group.len() == 1 => {
+                        let q = group.pop().expect("one item");
+                        let _ = q.done.send((q.item, Err(error)));
+                    }
+                    Err(_) => {
+                        for q in group {
+                            let result = writer.write(&[&q.item]).await;
+                            let _ = q.done.send((q.item, result));
+                        }
+                    }
+                }
+            }
+        }
+        answer.await.expect("every queued item is answered")
+    }
+
+    /// The oldest queued items, up to `limit` in weight (at least one item).
+    fn take(&self) -> Vec<Queued<I>> {
+        let mut queue = self.queue.lock().expect("group commit queue lock");
+        let mut weight = 0;
+        let count = queue
+            .iter()
+            .take_while(|q| {
+                weight += (self.weigh)(&q.item);
+                weight <= self.limit
+            })
+            .count()
+            .max(1)
+            .min(queue.len());
+        queue.drain(..count).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::*;
+    use crate::error::Error;
+
+    /// Records each group it writes; fails any group holding `poison`.
+    #[derive(Default)]
+    struct Log {
+        groups: Mutex<Vec<Vec<u32>>>,
+        writing: AtomicUsize,
+    }
+
+    const POISON: u32 = 13;
+
+    impl GroupWriter<u32> for Log {
+        async fn write(&self, items: &[&u32]) -> Result<()> {
+            self.writing.fetch_add(1, Ordering::SeqCst);
+            // Long enough for every other caller to queue behind the first group.
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            self.groups
+                .lock()
+                .unwrap()
+                .push(items.iter().map(|i| **i).collect());
+            if items.contains(&&POISON) {
+                return Err(Error::internal("poisoned group"));
+            }
+            Ok(())
+        }
+    }
+
+    async fn submit_all(items: Vec<u32>, limit: usize) -> (Arc<Log>, Vec<(u32, bool)>) {
+        let group = Arc::new(GroupCommit::new(Backend::Sqlite, limit, |_: &u32| 1));
+        let log = Arc::new(Log::default());
+        let mut calls = Vec::new();
+        for item in items {
+            let (group, log) = (group.clone(), log.clone());
+            calls.push(tokio::spawn(async move {
+                let (item, result) = group.submit(item, &*log).await;
+                (item, result.is_ok())
+            }));
+            // The first caller takes the turn before the others queue.
+            tokio::task::yield_now().await;
+        }
+        let mut answers = Vec::new();
+        for call in calls {
+            answers.push(call.await.unwrap());
+        }
+        (log, answers)
+    }
+
+    #[tokio::test]
+    async fn callers_queued_behind_a_turn_are_written_together_and_all_answered() {
+        let (log, answers) = submit_all((0..10).collect(), 100).await;
+        assert_eq!(answers, (0..10).map(|i| (i, true)).collect::<Vec<_>>());
+        let groups = log.groups.lock().unwrap().clone();
+        // The first item alone (its caller took the free turn), then the nine that
+        // queued meanwhile in one transaction.
+        assert_eq!(groups, vec![vec![0], (1..10).collect()]);
+    }
+
+    #[tokio::test]
+    async fn a_group_is_at_most_its_limit() {
+        let (log, answers) = submit_all((0..10).collect(), 4).await;
+        assert!(answers.iter().all(|(_, ok)| *ok));
+        let groups = log.groups.lock().unwrap().clone();
+        assert_eq!(
+            groups,
+            vec![vec![0], vec![1, 2, 3, 4], vec![5, 6, 7, 8], vec![9]]
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failing_item_fails_alone() {
+        let (log, answers) = submit_all(vec![1, 2, POISON, 4], 100).await;
+        assert_eq!(
+            answers,
+            vec![(1, true), (2, true), (POISON, false), (4, true)]
+        );
+        let groups = log.groups.lock().unwrap().clone();
+        // The group with the poison failed, then each of its items was written alone.
+        assert_eq!(
+            groups,
+            vec![vec![1], vec![2, POISON, 4], vec![2], vec![POISON], vec![4]]
+        );
+        assert_eq!(log.writing.load(Ordering::SeqCst), 5);
+    }
+}

@@ -10,7 +10,6 @@ use sqlx::Row;
 use super::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_each_page_of,
 };
-use super::status::CountDeltas;
 use super::{Tx, db_error};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -44,8 +43,10 @@ pub async fn carry_applied(
     instance: InstanceId,
     resources: &mut [RsyncResource],
 ) -> Result<Carried> {
+    let started = std::time::Instant::now();
     let old = document_manifests(tx, previous).await?;
     let (applied, app_totals) = applied_pairs(tx, previous).await?;
+    let read = started.elapsed();
     // The manifest each document of `resources` renders, if the same on every cluster.
     let mut rendered: HashMap<Doc<'_>, Option<&str>> = HashMap::new();
     for r in resources.iter() {
@@ -108,9 +109,18 @@ pub async fn carry_applied(
         )));
     }
     let mut carried = written as i64;
+    let copied_at = started.elapsed();
     if written > 0 {
         count_copied(tx, instance).await?;
     }
+    tracing::info!(
+        %instance,
+        copied = written,
+        read_ms = read.as_millis() as u64,
+        copy_ms = (copied_at - read).as_millis() as u64,
+        count_ms = (started.elapsed() - copied_at).as_millis() as u64,
+        "carried over unchanged resources"
+    );
     // What is left that may carry: unchanged documents on clusters not wholly Applied.
     let apps: BTreeSet<String> = resources
         .iter()
@@ -294,30 +304,45 @@ async fn copy_applied(
     Ok(done.rows_affected())
 }
 
-/// Counts the rows [`copy_applied`] wrote into `instance` (the only rows it has yet).
+/// Counts the rows [`copy_applied`] wrote into `instance` (the only rows it has yet, so
+/// it has no counts yet either) inside the database: its per (app, cluster) aggregates
+/// grouped from the rows, then its totals from those. (Reading the groups back and
+/// upserting them from here, about 10,000 groups and 300 statements for a carry of
+/// 99,000 rows, took 0.45 s on PostgreSQL.)
 async fn count_copied(tx: &mut Tx, instance: InstanceId) -> Result<()> {
-    let rows = sqlx::query(
-        "SELECT app, cluster, cluster_status, readiness, COUNT(*) AS n FROM rsync_resources \
-         WHERE instance_id = $1 GROUP BY app, cluster, cluster_status, readiness",
+    let id = instance.to_string();
+    sqlx::query(
+        "WITH g AS (SELECT app, cluster, cluster_status, readiness, COUNT(*) AS n \
+         FROM rsync_resources WHERE instance_id = $1 \
+         GROUP BY app, cluster, cluster_status, readiness) \
+         INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
+         SELECT $1, app, cluster, dimension, value, n FROM ( \
+         SELECT app, cluster, 'rsync' AS dimension, $2 AS value, CAST(SUM(n) AS BIGINT) AS n \
+         FROM g GROUP BY app, cluster \
+         UNION ALL SELECT app, cluster, 'cluster', cluster_status, CAST(SUM(n) AS BIGINT) \
+         FROM g WHERE cluster_status <> '' GROUP BY app, cluster, cluster_status \
+         UNION ALL SELECT app, cluster, 'readiness', readiness, CAST(SUM(n) AS BIGINT) \
+         FROM g WHERE readiness <> '' GROUP BY app, cluster, readiness) AS c WHERE n <> 0 \
+         ON CONFLICT (instance_id, app, cluster, dimension, value) \
+         DO UPDATE SET count = status_counts.count + excluded.count",
     )
-    .bind(instance.to_string())
-    .fetch_all(&mut **tx)
+    .bind(&id)
+    .bind(RsyncStatus::Applied.as_str())
+    .execute(&mut **tx)
     .await
     .map_err(db_error)?;
-    let mut deltas = CountDeltas::default();
-    for r in &rows {
-        let get = |c: &str| r.try_get::<String, _>(c).map_err(db_error);
-        deltas.add_resources(
-            instance,
-            &get("app")?,
-            &get("cluster")?,
-            RsyncStatus::Applied.as_str(),
-            &get("cluster_status")?,
-            &get("readiness")?,
-            r.try_get("n").map_err(db_error)?,
-        );
-    }
-    deltas.apply(tx).await
+    sqlx::query(
+        "INSERT INTO status_totals (instance_id, dimension, value, count) \
+         SELECT instance_id, dimension, value, CAST(SUM(count) AS BIGINT) FROM status_counts \
+         WHERE instance_id = $1 GROUP BY instance_id, dimension, value \
+         ON CONFLICT (instance_id, dimension, value) \
+         DO UPDATE SET count = status_totals.count + excluded.count",
+    )
+    .bind(&id)
+    .execute(&mut **tx)
+    .await
+    .map_err(db_error)?;
+    Ok(())
 }
 
 /// After [`carry_applied`] and the insert of `instance`'s resources: records how many

@@ -161,8 +161,13 @@ pub async fn run_alone(
     let _agents = start_agents(&server, &client, &clusters).await;
     instantiate(&mut client).await?;
     let result = run(&mut client, &metrics, scale, label, rows).await;
-    // The server's account of each instance: render, persist and carry-over times.
-    for line in server.log().lines() {
+    // The server's account of each instance: render, persist and carry-over times; the
+    // whole log too, into FLOTILLA_BENCH_LOG if set (run with RUST_LOG=debug for more).
+    let log = server.log();
+    if let Ok(path) = std::env::var("FLOTILLA_BENCH_LOG") {
+        std::fs::write(&path, &log)?;
+    }
+    for line in log.lines() {
         if line.contains("rendered") || line.contains("carried") || line.contains("verb done") {
             eprintln!("[{label}] {line}");
         }

@@ -123,3 +123,161 @@ async fn recording_beside_another_writer(store: Store) {
     .get("n");
     assert_eq!(applied, moved, "counts of the moves made only");
 }
+
+/// Applies that raced a rollout: rsync sent the first instance's three applies, one
+/// result came back before the rollout and two after it. The rollout keeps a0-cm0 as
+/// it was (carried over), changes a0-cm1 and drops a0-cm2. The late results must not
+/// make the replaced instance's rows look taken over: a0-cm1 stays with the new
+/// instance (which applies its own version; nothing is deleted), a0-cm2, which the
+/// rollout had recorded as never applied (Terminated), is Applied after all and is
+/// deleted from the cluster (`removed`, see `rsync_set_statuses`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn applies_that_raced_a_rollout_are_settled_on_postgres() {
+    let db = common::postgres().await;
+    applies_racing_a_rollout(db.store.clone()).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn applies_that_raced_a_rollout_are_settled_on_sqlite() {
+    let db = common::sqlite().await;
+    applies_racing_a_rollout(db.store.clone()).await;
+}
+
+async fn work_of(store: &Store) -> Vec<flotilla_server::store::status::RsyncWork> {
+    let mut conn = store.read().await.unwrap();
+    rsync_work(&mut conn, CLUSTER_NAME, None, 100)
+        .await
+        .unwrap()
+}
+
+/// (name, status as the API shows it) of `instance`'s rendered resources.
+async fn shown(store: &Store, instance: &str) -> Vec<(String, String)> {
+    let shown = flotilla_server::store::rsync_resource::shown_rsync_status("");
+    sqlx::query(&format!(
+        "SELECT name, {shown} AS status FROM rsync_resources WHERE instance_id = $1 ORDER BY name"
+    ))
+    .bind(instance)
+    .fetch_all(store.pool())
+    .await
+    .unwrap()
+    .iter()
+    .map(|r| (r.get("name"), r.get("status")))
+    .collect()
+}
+
+fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+    expected
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+async fn applies_racing_a_rollout(store: Store) {
+    use flotilla_server::domain::resources::AppSpec;
+
+    let app = Lifecycle::new(store.clone());
+    instantiated(&app).await;
+    let dig = name(&DEPLOYMENT_INTENT_GROUP, DIG);
+    let first = app
+        .get_dig(&dig)
+        .await
+        .unwrap()
+        .status
+        .current_instance
+        .unwrap();
+    let status = StatusApp::new(store.clone());
+    let sent = work_of(&store).await;
+    assert_eq!(sent.len(), 3);
+    let (before, late): (Vec<_>, Vec<_>) = sent
+        .into_iter()
+        .map(|w| (w, Outcome::Succeeded))
+        .partition(|(w, _)| w.key.name == "a0-cm0");
+    status.record_outcomes(&[before.as_slice()]).await.unwrap();
+
+    // The rollout: a0-cm0 unchanged, a0-cm1 changed, a0-cm2 gone.
+    let manifests = format!(
+        "{}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a0-cm1\ndata:\n  key: changed\n",
+        flotilla_tests::configmap_manifests(0, 1)
+    );
+    app.update(
+        &name(&APP, &format!("{}/apps/a0", fleet::VERSION)),
+        None,
+        |current: &flotilla_server::store::object::Object<AppSpec>| {
+            Ok(AppSpec {
+                manifests: manifests.clone(),
+                document_count: 2,
+                ..current.spec.clone()
+            })
+        },
+    )
+    .await
+    .unwrap();
+    app.approve_dig(&dig, None, None).await.unwrap();
+    app.rollout_dig(&dig, None, None).await.unwrap();
+    let second = app
+        .get_dig(&dig)
+        .await
+        .unwrap()
+        .status
+        .current_instance
+        .unwrap();
+    assert_ne!(first, second);
+    let (first, second) = (first.to_string(), second.to_string());
+    assert_eq!(
+        shown(&store, &first).await,
+        pairs(&[
+            ("a0-cm0", "Superseded"),
+            ("a0-cm1", "Superseded"),
+            ("a0-cm2", "Terminated")
+        ]),
+        "the rollout takes over what it renders again; what it drops was never applied \
+         as far as the server knows"
+    );
+
+    // The two results that were in flight land now.
+    status.record_outcomes(&[late.as_slice()]).await.unwrap();
+    assert_eq!(
+        shown(&store, &first).await,
+        pairs(&[
+            ("a0-cm0", "Superseded"),
+            ("a0-cm1", "Superseded"),
+            ("a0-cm2", "Applied")
+        ]),
+        "a0-cm1 stays with the new instance; a0-cm2 is on the cluster after all, for \
+         rsync to delete"
+    );
+    let work: std::collections::BTreeSet<(String, String, bool)> = work_of(&store)
+        .await
+        .iter()
+        .map(|w| (w.instance.to_string(), w.key.name.clone(), w.delete))
+        .collect();
+    assert_eq!(
+        work,
+        [
+            (second.clone(), "a0-cm1".to_string(), false),
+            (first.clone(), "a0-cm2".to_string(), true),
+        ]
+        .into_iter()
+        .collect(),
+        "apply the new a0-cm1, delete a0-cm2, nothing else"
+    );
+    let done: Vec<_> = work_of(&store)
+        .await
+        .into_iter()
+        .map(|w| (w, Outcome::Succeeded))
+        .collect();
+    status.record_outcomes(&[done.as_slice()]).await.unwrap();
+    assert!(work_of(&store).await.is_empty());
+    assert_eq!(
+        shown(&store, &first).await,
+        pairs(&[
+            ("a0-cm0", "Superseded"),
+            ("a0-cm1", "Superseded"),
+            ("a0-cm2", "Terminated")
+        ])
+    );
+    assert_eq!(
+        shown(&store, &second).await,
+        pairs(&[("a0-cm0", "Applied"), ("a0-cm1", "Applied")])
+    );
+}

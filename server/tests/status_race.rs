@@ -51,14 +51,23 @@ async fn revision(store: &Store) -> i64 {
         .get("revision")
 }
 
+async fn work_of(store: &Store) -> Vec<flotilla_server::store::status::RsyncWork> {
+    let mut conn = store.read().await.unwrap();
+    rsync_work(&mut conn, CLUSTER_NAME, None, 100)
+        .await
+        .unwrap()
+}
+
+fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
+    expected
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
 async fn recording_beside_another_writer(store: Store) {
     instantiated(&Lifecycle::new(store.clone())).await;
-    let work = {
-        let mut conn = store.read().await.unwrap();
-        rsync_work(&mut conn, CLUSTER_NAME, None, 100)
-            .await
-            .unwrap()
-    };
+    let work = work_of(&store).await;
     assert_eq!(work.len(), 3);
     let events_before = revision(&store).await;
 
@@ -102,11 +111,11 @@ async fn recording_beside_another_writer(store: Store) {
             .collect();
     assert_eq!(
         statuses,
-        [
-            ("a0-cm0".to_string(), "Failed".to_string()),
-            ("a0-cm1".to_string(), expected.to_string()),
-            ("a0-cm2".to_string(), expected.to_string()),
-        ]
+        pairs(&[
+            ("a0-cm0", "Failed"),
+            ("a0-cm1", expected),
+            ("a0-cm2", expected)
+        ])
     );
     assert_eq!(
         revision(&store).await,
@@ -143,13 +152,6 @@ async fn applies_that_raced_a_rollout_are_settled_on_sqlite() {
     applies_racing_a_rollout(db.store.clone()).await;
 }
 
-async fn work_of(store: &Store) -> Vec<flotilla_server::store::status::RsyncWork> {
-    let mut conn = store.read().await.unwrap();
-    rsync_work(&mut conn, CLUSTER_NAME, None, 100)
-        .await
-        .unwrap()
-}
-
 /// (name, status as the API shows it) of `instance`'s rendered resources.
 async fn shown(store: &Store, instance: &str) -> Vec<(String, String)> {
     let shown = flotilla_server::store::rsync_resource::shown_rsync_status("");
@@ -163,13 +165,6 @@ async fn shown(store: &Store, instance: &str) -> Vec<(String, String)> {
     .iter()
     .map(|r| (r.get("name"), r.get("status")))
     .collect()
-}
-
-fn pairs(expected: &[(&str, &str)]) -> Vec<(String, String)> {
-    expected
-        .iter()
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .collect()
 }
 
 async fn applies_racing_a_rollout(store: Store) {

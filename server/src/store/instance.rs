@@ -383,8 +383,9 @@ const REMOVED_CHUNK: usize = 500;
 /// object) and rsync deletes. Only the apps not in `whole_apps` (those `by` did not
 /// carry over whole) are compared, one read of their Applied keys each. The aggregates
 /// move in bulk: `previous`'s Applied count becomes Superseded, less what was removed.
-/// (A rollout of 100,000 resources wrote `Superseded` into each of them.) Call after `by`'s rows are written and before [`instance_claim`], which
-/// marks the rest of what `by` takes over (rows not Applied).
+/// (A rollout of 100,000 resources wrote `Superseded` into each of them.) Call after
+/// `by`'s rows are written and before [`instance_claim`], which marks the rest of what
+/// `by` takes over (rows not Applied).
 pub async fn instance_supersede(
     tx: &mut Tx,
     previous: InstanceId,

@@ -325,13 +325,9 @@ impl Lifecycle {
         let committed = started.elapsed();
         let current = view.status.current_instance;
         let previous = before.and_then(|b| b.status.current_instance);
-        if previous != current {
-            self.work_changed(&[current, previous]).await;
-            if matches!(verb, Verb::Rollout | Verb::Rollback(_)) {
-                self.reports_wanted(current).await;
-            }
-        } else {
-            self.work_changed(&[current]).await;
+        self.work_changed(&[current, previous]).await;
+        if previous != current && matches!(verb, Verb::Rollout | Verb::Rollback(_)) {
+            self.reports_wanted(current).await;
         }
         tracing::info!(
             deployment_intent_group = %name,

@@ -153,16 +153,19 @@ impl Lifecycle {
         self
     }
 
-    /// Wakes rsync for the clusters of `instances` (after a verb committed). Every
-    /// cluster is read before any is woken: a woken worker reads its work at once, and
-    /// a hundred of them would stand between this read and the database.
+    /// Wakes rsync for the clusters of `instances` (after a verb committed; an instance
+    /// named twice is read once). Every cluster is read before any is woken: a woken
+    /// worker reads its work at once, and a hundred of them would stand between this
+    /// read and the database.
     pub(super) async fn work_changed(&self, instances: &[Option<InstanceId>]) {
         let Some(hooks) = &self.hooks else {
             return;
         };
+        let instances: std::collections::BTreeSet<InstanceId> =
+            instances.iter().flatten().copied().collect();
         let mut clusters = std::collections::BTreeSet::new();
         if let Ok(mut conn) = self.store.read().await {
-            for instance in instances.iter().flatten() {
+            for instance in &instances {
                 clusters.extend(
                     instance_clusters(&mut conn, *instance)
                         .await

@@ -252,6 +252,7 @@ pub async fn run(
     };
     let sent = sent.lock().await;
     let mut latencies = Vec::new();
+    let mut dump = Vec::new();
     let mut last_finish = first_send;
     let mut succeeded = 0;
     for action in &actions {
@@ -261,10 +262,24 @@ pub async fn run(
         }
         if let (Some(start), Some(at)) = (status.start_time.as_ref(), sent.get(&action.name)) {
             latencies.push((micros(start) - at) as f64 / 1000.0);
+            dump.push(format!(
+                "{} {} {}\n",
+                at - first_send,
+                micros(start) - at,
+                action.cluster
+            ));
         }
         if let Some(finish) = status.finish_time.as_ref() {
             last_finish = last_finish.max(micros(finish));
         }
+    }
+    // For finding stalls: the server's whole log, and each create's send time (µs
+    // after the first) and create → agent latency (µs) with its cluster.
+    if let Ok(path) = std::env::var("FLOTILLA_BENCH_LOG") {
+        std::fs::write(&path, server.log())?;
+    }
+    if let Ok(path) = std::env::var("FLOTILLA_BENCH_P8_LATENCIES") {
+        std::fs::write(path, dump.concat())?;
     }
     let total = (last_finish - first_send) as f64 / 1e6;
     let lost = scale.actions() - succeeded;

@@ -2,6 +2,23 @@
 //! validate: every problem becomes a field violation naming the request field, and
 //! all violations of a request are reported together.
 
+/// The message of a stored object `$o` (an `Object<Spec>`): the envelope every
+/// lifecycle kind shares (name, uid, etag, create and update time) and the kind's own
+/// `fields`. Every field of the message is named here or by the caller, so a field
+/// added to a message cannot be left out unnoticed.
+macro_rules! object_message {
+    ($o:ident => $($message:ident)::+ { $($field:ident: $value:expr),* $(,)? }) => {
+        $($message)::+ {
+            name: $o.name.to_string(),
+            uid: $o.uid.to_string(),
+            etag: etag($o.generation),
+            create_time: timestamp($o.create_time),
+            update_time: timestamp($o.update_time),
+            $($field: $value,)*
+        }
+    };
+}
+
 mod action;
 mod container_cluster;
 mod network;

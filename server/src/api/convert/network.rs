@@ -53,15 +53,10 @@ pub fn network_intent_to_proto(o: &Object<NetworkIntentSpec>) -> pb::NetworkInte
             }),
         }),
     };
-    pb::NetworkIntent {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::NetworkIntent {
         description: o.spec.description.clone(),
         spec: Some(spec),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 fn parse_cidr(value: &str) -> Result<(Ipv4Addr, u8), String> {

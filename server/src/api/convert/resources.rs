@@ -30,15 +30,10 @@ macro_rules! overlay {
 }
 
 pub fn project_to_proto(o: &Object<ProjectSpec>) -> pb::Project {
-    pb::Project {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::Project {
         description: o.spec.description.clone(),
         labels: o.spec.labels.clone(),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn project_from_proto(p: &pb::Project) -> Result<ProjectSpec> {
@@ -55,14 +50,9 @@ pub fn project_from_proto(p: &pb::Project) -> Result<ProjectSpec> {
 overlay!(project_overlay, pb::Project, [description, labels]);
 
 pub fn composite_app_to_proto(o: &Object<CompositeAppSpec>) -> pb::CompositeApp {
-    pb::CompositeApp {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::CompositeApp {
         description: o.spec.description.clone(),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn composite_app_from_proto(p: &pb::CompositeApp) -> Result<CompositeAppSpec> {
@@ -75,16 +65,11 @@ pub fn composite_app_from_proto(p: &pb::CompositeApp) -> Result<CompositeAppSpec
 }
 
 pub fn app_to_proto(o: &Object<AppSpec>) -> pb::App {
-    pb::App {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::App {
         description: o.spec.description.clone(),
         manifests: o.spec.manifests.clone(),
         document_count: o.spec.document_count as i32,
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn app_from_proto(p: &pb::App) -> Result<AppSpec> {
@@ -111,14 +96,9 @@ overlay!(
 );
 
 pub fn composite_profile_to_proto(o: &Object<CompositeProfileSpec>) -> pb::CompositeProfile {
-    pb::CompositeProfile {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::CompositeProfile {
         description: o.spec.description.clone(),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn composite_profile_from_proto(p: &pb::CompositeProfile) -> Result<CompositeProfileSpec> {
@@ -131,16 +111,11 @@ pub fn composite_profile_from_proto(p: &pb::CompositeProfile) -> Result<Composit
 }
 
 pub fn app_profile_to_proto(o: &Object<AppProfileSpec>) -> pb::AppProfile {
-    pb::AppProfile {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::AppProfile {
         description: o.spec.description.clone(),
         app: o.spec.app.clone(),
         patches: patches_to_proto(&o.spec.patches),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn app_profile_from_proto(p: &pb::AppProfile) -> Result<AppProfileSpec> {
@@ -164,9 +139,7 @@ overlay!(
 
 pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentIntentGroup {
     let o = &view.object;
-    pb::DeploymentIntentGroup {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::DeploymentIntentGroup {
         description: o.spec.description.clone(),
         composite_profile: o.spec.composite_profile.clone(),
         override_values: o
@@ -202,9 +175,6 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
         revision: view.status.revision,
         approved_content_hash: view.status.approved_hash.clone(),
         conditions: conditions_to_proto(&view.status.conditions),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
         running_revision: view.running_revision,
         pending_changes: view
             .pending
@@ -219,7 +189,7 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
             })
             .collect(),
         pending_approved: view.pending_approved,
-    }
+    })
 }
 
 fn dig_event_to_proto(event: DigEvent) -> pb::DeploymentIntentGroupEventKind {
@@ -316,18 +286,13 @@ overlay!(
 );
 
 pub fn placement_intent_to_proto(o: &Object<PlacementIntentSpec>) -> pb::PlacementIntent {
-    pb::PlacementIntent {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::PlacementIntent {
         description: o.spec.description.clone(),
         app: o.spec.app.clone(),
         cluster_provider: o.spec.cluster_provider.clone(),
         cluster_names: o.spec.cluster_names.clone(),
         cluster_selector: o.spec.cluster_selector.clone(),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn placement_intent_from_proto(p: &pb::PlacementIntent) -> Result<PlacementIntentSpec> {
@@ -388,15 +353,10 @@ overlay!(
 );
 
 pub fn cluster_provider_to_proto(o: &Object<ClusterProviderSpec>) -> pb::ClusterProvider {
-    pb::ClusterProvider {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::ClusterProvider {
         description: o.spec.description.clone(),
         labels: o.spec.labels.clone(),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn cluster_provider_from_proto(p: &pb::ClusterProvider) -> Result<ClusterProviderSpec> {
@@ -418,9 +378,7 @@ overlay!(
 
 pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluster {
     let o = &view.object;
-    pb::Cluster {
-        name: o.name.to_string(),
-        uid: o.uid.to_string(),
+    object_message!(o => pb::Cluster {
         description: o.spec.description.clone(),
         labels: o.spec.labels.clone(),
         connection_mode: match o.spec.connection_mode {
@@ -455,10 +413,7 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
         agent_backend: view.network.agent.backend.clone(),
         cluster_version: view.network.agent.version.clone(),
         nodes: view.network.agent.nodes.clone(),
-        etag: etag(o.generation),
-        create_time: timestamp(o.create_time),
-        update_time: timestamp(o.update_time),
-    }
+    })
 }
 
 pub fn cluster_from_proto(p: &pb::Cluster) -> Result<ClusterSpec> {

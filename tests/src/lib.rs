@@ -166,24 +166,38 @@ impl TestServer {
     }
 
     /// (Re)starts the process on the same database and data directory, on a new port.
+    /// The port was free when picked, but another test's process may bind it before
+    /// this server does (tests run in parallel): then the server exits with "Address
+    /// already in use" and is started again on another port.
     pub async fn spawn(&mut self) {
-        let address = format!("127.0.0.1:{}", free_port());
-        self.spawn_on(address).await;
+        for _ in 0..5 {
+            let address = format!("127.0.0.1:{}", free_port());
+            if self.spawn_on(address, true).await {
+                return;
+            }
+        }
+        panic!(
+            "flotilla-server found no free port in 5 tries:\n{}",
+            self.log()
+        );
     }
 
     /// Restarts the process on the same address, so connected agents find it again.
     pub async fn respawn(&mut self) {
         let address = self.address.clone();
-        self.spawn_on(address).await;
+        self.spawn_on(address, false).await;
     }
 
-    async fn spawn_on(&mut self, address: String) {
+    /// Starts the process on `address`; false if it could not listen there and
+    /// `new_port_on_conflict` lets the caller try another port.
+    async fn spawn_on(&mut self, address: String, new_port_on_conflict: bool) -> bool {
         // A process still running is killed first: a "restart" that left it running
         // would leak it and be answered by the old process.
         if let Some(mut old) = self.child.take() {
             let _ = old.kill();
             let _ = old.wait();
         }
+        let logged = self.log().len();
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
@@ -201,10 +215,13 @@ impl TestServer {
             .expect("start flotilla-server");
         self.child = Some(child);
         self.address = address;
-        self.wait_healthy().await;
+        self.wait_healthy(logged, new_port_on_conflict).await
     }
 
-    async fn wait_healthy(&mut self) {
+    /// Waits until the server answers; false if it exited because its port was taken
+    /// (`port_conflict_ok`), a panic on any other exit. `logged`: the log's length
+    /// before this start.
+    async fn wait_healthy(&mut self, logged: usize, port_conflict_ok: bool) -> bool {
         let deadline = Instant::now() + Duration::from_secs(30);
         let token_file = self.data_dir.path().join("admin.token");
         loop {
@@ -213,7 +230,16 @@ impl TestServer {
                 .as_mut()
                 .and_then(|c| c.try_wait().ok().flatten())
             {
-                panic!("flotilla-server exited with {status}:\n{}", self.log());
+                let log = self.log();
+                if port_conflict_ok
+                    && log
+                        .get(logged..)
+                        .is_some_and(|new| new.contains("Address already in use"))
+                {
+                    self.child = None;
+                    return false;
+                }
+                panic!("flotilla-server exited with {status}:\n{log}");
             }
             // The bootstrap token is written before the server listens.
             if let Ok(token) = Token::from_file(&token_file) {
@@ -225,7 +251,7 @@ impl TestServer {
                         .await
                         .is_ok()
                 {
-                    return;
+                    return true;
                 }
             }
             assert!(

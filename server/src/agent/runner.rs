@@ -26,7 +26,7 @@ use tracing::{debug, info};
 
 use super::backend::ClusterBackend;
 use super::executor::ActionExecutor;
-use crate::api::convert::{json_to_struct, struct_to_json};
+use crate::api::convert::{json_into_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
 use crate::net::LocalConnector;
 
@@ -177,9 +177,9 @@ fn bundle_message<B: ClusterBackend>(backend: &B, deployment_id: &str) -> pb::Co
             }),
             namespace: o.namespace,
             name: o.name,
-            metadata: Some(json_to_struct(&o.metadata)),
-            spec: Some(json_to_struct(&o.spec)),
-            status: Some(json_to_struct(&o.status)),
+            metadata: Some(json_into_struct(o.metadata)),
+            spec: Some(json_into_struct(o.spec)),
+            status: Some(json_into_struct(o.status)),
         })
         .collect();
     pb::ConnectRequest {

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use crate::agent::{AgentHub, ClusterLink, Session};
-use crate::api::convert::json_to_struct;
+use crate::api::convert::json_into_struct;
 use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Outcome, StatusApp};
 use crate::error::Result;
@@ -268,7 +268,7 @@ impl RsyncEngine {
                         Down::Apply(pb::ApplyResource {
                             operation_id,
                             deployment_id,
-                            manifest: Some(json_to_struct(&manifest)),
+                            manifest: Some(json_into_struct(manifest)),
                             generation: item.generation,
                         })
                     })

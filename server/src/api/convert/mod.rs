@@ -255,32 +255,38 @@ pub fn struct_to_json(s: &prost_types::Struct) -> Value {
     )
 }
 
-pub fn json_to_value(value: &Value) -> prost_types::Value {
+/// A JSON value as a protobuf Value; its strings and keys move, not copied (numbers
+/// become doubles, as protobuf's Value has no integers).
+pub fn json_into_value(value: Value) -> prost_types::Value {
     let kind = match value {
         Value::Null => ValueKind::NullValue(0),
-        Value::Bool(b) => ValueKind::BoolValue(*b),
+        Value::Bool(b) => ValueKind::BoolValue(b),
         Value::Number(n) => ValueKind::NumberValue(n.as_f64().unwrap_or_default()),
-        Value::String(s) => ValueKind::StringValue(s.clone()),
+        Value::String(s) => ValueKind::StringValue(s),
         Value::Array(items) => ValueKind::ListValue(prost_types::ListValue {
-            values: items.iter().map(json_to_value).collect(),
+            values: items.into_iter().map(json_into_value).collect(),
         }),
-        Value::Object(_) => ValueKind::StructValue(json_to_struct(value)),
+        object @ Value::Object(_) => ValueKind::StructValue(json_into_struct(object)),
     };
     prost_types::Value { kind: Some(kind) }
 }
 
-/// A JSON object as a Struct (non-objects give an empty Struct).
-pub fn json_to_struct(value: &Value) -> prost_types::Struct {
+/// A JSON object as a Struct (non-objects give an empty Struct), moving its contents.
+pub fn json_into_struct(value: Value) -> prost_types::Struct {
     prost_types::Struct {
-        fields: value
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| (k.clone(), json_to_value(v)))
-                    .collect()
-            })
-            .unwrap_or_default(),
+        fields: match value {
+            Value::Object(o) => o
+                .into_iter()
+                .map(|(k, v)| (k, json_into_value(v)))
+                .collect(),
+            _ => BTreeMap::new(),
+        },
     }
+}
+
+/// [`json_into_struct`] of a borrowed value.
+pub fn json_to_struct(value: &Value) -> prost_types::Struct {
+    json_into_struct(value.clone())
 }
 
 // ---------------------------------------------------------------------------------

@@ -503,7 +503,7 @@ pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb:
         resource_name: r.name.clone(),
         manifest: serde_json::from_str::<Value>(&r.manifest)
             .ok()
-            .map(|v| json_to_struct(&v)),
+            .map(json_into_struct),
         rsync_status: super::rsync_status_to_proto(Some(r.status)),
     }
 }

@@ -137,6 +137,15 @@ impl Row {
     }
 }
 
+/// The server's whole log, written to FLOTILLA_BENCH_LOG if set; returned either way.
+fn server_log(server: &TestServer) -> Result<String> {
+    let log = server.log();
+    if let Ok(path) = std::env::var("FLOTILLA_BENCH_LOG") {
+        std::fs::write(&path, &log)?;
+    }
+    Ok(log)
+}
+
 fn micros_now() -> i64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)

@@ -275,9 +275,7 @@ pub async fn run(
     }
     // For finding stalls: the server's whole log, and each create's send time (µs
     // after the first) and create → agent latency (µs) with its cluster.
-    if let Ok(path) = std::env::var("FLOTILLA_BENCH_LOG") {
-        std::fs::write(&path, server.log())?;
-    }
+    super::server_log(&server)?;
     if let Ok(path) = std::env::var("FLOTILLA_BENCH_P8_LATENCIES") {
         std::fs::write(path, dump.concat())?;
     }

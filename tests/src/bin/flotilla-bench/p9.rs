@@ -163,10 +163,7 @@ pub async fn run_alone(
     let result = run(&mut client, &metrics, scale, label, rows).await;
     // The server's account of each instance: render, persist and carry-over times; the
     // whole log too, into FLOTILLA_BENCH_LOG if set (run with RUST_LOG=debug for more).
-    let log = server.log();
-    if let Ok(path) = std::env::var("FLOTILLA_BENCH_LOG") {
-        std::fs::write(&path, &log)?;
-    }
+    let log = super::server_log(&server)?;
     for line in log.lines() {
         if line.contains("rendered") || line.contains("carried") || line.contains("verb done") {
             eprintln!("[{label}] {line}");

@@ -171,6 +171,11 @@ impl Store {
         AnyPoolOptions::new()
             .max_connections(connections)
             .acquire_timeout(Duration::from_secs(5))
+            // sqlx pings a connection when it goes back to the pool and closes it if
+            // the ping fails; a second ping on the way out (its default) costs a round
+            // trip per acquire (to SQLite's worker thread, or to PostgreSQL) on every
+            // read and write, for a check the release has just made.
+            .test_before_acquire(false)
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {

@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
-use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
+use super::rsync_resource::{ResourceKey, decode_gvk, json_rows, taken_over};
 use super::watch::{NewEvent, Statuses};
-use super::{Tx, db_error, placeholders};
+use super::{Tx, db_error, json_in, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -191,32 +191,41 @@ pub struct ObservedRsyncRow {
 pub(crate) const REPORTS_OF_INSTANCE: &str =
     "base_id = (SELECT deployment_base FROM instances WHERE id = $1)";
 
-/// `columns` of the rows of `table` that `rows_of` (with `instance` bound to `$1`)
-/// selects, for `apps` on `cluster`, in key order (the reads of an ingest batch,
-/// through the (instance or base, cluster, app) index).
-async fn bundle_rows(
+/// `columns` of the rows that `rows` (`table WHERE condition`, with `instance` bound
+/// to `$1`) selects, for `apps` on `cluster`, in key order (the reads of an ingest batch,
+/// through the (instance or base, cluster, app) index). One row comes back, a JSON
+/// array (see [`json_rows`]), and the statement is the same for any number of apps, so
+/// it stays prepared: a status ingest reads tens of rows here inside its write
+/// transaction.
+async fn bundle_rows<T: serde::de::DeserializeOwned>(
     conn: &mut AnyConnection,
     columns: &str,
-    table: &str,
-    rows_of: &str,
+    rows: &str,
     instance: InstanceId,
     cluster: &str,
     apps: &[&str],
-) -> Result<Vec<sqlx::any::AnyRow>> {
+    key: fn(&T) -> [&str; 5],
+) -> Result<Vec<T>> {
     if apps.is_empty() {
         return Ok(Vec::new());
     }
-    let list: Vec<String> = (3..3 + apps.len()).map(|i| format!("${i}")).collect();
-    let sql = format!(
-        "SELECT {columns} FROM {table} WHERE {rows_of} AND cluster = $2 AND app IN ({}) \
-         ORDER BY app, kind, api_group, namespace, name",
-        list.join(", ")
+    let select = format!(
+        "SELECT {columns} FROM {rows} AND cluster = $2 AND {}",
+        json_in(conn, "app", 3)
     );
-    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
-    for app in apps {
-        query = query.bind(*app);
-    }
-    query.fetch_all(conn).await.map_err(db_error)
+    json_rows(
+        conn,
+        &select,
+        columns,
+        "app, kind, api_group, namespace, name",
+        vec![
+            instance.to_string(),
+            cluster.to_string(),
+            serde_json::to_string(apps).map_err(Error::internal)?,
+        ],
+        |a, b| key(a).cmp(&key(b)),
+    )
+    .await
 }
 
 /// The rendered resources of `apps` of `instance` on `cluster` with their cluster
@@ -228,27 +237,43 @@ pub async fn rsync_rows_for_bundles(
     cluster: &str,
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ObservedRsyncRow>>> {
+    type Row = (
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+    );
     let mut by_app: BTreeMap<String, Vec<ObservedRsyncRow>> = BTreeMap::new();
     let columns = "app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness";
-    for r in bundle_rows(
+    let rows: Vec<Row> = bundle_rows(
         conn,
         columns,
-        "rsync_resources",
-        "instance_id = $1",
+        "rsync_resources WHERE instance_id = $1",
         instance,
         cluster,
         apps,
+        |r: &Row| [&r.0, &r.1, &r.2, &r.4, &r.5],
     )
-    .await?
+    .await?;
+    for (app, kind, group, version, namespace, name, rsync_status, cluster_status, readiness) in
+        rows
     {
-        let app: String = r.try_get("app").map_err(db_error)?;
         by_app.entry(app).or_default().push(ObservedRsyncRow {
-            gvk: decode_gvk(&r)?,
-            rsync_status: r.try_get("rsync_status").map_err(db_error)?,
-            namespace: r.try_get("namespace").map_err(db_error)?,
-            name: r.try_get("name").map_err(db_error)?,
-            cluster_status: r.try_get("cluster_status").map_err(db_error)?,
-            readiness: r.try_get("readiness").map_err(db_error)?,
+            gvk: Gvk {
+                group,
+                version,
+                kind,
+            },
+            rsync_status,
+            namespace,
+            name,
+            cluster_status,
+            readiness,
         });
     }
     Ok(by_app)
@@ -302,20 +327,62 @@ pub async fn cluster_resources_for_bundles(
     cluster: &str,
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
+    type Row = (
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        String,
+        i64,
+        i64,
+        String,
+        String,
+    );
     let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
-    for r in bundle_rows(
+    let rows: Vec<Row> = bundle_rows(
         conn,
         CLUSTER_RESOURCE_COLUMNS,
-        "cluster_resources",
-        REPORTS_OF_INSTANCE,
+        &format!("cluster_resources WHERE {REPORTS_OF_INSTANCE}"),
         instance,
         cluster,
         apps,
+        |r: &Row| [&r.0, &r.2, &r.3, &r.5, &r.6],
     )
-    .await?
+    .await?;
+    for (
+        app,
+        cluster,
+        kind,
+        group,
+        version,
+        namespace,
+        name,
+        rsync_backed,
+        present,
+        readiness,
+        body,
+    ) in rows
     {
-        let row = decode_cluster_resource(&r)?;
-        by_app.entry(row.app.clone()).or_default().push(row);
+        by_app
+            .entry(app.clone())
+            .or_default()
+            .push(ClusterResourceRow {
+                app,
+                cluster,
+                gvk: Gvk {
+                    group,
+                    version,
+                    kind,
+                },
+                namespace,
+                name,
+                rsync_backed: rsync_backed == 1,
+                present: present == 1,
+                readiness,
+                body,
+            });
     }
     Ok(by_app)
 }

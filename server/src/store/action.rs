@@ -2,13 +2,14 @@
 //! pod or node is open, by the unique index on `open_key` (so concurrent creates on one
 //! pod give exactly one action, without a read-then-write).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, fetch_all, fetch_optional, placeholders};
+use super::rsync_resource::json_rows;
+use super::{db_error, fetch_all, fetch_optional, json_in, placeholders};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::error::{Error, Result};
@@ -98,30 +99,22 @@ const COLUMNS: &str = "id, cluster, node, spec, state, executor, status, generat
 
 fn from_row(row: &AnyRow) -> Result<ActionRecord> {
     let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
-    Ok(ActionRecord {
-        id: parse_id(text("id")?)?,
-        cluster: text("cluster")?,
-        node: text("node")?,
-        spec: serde_json::from_str(&text("spec")?)
-            .map_err(|e| Error::internal(format!("stored action spec: {e}")))?,
-        state: text("state")?.parse().map_err(Error::internal)?,
-        executor: executor_of(&text("executor")?),
-        outcome: serde_json::from_str(&text("status")?)
-            .map_err(|e| Error::internal(format!("stored action status: {e}")))?,
-        generation: row.try_get("generation").map_err(db_error)?,
-        create_time: row.try_get("create_time").map_err(db_error)?,
-        update_time: row.try_get("update_time").map_err(db_error)?,
-        deadline: row.try_get("deadline").map_err(db_error)?,
-        expire_time: row.try_get("expire_time").map_err(db_error)?,
-    })
-}
-
-/// `$1, $2, …, $n`: the binds of an `IN (…)` list.
-fn in_list(n: usize) -> String {
-    (1..=n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let number = |column: &str| -> Result<i64> { row.try_get(column).map_err(db_error) };
+    let optional = |column: &str| -> Result<Option<i64>> { row.try_get(column).map_err(db_error) };
+    from_json_row((
+        text("id")?,
+        text("cluster")?,
+        text("node")?,
+        text("spec")?,
+        text("state")?,
+        text("executor")?,
+        text("status")?,
+        number("generation")?,
+        number("create_time")?,
+        number("update_time")?,
+        optional("deadline")?,
+        optional("expire_time")?,
+    ))
 }
 
 fn json(value: &impl Serialize) -> String {
@@ -139,7 +132,7 @@ pub async fn action_insert_many(
         let sql = format!(
             "INSERT INTO actions (id, cluster, node, namespace, pod, action_name, spec, state, \
              executor, status, generation, open_key, create_time, update_time, deadline, \
-             expire_time) VALUES {} ON CONFLICT DO NOTHING RETURNING id",
+             expire_time) VALUES {} ON CONFLICT DO NOTHING",
             placeholders(conn, chunk.len(), 16)
         );
         let mut query = sqlx::query(&sql);
@@ -167,7 +160,25 @@ pub async fn action_insert_many(
                 .bind(action.expire_time);
         }
         // DO NOTHING: a conflict leaves PostgreSQL's transaction usable, to name the holder.
-        inserted.extend(fetch_all(&mut *conn, query, returned_id).await?);
+        let rows = query
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?
+            .rows_affected();
+        let ids = chunk.iter().map(|action| action.id);
+        if rows == chunk.len() as u64 {
+            inserted.extend(ids);
+        } else {
+            // Some pod or node was busy. The ids are new, so those now stored are the
+            // ones this statement inserted. (Counting instead of RETURNING spares the
+            // usual case a row per action through sqlx.)
+            let stored: HashSet<ActionId> = action_get_many(conn, &ids.collect::<Vec<_>>())
+                .await?
+                .into_iter()
+                .map(|action| action.id)
+                .collect();
+            inserted.extend(stored);
+        }
     }
     Ok(inserted)
 }
@@ -175,10 +186,6 @@ pub async fn action_insert_many(
 /// Rows per multi-row statement (16 columns each: far below both databases' limit of
 /// bound parameters).
 const ROWS_PER_STATEMENT: usize = 256;
-
-fn returned_id(row: &AnyRow) -> Result<ActionId> {
-    parse_id(row.try_get(0).map_err(db_error)?)
-}
 
 fn parse_id(id: String) -> Result<ActionId> {
     id.parse()
@@ -216,18 +223,29 @@ pub async fn action_update_many(
     conn: &mut AnyConnection,
     actions: &[(&ActionRecord, i64)],
 ) -> Result<HashSet<ActionId>> {
+    let postgres = conn.backend_name() == "PostgreSQL";
     let mut updated = HashSet::with_capacity(actions.len());
     for chunk in actions.chunks(ROWS_PER_STATEMENT) {
-        let sql = format!(
+        let values = format!(
             "WITH v (id, expected, state, executor, status, generation, open_key, update_time, \
-             deadline, expire_time) AS (VALUES {}) \
-             UPDATE actions SET state = v.state, executor = v.executor, status = v.status, \
-             generation = v.generation, open_key = v.open_key, update_time = v.update_time, \
-             deadline = v.deadline, expire_time = v.expire_time \
-             FROM v WHERE actions.id = v.id AND actions.generation = v.expected \
-             RETURNING actions.id",
+             deadline, expire_time) AS (VALUES {})",
             placeholders(conn, chunk.len(), 10)
         );
+        let update = "UPDATE actions SET state = v.state, executor = v.executor, \
+                      status = v.status, generation = v.generation, open_key = v.open_key, \
+                      update_time = v.update_time, deadline = v.deadline, \
+                      expire_time = v.expire_time \
+                      FROM v WHERE actions.id = v.id AND actions.generation = v.expected";
+        // The ids written come back as one JSON row on PostgreSQL; SQLite cannot
+        // aggregate a RETURNING, so it counts (below).
+        let sql = if postgres {
+            format!(
+                "{values}, u AS ({update} RETURNING actions.id) \
+                 SELECT COALESCE(json_agg(id), '[]')::text AS ids FROM u"
+            )
+        } else {
+            format!("{values} {update}")
+        };
         let mut query = sqlx::query(&sql);
         for (action, expected) in chunk {
             query = query
@@ -242,7 +260,39 @@ pub async fn action_update_many(
                 .bind(action.deadline)
                 .bind(action.expire_time);
         }
-        updated.extend(fetch_all(&mut *conn, query, returned_id).await?);
+        if postgres {
+            let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
+            let ids: Vec<String> =
+                serde_json::from_str(&row.try_get::<String, _>("ids").map_err(db_error)?)
+                    .map_err(Error::internal)?;
+            for id in ids {
+                updated.insert(parse_id(id)?);
+            }
+            continue;
+        }
+        let rows = query
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?
+            .rows_affected();
+        if rows == chunk.len() as u64 {
+            updated.extend(chunk.iter().map(|(action, _)| action.id));
+        } else {
+            // SQLite has one writer, and the group read these rows in its own
+            // transaction: a row now at its new generation is one this statement wrote.
+            let ids: Vec<ActionId> = chunk.iter().map(|(action, _)| action.id).collect();
+            let now: HashMap<ActionId, i64> = action_get_many(conn, &ids)
+                .await?
+                .into_iter()
+                .map(|action| (action.id, action.generation))
+                .collect();
+            updated.extend(
+                chunk
+                    .iter()
+                    .filter(|(action, _)| now.get(&action.id) == Some(&action.generation))
+                    .map(|(action, _)| action.id),
+            );
+        }
     }
     Ok(updated)
 }
@@ -419,16 +469,20 @@ pub async fn clusters_existing(
     if clusters.is_empty() {
         return Ok(HashSet::new());
     }
-    let sql = format!(
-        "SELECT name FROM clusters WHERE name IN ({}){lock}",
-        in_list(clusters.len())
+    let select = format!(
+        "SELECT name FROM clusters WHERE {}{lock}",
+        json_in(conn, "name", 1)
     );
-    let mut query = sqlx::query(&sql);
-    for cluster in clusters {
-        query = query.bind(*cluster);
-    }
-    let names = fetch_all(conn, query, |r| r.try_get("name").map_err(db_error)).await?;
-    Ok(names.into_iter().collect())
+    let names: Vec<(String,)> = json_rows(
+        conn,
+        &select,
+        "name",
+        "name",
+        vec![json(&clusters)],
+        |a: &(String,), b: &(String,)| a.cmp(b),
+    )
+    .await?;
+    Ok(names.into_iter().map(|(name,)| name).collect())
 }
 
 /// Deletes every action of `cluster` (the cluster is being deleted), returning them.
@@ -448,15 +502,70 @@ pub async fn action_get_many(
     if ids.is_empty() {
         return Ok(Vec::new());
     }
-    let sql = format!(
-        "SELECT {COLUMNS} FROM actions WHERE id IN ({})",
-        in_list(ids.len())
+    let select = format!(
+        "SELECT {COLUMNS} FROM actions WHERE {}",
+        json_in(conn, "id", 1)
     );
-    let mut query = sqlx::query(&sql);
-    for id in ids {
-        query = query.bind(id.to_string());
-    }
-    fetch_all(conn, query, from_row).await
+    let ids: Vec<String> = ids.iter().map(ActionId::to_string).collect();
+    let rows: Vec<JsonRow> = json_rows(
+        conn,
+        &select,
+        COLUMNS,
+        "id",
+        vec![json(&ids)],
+        |a: &JsonRow, b: &JsonRow| a.0.cmp(&b.0),
+    )
+    .await?;
+    rows.into_iter().map(from_json_row).collect()
+}
+
+/// An action's columns, in [`COLUMNS`]' order, as [`json_rows`] gives them.
+type JsonRow = (
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    String,
+    i64,
+    i64,
+    i64,
+    Option<i64>,
+    Option<i64>,
+);
+
+fn from_json_row(row: JsonRow) -> Result<ActionRecord> {
+    let (
+        id,
+        cluster,
+        node,
+        spec,
+        state,
+        executor,
+        status,
+        generation,
+        create_time,
+        update_time,
+        deadline,
+        expire_time,
+    ) = row;
+    Ok(ActionRecord {
+        id: parse_id(id)?,
+        cluster,
+        node,
+        spec: serde_json::from_str(&spec)
+            .map_err(|e| Error::internal(format!("stored action spec: {e}")))?,
+        state: state.parse().map_err(Error::internal)?,
+        executor: executor_of(&executor),
+        outcome: serde_json::from_str(&status)
+            .map_err(|e| Error::internal(format!("stored action status: {e}")))?,
+        generation,
+        create_time,
+        update_time,
+        deadline,
+        expire_time,
+    })
 }
 
 /// Records what `cluster`'s agent said of it in its hello: nodes, backend, version.

@@ -101,20 +101,20 @@ fn from_row(row: &AnyRow) -> Result<ActionRecord> {
     let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
     let number = |column: &str| -> Result<i64> { row.try_get(column).map_err(db_error) };
     let optional = |column: &str| -> Result<Option<i64>> { row.try_get(column).map_err(db_error) };
-    from_json_row((
-        text("id")?,
-        text("cluster")?,
-        text("node")?,
-        text("spec")?,
-        text("state")?,
-        text("executor")?,
-        text("status")?,
-        number("generation")?,
-        number("create_time")?,
-        number("update_time")?,
-        optional("deadline")?,
-        optional("expire_time")?,
-    ))
+    from_columns(Columns {
+        id: text("id")?,
+        cluster: text("cluster")?,
+        node: text("node")?,
+        spec: text("spec")?,
+        state: text("state")?,
+        executor: text("executor")?,
+        status: text("status")?,
+        generation: number("generation")?,
+        create_time: number("create_time")?,
+        update_time: number("update_time")?,
+        deadline: optional("deadline")?,
+        expire_time: optional("expire_time")?,
+    })
 }
 
 fn json(value: &impl Serialize) -> String {
@@ -507,36 +507,38 @@ pub async fn action_get_many(
         json_in(conn, "id", 1)
     );
     let ids: Vec<String> = ids.iter().map(ActionId::to_string).collect();
-    let rows: Vec<JsonRow> = json_rows(
+    let rows: Vec<Columns> = json_rows(
         conn,
         &select,
         COLUMNS,
         "id",
         vec![json(&ids)],
-        |a: &JsonRow, b: &JsonRow| a.0.cmp(&b.0),
+        |a: &Columns, b: &Columns| a.id.cmp(&b.id),
     )
     .await?;
-    rows.into_iter().map(from_json_row).collect()
+    rows.into_iter().map(from_columns).collect()
 }
 
-/// An action's columns, in [`COLUMNS`]' order, as [`json_rows`] gives them.
-type JsonRow = (
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    String,
-    i64,
-    i64,
-    i64,
-    Option<i64>,
-    Option<i64>,
-);
+/// An action's columns, in [`COLUMNS`]' order (a row, or the JSON array [`json_rows`]
+/// gives for it).
+#[derive(Deserialize)]
+struct Columns {
+    id: String,
+    cluster: String,
+    node: String,
+    spec: String,
+    state: String,
+    executor: String,
+    status: String,
+    generation: i64,
+    create_time: i64,
+    update_time: i64,
+    deadline: Option<i64>,
+    expire_time: Option<i64>,
+}
 
-fn from_json_row(row: JsonRow) -> Result<ActionRecord> {
-    let (
+fn from_columns(row: Columns) -> Result<ActionRecord> {
+    let Columns {
         id,
         cluster,
         node,
@@ -549,7 +551,7 @@ fn from_json_row(row: JsonRow) -> Result<ActionRecord> {
         update_time,
         deadline,
         expire_time,
-    ) = row;
+    } = row;
     Ok(ActionRecord {
         id: parse_id(id)?,
         cluster,

@@ -237,46 +237,63 @@ pub async fn rsync_rows_for_bundles(
     cluster: &str,
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ObservedRsyncRow>>> {
-    type Row = (
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-    );
     let mut by_app: BTreeMap<String, Vec<ObservedRsyncRow>> = BTreeMap::new();
     let columns = "app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness";
-    let rows: Vec<Row> = bundle_rows(
+    let rows: Vec<ObservedRsyncColumns> = bundle_rows(
         conn,
         columns,
         "rsync_resources WHERE instance_id = $1",
         instance,
         cluster,
         apps,
-        |r: &Row| [&r.0, &r.1, &r.2, &r.4, &r.5],
+        |r: &ObservedRsyncColumns| [&r.app, &r.kind, &r.api_group, &r.namespace, &r.name],
     )
     .await?;
-    for (app, kind, group, version, namespace, name, rsync_status, cluster_status, readiness) in
-        rows
-    {
-        by_app.entry(app).or_default().push(ObservedRsyncRow {
+    for r in rows {
+        by_app.entry(r.app).or_default().push(ObservedRsyncRow {
             gvk: Gvk {
-                group,
-                version,
-                kind,
+                group: r.api_group,
+                version: r.api_version,
+                kind: r.kind,
             },
-            rsync_status,
-            namespace,
-            name,
-            cluster_status,
-            readiness,
+            rsync_status: r.rsync_status,
+            namespace: r.namespace,
+            name: r.name,
+            cluster_status: r.cluster_status,
+            readiness: r.readiness,
         });
     }
     Ok(by_app)
+}
+
+/// The columns [`rsync_rows_for_bundles`] reads, as [`json_rows`] gives them.
+#[derive(serde::Deserialize)]
+struct ObservedRsyncColumns {
+    app: String,
+    kind: String,
+    api_group: String,
+    api_version: String,
+    namespace: String,
+    name: String,
+    rsync_status: String,
+    cluster_status: String,
+    readiness: String,
+}
+
+/// [`CLUSTER_RESOURCE_COLUMNS`], as [`json_rows`] gives them.
+#[derive(serde::Deserialize)]
+struct ClusterResourceColumns {
+    app: String,
+    cluster: String,
+    kind: String,
+    api_group: String,
+    api_version: String,
+    namespace: String,
+    name: String,
+    rsync_backed: i64,
+    present: i64,
+    readiness: String,
+    body: String,
 }
 
 /// A cluster resource as stored.
@@ -327,61 +344,35 @@ pub async fn cluster_resources_for_bundles(
     cluster: &str,
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
-    type Row = (
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-        String,
-        i64,
-        i64,
-        String,
-        String,
-    );
     let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
-    let rows: Vec<Row> = bundle_rows(
+    let rows: Vec<ClusterResourceColumns> = bundle_rows(
         conn,
         CLUSTER_RESOURCE_COLUMNS,
         &format!("cluster_resources WHERE {REPORTS_OF_INSTANCE}"),
         instance,
         cluster,
         apps,
-        |r: &Row| [&r.0, &r.2, &r.3, &r.5, &r.6],
+        |r: &ClusterResourceColumns| [&r.app, &r.kind, &r.api_group, &r.namespace, &r.name],
     )
     .await?;
-    for (
-        app,
-        cluster,
-        kind,
-        group,
-        version,
-        namespace,
-        name,
-        rsync_backed,
-        present,
-        readiness,
-        body,
-    ) in rows
-    {
+    for r in rows {
         by_app
-            .entry(app.clone())
+            .entry(r.app.clone())
             .or_default()
             .push(ClusterResourceRow {
-                app,
-                cluster,
+                app: r.app,
+                cluster: r.cluster,
                 gvk: Gvk {
-                    group,
-                    version,
-                    kind,
+                    group: r.api_group,
+                    version: r.api_version,
+                    kind: r.kind,
                 },
-                namespace,
-                name,
-                rsync_backed: rsync_backed == 1,
-                present: present == 1,
-                readiness,
-                body,
+                namespace: r.namespace,
+                name: r.name,
+                rsync_backed: r.rsync_backed == 1,
+                present: r.present == 1,
+                readiness: r.readiness,
+                body: r.body,
             });
     }
     Ok(by_app)

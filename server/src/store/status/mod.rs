@@ -6,9 +6,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
-use super::rsync_resource::{ResourceKey, decode_gvk, json_rows, taken_over};
+use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::watch::{NewEvent, Statuses};
-use super::{Tx, db_error, json_in, placeholders};
+use super::{Tx, db_error, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -191,41 +191,32 @@ pub struct ObservedRsyncRow {
 pub(crate) const REPORTS_OF_INSTANCE: &str =
     "base_id = (SELECT deployment_base FROM instances WHERE id = $1)";
 
-/// `columns` of the rows that `rows` (`table WHERE condition`, with `instance` bound
-/// to `$1`) selects, for `apps` on `cluster`, in key order (the reads of an ingest batch,
-/// through the (instance or base, cluster, app) index). One row comes back, a JSON
-/// array (see [`json_rows`]), and the statement is the same for any number of apps, so
-/// it stays prepared: a status ingest reads tens of rows here inside its write
-/// transaction.
-async fn bundle_rows<T: serde::de::DeserializeOwned>(
+/// `columns` of the rows of `table` that `rows_of` (with `instance` bound to `$1`)
+/// selects, for `apps` on `cluster`, in key order (the reads of an ingest batch,
+/// through the (instance or base, cluster, app) index).
+async fn bundle_rows(
     conn: &mut AnyConnection,
     columns: &str,
-    rows: &str,
+    table: &str,
+    rows_of: &str,
     instance: InstanceId,
     cluster: &str,
     apps: &[&str],
-    key: fn(&T) -> [&str; 5],
-) -> Result<Vec<T>> {
+) -> Result<Vec<sqlx::any::AnyRow>> {
     if apps.is_empty() {
         return Ok(Vec::new());
     }
-    let select = format!(
-        "SELECT {columns} FROM {rows} AND cluster = $2 AND {}",
-        json_in(conn, "app", 3)
+    let list: Vec<String> = (3..3 + apps.len()).map(|i| format!("${i}")).collect();
+    let sql = format!(
+        "SELECT {columns} FROM {table} WHERE {rows_of} AND cluster = $2 AND app IN ({}) \
+         ORDER BY app, kind, api_group, namespace, name",
+        list.join(", ")
     );
-    json_rows(
-        conn,
-        &select,
-        columns,
-        "app, kind, api_group, namespace, name",
-        vec![
-            instance.to_string(),
-            cluster.to_string(),
-            serde_json::to_string(apps).map_err(Error::internal)?,
-        ],
-        |a, b| key(a).cmp(&key(b)),
-    )
-    .await
+    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
+    for app in apps {
+        query = query.bind(*app);
+    }
+    query.fetch_all(conn).await.map_err(db_error)
 }
 
 /// The rendered resources of `apps` of `instance` on `cluster` with their cluster
@@ -239,61 +230,28 @@ pub async fn rsync_rows_for_bundles(
 ) -> Result<BTreeMap<String, Vec<ObservedRsyncRow>>> {
     let mut by_app: BTreeMap<String, Vec<ObservedRsyncRow>> = BTreeMap::new();
     let columns = "app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness";
-    let rows: Vec<ObservedRsyncColumns> = bundle_rows(
+    for r in bundle_rows(
         conn,
         columns,
-        "rsync_resources WHERE instance_id = $1",
+        "rsync_resources",
+        "instance_id = $1",
         instance,
         cluster,
         apps,
-        |r: &ObservedRsyncColumns| [&r.app, &r.kind, &r.api_group, &r.namespace, &r.name],
     )
-    .await?;
-    for r in rows {
-        by_app.entry(r.app).or_default().push(ObservedRsyncRow {
-            gvk: Gvk {
-                group: r.api_group,
-                version: r.api_version,
-                kind: r.kind,
-            },
-            rsync_status: r.rsync_status,
-            namespace: r.namespace,
-            name: r.name,
-            cluster_status: r.cluster_status,
-            readiness: r.readiness,
+    .await?
+    {
+        let app: String = r.try_get("app").map_err(db_error)?;
+        by_app.entry(app).or_default().push(ObservedRsyncRow {
+            gvk: decode_gvk(&r)?,
+            rsync_status: r.try_get("rsync_status").map_err(db_error)?,
+            namespace: r.try_get("namespace").map_err(db_error)?,
+            name: r.try_get("name").map_err(db_error)?,
+            cluster_status: r.try_get("cluster_status").map_err(db_error)?,
+            readiness: r.try_get("readiness").map_err(db_error)?,
         });
     }
     Ok(by_app)
-}
-
-/// The columns [`rsync_rows_for_bundles`] reads, as [`json_rows`] gives them.
-#[derive(serde::Deserialize)]
-struct ObservedRsyncColumns {
-    app: String,
-    kind: String,
-    api_group: String,
-    api_version: String,
-    namespace: String,
-    name: String,
-    rsync_status: String,
-    cluster_status: String,
-    readiness: String,
-}
-
-/// [`CLUSTER_RESOURCE_COLUMNS`], as [`json_rows`] gives them.
-#[derive(serde::Deserialize)]
-struct ClusterResourceColumns {
-    app: String,
-    cluster: String,
-    kind: String,
-    api_group: String,
-    api_version: String,
-    namespace: String,
-    name: String,
-    rsync_backed: i64,
-    present: i64,
-    readiness: String,
-    body: String,
 }
 
 /// A cluster resource as stored.
@@ -345,35 +303,19 @@ pub async fn cluster_resources_for_bundles(
     apps: &[&str],
 ) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
     let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
-    let rows: Vec<ClusterResourceColumns> = bundle_rows(
+    for r in bundle_rows(
         conn,
         CLUSTER_RESOURCE_COLUMNS,
-        &format!("cluster_resources WHERE {REPORTS_OF_INSTANCE}"),
+        "cluster_resources",
+        REPORTS_OF_INSTANCE,
         instance,
         cluster,
         apps,
-        |r: &ClusterResourceColumns| [&r.app, &r.kind, &r.api_group, &r.namespace, &r.name],
     )
-    .await?;
-    for r in rows {
-        by_app
-            .entry(r.app.clone())
-            .or_default()
-            .push(ClusterResourceRow {
-                app: r.app,
-                cluster: r.cluster,
-                gvk: Gvk {
-                    group: r.api_group,
-                    version: r.api_version,
-                    kind: r.kind,
-                },
-                namespace: r.namespace,
-                name: r.name,
-                rsync_backed: r.rsync_backed == 1,
-                present: r.present == 1,
-                readiness: r.readiness,
-                body: r.body,
-            });
+    .await?
+    {
+        let row = decode_cluster_resource(&r)?;
+        by_app.entry(row.app.clone()).or_default().push(row);
     }
     Ok(by_app)
 }

@@ -8,8 +8,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::rsync_resource::json_rows;
-use super::{db_error, fetch_all, fetch_optional, json_in, placeholders};
+use super::{db_error, fetch_all, fetch_optional, json_in, json_rows, placeholders};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::error::{Error, Result};

@@ -248,7 +248,7 @@ pub async fn instance_instantiated_users_of_cluster(
 /// status ingest reads them, and a hundred rows through sqlx's Any rows cost more than
 /// the rest of the read.
 pub async fn instance_clusters(conn: &mut AnyConnection, id: InstanceId) -> Result<Vec<String>> {
-    let rows: Vec<(String,)> = super::rsync_resource::json_rows(
+    let rows: Vec<(String,)> = super::json_rows(
         conn,
         "SELECT cluster FROM instance_clusters WHERE instance_id = $1",
         "cluster",

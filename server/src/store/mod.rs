@@ -19,6 +19,7 @@ pub mod container_cluster;
 pub mod dig;
 pub mod history;
 pub mod instance;
+mod json_query;
 pub mod network;
 pub mod object;
 pub mod request;
@@ -29,6 +30,8 @@ pub mod sim_infrastructure;
 pub mod status;
 pub mod token;
 pub mod watch;
+
+pub(crate) use json_query::{json_in, json_rows};
 
 use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
@@ -517,20 +520,6 @@ pub(crate) fn placeholders(conn: &AnyConnection, rows: usize, columns: usize) ->
         })
         .collect::<Vec<_>>()
         .join(", ")
-}
-
-/// `column` is one of the strings of the JSON array bound at `$n`: one bind, and one
-/// statement for any number of values. (A list of n placeholders is a new statement
-/// for each n, which sqlx prepares again and which pushes the prepared statements in
-/// use out of its cache, 100 a connection.) Both forms seek an index on `column`:
-/// SQLite through the values it gathers for `IN`, PostgreSQL through `= ANY` of an
-/// array (an `IN (SELECT …)` would be a semi-join, reading every row of the prefix).
-pub(crate) fn json_in(conn: &AnyConnection, column: &str, n: usize) -> String {
-    if conn.backend_name() == "PostgreSQL" {
-        format!("{column} = ANY(ARRAY(SELECT jsonb_array_elements_text(${n}::jsonb)))")
-    } else {
-        format!("{column} IN (SELECT value FROM json_each(${n}))")
-    }
 }
 
 /// A query with its arguments bound.

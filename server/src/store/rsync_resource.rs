@@ -4,7 +4,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::status::CountDeltas;
-use super::{db_error, placeholders};
+use super::{db_error, json_rows, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -423,42 +423,6 @@ async fn list_at(
             })
         })
         .collect()
-}
-
-/// Runs `select` (bind values in `binds`) and returns its rows as one JSON array of
-/// arrays of `fields`, decoded as `T`: one row to transfer instead of one per resource,
-/// which is what wide reads cost through sqlx's Any rows (~18 µs a row). The rows come
-/// in `order`: PostgreSQL orders the aggregate; SQLite would sort it a second time
-/// through a temporary b-tree, so `cmp` puts them in order here (byte order, which is
-/// SQLite's BINARY collation).
-pub(crate) async fn json_rows<T: serde::de::DeserializeOwned>(
-    conn: &mut AnyConnection,
-    select: &str,
-    fields: &str,
-    order: &str,
-    binds: Vec<String>,
-    cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
-) -> Result<Vec<T>> {
-    let postgres = conn.backend_name() == "PostgreSQL";
-    let sql = if postgres {
-        format!(
-            "SELECT COALESCE(json_agg(json_build_array({fields}) ORDER BY {order}), '[]')::text \
-             AS page FROM ({select}) page"
-        )
-    } else {
-        format!("SELECT json_group_array(json_array({fields})) AS page FROM ({select}) page")
-    };
-    let mut query = sqlx::query(&sql);
-    for bind in binds {
-        query = query.bind(bind);
-    }
-    let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
-    let page: String = row.try_get("page").map_err(db_error)?;
-    let mut rows: Vec<T> = serde_json::from_str(&page).map_err(Error::internal)?;
-    if !postgres {
-        rows.sort_by(cmp);
-    }
-    Ok(rows)
 }
 
 /// A status page's rows (columns named in `columns`, as text) from `select`, in key

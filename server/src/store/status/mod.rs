@@ -129,7 +129,7 @@ pub async fn rsync_work(
             );
         }
         select.push_str(&format!(" ORDER BY {ORDER} LIMIT {left}"));
-        let rows: Vec<WorkRow> = super::rsync_resource::json_rows(
+        let rows: Vec<WorkRow> = super::json_rows(
             conn,
             &select,
             FIELDS,

@@ -8,8 +8,10 @@
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
+use std::time::Instant;
 
 use tokio::sync::{Semaphore, oneshot};
+use tracing::debug;
 
 use super::{
     ActionOptions, Actions, Report, cluster_not_found, describe_target, emit, micros, not_found,
@@ -127,6 +129,12 @@ impl Actions {
     }
 
     async fn write_group(&self, group: Vec<(Change, Answer)>) {
+        let started = Instant::now();
+        let size = group.len();
+        let creates = group
+            .iter()
+            .filter(|(change, _)| matches!(change, Change::Create(_)))
+            .count();
         let mut tx = match self.store.begin().await {
             Ok(tx) => tx,
             Err(error) => {
@@ -136,6 +144,7 @@ impl Actions {
                 return;
             }
         };
+        let began = started.elapsed();
         let now = now_micros();
         // The actions the group moves, read at once.
         let ids: Vec<ActionId> = group
@@ -168,12 +177,14 @@ impl Actions {
                 return;
             }
         };
+        let applied = started.elapsed();
         if let Err(error) = tx.commit().await {
             for (_, answer) in results {
                 let _ = answer.send(Err(copy(&error)));
             }
             return;
         }
+        let committed = started.elapsed();
         // Answer first (the changes are committed), then tell the hooks.
         let mut changed = Vec::new();
         for ((result, answer), by_session) in results.into_iter().zip(by_session) {
@@ -185,6 +196,16 @@ impl Actions {
         for (action, by_session) in changed {
             self.changed(&action, by_session).await;
         }
+        // Where a group's time goes: waiting for the writer, then holding it.
+        debug!(
+            changes = size,
+            creates,
+            slot_wait_us = began.as_micros() as u64,
+            apply_us = (applied - began).as_micros() as u64,
+            commit_us = (committed - applied).as_micros() as u64,
+            hooks_us = (started.elapsed() - committed).as_micros() as u64,
+            "action group written"
+        );
     }
 }
 

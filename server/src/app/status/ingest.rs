@@ -2,6 +2,10 @@
 //! connectivity) brought into the store with the aggregates and events it moves, and
 //! the carry-over of a replaced instance's pods.
 
+use std::time::Instant;
+
+use tracing::debug;
+
 use super::*;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
 
@@ -50,7 +54,9 @@ impl StatusApp {
                 of_cluster.insert(parse_deployment_id(&bundle.deployment_id)?, bundle);
             }
         }
+        let started = Instant::now();
         let mut tx = self.store.begin().await?;
+        let began = started.elapsed();
         // A bundle names the base of its deployment's instances: it describes the
         // newest instance of that base (an update keeps the base of what it replaces).
         let mut rows: HashMap<InstanceId, Option<(InstanceRow, Vec<String>)>> = HashMap::new();
@@ -133,6 +139,7 @@ impl StatusApp {
                 cluster_resources_for_bundles(&mut tx, *instance, cluster, &apps).await?;
             stored.insert((*cluster, *instance), (rendered, reported));
         }
+        let read = started.elapsed();
         let mut deltas = CountDeltas::default();
         let mut writes = IngestWrites::default();
         let mut touched = BTreeSet::new();
@@ -160,7 +167,18 @@ impl StatusApp {
                 refresh_ready_conditions(&mut tx, owner).await?;
             }
         }
-        tx.commit().await
+        let written = started.elapsed();
+        tx.commit().await?;
+        // Where an ingest's time goes: waiting for the writer, then holding it.
+        debug!(
+            bundles = parsed.len(),
+            slot_wait_us = began.as_micros() as u64,
+            read_us = (read - began).as_micros() as u64,
+            write_us = (written - read).as_micros() as u64,
+            commit_us = (started.elapsed() - written).as_micros() as u64,
+            "bundle states ingested"
+        );
+        Ok(())
     }
 
     /// Records the outcomes of rsync operations, batches of one or more clusters (a

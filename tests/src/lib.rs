@@ -481,26 +481,54 @@ impl TestAgent {
             .data_dir
             .path()
             .join(format!("agent-{}.log", cluster.replace('/', "_")));
+        Self::spawn(server, log, &["--cluster", cluster], token, args)
+    }
+
+    /// Starts one agent process serving every `(cluster, token)` of `fleet`
+    /// (`--sim-fleet`), with extra flags; `name` names its fleet file and log.
+    pub fn start_fleet(
+        server: &TestServer,
+        name: &str,
+        fleet: &[(String, String)],
+        args: &[&str],
+    ) -> TestAgent {
+        let dir = server.data_dir.path();
+        let file = dir.join(format!("fleet-{name}.txt"));
+        let lines: String = fleet
+            .iter()
+            .map(|(cluster, token)| format!("{cluster} {token}\n"))
+            .collect();
+        std::fs::write(&file, lines).expect("fleet file");
+        let log = dir.join(format!("agent-fleet-{name}.log"));
+        let file = file.to_str().expect("utf-8 path");
+        Self::spawn(server, log, &["--sim-fleet", file], "", args)
+    }
+
+    fn spawn(
+        server: &TestServer,
+        log: PathBuf,
+        serves: &[&str],
+        token: &str,
+        args: &[&str],
+    ) -> TestAgent {
         let file = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(&log)
             .expect("agent log");
         let mut command = Command::new(binary("flotilla-agent"));
-        command.args([
-            "--server",
-            &server.url(),
-            "--cluster",
-            cluster,
-            "--pod-ready-millis",
-            "100",
-        ]);
+        command
+            .args(["--server", &server.url()])
+            .args(serves)
+            .args(["--pod-ready-millis", "100"]);
         if let Some(pki) = &server.tls {
             command.args(pki.agent_args());
         }
         command.args(args);
+        if !token.is_empty() {
+            command.env("FLOTILLA_AGENT_TOKEN", token);
+        }
         let child = command
-            .env("FLOTILLA_AGENT_TOKEN", token)
             .env("RUST_LOG", "info")
             .stdout(Stdio::null())
             .stderr(file)

@@ -1,6 +1,6 @@
 //! End-to-end with real `flotilla-agent` processes: tokens, convergence, a silent
-//! agent cut after one heartbeat interval, malformed messages, token rotation. On
-//! SQLite and PostgreSQL. (Server crashes and shutdowns: `faults.rs`.)
+//! agent cut after one heartbeat interval, malformed messages, token rotation, one
+//! process serving a fleet of sim clusters. On SQLite and PostgreSQL. (Server crashes and shutdowns: `faults.rs`.)
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +14,7 @@ e2e_suite!(
     remote_agents_converge_and_survive_a_silent_agent,
     tokens_are_checked_and_rotatable,
     malformed_agent_message_closes_the_session_only,
+    one_process_serves_a_sim_fleet,
 );
 
 #[path = "common/fleet.rs"]
@@ -212,4 +213,104 @@ async fn malformed_agent_message_closes_the_session_only(server: &TestServer) {
     // Nothing else was touched: the cluster and its token still work.
     let _agent = TestAgent::start(server, &cluster, &tokens["m"]);
     wait_connectivity(&client, &cluster, Connectivity::Available).await;
+}
+
+/// `--sim-fleet`: one process, a session per cluster. Both good clusters converge and
+/// run their own actions; the one with a wrong token is refused alone, the others stay
+/// served, and the exit status reports the refusal.
+async fn one_process_serves_a_sim_fleet(server: &TestServer) {
+    let mut client = server.client().await;
+    let tokens = clusters(&mut client, &["f1", "f2", "f3"]).await;
+    let fleet: Vec<(String, String)> = [
+        ("f1", tokens["f1"].clone()),
+        ("f2", tokens["f2"].clone()),
+        ("f3", "flt_wrong".to_string()),
+    ]
+    .into_iter()
+    .map(|(id, token)| (names::cluster("cp", id), token))
+    .collect();
+    let mut agent = TestAgent::start_fleet(server, "f", &fleet, &["--nodes", "2"]);
+    let dig = deployment(&mut client, 1, 1, true, &["f1", "f2"]).await;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    // 1 app x 2 clusters x (1 ConfigMap + 1 Deployment) applied; plus 1 pod each.
+    wait_counts(&client, &dig, &[], 4, 6, "convergence through the fleet").await;
+    eventually(WAIT, "the refusal of f3 in the fleet's log", || {
+        let log = agent.log_text();
+        async move {
+            log.contains("token no longer valid for cluster clusterProviders/cp/clusters/f3")
+                .then_some(())
+        }
+    })
+    .await;
+    assert!(
+        agent.wait_exit(Duration::from_millis(500)).is_none(),
+        "one refusal does not end the fleet"
+    );
+    wait_connectivity(
+        &client,
+        &names::cluster("cp", "f1"),
+        Connectivity::Available,
+    )
+    .await;
+
+    // A cluster's actions reach its own sim: f2's reboot runs on one of f2's nodes.
+    let action = client
+        .actions
+        .create_pod_action(CreatePodActionRequest {
+            cluster: names::cluster("cp", "f2"),
+            pod: "app0-0".into(),
+            action_name: "Reboot".into(),
+            params: Some(create_pod_action_request::Params::RebootParams(
+                RebootParams {
+                    delay_in_seconds: 0,
+                },
+            )),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let finished = eventually(WAIT, "the reboot on f2 to finish", || {
+        let mut client = client.clone();
+        let name = action.name.clone();
+        async move {
+            let action = client
+                .actions
+                .get_action(GetActionRequest { name })
+                .await
+                .unwrap()
+                .into_inner();
+            action.status.clone().filter(|s| s.complete).map(|_| action)
+        }
+    })
+    .await;
+    let status = finished.status.unwrap();
+    assert_eq!(status.state(), ActionState::Succeeded, "{status:?}");
+    let node = finished.spec.unwrap().node_name;
+    assert!(node.starts_with("f2-node-"), "{node}");
+
+    // SIGTERM: the served clusters stop cleanly; the exit status reports f3.
+    signal(agent.pid() as i32, 15);
+    let exit = agent
+        .wait_exit(Duration::from_secs(10))
+        .expect("the fleet exits on SIGTERM");
+    assert_eq!(
+        exit.code(),
+        Some(1),
+        "a refused cluster fails the exit status"
+    );
+    assert!(
+        agent
+            .log_text()
+            .contains("the server refused 1 of the fleet's 3 clusters"),
+        "{}",
+        agent.log_text()
+    );
 }

@@ -3,7 +3,9 @@
 //! cluster runs. Backends: `sim` (an in-memory Kubernetes-like cluster) and `kube` (a
 //! Kubernetes cluster: the in-cluster service account, or a kubeconfig).
 
-use std::path::PathBuf;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::{Parser, ValueEnum};
@@ -12,6 +14,7 @@ use flotilla_server::agent::backend::ClusterBackend;
 use flotilla_server::agent::runner::{AgentError, AgentOptions, Dial, run_agent};
 use flotilla_server::k8s::{KubeCluster, KubeOptions};
 use flotilla_server::sim::SimCluster;
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::error;
 use tracing_subscriber::EnvFilter;
@@ -30,7 +33,8 @@ enum Backend {
     version,
     about = "Flotilla cluster agent",
     after_help = "The token is never taken on the command line (ps shows it): give \
-                  --token-file, or set FLOTILLA_AGENT_TOKEN."
+                  --token-file, or set FLOTILLA_AGENT_TOKEN. With --sim-fleet, the \
+                  file names each cluster and its token."
 )]
 struct Flags {
     /// The Flotilla server: https://host:port (TLS) or http://host:port (plaintext).
@@ -41,8 +45,19 @@ struct Flags {
     )]
     server: String,
     /// The cluster this agent serves, `clusterProviders/{cp}/clusters/{c}`.
-    #[arg(long, env = "FLOTILLA_CLUSTER")]
-    cluster: String,
+    #[arg(long, env = "FLOTILLA_CLUSTER", required_unless_present = "sim_fleet")]
+    cluster: Option<String>,
+    /// Sim backend: serve many simulated clusters from this one process (as
+    /// Kubernetes' kubemark packs hollow nodes), each with its own connection and
+    /// session. The file holds one `<cluster> <token>` per line; blank lines and lines
+    /// starting with `#` are skipped. For scale tests: a fleet without a process per
+    /// cluster.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["cluster", "token_file"]
+    )]
+    sim_fleet: Option<PathBuf>,
     /// A file holding the cluster's agent token (from CreateCluster or
     /// RotateClusterAgentToken); without it, the token is read from the environment
     /// variable FLOTILLA_AGENT_TOKEN.
@@ -147,7 +162,6 @@ async fn main() {
 }
 
 async fn run(flags: Flags) -> anyhow::Result<()> {
-    let token = token(&flags)?;
     let dial = Dial::Remote(connect_options(&flags)?);
     let shutdown = CancellationToken::new();
     tokio::spawn({
@@ -162,17 +176,18 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
             shutdown.cancel();
         }
     });
-    let mut options = AgentOptions::new(dial, flags.cluster.clone(), token);
+    if let Some(path) = &flags.sim_fleet {
+        return run_fleet(&flags, dial, path, shutdown).await;
+    }
+    let cluster = flags
+        .cluster
+        .clone()
+        .expect("clap requires --cluster without --sim-fleet");
+    let mut options = AgentOptions::new(dial, cluster.clone(), token(&flags)?);
     options.executes_actions = flags.execute_actions;
     let outcome = match flags.backend {
         Backend::Sim => {
-            let (sim, changes) = SimCluster::with_nodes(
-                Duration::from_millis(flags.pod_ready_millis),
-                flotilla_server::sim::cluster::node_names(
-                    &flags.cluster,
-                    flags.nodes.clamp(1, 1000),
-                ),
-            );
+            let (sim, changes) = sim_cluster(&flags, &cluster);
             run_agent(options, sim, changes, shutdown).await
         }
         Backend::Kube => {
@@ -182,29 +197,144 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
                 force_conflicts: flags.force_conflicts,
                 unreachable_after: Duration::from_secs(flags.unreachable_after_seconds.max(1)),
             };
-            let (cluster, changes) = KubeCluster::connect(&kube).await?;
+            let (kube, changes) = KubeCluster::connect(&kube).await?;
             tracing::info!(
-                version = %cluster.version(),
-                nodes = cluster.nodes().len(),
+                version = %kube.version(),
+                nodes = kube.nodes().len(),
                 "serving a Kubernetes cluster"
             );
-            run_agent(options, cluster, changes, shutdown).await
+            run_agent(options, kube, changes, shutdown).await
         }
     };
-    match outcome {
-        Ok(()) => Ok(()),
-        Err(AgentError::Refused(status)) if status.code() == tonic::Code::Unauthenticated => {
-            anyhow::bail!(
-                "token no longer valid for cluster {} ({}); get a new one with \
-                 RotateClusterAgentToken",
-                flags.cluster,
-                status.message()
-            )
-        }
-        Err(AgentError::Refused(status)) => anyhow::bail!(
-            "the server refused the agent of cluster {}: {}",
-            flags.cluster,
+    outcome.map_err(|error| refusal(&cluster, error))
+}
+
+/// A simulated cluster as the flags shape it.
+fn sim_cluster(flags: &Flags, cluster: &str) -> (Arc<SimCluster>, mpsc::UnboundedReceiver<String>) {
+    SimCluster::with_nodes(
+        Duration::from_millis(flags.pod_ready_millis),
+        flotilla_server::sim::cluster::node_names(cluster, flags.nodes.clamp(1, 1000)),
+    )
+}
+
+/// What to tell the operator when the server refuses a cluster's agent.
+fn refusal(cluster: &str, error: AgentError) -> anyhow::Error {
+    let AgentError::Refused(status) = error;
+    if status.code() == tonic::Code::Unauthenticated {
+        anyhow::anyhow!(
+            "token no longer valid for cluster {cluster} ({}); get a new one with \
+             RotateClusterAgentToken",
             status.message()
-        ),
+        )
+    } else {
+        anyhow::anyhow!(
+            "the server refused the agent of cluster {cluster}: {}",
+            status.message()
+        )
+    }
+}
+
+/// Serves every cluster of the fleet file until shutdown. A refused cluster is
+/// reported and stops alone; the others go on, and the exit status says so at the end.
+async fn run_fleet(
+    flags: &Flags,
+    dial: Dial,
+    path: &Path,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()> {
+    if !matches!(flags.backend, Backend::Sim) {
+        anyhow::bail!("--sim-fleet serves simulated clusters only; use --backend sim");
+    }
+    let fleet = read_fleet(path)?;
+    let size = fleet.len();
+    tracing::info!(clusters = size, "serving a fleet of simulated clusters");
+    let mut agents = tokio::task::JoinSet::new();
+    for (cluster, token) in fleet {
+        let mut options = AgentOptions::new(dial.clone(), cluster.clone(), token);
+        options.executes_actions = flags.execute_actions;
+        let (sim, changes) = sim_cluster(flags, &cluster);
+        let shutdown = shutdown.clone();
+        agents.spawn(async move {
+            let outcome = run_agent(options, sim, changes, shutdown).await;
+            (cluster, outcome)
+        });
+    }
+    let mut refused = 0;
+    while let Some(joined) = agents.join_next().await {
+        if let (cluster, Err(error)) = joined? {
+            error!("{:#}", refusal(&cluster, error));
+            refused += 1;
+        }
+    }
+    if refused > 0 {
+        anyhow::bail!("the server refused {refused} of the fleet's {size} clusters");
+    }
+    Ok(())
+}
+
+/// The fleet file: `<cluster> <token>` per line.
+fn read_fleet(path: &Path) -> anyhow::Result<Vec<(String, Token)>> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read fleet file {}: {e}", path.display()))?;
+    let fleet =
+        parse_fleet(&text).map_err(|e| anyhow::anyhow!("fleet file {}: {e}", path.display()))?;
+    Ok(fleet)
+}
+
+fn parse_fleet(text: &str) -> Result<Vec<(String, Token)>, String> {
+    let mut fleet = Vec::new();
+    let mut seen = HashSet::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let number = index + 1;
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        let [cluster, token] = fields[..] else {
+            return Err(format!(
+                "line {number}: want `<cluster> <token>`, got {} fields",
+                fields.len()
+            ));
+        };
+        if !seen.insert(cluster.to_string()) {
+            return Err(format!("line {number}: cluster {cluster} is listed twice"));
+        }
+        fleet.push((cluster.to_string(), Token::new(token)));
+    }
+    if fleet.is_empty() {
+        return Err("no clusters".into());
+    }
+    Ok(fleet)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_fleet;
+
+    #[test]
+    fn fleet_file_lines() {
+        let fleet = parse_fleet("# the fleet\n\nclusterProviders/p/clusters/a  t1\n  clusterProviders/p/clusters/b\tt2 \n")
+            .expect("valid");
+        let names: Vec<&str> = fleet.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "clusterProviders/p/clusters/a",
+                "clusterProviders/p/clusters/b"
+            ]
+        );
+        assert_eq!(fleet[1].1.expose(), "t2");
+        let error = parse_fleet("clusterProviders/p/clusters/a\n").unwrap_err();
+        assert!(
+            error.contains("line 1") && error.contains("1 fields"),
+            "{error}"
+        );
+        let error = parse_fleet("a t\nb t\na u\n").unwrap_err();
+        assert!(
+            error.contains("line 3") && error.contains("twice"),
+            "{error}"
+        );
+        assert_eq!(parse_fleet("# none\n").unwrap_err(), "no clusters");
     }
 }

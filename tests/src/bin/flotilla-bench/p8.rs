@@ -1,5 +1,7 @@
-//! P8: reboot actions through real agent sessions. A fresh server, `clusters`
-//! `flotilla-agent` processes with `nodes` nodes each, and `pods` VMs on every cluster
+//! P8: reboot actions through real agent sessions. A fresh server, `clusters` sim
+//! clusters with `nodes` nodes each, whose agents run in `agent_processes`
+//! `flotilla-agent` processes (`--sim-fleet`: a connection and a session per cluster,
+//! as etcd's baseline below runs its watchers in one process), and `pods` VMs on every cluster
 //! (an app each, as KubeVirt VirtualMachines are objects of their own; their pods are
 //! spread over the nodes); then one reboot (delay 0) of every VM's pod,
 //! created by `clients` concurrent clients at `rate` creates a second in all. Measured: the time from
@@ -35,6 +37,9 @@ pub struct P8Scale {
     pub clients: usize,
     /// The creates per second the clients pace themselves to, together.
     pub rate: f64,
+    /// The `flotilla-agent` processes the clusters' agents are dealt out to
+    /// (`--sim-fleet`); `FLOTILLA_BENCH_P8_AGENT_PROCESSES` overrides it.
+    pub agent_processes: usize,
 }
 
 pub const FULL: P8Scale = P8Scale {
@@ -43,6 +48,7 @@ pub const FULL: P8Scale = P8Scale {
     pods: 100,
     clients: 100,
     rate: 1250.0,
+    agent_processes: 1,
 };
 
 pub const QUICK: P8Scale = P8Scale {
@@ -51,6 +57,7 @@ pub const QUICK: P8Scale = P8Scale {
     pods: 10,
     clients: 10,
     rate: 200.0,
+    agent_processes: 1,
 };
 
 impl P8Scale {
@@ -144,10 +151,21 @@ pub async fn run(
     );
     let clusters = setup(&mut client, scale).await?;
     let nodes = scale.nodes.to_string();
-    let _agents: Vec<TestAgent> = clusters
-        .iter()
-        .map(|(cluster, token)| {
-            TestAgent::start_with(&server, cluster, token, &["--nodes", &nodes])
+    let processes = std::env::var("FLOTILLA_BENCH_P8_AGENT_PROCESSES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(scale.agent_processes)
+        .clamp(1, clusters.len());
+    eprintln!("  the clusters' agents in {processes} flotilla-agent processes");
+    let _agents: Vec<TestAgent> = (0..processes)
+        .map(|p| {
+            let share: Vec<(String, String)> = clusters
+                .iter()
+                .skip(p)
+                .step_by(processes)
+                .cloned()
+                .collect();
+            TestAgent::start_fleet(&server, &p.to_string(), &share, &["--nodes", &nodes])
         })
         .collect();
     for (cluster, _) in &clusters {

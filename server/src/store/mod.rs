@@ -29,11 +29,13 @@ pub mod signals;
 pub mod sim_infrastructure;
 pub mod status;
 pub mod token;
+mod wal;
 pub mod watch;
 
 pub(crate) use json_query::{json_in, json_rows};
 
 use std::ops::{Deref, DerefMut};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -53,6 +55,8 @@ const SLOW_STATEMENT: Duration = Duration::from_millis(100);
 /// SQLite checkpoints in the committing connection only past this many WAL pages
 /// (40 MB); the checkpoint task normally keeps the log far below it.
 const WAL_BACKSTOP_PAGES: u32 = 10_000;
+/// How long SQLite connections wait for a lock (the busy timeout).
+const SQLITE_BUSY_MILLIS: u32 = 10_000;
 /// SQLite page cache per reading connection (SQLite's default).
 const SQLITE_READ_CACHE_KIB: u32 = 2_000;
 /// SQLite page cache of the writing connection.
@@ -82,6 +86,8 @@ pub struct Store {
     write_slots: Arc<Semaphore>,
     /// Wakes the readers of a target's event log when a transaction appended to it.
     signals: Arc<Signals>,
+    /// SQLite: the directory holding the database file (see `checkpoint`).
+    directory: Option<PathBuf>,
 }
 
 /// A write transaction. Dereferences to a connection for queries.
@@ -167,6 +173,10 @@ impl Store {
                 Backend::Postgres => POSTGRES_CONNECTIONS as usize / 2,
             })),
             signals: Arc::default(),
+            directory: match backend {
+                Backend::Sqlite => wal::sqlite_directory(url),
+                Backend::Postgres => None,
+            },
         })
     }
 
@@ -185,7 +195,7 @@ impl Store {
                         conn.execute(
                             format!(
                                 "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; \
-                                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 10000; \
+                                 PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {SQLITE_BUSY_MILLIS}; \
                                  PRAGMA cache_size = -{cache_kib};"
                             )
                             .as_str(),
@@ -268,23 +278,6 @@ impl Store {
                 .map_err(db_error)?;
         }
         Ok(tx)
-    }
-
-    /// SQLite: copies the write-ahead log into the database as far as readers allow,
-    /// without blocking writers (a PASSIVE checkpoint). Returns the frames in the log
-    /// and the frames checkpointed; `None` on PostgreSQL.
-    pub async fn checkpoint(&self) -> Result<Option<(i64, i64)>> {
-        if self.backend != Backend::Sqlite {
-            return Ok(None);
-        }
-        let mut conn = self.read().await?;
-        let row = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)")
-            .fetch_one(&mut *conn)
-            .await
-            .map_err(db_error)?;
-        let log: i64 = row.try_get(1).map_err(db_error)?;
-        let done: i64 = row.try_get(2).map_err(db_error)?;
-        Ok(Some((log, done)))
     }
 
     /// PostgreSQL: ANALYZEs the tables whose row count moved by more than a tenth
@@ -665,47 +658,6 @@ pub fn redact(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Commits leave the checkpointing to `Store::checkpoint` (beyond SQLite's default
-    /// threshold of 1,000 pages), which then copies the whole log.
-    #[tokio::test]
-    async fn checkpoints_beside_the_writer() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("f.db").display());
-        let store = Store::connect(&url).await.unwrap();
-        let mut tx = store.begin().await.unwrap();
-        sqlx::query("CREATE TABLE filler (body TEXT NOT NULL)")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
-        for _ in 0..30 {
-            let mut tx = store.begin().await.unwrap();
-            for _ in 0..100 {
-                sqlx::query("INSERT INTO filler (body) VALUES ($1)")
-                    .bind("x".repeat(4000))
-                    .execute(&mut *tx)
-                    .await
-                    .unwrap();
-            }
-            tx.commit().await.unwrap();
-        }
-        let (log, done) = store.checkpoint().await.unwrap().expect("sqlite");
-        assert!(
-            log > 2_000,
-            "commits checkpointed on their own: {log} frames"
-        );
-        assert_eq!(done, log, "nothing reads, so the whole log is copied");
-        // The next commit starts the log over.
-        let mut tx = store.begin().await.unwrap();
-        sqlx::query("INSERT INTO filler (body) VALUES ('y')")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
-        let (log, _) = store.checkpoint().await.unwrap().expect("sqlite");
-        assert!(log < 10, "the log was not reused: {log} frames");
-    }
 
     /// A table that changed a lot is analyzed (its column statistics appear) without
     /// waiting for autovacuum.

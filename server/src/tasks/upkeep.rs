@@ -9,7 +9,8 @@
 //!   SQLite's own automatic checkpoint runs inside the commit that crosses its
 //!   threshold, so every write queued behind that commit waited for a copy of the log
 //!   and an fsync; here a PASSIVE checkpoint on a connection of its own does the copy
-//!   while writes go on appending.
+//!   while writes go on appending, and past 16 MB of log a short RESTART makes the
+//!   next commit start the log over (`Store::checkpoint`).
 //! - `TableStatistics` (PostgreSQL): keeps the planner's statistics current when tables
 //!   grow fast (an instantiate writes a whole fleet's resources at once; autovacuum
 //!   analyzes once a minute at most); see `Store::refresh_statistics`.

@@ -19,7 +19,7 @@ e2e_suite!(
 
 #[path = "common/fleet.rs"]
 mod fleet;
-use fleet::{WAIT, clusters, deployment, summary, wait_counts};
+use fleet::{WAIT, clusters, deployment, instantiate, summary, wait_counts};
 
 async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) {
     let mut client = server.client().await;
@@ -27,14 +27,7 @@ async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) 
     let _east = TestAgent::start(server, &names::cluster("cp", "east"), &tokens["east"]);
     let west = TestAgent::start(server, &names::cluster("cp", "west"), &tokens["west"]);
     let dig = deployment(&mut client, 2, 2, true, &["east", "west"]).await;
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: dig.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    instantiate(&mut client, &dig).await;
     // 2 apps x 2 clusters x (2 ConfigMaps + 1 Deployment) applied; plus 1 pod each present.
     wait_counts(
         &client,
@@ -231,14 +224,7 @@ async fn one_process_serves_a_sim_fleet(server: &TestServer) {
     .collect();
     let mut agent = TestAgent::start_fleet(server, "f", &fleet, &["--nodes", "2"]);
     let dig = deployment(&mut client, 1, 1, true, &["f1", "f2"]).await;
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: dig.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    instantiate(&mut client, &dig).await;
     // 1 app x 2 clusters x (1 ConfigMap + 1 Deployment) applied; plus 1 pod each.
     wait_counts(&client, &dig, &[], 4, 6, "convergence through the fleet").await;
     eventually(WAIT, "the refusal of f3 in the fleet's log", || {

@@ -146,26 +146,8 @@ mod tests {
     /// threshold of 1,000 pages), which then copies the whole log.
     #[tokio::test]
     async fn checkpoints_beside_the_writer() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("f.db").display());
-        let store = Store::connect(&url).await.unwrap();
-        let mut tx = store.begin().await.unwrap();
-        sqlx::query("CREATE TABLE filler (body TEXT NOT NULL)")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
-        for _ in 0..30 {
-            let mut tx = store.begin().await.unwrap();
-            for _ in 0..100 {
-                sqlx::query("INSERT INTO filler (body) VALUES ($1)")
-                    .bind("x".repeat(4000))
-                    .execute(&mut *tx)
-                    .await
-                    .unwrap();
-            }
-            tx.commit().await.unwrap();
-        }
+        let (_dir, store) = filler_store().await;
+        fill(&store, 30).await;
         let (log, done) = store.checkpoint().await.unwrap().expect("sqlite");
         assert!(
             log > 2_000,
@@ -173,14 +155,24 @@ mod tests {
         );
         assert_eq!(done, log, "nothing reads, so the whole log is copied");
         // The next commit starts the log over.
-        let mut tx = store.begin().await.unwrap();
-        sqlx::query("INSERT INTO filler (body) VALUES ('y')")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
-        let (log, _) = store.checkpoint().await.unwrap().expect("sqlite");
+        let log = log_after_a_commit(&store).await;
         assert!(log < 10, "the log was not reused: {log} frames");
+    }
+
+    /// A store on a fresh SQLite file with an empty `filler` table.
+    async fn filler_store() -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("f.db").display());
+        let store = Store::connect(&url).await.unwrap();
+        write(&store, "CREATE TABLE filler (body TEXT NOT NULL)").await;
+        (dir, store)
+    }
+
+    /// Commits one statement.
+    async fn write(store: &Store, sql: &str) {
+        let mut tx = store.begin().await.unwrap();
+        sqlx::query(sql).execute(&mut *tx).await.unwrap();
+        tx.commit().await.unwrap();
     }
 
     /// Writes `batches` transactions of 100 rows of 4 KB (about 100 frames each).
@@ -200,12 +192,7 @@ mod tests {
 
     /// The frames in the log after one more small commit.
     async fn log_after_a_commit(store: &Store) -> i64 {
-        let mut tx = store.begin().await.unwrap();
-        sqlx::query("INSERT INTO filler (body) VALUES ('y')")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
+        write(store, "INSERT INTO filler (body) VALUES ('y')").await;
         let mut conn = store.read().await.unwrap();
         wal_checkpoint(&mut conn, "PASSIVE").await.unwrap().log
     }
@@ -216,15 +203,7 @@ mod tests {
     /// later one does it.
     #[tokio::test]
     async fn restarts_a_long_log_unless_a_reader_needs_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let url = format!("sqlite://{}?mode=rwc", dir.path().join("f.db").display());
-        let store = Store::connect(&url).await.unwrap();
-        let mut tx = store.begin().await.unwrap();
-        sqlx::query("CREATE TABLE filler (body TEXT NOT NULL)")
-            .execute(&mut *tx)
-            .await
-            .unwrap();
-        tx.commit().await.unwrap();
+        let (_dir, store) = filler_store().await;
         fill(&store, 50).await;
         // Under a steady stream of commits: a PASSIVE checkpoint alone never sees the
         // whole log copied when the next commit begins, so the log would only grow.

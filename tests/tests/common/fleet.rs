@@ -79,6 +79,18 @@ pub async fn deployment(
     group(client, "ca", "d", &apps, cluster_ids).await
 }
 
+/// Instantiates the group `dig`.
+pub async fn instantiate(client: &mut Client, dig: &str) {
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.to_string(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+}
+
 /// Project `p`, composite app `composite_app`/v1 with profile `prof`, and its group
 /// `dig_id` of `apps` (id, manifests), each placed on `cluster_ids` of provider `cp`;
 /// approved. Returns the group.

@@ -635,6 +635,33 @@ pub async fn wait_connectivity(
     .await;
 }
 
+/// Waits up to two minutes until the action `name` finished (`status.complete`);
+/// returns it.
+pub async fn wait_action(client: &Client, name: &str) -> flotilla_client::v1::Action {
+    eventually(
+        Duration::from_secs(120),
+        &format!("{name} to finish"),
+        || {
+            let mut client = client.clone();
+            let name = name.to_string();
+            async move {
+                let action = client
+                    .actions
+                    .get_action(flotilla_client::v1::GetActionRequest { name })
+                    .await
+                    .ok()?
+                    .into_inner();
+                action
+                    .status
+                    .as_ref()
+                    .is_some_and(|s| s.complete)
+                    .then_some(action)
+            }
+        },
+    )
+    .await
+}
+
 pub mod tls;
 
 /// The demo seeded by `--demo`: its intent group and the verbs tests drive it with.

@@ -7,7 +7,9 @@ use std::time::{Duration, Instant};
 use flotilla_client::names;
 use flotilla_client::v1::connect_request::Message as Up;
 use flotilla_client::v1::*;
-use flotilla_tests::{TestAgent, TestServer, e2e_suite, eventually, wait_connectivity};
+use flotilla_tests::{
+    TestAgent, TestServer, e2e_suite, eventually, wait_action, wait_connectivity,
+};
 
 e2e_suite!(
     args = ["--agent-heartbeat-millis", "1000", "--sim", "false"],
@@ -263,20 +265,7 @@ async fn one_process_serves_a_sim_fleet(server: &TestServer) {
         .await
         .unwrap()
         .into_inner();
-    let finished = eventually(WAIT, "the reboot on f2 to finish", || {
-        let mut client = client.clone();
-        let name = action.name.clone();
-        async move {
-            let action = client
-                .actions
-                .get_action(GetActionRequest { name })
-                .await
-                .unwrap()
-                .into_inner();
-            action.status.clone().filter(|s| s.complete).map(|_| action)
-        }
-    })
-    .await;
+    let finished = wait_action(&client, &action.name).await;
     let status = finished.status.unwrap();
     assert_eq!(status.state(), ActionState::Succeeded, "{status:?}");
     let node = finished.spec.unwrap().node_name;

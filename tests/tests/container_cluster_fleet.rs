@@ -141,20 +141,12 @@ async fn one_fleet(backend: Backend) {
         .await
         .unwrap()
         .into_inner();
-    flotilla_tests::eventually(WAIT, "the node reboot", || {
-        let mut client = client.clone();
-        let name = action.name.clone();
-        async move {
-            let a = client
-                .actions
-                .get_action(GetActionRequest { name })
-                .await
-                .ok()?
-                .into_inner();
-            (a.status.unwrap_or_default().state == ActionState::Succeeded as i32).then_some(())
-        }
-    })
-    .await;
+    let done = flotilla_tests::wait_action(&client, &action.name).await;
+    assert_eq!(
+        done.status.unwrap_or_default().state(),
+        ActionState::Succeeded,
+        "the node reboot"
+    );
 
     // Stopped: the cluster is disconnected, and the group's status stream says so;
     // started: connected again; deleted: gone for good.

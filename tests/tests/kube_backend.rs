@@ -10,7 +10,9 @@ use std::time::Duration;
 use flotilla_client::names;
 use flotilla_client::v1::*;
 use flotilla_tests::kubeapi::{KubeApi, Options};
-use flotilla_tests::{TestAgent, TestServer, e2e_suite, eventually, wait_connectivity};
+use flotilla_tests::{
+    TestAgent, TestServer, e2e_suite, eventually, wait_action, wait_connectivity,
+};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 

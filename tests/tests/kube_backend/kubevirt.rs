@@ -12,27 +12,6 @@ pub(super) fn action_state(action: &Action) -> ActionState {
         .unwrap_or_default()
 }
 
-pub(super) async fn wait_action(client: &flotilla_client::Client, name: &str) -> Action {
-    eventually(WAIT, &format!("{name} to finish"), || {
-        let mut client = client.clone();
-        let name = name.to_string();
-        async move {
-            let action = client
-                .actions
-                .get_action(GetActionRequest { name })
-                .await
-                .ok()?
-                .into_inner();
-            action
-                .status
-                .as_ref()
-                .is_some_and(|s| s.complete)
-                .then_some(action)
-        }
-    })
-    .await
-}
-
 /// The VM's virt-launcher pod as the status reports it: (name, ready).
 pub(super) async fn vm_pod(
     client: &mut flotilla_client::Client,

@@ -88,6 +88,9 @@ pub struct Store {
     signals: Arc<Signals>,
     /// SQLite: the directory holding the database file (see `checkpoint`).
     directory: Option<PathBuf>,
+    /// SQLite: the log's length at the last checkpoint that started it over (see
+    /// `checkpoint`); -1 before any.
+    wal_restarted_at: Arc<std::sync::atomic::AtomicI64>,
 }
 
 /// A write transaction. Dereferences to a connection for queries.
@@ -177,6 +180,7 @@ impl Store {
                 Backend::Sqlite => wal::sqlite_directory(url),
                 Backend::Postgres => None,
             },
+            wal_restarted_at: Arc::new(std::sync::atomic::AtomicI64::new(-1)),
         })
     }
 

@@ -2,6 +2,7 @@
 //! under a steady write load (see `Store::checkpoint`).
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::Ordering;
 use std::time::Instant;
 
 use sqlx::{AnyConnection, Row};
@@ -38,7 +39,11 @@ impl Store {
         let mut conn = self.read().await?;
         let passive = wal_checkpoint(&mut conn, "PASSIVE").await?;
         let (log, done) = (passive.log, passive.done);
-        if log < WAL_RESTART_FRAMES {
+        // A log already started over and not written since stays as it is until the
+        // next writer begins it anew: nothing to restart (an idle server would
+        // otherwise flush the file system and take the write slot every round).
+        let unchanged = done == log && self.wal_restarted_at.load(Ordering::Relaxed) == log;
+        if log < WAL_RESTART_FRAMES || unchanged {
             return Ok(Some((log, done)));
         }
         let copied = started.elapsed();
@@ -72,6 +77,9 @@ impl Store {
             conn.close_on_drop();
         }
         let restart = restart?;
+        if !restart.busy {
+            self.wal_restarted_at.store(restart.log, Ordering::Relaxed);
+        }
         // Where a restart's time goes: the PASSIVE copy, the flush, the wait for the
         // write slot, then holding it.
         tracing::debug!(
@@ -257,6 +265,29 @@ mod tests {
         assert!(
             log_after_a_commit(&store).await < 10,
             "not restarted once the reader left"
+        );
+    }
+
+    /// Once the log is started over, rounds that find nothing written since leave it
+    /// (and the write slot) alone: an idle server does not take the slot and flush
+    /// the file system ten times a second.
+    #[tokio::test]
+    async fn leaves_a_restarted_log_alone_while_nothing_writes() {
+        let (_dir, store) = filler_store().await;
+        fill(&store, 50).await;
+        let (log, _) = store.checkpoint().await.unwrap().expect("sqlite");
+        assert!(log >= WAL_RESTART_FRAMES, "{log} frames");
+        // Holding the write slot: a round that tried to restart again would wait.
+        let tx = store.begin().await.unwrap();
+        let round = tokio::time::timeout(Duration::from_secs(2), store.checkpoint()).await;
+        assert!(round.is_ok(), "the idle log was started over again");
+        drop(tx);
+        // Written again, it is restarted again.
+        fill(&store, 50).await;
+        store.checkpoint().await.unwrap();
+        assert!(
+            log_after_a_commit(&store).await < 10,
+            "not restarted after new writes"
         );
     }
 

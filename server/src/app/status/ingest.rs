@@ -122,22 +122,42 @@ impl StatusApp {
                 }
             }
         }
-        // What is stored for the batch's deployments: two reads per cluster and
-        // instance.
-        let mut stored = BTreeMap::new();
+        // What is stored for the batch's deployments: two reads per instance (a batch
+        // nearly always has one), whatever the number of clusters.
+        let mut wanted: Wanted<'_> = BTreeMap::new();
         for ((cluster, instance), owner) in &owners {
             if owner.is_none() {
                 continue;
             }
+            let mut base = None;
             let apps: Vec<&str> = parsed
                 .iter()
                 .filter(|(c, i, _, _, _)| c == cluster && i == instance)
-                .map(|(_, _, _, app, _)| app.as_str())
+                .map(|(_, _, b, app, _)| {
+                    base = Some(*b);
+                    app.as_str()
+                })
                 .collect();
-            let rendered = rsync_rows_for_bundles(&mut tx, *instance, cluster, &apps).await?;
-            let reported =
-                cluster_resources_for_bundles(&mut tx, *instance, cluster, &apps).await?;
-            stored.insert((*cluster, *instance), (rendered, reported));
+            if let Some(base) = base {
+                wanted
+                    .entry((*instance, base))
+                    .or_default()
+                    .push((*cluster, apps));
+            }
+        }
+        let mut rendered = BTreeMap::new();
+        let mut reported = BTreeMap::new();
+        for ((instance, base), deployments) in &wanted {
+            for ((cluster, app), rows) in
+                rsync_rows_for_bundles(&mut tx, *instance, deployments).await?
+            {
+                rendered.insert((*instance, cluster, app), rows);
+            }
+            for ((cluster, app), rows) in
+                cluster_resources_for_bundles(&mut tx, *base, deployments).await?
+            {
+                reported.insert((*instance, cluster, app), rows);
+            }
         }
         let read = started.elapsed();
         let mut deltas = CountDeltas::default();
@@ -147,15 +167,15 @@ impl StatusApp {
             let Some(owner) = &owners[&(*cluster, *instance)] else {
                 continue;
             };
-            let (rendered, reported) = &stored[&(*cluster, *instance)];
+            let key = (*instance, cluster.to_string(), app.clone());
             let deployment = Deployment {
                 cluster,
                 instance: *instance,
                 base: *base,
                 owner,
                 app,
-                rendered: rendered.get(app).map(Vec::as_slice).unwrap_or_default(),
-                reported: reported.get(app).map(Vec::as_slice).unwrap_or_default(),
+                rendered: rendered.get(&key).map(Vec::as_slice).unwrap_or_default(),
+                reported: reported.get(&key).map(Vec::as_slice).unwrap_or_default(),
             };
             ingest_one(&mut tx, &deployment, bundle, &mut deltas, &mut writes);
             touched.insert(owner.clone());
@@ -371,6 +391,10 @@ async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Re
     }
     Ok(())
 }
+
+/// The deployments an ingest batch reads, by (instance, deployment base): each
+/// cluster with its apps.
+type Wanted<'a> = BTreeMap<(InstanceId, InstanceId), Vec<(&'a str, Vec<&'a str>)>>;
 
 /// One deployment of an ingest batch with what is stored for it.
 struct Deployment<'a> {

@@ -191,67 +191,83 @@ pub struct ObservedRsyncRow {
 pub(crate) const REPORTS_OF_INSTANCE: &str =
     "base_id = (SELECT deployment_base FROM instances WHERE id = $1)";
 
-/// `columns` of the rows of `table` that `rows_of` (with `instance` bound to `$1`)
-/// selects, for `apps` on `cluster`, in key order (the reads of an ingest batch,
-/// through the (instance or base, cluster, app) index).
+/// The deployments of one instance an ingest batch reads: each cluster with its
+/// apps.
+pub type BatchDeployments<'a> = [(&'a str, Vec<&'a str>)];
+
+/// `columns` of the rows of `table` whose `id_column` is `id`, for the apps of each
+/// cluster of `wanted`, in (cluster, app, key) order: the reads of a whole ingest
+/// batch in one statement. Each cluster is a term of its own, (id, cluster, app IN
+/// ...), so that both backends walk the (id, cluster, app) index once per term
+/// (SQLite's multi-index OR, PostgreSQL's bitmap OR); a row-value IN over the pairs
+/// made SQLite scan every row of the id. A statement per cluster cost a round trip
+/// each to SQLite's worker thread, inside the write transaction.
 async fn bundle_rows(
     conn: &mut AnyConnection,
     columns: &str,
     table: &str,
-    rows_of: &str,
-    instance: InstanceId,
-    cluster: &str,
-    apps: &[&str],
+    id_column: &str,
+    id: &str,
+    wanted: &BatchDeployments<'_>,
 ) -> Result<Vec<sqlx::any::AnyRow>> {
-    if apps.is_empty() {
+    let mut terms = Vec::new();
+    let mut next = 1;
+    for (_, apps) in wanted.iter().filter(|(_, apps)| !apps.is_empty()) {
+        let list: Vec<String> = (next + 2..next + 2 + apps.len())
+            .map(|i| format!("${i}"))
+            .collect();
+        terms.push(format!(
+            "({id_column} = ${next} AND cluster = ${} AND app IN ({}))",
+            next + 1,
+            list.join(", ")
+        ));
+        next += 2 + apps.len();
+    }
+    if terms.is_empty() {
         return Ok(Vec::new());
     }
-    let list: Vec<String> = (3..3 + apps.len()).map(|i| format!("${i}")).collect();
     let sql = format!(
-        "SELECT {columns} FROM {table} WHERE {rows_of} AND cluster = $2 AND app IN ({}) \
-         ORDER BY app, kind, api_group, namespace, name",
-        list.join(", ")
+        "SELECT {columns} FROM {table} WHERE {} \
+         ORDER BY cluster, app, kind, api_group, namespace, name",
+        terms.join(" OR ")
     );
-    let mut query = sqlx::query(&sql).bind(instance.to_string()).bind(cluster);
-    for app in apps {
-        query = query.bind(*app);
+    let mut query = sqlx::query(&sql);
+    for (cluster, apps) in wanted.iter().filter(|(_, apps)| !apps.is_empty()) {
+        query = query.bind(id).bind(*cluster);
+        for app in apps {
+            query = query.bind(*app);
+        }
     }
     query.fetch_all(conn).await.map_err(db_error)
 }
 
-/// The rendered resources of `apps` of `instance` on `cluster` with their cluster
-/// status, by app (one read for a whole ingest batch, through the (instance, cluster,
-/// app) index).
+/// The rendered resources of `instance` for the deployments of `wanted`, with their
+/// cluster status, by (cluster, app).
 pub async fn rsync_rows_for_bundles(
     conn: &mut AnyConnection,
     instance: InstanceId,
-    cluster: &str,
-    apps: &[&str],
-) -> Result<BTreeMap<String, Vec<ObservedRsyncRow>>> {
-    let mut by_app: BTreeMap<String, Vec<ObservedRsyncRow>> = BTreeMap::new();
-    let columns = "app, kind, api_group, api_version, namespace, name, rsync_status, cluster_status, readiness";
-    for r in bundle_rows(
-        conn,
-        columns,
-        "rsync_resources",
-        "instance_id = $1",
-        instance,
-        cluster,
-        apps,
-    )
-    .await?
-    {
+    wanted: &BatchDeployments<'_>,
+) -> Result<BTreeMap<(String, String), Vec<ObservedRsyncRow>>> {
+    let mut by_deployment: BTreeMap<(String, String), Vec<ObservedRsyncRow>> = BTreeMap::new();
+    let columns = "cluster, app, kind, api_group, api_version, namespace, name, rsync_status, \
+                   cluster_status, readiness";
+    let id = instance.to_string();
+    for r in bundle_rows(conn, columns, "rsync_resources", "instance_id", &id, wanted).await? {
+        let cluster: String = r.try_get("cluster").map_err(db_error)?;
         let app: String = r.try_get("app").map_err(db_error)?;
-        by_app.entry(app).or_default().push(ObservedRsyncRow {
-            gvk: decode_gvk(&r)?,
-            rsync_status: r.try_get("rsync_status").map_err(db_error)?,
-            namespace: r.try_get("namespace").map_err(db_error)?,
-            name: r.try_get("name").map_err(db_error)?,
-            cluster_status: r.try_get("cluster_status").map_err(db_error)?,
-            readiness: r.try_get("readiness").map_err(db_error)?,
-        });
+        by_deployment
+            .entry((cluster, app))
+            .or_default()
+            .push(ObservedRsyncRow {
+                gvk: decode_gvk(&r)?,
+                rsync_status: r.try_get("rsync_status").map_err(db_error)?,
+                namespace: r.try_get("namespace").map_err(db_error)?,
+                name: r.try_get("name").map_err(db_error)?,
+                cluster_status: r.try_get("cluster_status").map_err(db_error)?,
+                readiness: r.try_get("readiness").map_err(db_error)?,
+            });
     }
-    Ok(by_app)
+    Ok(by_deployment)
 }
 
 /// A cluster resource as stored.
@@ -294,30 +310,32 @@ impl ClusterResourceRow {
     }
 }
 
-/// The cluster resources of `apps` of `instance` (its deployment base's) on `cluster`,
-/// by app (one read for a whole ingest batch, through the (base, cluster, app) index).
+/// The cluster resources of deployment base `base` for the deployments of `wanted`,
+/// by (cluster, app).
 pub async fn cluster_resources_for_bundles(
     conn: &mut AnyConnection,
-    instance: InstanceId,
-    cluster: &str,
-    apps: &[&str],
-) -> Result<BTreeMap<String, Vec<ClusterResourceRow>>> {
-    let mut by_app: BTreeMap<String, Vec<ClusterResourceRow>> = BTreeMap::new();
+    base: InstanceId,
+    wanted: &BatchDeployments<'_>,
+) -> Result<BTreeMap<(String, String), Vec<ClusterResourceRow>>> {
+    let mut by_deployment: BTreeMap<(String, String), Vec<ClusterResourceRow>> = BTreeMap::new();
+    let id = base.to_string();
     for r in bundle_rows(
         conn,
         CLUSTER_RESOURCE_COLUMNS,
         "cluster_resources",
-        REPORTS_OF_INSTANCE,
-        instance,
-        cluster,
-        apps,
+        "base_id",
+        &id,
+        wanted,
     )
     .await?
     {
         let row = decode_cluster_resource(&r)?;
-        by_app.entry(row.app.clone()).or_default().push(row);
+        by_deployment
+            .entry((row.cluster.clone(), row.app.clone()))
+            .or_default()
+            .push(row);
     }
-    Ok(by_app)
+    Ok(by_deployment)
 }
 
 /// The cluster-only resources (pods and the like, present or remembered gone) of

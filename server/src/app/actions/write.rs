@@ -1,9 +1,11 @@
 //! How action changes are written: each is decided inside a transaction from the
 //! action as stored (the state machine, a compare-and-swap on the generation) and
 //! written with its WatchActions event. Changes that arrive together share one
-//! transaction (group commit): whoever takes a turn writes everything queued by then,
-//! so a thousand creates and agent reports a second cost tens of transactions, not
-//! thousands; a change is answered as soon as the group that wrote it commits. On SQLite one group
+//! transaction (group commit): whoever takes a turn writes everything queued by the
+//! time its transaction holds the writer, so a thousand creates and agent reports a
+//! second cost hundreds of transactions, not thousands, and a change that arrives
+//! while a group waits for the writer rides along instead of waiting for the next
+//! group; a change is answered as soon as the group that wrote it commits. On SQLite one group
 //! is written at a time (one writer); on PostgreSQL a few overlap.
 
 use std::collections::{HashMap, HashSet};
@@ -78,6 +80,10 @@ impl Group {
         }
     }
 
+    fn is_empty(&self) -> bool {
+        self.queue.lock().expect("group queue lock").is_empty()
+    }
+
     fn take(&self) -> Vec<(Change, Answer)> {
         let mut queue = self.queue.lock().expect("group queue lock");
         let n = queue.len().min(GROUP_CHANGES);
@@ -107,9 +113,8 @@ impl Actions {
                     answered = &mut result => break answered,
                     turn = self.group.turns.acquire() => {
                         let _turn = turn.expect("never closed");
-                        let group = self.group.take();
-                        if !group.is_empty() {
-                            self.write_group(group).await;
+                        if !self.group.is_empty() {
+                            self.write_group().await;
                         }
                     }
                 }
@@ -128,14 +133,22 @@ impl Actions {
         })
     }
 
-    async fn write_group(&self, group: Vec<(Change, Answer)>) {
+    /// Writes what is queued in one transaction. The queue is taken once the
+    /// transaction holds the writer, so that changes arriving while it waited for
+    /// the writer ride along rather than wait for the next group.
+    async fn write_group(&self) {
         let started = Instant::now();
+        let tx = self.store.begin().await;
+        let group = self.group.take();
+        if group.is_empty() {
+            return;
+        }
         let size = group.len();
         let creates = group
             .iter()
             .filter(|(change, _)| matches!(change, Change::Create(_)))
             .count();
-        let mut tx = match self.store.begin().await {
+        let mut tx = match tx {
             Ok(tx) => tx,
             Err(error) => {
                 for (_, answer) in group {

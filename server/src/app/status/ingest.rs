@@ -129,21 +129,22 @@ impl StatusApp {
             if owner.is_none() {
                 continue;
             }
-            let mut base = None;
-            let apps: Vec<&str> = parsed
+            let of_deployment: Vec<_> = parsed
                 .iter()
                 .filter(|(c, i, _, _, _)| c == cluster && i == instance)
-                .map(|(_, _, b, app, _)| {
-                    base = Some(*b);
-                    app.as_str()
-                })
                 .collect();
-            if let Some(base) = base {
-                wanted
-                    .entry((*instance, base))
-                    .or_default()
-                    .push((*cluster, apps));
-            }
+            // Every bundle of one instance names the same base.
+            let Some((_, _, base, _, _)) = of_deployment.first() else {
+                continue;
+            };
+            let apps = of_deployment
+                .iter()
+                .map(|(_, _, _, app, _)| app.as_str())
+                .collect();
+            wanted
+                .entry((*instance, *base))
+                .or_default()
+                .push((*cluster, apps));
         }
         let mut rendered = BTreeMap::new();
         let mut reported = BTreeMap::new();

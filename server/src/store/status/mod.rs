@@ -210,9 +210,10 @@ async fn bundle_rows(
     id: &str,
     wanted: &BatchDeployments<'_>,
 ) -> Result<Vec<sqlx::any::AnyRow>> {
+    let wanted: Vec<_> = wanted.iter().filter(|(_, apps)| !apps.is_empty()).collect();
     let mut terms = Vec::new();
     let mut next = 1;
-    for (_, apps) in wanted.iter().filter(|(_, apps)| !apps.is_empty()) {
+    for (_, apps) in &wanted {
         let list: Vec<String> = (next + 2..next + 2 + apps.len())
             .map(|i| format!("${i}"))
             .collect();
@@ -232,7 +233,7 @@ async fn bundle_rows(
         terms.join(" OR ")
     );
     let mut query = sqlx::query(&sql);
-    for (cluster, apps) in wanted.iter().filter(|(_, apps)| !apps.is_empty()) {
+    for (cluster, apps) in wanted {
         query = query.bind(id).bind(*cluster);
         for app in apps {
             query = query.bind(*app);

@@ -35,7 +35,6 @@ pub mod watch;
 pub(crate) use json_query::{json_in, json_rows};
 
 use std::ops::{Deref, DerefMut};
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -86,11 +85,8 @@ pub struct Store {
     write_slots: Arc<Semaphore>,
     /// Wakes the readers of a target's event log when a transaction appended to it.
     signals: Arc<Signals>,
-    /// SQLite: the directory holding the database file (see `checkpoint`).
-    directory: Option<PathBuf>,
-    /// SQLite: the log's length at the last checkpoint that started it over (see
-    /// `checkpoint`); -1 before any.
-    wal_restarted_at: Arc<std::sync::atomic::AtomicI64>,
+    /// SQLite: what the checkpoints keep of the write-ahead log (see `checkpoint`).
+    wal: Arc<wal::WalState>,
 }
 
 /// A write transaction. Dereferences to a connection for queries.
@@ -176,11 +172,10 @@ impl Store {
                 Backend::Postgres => POSTGRES_CONNECTIONS as usize / 2,
             })),
             signals: Arc::default(),
-            directory: match backend {
+            wal: Arc::new(wal::WalState::new(match backend {
                 Backend::Sqlite => wal::sqlite_directory(url),
                 Backend::Postgres => None,
-            },
-            wal_restarted_at: Arc::new(std::sync::atomic::AtomicI64::new(-1)),
+            })),
         })
     }
 

@@ -2,7 +2,7 @@
 //! under a steady write load (see `Store::checkpoint`).
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Instant;
 
 use sqlx::{AnyConnection, Row};
@@ -15,6 +15,23 @@ const WAL_RESTART_FRAMES: i64 = 4_000;
 /// How long a checkpoint that starts the log over waits for readers of the old log;
 /// writers wait meanwhile.
 const WAL_RESTART_WAIT_MILLIS: u32 = 2;
+
+/// What the checkpoints keep of a SQLite database's write-ahead log.
+pub(super) struct WalState {
+    /// The directory holding the database file (flushed before a restart).
+    directory: Option<PathBuf>,
+    /// The log's length at the last checkpoint that started it over; -1 before any.
+    restarted_at: AtomicI64,
+}
+
+impl WalState {
+    pub(super) fn new(directory: Option<PathBuf>) -> Self {
+        WalState {
+            directory,
+            restarted_at: AtomicI64::new(-1),
+        }
+    }
+}
 
 impl Store {
     /// SQLite: copies the write-ahead log into the database as far as readers allow,
@@ -42,7 +59,7 @@ impl Store {
         // A log already started over and not written since stays as it is until the
         // next writer begins it anew: nothing to restart (an idle server would
         // otherwise flush the file system and take the write slot every round).
-        let unchanged = done == log && self.wal_restarted_at.load(Ordering::Relaxed) == log;
+        let unchanged = done == log && self.wal.restarted_at.load(Ordering::Relaxed) == log;
         if log < WAL_RESTART_FRAMES || unchanged {
             return Ok(Some((log, done)));
         }
@@ -53,7 +70,7 @@ impl Store {
         // RESTART syncs only what it copies itself. (syncfs on the directory, as an
         // fsync through a descriptor of our own on the database file would drop
         // SQLite's POSIX locks on it when closed.)
-        if let Some(directory) = self.directory.clone() {
+        if let Some(directory) = self.wal.directory.clone() {
             let flushed = tokio::task::spawn_blocking(move || {
                 let dir = std::fs::File::open(&directory)?;
                 rustix::fs::syncfs(&dir).map_err(std::io::Error::from)
@@ -78,7 +95,7 @@ impl Store {
         }
         let restart = restart?;
         if !restart.busy {
-            self.wal_restarted_at.store(restart.log, Ordering::Relaxed);
+            self.wal.restarted_at.store(restart.log, Ordering::Relaxed);
         }
         // Where a restart's time goes: the PASSIVE copy, the flush, the wait for the
         // write slot, then holding it.

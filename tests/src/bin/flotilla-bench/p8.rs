@@ -72,6 +72,18 @@ fn vm_manifest(vm: usize) -> String {
     )
 }
 
+/// Runs `$FLOTILLA_BENCH_P8_HOOK <moment>` if set, and waits for it: a probe (a
+/// profiler, database statistics) started just before the creates ("start") and
+/// stopped just after the last one is answered ("done").
+fn hook(moment: &str) {
+    if let Ok(command) = std::env::var("FLOTILLA_BENCH_P8_HOOK") {
+        match std::process::Command::new(&command).arg(moment).status() {
+            Ok(status) if status.success() => {}
+            other => eprintln!("  FLOTILLA_BENCH_P8_HOOK {command} {moment}: {other:?}"),
+        }
+    }
+}
+
 /// The VMs' fleet, created and instantiated.
 async fn setup(client: &mut Client, scale: P8Scale) -> Result<Vec<(String, String)>> {
     let fleet = super::fleet::Fleet {
@@ -199,6 +211,7 @@ pub async fn run(
     for _ in 0..scale.clients {
         clients.push(server.client().await);
     }
+    hook("start");
     let cpu = super::cpu_snapshot();
     let started = Instant::now();
     let first_send = micros_now();
@@ -241,6 +254,7 @@ pub async fn run(
         task.await??;
     }
     let create_secs = started.elapsed().as_secs_f64();
+    hook("done");
     eprintln!(
         "  CPU while creating {create_secs:.1} s: {}",
         super::cpu_report(&cpu)

@@ -264,6 +264,11 @@ struct Stored {
     payload: Payload,
 }
 
+/// Allocates `$2` revisions on target `$1` (its row stays locked until commit).
+const ALLOCATE_REVISIONS: &str = "INSERT INTO watch_targets (target, revision, compacted) \
+     VALUES ($1, $2, 0) ON CONFLICT (target) \
+     DO UPDATE SET revision = watch_targets.revision + excluded.revision";
+
 /// Appends `events` (in order), allocating revisions per target. Returns the events
 /// written, by target, as readers will see them.
 pub async fn append(
@@ -289,16 +294,12 @@ pub async fn append(
             written.push((target, stored_events(list, last, time)));
             continue;
         }
-        let row = sqlx::query(
-            "INSERT INTO watch_targets (target, revision, compacted) VALUES ($1, $2, 0) \
-             ON CONFLICT (target) DO UPDATE SET revision = watch_targets.revision + excluded.revision \
-             RETURNING revision",
-        )
-        .bind(&target)
-        .bind(n)
-        .fetch_one(&mut *conn)
-        .await
-        .map_err(db_error)?;
+        let row = sqlx::query(&format!("{ALLOCATE_REVISIONS} RETURNING revision"))
+            .bind(&target)
+            .bind(n)
+            .fetch_one(&mut *conn)
+            .await
+            .map_err(db_error)?;
         let last: i64 = row.try_get("revision").map_err(db_error)?;
         let first = last - n + 1;
         // (first revision, last revision, events JSON) of each row.
@@ -342,14 +343,12 @@ async fn append_one_row(
     list: &[NewEvent],
     time: i64,
 ) -> Result<i64> {
-    let row = sqlx::query(
-        "WITH t AS (INSERT INTO watch_targets (target, revision, compacted) VALUES ($1, $2, 0) \
-         ON CONFLICT (target) DO UPDATE SET revision = watch_targets.revision + excluded.revision \
-         RETURNING revision), \
+    let row = sqlx::query(&format!(
+        "WITH t AS ({ALLOCATE_REVISIONS} RETURNING revision), \
          l AS (INSERT INTO watch_log (target, first, last, batch, time, events) \
          SELECT $1, revision - $2 + 1, revision, revision, $3, $4 FROM t) \
-         SELECT revision FROM t",
-    )
+         SELECT revision FROM t"
+    ))
     .bind(target)
     .bind(list.len() as i64)
     .bind(time)

@@ -13,6 +13,7 @@
 //! inside such a transaction.
 
 pub mod action;
+mod autocommit;
 pub mod carry;
 pub mod cluster;
 pub mod container_cluster;
@@ -43,6 +44,7 @@ use sqlx::migrate::Migrator;
 use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row, Transaction};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+pub use self::autocommit::Autocommit;
 pub use self::signals::Signals;
 use crate::error::{Error, Result};
 

@@ -269,6 +269,28 @@ const ALLOCATE_REVISIONS: &str = "INSERT INTO watch_targets (target, revision, c
      VALUES ($1, $2, 0) ON CONFLICT (target) \
      DO UPDATE SET revision = watch_targets.revision + excluded.revision";
 
+/// PostgreSQL: the CTEs that append, as one log row of target `{target}` (a SQL
+/// expression) at time `{time}`, the events that CTE `{appending}` holds (one row:
+/// `n`, how many; `events`, their JSON text as [`row_json`] writes it), to be part of a
+/// statement that commits on its own. Revisions are allocated (the target's row
+/// locked) only once `{appending}` is complete, so a statement whose other CTEs feed
+/// it holds the row for its tail and its commit only. Defines `appended (revision)`:
+/// the target's new last revision, no row if `n` is 0. At most [`ROW_EVENTS`] events.
+pub(crate) fn append_ctes(appending: &str, target: &str, time: &str) -> String {
+    format!(
+        "appended AS (INSERT INTO watch_targets (target, revision, compacted) \
+         SELECT {target}, n, 0 FROM {appending} WHERE n > 0 ON CONFLICT (target) \
+         DO UPDATE SET revision = watch_targets.revision + excluded.revision \
+         RETURNING revision), \
+         appended_row AS (INSERT INTO watch_log (target, first, last, batch, time, events) \
+         SELECT {target}, revision - n + 1, revision, revision, {time}, events \
+         FROM appended, {appending})"
+    )
+}
+
+/// The events at most one statement appends with [`append_ctes`].
+pub(crate) const STATEMENT_EVENTS: usize = ROW_EVENTS;
+
 /// Appends `events` (in order), allocating revisions per target. Returns the events
 /// written, by target, as readers will see them.
 pub async fn append(
@@ -360,22 +382,23 @@ async fn append_one_row(
 }
 
 /// The JSON array a log row holds for `events`.
-fn row_json(events: &[NewEvent]) -> Result<String> {
-    let stored: Vec<StoredRef<'_>> = events
-        .iter()
-        .map(|e| StoredRef {
-            instance: &e.instance,
-            app: &e.app,
-            cluster: &e.cluster,
-            name: &e.name,
-            payload: &e.payload,
-        })
-        .collect();
+pub(crate) fn row_json<'a>(events: impl IntoIterator<Item = &'a NewEvent>) -> Result<String> {
+    let stored: Vec<StoredRef<'_>> = events.into_iter().map(stored_ref).collect();
     serde_json::to_string(&stored).map_err(Error::internal)
 }
 
+fn stored_ref(e: &NewEvent) -> StoredRef<'_> {
+    StoredRef {
+        instance: &e.instance,
+        app: &e.app,
+        cluster: &e.cluster,
+        name: &e.name,
+        payload: &e.payload,
+    }
+}
+
 /// `list` as readers see it once appended with `last` as the last revision.
-fn stored_events(list: Vec<NewEvent>, last: i64, time: i64) -> Vec<Event> {
+pub(crate) fn stored_events(list: Vec<NewEvent>, last: i64, time: i64) -> Vec<Event> {
     let first = last - list.len() as i64 + 1;
     list.into_iter()
         .zip(first..)

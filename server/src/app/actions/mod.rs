@@ -22,7 +22,7 @@ use crate::store::action::{
     action_delete, action_get, action_list, clusters_existing,
 };
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
-use crate::store::{Store, Tx, now_micros};
+use crate::store::{Store, Tx};
 
 /// The label that marks a VM pod: KubeVirt puts it on every virt-launcher pod (its
 /// value is the VirtualMachineInstance's name).
@@ -136,42 +136,16 @@ impl Actions {
 
     /// Validates the target against what the cluster's agent reported, then persists
     /// the action PENDING. A second open action on the same pod or node is ABORTED.
+    /// The target is read and checked with the group of changes that writes the
+    /// action (one read for the creates of a group).
     pub async fn create(&self, new: NewAction, key: Option<&RequestKey>) -> Result<ActionRecord> {
-        let (node, target, connected) = self.resolve(&new).await?;
-        let now = now_micros();
-        let mut outcome = ActionOutcome::default();
-        conditions_of(
-            &mut outcome.conditions,
-            ActionState::Pending,
-            "",
-            "",
-            connected,
-            now,
-        );
-        let action = ActionRecord {
-            id: ActionId::new(),
-            cluster: new.cluster.clone(),
-            node,
-            spec: ActionSpec {
-                target,
-                operation: new.operation,
-            },
-            state: ActionState::Pending,
-            executor: None,
-            outcome,
-            generation: 1,
-            create_time: now,
-            update_time: now,
-            deadline: Some(now + micros(self.options.pickup_timeout)),
-            expire_time: None,
-        };
-        let change = Change::Create(action);
+        let change = Change::Create(Box::new(new));
         let (created, _) = match key {
             // A retry returns the first response: the request's own transaction.
             Some(key) => {
                 let options = self.options.clone();
                 let created = idempotent(&self.store, Some(key), async |tx: &mut Tx| {
-                    apply_in(tx, change, &options, now_micros()).await
+                    apply_in(tx, change, &options).await
                 })
                 .await?;
                 self.changed(&created.0, false).await;
@@ -180,111 +154,6 @@ impl Actions {
             None => self.write(change).await?,
         };
         Ok(created)
-    }
-
-    /// The node that runs the target, the stored target, and whether the cluster's
-    /// agent is connected; NOT_FOUND or FAILED_PRECONDITION for what cannot take the
-    /// action.
-    async fn resolve(&self, new: &NewAction) -> Result<(String, Target, bool)> {
-        let (namespace, pod) = match &new.target {
-            NewTarget::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
-            NewTarget::Node { .. } => ("", ""),
-        };
-        let cluster = {
-            let mut conn = self.store.read().await?;
-            action_cluster(&mut conn, &new.cluster, namespace, pod).await?
-        };
-        let ActionCluster {
-            nodes,
-            connectivity,
-            pod: observed,
-        } = cluster.ok_or_else(|| cluster_not_found(&new.cluster))?;
-        let connected = connectivity == "Available";
-        if connectivity == "Unknown" {
-            let why = format!(
-                "{} has never been connected: the server knows its pods and nodes from its agent",
-                new.cluster
-            );
-            let subject = new.cluster.clone();
-            return Err(Error::precondition(
-                "CLUSTER_NEVER_CONNECTED",
-                "CONNECTIVITY",
-                subject,
-                why,
-            ));
-        }
-        match &new.target {
-            NewTarget::Node { node } => {
-                if !nodes.contains(node) {
-                    return Err(Error::NotFound {
-                        kind: "Node",
-                        name: format!("{}/nodes/{node}", new.cluster),
-                        field: Some("node".into()),
-                    });
-                }
-                Ok((node.clone(), Target::Node, connected))
-            }
-            NewTarget::Pod { namespace, pod } => {
-                let body = observed.ok_or_else(|| Error::NotFound {
-                    kind: "Pod",
-                    name: format!("{}/namespaces/{}/pods/{pod}", new.cluster, ns(namespace)),
-                    field: Some("pod".into()),
-                })?;
-                let body: Value = serde_json::from_str(&body).map_err(Error::internal)?;
-                let subject = format!("{}/{pod}", ns(namespace));
-                let phase = body.pointer("/status/phase").and_then(Value::as_str);
-                if phase != Some("Running") {
-                    return Err(Error::precondition(
-                        "POD_NOT_RUNNING",
-                        "POD_PHASE",
-                        subject,
-                        format!(
-                            "pod {}/{pod} is {}, not Running",
-                            ns(namespace),
-                            phase.unwrap_or("in no phase")
-                        ),
-                    ));
-                }
-                if matches!(new.operation, Operation::Snapshot { .. })
-                    && body
-                        .pointer(&format!(
-                            "/metadata/labels/{}",
-                            VM_POD_LABEL.replace('/', "~1")
-                        ))
-                        .is_none()
-                {
-                    return Err(Error::precondition(
-                        "NOT_A_VM_POD",
-                        "POD_KIND",
-                        subject,
-                        format!(
-                            "pod {}/{pod} is not a VM pod (no {VM_POD_LABEL} label): only VMs are snapshotted",
-                            ns(namespace)
-                        ),
-                    ));
-                }
-                let node = body
-                    .pointer("/spec/nodeName")
-                    .and_then(Value::as_str)
-                    .filter(|n| !n.is_empty())
-                    .ok_or_else(|| {
-                        Error::precondition(
-                            "POD_NOT_SCHEDULED",
-                            "POD_NODE",
-                            subject.clone(),
-                            format!("pod {subject} runs on no node"),
-                        )
-                    })?;
-                Ok((
-                    node.to_string(),
-                    Target::Pod {
-                        namespace: namespace.clone(),
-                        pod: pod.clone(),
-                    },
-                    connected,
-                ))
-            }
-        }
     }
 
     /// NOT_FOUND (field `cluster`) unless `cluster` exists.
@@ -432,6 +301,148 @@ impl Actions {
     }
 }
 
+/// The (namespace, pod) a create reads the cluster's report of ("" for a node).
+pub(crate) fn pod_of(new: &NewAction) -> (&str, &str) {
+    match &new.target {
+        NewTarget::Pod { namespace, pod } => (namespace, pod),
+        NewTarget::Node { .. } => ("", ""),
+    }
+}
+
+/// The new PENDING action `new` asks for, given its cluster as its agent reported it
+/// (`cluster`: None if there is no such cluster); NOT_FOUND or FAILED_PRECONDITION for
+/// what cannot take the action.
+pub(crate) fn new_action(
+    new: NewAction,
+    cluster: Option<ActionCluster>,
+    options: &ActionOptions,
+    now: i64,
+) -> Result<ActionRecord> {
+    let (node, target, connected) = resolve(&new, cluster)?;
+    let mut outcome = ActionOutcome::default();
+    conditions_of(
+        &mut outcome.conditions,
+        ActionState::Pending,
+        "",
+        "",
+        connected,
+        now,
+    );
+    Ok(ActionRecord {
+        id: ActionId::new(),
+        cluster: new.cluster,
+        node,
+        spec: ActionSpec {
+            target,
+            operation: new.operation,
+        },
+        state: ActionState::Pending,
+        executor: None,
+        outcome,
+        generation: 1,
+        create_time: now,
+        update_time: now,
+        deadline: Some(now + micros(options.pickup_timeout)),
+        expire_time: None,
+    })
+}
+
+/// The node that runs the target, the stored target, and whether the cluster's agent
+/// is connected.
+fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, Target, bool)> {
+    let ActionCluster {
+        nodes,
+        connectivity,
+        pod: observed,
+    } = cluster.ok_or_else(|| cluster_not_found(&new.cluster))?;
+    let connected = connectivity == "Available";
+    if connectivity == "Unknown" {
+        let why = format!(
+            "{} has never been connected: the server knows its pods and nodes from its agent",
+            new.cluster
+        );
+        let subject = new.cluster.clone();
+        return Err(Error::precondition(
+            "CLUSTER_NEVER_CONNECTED",
+            "CONNECTIVITY",
+            subject,
+            why,
+        ));
+    }
+    match &new.target {
+        NewTarget::Node { node } => {
+            if !nodes.contains(node) {
+                return Err(Error::NotFound {
+                    kind: "Node",
+                    name: format!("{}/nodes/{node}", new.cluster),
+                    field: Some("node".into()),
+                });
+            }
+            Ok((node.clone(), Target::Node, connected))
+        }
+        NewTarget::Pod { namespace, pod } => {
+            let body = observed.ok_or_else(|| Error::NotFound {
+                kind: "Pod",
+                name: format!("{}/namespaces/{}/pods/{pod}", new.cluster, ns(namespace)),
+                field: Some("pod".into()),
+            })?;
+            let body: Value = serde_json::from_str(&body).map_err(Error::internal)?;
+            let subject = format!("{}/{pod}", ns(namespace));
+            let phase = body.pointer("/status/phase").and_then(Value::as_str);
+            if phase != Some("Running") {
+                return Err(Error::precondition(
+                    "POD_NOT_RUNNING",
+                    "POD_PHASE",
+                    subject,
+                    format!(
+                        "pod {}/{pod} is {}, not Running",
+                        ns(namespace),
+                        phase.unwrap_or("in no phase")
+                    ),
+                ));
+            }
+            if matches!(new.operation, Operation::Snapshot { .. })
+                && body
+                    .pointer(&format!(
+                        "/metadata/labels/{}",
+                        VM_POD_LABEL.replace('/', "~1")
+                    ))
+                    .is_none()
+            {
+                return Err(Error::precondition(
+                    "NOT_A_VM_POD",
+                    "POD_KIND",
+                    subject,
+                    format!(
+                        "pod {}/{pod} is not a VM pod (no {VM_POD_LABEL} label): only VMs are snapshotted",
+                        ns(namespace)
+                    ),
+                ));
+            }
+            let node = body
+                .pointer("/spec/nodeName")
+                .and_then(Value::as_str)
+                .filter(|n| !n.is_empty())
+                .ok_or_else(|| {
+                    Error::precondition(
+                        "POD_NOT_SCHEDULED",
+                        "POD_NODE",
+                        subject.clone(),
+                        format!("pod {subject} runs on no node"),
+                    )
+                })?;
+            Ok((
+                node.to_string(),
+                Target::Pod {
+                    namespace: namespace.clone(),
+                    pod: pod.clone(),
+                },
+                connected,
+            ))
+        }
+    }
+}
+
 pub(crate) fn micros(duration: Duration) -> i64 {
     duration.as_micros().min(i64::MAX as u128) as i64
 }
@@ -466,8 +477,13 @@ pub(crate) fn not_found(id: ActionId) -> Error {
 
 /// Buffers the WatchActions event of a change of `action`.
 pub(crate) fn emit(tx: &mut Tx, action: &ActionRecord, change: ActionChange) {
+    tx.emit(event(action, change));
+}
+
+/// The WatchActions event of a change of `action`.
+pub(crate) fn event(action: &ActionRecord, change: ActionChange) -> NewEvent {
     let record = serde_json::to_string(action).expect("actions serialize");
-    tx.emit(NewEvent {
+    NewEvent {
         target: ACTIONS_TARGET.to_string(),
         instance: String::new(),
         app: action.node.clone(),
@@ -477,5 +493,5 @@ pub(crate) fn emit(tx: &mut Tx, action: &ActionRecord, change: ActionChange) {
             change,
             record: Body::from_text(record).expect("serde_json writes JSON"),
         },
-    });
+    }
 }

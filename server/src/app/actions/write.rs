@@ -1,22 +1,25 @@
-//! How action changes are written: each is decided inside a transaction from the
-//! action as stored (the state machine, a compare-and-swap on the generation) and
-//! written with its WatchActions event. Changes that arrive together share one
-//! transaction (group commit): whoever takes a turn writes everything queued by the
-//! time its transaction holds the writer, so a thousand creates and agent reports a
-//! second cost hundreds of transactions, not thousands, and a change that arrives
-//! while a group waits for the writer rides along instead of waiting for the next
-//! group; a change is answered as soon as the group that wrote it commits. On SQLite one group
-//! is written at a time (one writer); on PostgreSQL a few overlap.
+//! How action changes are written: each is decided from the action as stored (the
+//! state machine; creates from their target as its cluster's agent reported it) and
+//! written, with its WatchActions event, by a compare-and-swap on the generation.
+//! Changes that arrive together are written as one group (group commit): whoever
+//! takes a turn writes everything queued by the time it holds a writer, so a thousand
+//! creates and agent reports a second cost hundreds of writes, not thousands, and a
+//! change that arrives while a group waits for a writer rides along instead of
+//! waiting for the next group; a change is answered as soon as the group that wrote it
+//! commits. A group is a transaction on SQLite, one group at a time (one writer); on
+//! PostgreSQL it is one autocommitted statement, and a few overlap.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use sqlx::AnyConnection;
 use tokio::sync::{Semaphore, oneshot};
 use tracing::debug;
 
 use super::{
-    ActionOptions, Actions, Report, cluster_not_found, describe_target, emit, micros, not_found,
+    ACTIONS_TARGET, ActionOptions, Actions, NewAction, Report, cluster_not_found, describe_target,
+    event, micros, new_action, not_found, pod_of,
 };
 use crate::domain::action::{
     ActionState, Current, Event, Executor, Move, conditions_of, transition,
@@ -24,11 +27,11 @@ use crate::domain::action::{
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
-    ActionRecord, action_get, action_get_many, action_insert_many, action_open_by_key,
-    action_update_many, clusters_existing,
+    ActionRecord, action_clusters, action_get_many, action_insert_many, action_open_by_key,
+    action_update_many, action_write_at_once, clusters_existing,
 };
-use crate::store::watch::ActionChange;
-use crate::store::{Backend, RowLock, Tx, now_micros};
+use crate::store::watch::{ActionChange, NewEvent, STATEMENT_EVENTS, row_json, stored_events};
+use crate::store::{Autocommit, Backend, RowLock, Store, Tx, now_micros};
 
 /// Changes per group transaction, at most.
 const GROUP_CHANGES: usize = 512;
@@ -37,8 +40,8 @@ const POSTGRES_TURNS: usize = 4;
 
 /// A change of an action.
 pub(super) enum Change {
-    /// Insert a new action (PENDING).
-    Create(ActionRecord),
+    /// Insert a new action (PENDING), once its target is read and checked.
+    Create(Box<NewAction>),
     /// Move an existing action by `step`, if its etag (when given) still matches.
     Move {
         id: ActionId,
@@ -133,12 +136,13 @@ impl Actions {
         })
     }
 
-    /// Writes what is queued in one transaction. The queue is taken once the
-    /// transaction holds the writer, so that changes arriving while it waited for
-    /// the writer ride along rather than wait for the next group.
+    /// Writes what is queued: in one transaction on SQLite, in one autocommitted
+    /// statement on PostgreSQL (see [`Writer`]). The queue is taken once the writer
+    /// holds a write slot (and, on SQLite, the database's write lock), so that changes
+    /// arriving while it waited ride along rather than wait for the next group.
     async fn write_group(&self) {
         let started = Instant::now();
-        let tx = self.store.begin().await;
+        let writer = Writer::open(&self.store).await;
         let group = self.group.take();
         if group.is_empty() {
             return;
@@ -148,8 +152,8 @@ impl Actions {
             .iter()
             .filter(|(change, _)| matches!(change, Change::Create(_)))
             .count();
-        let mut tx = match tx {
-            Ok(tx) => tx,
+        let mut writer = match writer {
+            Ok(writer) => writer,
             Err(error) => {
                 for (_, answer) in group {
                     let _ = answer.send(Err(copy(&error)));
@@ -158,31 +162,22 @@ impl Actions {
             }
         };
         let began = started.elapsed();
-        let now = now_micros();
-        // The actions the group moves, read at once.
-        let ids: Vec<ActionId> = group
-            .iter()
-            .filter_map(|(change, _)| match change {
-                Change::Move { id, .. } => Some(*id),
-                Change::Create(_) => None,
-            })
-            .collect();
-        let read: HashMap<ActionId, ActionRecord> = match action_get_many(&mut tx, &ids).await {
-            Ok(actions) => actions.into_iter().map(|a| (a.id, a)).collect(),
-            Err(error) => {
-                for (_, answer) in group {
-                    let _ = answer.send(Err(copy(&error)));
-                }
-                return;
-            }
-        };
         let by_session: Vec<bool> = group
             .iter()
             .map(|(change, _)| change.by_session())
             .collect();
         let (changes, answers): (Vec<Change>, Vec<Answer>) = group.into_iter().unzip();
-        let results = match apply_all(&mut tx, changes, read, &self.options, now).await {
-            Ok(results) => results.into_iter().zip(answers).collect::<Vec<_>>(),
+        let outcome: Result<_> = async {
+            let decision = writer.read(changes, &self.options).await?;
+            let read_us = (started.elapsed() - began).as_micros() as u64;
+            Ok((writer.write(decision).await?, read_us))
+        }
+        .await;
+        let (results, read_us) = match outcome {
+            Ok((results, read_us)) => (
+                results.into_iter().zip(answers).collect::<Vec<_>>(),
+                read_us,
+            ),
             Err(error) => {
                 for answer in answers {
                     let _ = answer.send(Err(copy(&error)));
@@ -190,14 +185,7 @@ impl Actions {
                 return;
             }
         };
-        let applied = started.elapsed();
-        if let Err(error) = tx.commit().await {
-            for (_, answer) in results {
-                let _ = answer.send(Err(copy(&error)));
-            }
-            return;
-        }
-        let committed = started.elapsed();
+        let written = started.elapsed();
         // Answer first (the changes are committed), then tell the hooks.
         let mut changed = Vec::new();
         for ((result, answer), by_session) in results.into_iter().zip(by_session) {
@@ -209,16 +197,59 @@ impl Actions {
         for (action, by_session) in changed {
             self.changed(&action, by_session).await;
         }
-        // Where a group's time goes: waiting for the writer, then holding it.
+        // Where a group's time goes: waiting for a writer, then holding it.
         debug!(
             changes = size,
             creates,
             slot_wait_us = began.as_micros() as u64,
-            apply_us = (applied - began).as_micros() as u64,
-            commit_us = (committed - applied).as_micros() as u64,
-            hooks_us = (started.elapsed() - committed).as_micros() as u64,
+            read_us,
+            write_us = (written - began).as_micros() as u64 - read_us,
+            hooks_us = (started.elapsed() - written).as_micros() as u64,
             "action group written"
         );
+    }
+}
+
+/// How a group is written. On SQLite, a transaction (the one writer serializes
+/// groups anyway). On PostgreSQL, one autocommitted statement: every group appends to
+/// the one `actions` target, whose row a writer holds from its revision allocation to
+/// its commit, and groups queue for it; a statement holds it for its tail and WAL
+/// flush, where a transaction also holds it for the COMMIT's round trip.
+enum Writer {
+    Tx(Tx),
+    AtOnce(Autocommit),
+}
+
+impl Writer {
+    async fn open(store: &Store) -> Result<Writer> {
+        Ok(match store.backend() {
+            Backend::Sqlite => Writer::Tx(store.begin().await?),
+            Backend::Postgres => Writer::AtOnce(store.autocommit().await?),
+        })
+    }
+
+    fn conn(&mut self) -> &mut AnyConnection {
+        match self {
+            Writer::Tx(tx) => tx,
+            Writer::AtOnce(conn) => conn,
+        }
+    }
+
+    /// Reads what `changes` need and decides each (see [`read_and_decide`]).
+    async fn read(&mut self, changes: Vec<Change>, options: &ActionOptions) -> Result<Decision> {
+        read_and_decide(self.conn(), changes, options).await
+    }
+
+    /// Writes what was decided (see [`apply_all`]), committed.
+    async fn write(self, decision: Decision) -> Result<Vec<Result<(ActionRecord, bool)>>> {
+        match self {
+            Writer::Tx(mut tx) => {
+                let results = apply_all(&mut tx, decision).await?;
+                tx.commit().await?;
+                Ok(results)
+            }
+            Writer::AtOnce(mut conn) => apply_at_once(&mut conn, decision).await,
+        }
     }
 }
 
@@ -279,16 +310,74 @@ pub(super) async fn apply_in(
     tx: &mut Tx,
     change: Change,
     options: &ActionOptions,
-    now: i64,
 ) -> Result<(ActionRecord, bool)> {
-    let mut read = HashMap::new();
-    if let Change::Move { id, .. } = &change
-        && let Some(action) = action_get(tx, *id).await?
-    {
-        read.insert(action.id, action);
-    }
-    let mut results = apply_all(tx, vec![change], read, options, now).await?;
+    let decision = read_and_decide(tx, vec![change], options).await?;
+    let mut results = apply_all(tx, decision).await?;
     results.pop().expect("one result per change")
+}
+
+/// A group's changes, decided.
+struct Decision {
+    decided: Vec<Decided>,
+    /// The moved actions after their moves.
+    read: HashMap<ActionId, ActionRecord>,
+    /// The generation each moved action has in the store: the compare-and-swap's.
+    stored: HashMap<ActionId, i64>,
+}
+
+/// Reads, in one statement each, the actions `changes` move and the targets of the
+/// creates as their clusters' agents reported them; then decides each change in order
+/// (see [`decide`]).
+async fn read_and_decide(
+    conn: &mut AnyConnection,
+    changes: Vec<Change>,
+    options: &ActionOptions,
+) -> Result<Decision> {
+    let ids: Vec<ActionId> = changes
+        .iter()
+        .filter_map(|change| match change {
+            Change::Move { id, .. } => Some(*id),
+            Change::Create(_) => None,
+        })
+        .collect();
+    let mut read: HashMap<ActionId, ActionRecord> = action_get_many(conn, &ids)
+        .await?
+        .into_iter()
+        .map(|a| (a.id, a))
+        .collect();
+    let targets: Vec<(&str, &str, &str)> = changes
+        .iter()
+        .filter_map(|change| match change {
+            Change::Create(new) => {
+                let (namespace, pod) = pod_of(new);
+                Some((new.cluster.as_str(), namespace, pod))
+            }
+            Change::Move { .. } => None,
+        })
+        .collect();
+    let mut clusters = action_clusters(conn, &targets).await?.into_iter();
+    let now = now_micros();
+    let mut stored: HashMap<ActionId, i64> = HashMap::new();
+    let decided = changes
+        .into_iter()
+        .map(|change| match change {
+            Change::Create(new) => {
+                let cluster = clusters.next().expect("one read per create");
+                match new_action(*new, cluster, options, now) {
+                    Ok(action) => Decided::Insert(action),
+                    Err(refused) => Decided::Done(Err(refused)),
+                }
+            }
+            Change::Move { id, etag, step } => {
+                decide(id, etag, step, &mut read, &mut stored, options, now)
+            }
+        })
+        .collect();
+    Ok(Decision {
+        decided,
+        read,
+        stored,
+    })
 }
 
 /// What a group decided for one change, before anything is written.
@@ -301,61 +390,136 @@ enum Decided {
     Moved(ActionRecord),
 }
 
-/// Decides `changes` in order against the actions as stored (`read`: the ones they
-/// move; each move sees the ones before it), then writes the group with one
-/// multi-row statement per kind of write: inserts, and a compare-and-swap update per
-/// moved action with its last state. A create whose pod or node is busy is
+/// Writes a decided group in `tx` with one multi-row statement per kind of write:
+/// inserts, and a compare-and-swap update per moved action with its last state. A create whose pod or node is busy is
 /// ABORTED (ACTION_IN_PROGRESS); the moves of an action that changed meanwhile
 /// (another server's write on PostgreSQL) are ABORTED (CONCURRENT_CHANGE, retried by
 /// the caller). Every change that holds gets its WatchActions event, in order.
-async fn apply_all(
-    tx: &mut Tx,
-    changes: Vec<Change>,
-    mut read: HashMap<ActionId, ActionRecord>,
-    options: &ActionOptions,
-    now: i64,
-) -> Result<Vec<Result<(ActionRecord, bool)>>> {
-    // The generation each moved action has in the store: the compare-and-swap's.
-    let mut stored: HashMap<ActionId, i64> = HashMap::new();
-    let mut decided: Vec<Decided> = changes
-        .into_iter()
-        .map(|change| decide(change, &mut read, &mut stored, options, now))
-        .collect();
+async fn apply_all(tx: &mut Tx, decision: Decision) -> Result<Vec<Result<(ActionRecord, bool)>>> {
+    let Decision {
+        mut decided,
+        read,
+        stored,
+    } = decision;
     refuse_where_the_cluster_is_gone(tx, &mut decided).await?;
-    let new: Vec<&ActionRecord> = decided
-        .iter()
-        .filter_map(|d| match d {
-            Decided::Insert(action) => Some(action),
-            _ => None,
-        })
-        .collect();
+    let new = inserts(&decided);
     let inserted = if new.is_empty() {
         HashSet::new()
     } else {
         action_insert_many(tx, &new).await?
     };
-    let moved: Vec<(&ActionRecord, i64)> = stored
-        .iter()
-        .map(|(id, generation)| (&read[id], *generation))
-        .collect();
+    let moved = moves(&stored, &read);
     let updated = if moved.is_empty() {
         HashSet::new()
     } else {
         action_update_many(tx, &moved).await?
     };
+    let events = events_of(&decided);
+    let results = settle(tx, decided, &inserted, &updated).await?;
+    for event in written(events, &inserted, &updated) {
+        tx.emit(event);
+    }
+    Ok(results)
+}
+
+/// [`apply_all`] on PostgreSQL as one autocommitted statement: the cluster check, the
+/// inserts, the compare-and-swap updates and the append of the events of what was
+/// written (see [`action_write_at_once`]).
+async fn apply_at_once(
+    conn: &mut Autocommit,
+    decision: Decision,
+) -> Result<Vec<Result<(ActionRecord, bool)>>> {
+    let Decision {
+        mut decided,
+        read,
+        stored,
+    } = decision;
+    let events = events_of(&decided);
+    let of: Vec<ActionId> = events.iter().map(|(id, _)| *id).collect();
+    let text = row_json(events.iter().map(|(_, event)| event))?;
+    let time = now_micros();
+    let done = action_write_at_once(
+        conn,
+        &inserts(&decided),
+        &moves(&stored, &read),
+        (&of, &text),
+        ACTIONS_TARGET,
+        time,
+    )
+    .await?;
+    refuse_creates_where(&mut decided, |cluster| !done.clusters.contains(cluster));
+    let results = settle(conn, decided, &done.inserted, &done.updated).await?;
+    if let Some(last) = done.revision {
+        let events = written(events, &done.inserted, &done.updated);
+        conn.appended(ACTIONS_TARGET, stored_events(events, last, time));
+    }
+    Ok(results)
+}
+
+// A group's events fit one statement's append.
+const _: () = assert!(GROUP_CHANGES <= STATEMENT_EVENTS);
+
+/// The new actions to insert.
+fn inserts(decided: &[Decided]) -> Vec<&ActionRecord> {
+    decided
+        .iter()
+        .filter_map(|d| match d {
+            Decided::Insert(action) => Some(action),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Each moved action with its last state and the generation it must still have.
+fn moves<'a>(
+    stored: &HashMap<ActionId, i64>,
+    read: &'a HashMap<ActionId, ActionRecord>,
+) -> Vec<(&'a ActionRecord, i64)> {
+    stored
+        .iter()
+        .map(|(id, generation)| (&read[id], *generation))
+        .collect()
+}
+
+/// The WatchActions event of every insert and move, in order, with its action's id.
+fn events_of(decided: &[Decided]) -> Vec<(ActionId, NewEvent)> {
+    decided
+        .iter()
+        .filter_map(|d| match d {
+            Decided::Insert(action) => Some((action.id, event(action, ActionChange::Added))),
+            Decided::Moved(action) => Some((action.id, event(action, ActionChange::Modified))),
+            Decided::Done(_) => None,
+        })
+        .collect()
+}
+
+/// The events of the actions that were written.
+fn written(
+    events: Vec<(ActionId, NewEvent)>,
+    inserted: &HashSet<ActionId>,
+    updated: &HashSet<ActionId>,
+) -> Vec<NewEvent> {
+    events
+        .into_iter()
+        .filter(|(id, _)| inserted.contains(id) || updated.contains(id))
+        .map(|(_, event)| event)
+        .collect()
+}
+
+/// Each change's answer once the group is written.
+async fn settle(
+    conn: &mut AnyConnection,
+    decided: Vec<Decided>,
+    inserted: &HashSet<ActionId>,
+    updated: &HashSet<ActionId>,
+) -> Result<Vec<Result<(ActionRecord, bool)>>> {
     let mut results = Vec::with_capacity(decided.len());
     for decided in decided {
         results.push(match decided {
             Decided::Done(result) => result,
-            Decided::Insert(action) if inserted.contains(&action.id) => {
-                emit(tx, &action, ActionChange::Added);
-                Ok((action, true))
-            }
-            Decided::Insert(action) => Err(busy(tx, &action).await?),
-            Decided::Moved(action) if updated.contains(&action.id) => {
-                emit(tx, &action, ActionChange::Modified);
-                Ok((action, true))
-            }
+            Decided::Insert(action) if inserted.contains(&action.id) => Ok((action, true)),
+            Decided::Insert(action) => Err(busy(conn, &action).await?),
+            Decided::Moved(action) if updated.contains(&action.id) => Ok((action, true)),
             Decided::Moved(action) => Err(Error::Aborted {
                 reason: "CONCURRENT_CHANGE",
                 message: format!("{} changed meanwhile; retry", action.name()),
@@ -386,20 +550,25 @@ async fn refuse_where_the_cluster_is_gone(tx: &mut Tx, decided: &mut [Decided]) 
     }
     let lock = tx.row_lock(RowLock::KeyShare);
     let existing = clusters_existing(tx, &clusters, lock).await?;
+    refuse_creates_where(decided, |cluster| !existing.contains(cluster));
+    Ok(())
+}
+
+/// Turns the creates of actions whose cluster is `gone` into NOT_FOUND.
+fn refuse_creates_where(decided: &mut [Decided], gone: impl Fn(&str) -> bool) {
     for d in decided.iter_mut() {
         if let Decided::Insert(action) = d
-            && !existing.contains(&action.cluster)
+            && gone(&action.cluster)
         {
             *d = Decided::Done(Err(cluster_not_found(&action.cluster)));
         }
     }
-    Ok(())
 }
 
 /// The refusal of a create whose pod or node has an open action, naming it.
-async fn busy(tx: &mut Tx, action: &ActionRecord) -> Result<Error> {
+async fn busy(conn: &mut AnyConnection, action: &ActionRecord) -> Result<Error> {
     let key = action.open_key().expect("a new action is open");
-    let holder = action_open_by_key(tx, &key).await?;
+    let holder = action_open_by_key(conn, &key).await?;
     let name = holder
         .map(|h| h.name())
         .unwrap_or_else(|| "another action".into());
@@ -412,19 +581,17 @@ async fn busy(tx: &mut Tx, action: &ActionRecord) -> Result<Error> {
     })
 }
 
-/// Decides one change against `read` (updated with the move, and `stored` with the
-/// moved action's stored generation).
+/// Decides the move `step` of action `id` against `read` (updated with the move, and
+/// `stored` with the moved action's stored generation).
 fn decide(
-    change: Change,
+    id: ActionId,
+    etag: Option<i64>,
+    step: Step,
     read: &mut HashMap<ActionId, ActionRecord>,
     stored: &mut HashMap<ActionId, i64>,
     options: &ActionOptions,
     now: i64,
 ) -> Decided {
-    let (id, etag, step) = match change {
-        Change::Create(action) => return Decided::Insert(action),
-        Change::Move { id, etag, step } => (id, etag, step),
-    };
     let Some(current) = read.get(&id) else {
         return Decided::Done(Err(not_found(id)));
     };

@@ -5,6 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
@@ -13,6 +14,9 @@ use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
+
+mod at_once;
+pub use at_once::{WrittenAtOnce, action_write_at_once};
 
 /// What happened to an action, as stored in its `status` column.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -424,37 +428,82 @@ pub struct ActionCluster {
 }
 
 /// `cluster` with the pod `namespace/pod` (newest instance's row, if present), in one
-/// read; None if there is no such cluster. The default namespace matches however the
-/// agent spelled it ("" from the sim, "default" from a Kubernetes API server).
+/// read; None if there is no such cluster.
 pub async fn action_cluster(
     conn: &mut AnyConnection,
     cluster: &str,
     namespace: &str,
     pod: &str,
 ) -> Result<Option<ActionCluster>> {
-    let query = sqlx::query(
-        "SELECT c.nodes AS nodes, c.connectivity AS connectivity, \
-         (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
-          AND r.namespace IN ($2, $4) AND r.name = $3 AND r.present = 1 \
-          ORDER BY r.base_id DESC LIMIT 1) AS pod \
-         FROM clusters c WHERE c.name = $1",
-    );
-    let spelled = match namespace {
-        "" => "default",
-        "default" => "",
-        other => other,
-    };
-    let query = query.bind(cluster).bind(namespace).bind(pod).bind(spelled);
-    fetch_optional(conn, query, |r| {
-        let text: String = r.try_get("nodes").map_err(db_error)?;
-        Ok(ActionCluster {
-            nodes: serde_json::from_str(&text)
-                .map_err(|e| Error::internal(format!("stored nodes: {e}")))?,
-            connectivity: r.try_get("connectivity").map_err(db_error)?,
-            pod: r.try_get("pod").map_err(db_error)?,
+    let mut found = action_clusters(conn, &[(cluster, namespace, pod)]).await?;
+    Ok(found.pop().flatten())
+}
+
+/// For each `(cluster, namespace, pod)`, the cluster with the pod (newest instance's
+/// row, if present; `pod` "" for none), None if there is no such cluster: one read for
+/// the targets of a group of creates. The default namespace matches however the agent
+/// spelled it ("" from the sim, "default" from a Kubernetes API server).
+pub async fn action_clusters(
+    conn: &mut AnyConnection,
+    targets: &[(&str, &str, &str)],
+) -> Result<Vec<Option<ActionCluster>>> {
+    if targets.is_empty() {
+        return Ok(Vec::new());
+    }
+    let asked: Vec<Value> = targets
+        .iter()
+        .enumerate()
+        .map(|(ord, (cluster, namespace, pod))| {
+            let spelled = match *namespace {
+                "" => "default",
+                "default" => "",
+                other => other,
+            };
+            serde_json::json!({
+                "ord": ord, "cluster": cluster, "namespace": namespace,
+                "spelled": spelled, "pod": pod,
+            })
         })
-    })
-    .await
+        .collect();
+    let asked_rows = if conn.backend_name() == "PostgreSQL" {
+        "json_to_recordset($1::json) AS q (ord bigint, cluster text, namespace text, \
+         spelled text, pod text)"
+    } else {
+        "(SELECT json_extract(value, '$.ord') AS ord, json_extract(value, '$.cluster') AS cluster, \
+         json_extract(value, '$.namespace') AS namespace, \
+         json_extract(value, '$.spelled') AS spelled, json_extract(value, '$.pod') AS pod \
+         FROM json_each($1)) AS q"
+    };
+    let select = format!(
+        "SELECT q.ord AS ord, c.nodes AS nodes, c.connectivity AS connectivity, \
+         (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
+          AND r.namespace IN (q.namespace, q.spelled) AND r.name = q.pod AND r.present = 1 \
+          ORDER BY r.base_id DESC LIMIT 1) AS pod \
+         FROM {asked_rows} JOIN clusters c ON c.name = q.cluster"
+    );
+    let rows: Vec<(usize, String, String, Option<String>)> = json_rows(
+        conn,
+        &select,
+        "ord, nodes, connectivity, pod",
+        "ord",
+        vec![json(&asked)],
+        |a: &(usize, String, String, Option<String>),
+         b: &(usize, String, String, Option<String>)| { a.0.cmp(&b.0) },
+    )
+    .await?;
+    let mut found = vec![None; targets.len()];
+    for (ord, nodes, connectivity, pod) in rows {
+        let slot = found
+            .get_mut(ord)
+            .ok_or_else(|| Error::internal(format!("action target {ord} was not asked for")))?;
+        *slot = Some(ActionCluster {
+            nodes: serde_json::from_str(&nodes)
+                .map_err(|e| Error::internal(format!("stored nodes: {e}")))?,
+            connectivity,
+            pod,
+        });
+    }
+    Ok(found)
 }
 
 /// Which of `clusters` exist, each held against deletion until the transaction ends
@@ -589,4 +638,90 @@ pub async fn cluster_set_agent_facts(
     .await
     .map_err(db_error)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    /// The targets of a group of creates read in one statement, each answered in its
+    /// place: a cluster that does not exist, a pod (in the default namespace however
+    /// it is spelled, the newest instance's row), a pod the cluster does not report
+    /// present, and a node (no pod).
+    async fn targets_are_read_at_once(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        let mut tx = store.begin().await.unwrap();
+        sqlx::query(
+            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
+             update_time, network_state, network_revision, current_network_instance, nodes, \
+             connectivity) VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, '', '[\"n0\",\"n1\"]', \
+             'Available')",
+        )
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        for (base, name, present, body) in [
+            ("b1", "vm", 1, "{\"old\":1}"),
+            ("b2", "vm", 1, "{\"new\":1}"),
+            ("b2", "gone", 0, "{}"),
+        ] {
+            sqlx::query(
+                "INSERT INTO cluster_resources (base_id, app, cluster, kind, api_group, \
+                 api_version, namespace, name, rsync_backed, present, readiness, body) \
+                 VALUES ($1, 'a', 'c1', 'Pod', '', 'v1', '', $2, 0, $3, 'Ready', $4)",
+            )
+            .bind(base)
+            .bind(name)
+            .bind(present)
+            .bind(body)
+            .execute(&mut *tx)
+            .await
+            .unwrap();
+        }
+        tx.commit().await.unwrap();
+        let mut conn = store.read().await.unwrap();
+        let found = action_clusters(
+            &mut conn,
+            &[
+                ("nope", "", "vm"),
+                ("c1", "default", "vm"),
+                ("c1", "", "gone"),
+                ("c1", "", ""),
+                ("c1", "", "vm"),
+            ],
+        )
+        .await
+        .unwrap();
+        type Seen = Option<(Vec<String>, String, Option<String>)>;
+        let seen: Vec<Seen> = found
+            .into_iter()
+            .map(|c| c.map(|c| (c.nodes, c.connectivity, c.pod)))
+            .collect();
+        let c1 = |pod: Option<&str>| {
+            Some((
+                vec!["n0".to_string(), "n1".to_string()],
+                "Available".to_string(),
+                pod.map(str::to_string),
+            ))
+        };
+        assert_eq!(
+            seen,
+            [
+                None,
+                c1(Some("{\"new\":1}")),
+                c1(None),
+                c1(None),
+                c1(Some("{\"new\":1}"))
+            ]
+        );
+        drop(conn);
+        store.close().await;
+    }
+
+    on_both_backends!(
+        targets_are_read_at_once_sqlite,
+        targets_are_read_at_once_postgres,
+        targets_are_read_at_once
+    );
 }

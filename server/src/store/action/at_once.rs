@@ -1,0 +1,327 @@
+//! PostgreSQL: a group of action changes written as one autocommitted statement (see
+//! [`crate::store::autocommit`]).
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+use sqlx::{AnyConnection, Row};
+
+use super::{executor_text, json, parse_id};
+use crate::domain::action::Target;
+use crate::error::{Error, Result};
+use crate::ids::ActionId;
+use crate::store::action::ActionRecord;
+use crate::store::db_error;
+
+/// What [`action_write_at_once`] wrote.
+#[derive(Debug, Default)]
+pub struct WrittenAtOnce {
+    pub inserted: HashSet<ActionId>,
+    pub updated: HashSet<ActionId>,
+    /// The clusters of the inserts that exist (an insert into any other was dropped).
+    pub clusters: HashSet<String>,
+    /// The event-log target's last revision, if events were appended.
+    pub revision: Option<i64>,
+}
+
+/// PostgreSQL: a group of action changes as ONE autocommitted statement. It holds the
+/// inserts' clusters against deletion (KEY SHARE) and drops the inserts of clusters that
+/// are gone; inserts the new actions (one whose pod or node has an open action is not
+/// inserted); writes each moved action over the stored one if its generation is still
+/// the expected one (a compare-and-swap per row); and appends to `target` the events of
+/// the actions it inserted or updated, in order. `events`: the action each event is
+/// of, in order, and the events' log text ([`row_json`](crate::store::watch::row_json) of all of them): when every
+/// action is written, as it nearly always is, the text is stored as it is (PostgreSQL
+/// parses JSON at tens of MB/s: splitting a group's events cost it milliseconds);
+/// otherwise it is split and the others' events kept. The target's row is locked last,
+/// for the statement's tail and its commit only.
+pub async fn action_write_at_once(
+    conn: &mut AnyConnection,
+    inserts: &[&ActionRecord],
+    moves: &[(&ActionRecord, i64)],
+    events: (&[ActionId], &str),
+    target: &str,
+    time: i64,
+) -> Result<WrittenAtOnce> {
+    let new: Vec<Value> = inserts.iter().map(|a| insert_row(a)).collect();
+    let moved: Vec<Value> = moves
+        .iter()
+        .map(|(a, expected)| move_row(a, *expected))
+        .collect();
+    let (of, text) = events;
+    let of: Vec<String> = of.iter().map(ActionId::to_string).collect();
+    let sql = format!(
+        "WITH creating AS (SELECT * FROM json_to_recordset($1::json) AS v ({INSERT_TYPES})), \
+         held AS (SELECT name FROM clusters \
+         WHERE name = ANY(ARRAY(SELECT cluster FROM creating)) ORDER BY name FOR KEY SHARE), \
+         inserted AS (INSERT INTO actions ({INSERT_COLUMNS}) SELECT {INSERT_COLUMNS} \
+         FROM creating WHERE cluster IN (SELECT name FROM held) \
+         ON CONFLICT DO NOTHING RETURNING id), \
+         moving AS (SELECT * FROM json_to_recordset($2::json) AS v ({MOVE_TYPES})), \
+         updated AS (UPDATE actions SET {MOVE_SET} FROM moving v \
+         WHERE actions.id = ANY(ARRAY(SELECT id FROM moving)) \
+         AND actions.id = v.id AND actions.generation = v.expected RETURNING actions.id), \
+         kept AS (SELECT ord FROM json_array_elements_text($3::json) WITH ORDINALITY AS e (id, ord) \
+         WHERE id IN (SELECT id FROM inserted UNION ALL SELECT id FROM updated)), \
+         appending AS (SELECT count(*) AS n, CASE WHEN count(*) = json_array_length($3::json) \
+         THEN $4 ELSE (SELECT json_agg(x ORDER BY ord)::text \
+         FROM json_array_elements($4::json) WITH ORDINALITY AS e (x, ord) \
+         WHERE ord IN (SELECT ord FROM kept)) END AS events FROM kept), \
+         {} \
+         SELECT (SELECT COALESCE(json_agg(id), '[]') FROM inserted)::text AS inserted, \
+         (SELECT COALESCE(json_agg(id), '[]') FROM updated)::text AS updated, \
+         (SELECT COALESCE(json_agg(name), '[]') FROM held)::text AS clusters, \
+         (SELECT revision FROM appended) AS revision",
+        crate::store::watch::append_ctes("appending", "$5", "$6")
+    );
+    let row = sqlx::query(&sql)
+        .bind(json(&new))
+        .bind(json(&moved))
+        .bind(json(&of))
+        .bind(text)
+        .bind(target)
+        .bind(time)
+        .fetch_one(conn)
+        .await
+        .map_err(db_error)?;
+    let list = |column: &str| -> Result<Vec<String>> {
+        let text: String = row.try_get(column).map_err(db_error)?;
+        serde_json::from_str(&text).map_err(Error::internal)
+    };
+    let ids = |column: &str| -> Result<HashSet<ActionId>> {
+        list(column)?.into_iter().map(parse_id).collect()
+    };
+    Ok(WrittenAtOnce {
+        inserted: ids("inserted")?,
+        updated: ids("updated")?,
+        clusters: list("clusters")?.into_iter().collect(),
+        revision: row.try_get("revision").map_err(db_error)?,
+    })
+}
+
+const INSERT_COLUMNS: &str = "id, cluster, node, namespace, pod, action_name, spec, state, \
+     executor, status, generation, open_key, create_time, update_time, deadline, expire_time";
+const INSERT_TYPES: &str = "id text, cluster text, node text, namespace text, pod text, \
+     action_name text, spec text, state text, executor text, status text, generation bigint, \
+     open_key text, create_time bigint, update_time bigint, deadline bigint, \
+     expire_time bigint";
+const MOVE_TYPES: &str = "id text, expected bigint, state text, executor text, status text, \
+     generation bigint, open_key text, update_time bigint, deadline bigint, \
+     expire_time bigint";
+const MOVE_SET: &str = "state = v.state, executor = v.executor, status = v.status, \
+     generation = v.generation, open_key = v.open_key, update_time = v.update_time, \
+     deadline = v.deadline, expire_time = v.expire_time";
+
+/// A new action's columns, as [`INSERT_TYPES`] reads them.
+fn insert_row(action: &ActionRecord) -> Value {
+    let (namespace, pod) = match &action.spec.target {
+        Target::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
+        Target::Node => ("", ""),
+    };
+    serde_json::json!({
+        "id": action.id.to_string(),
+        "cluster": action.cluster,
+        "node": action.node,
+        "namespace": namespace,
+        "pod": pod,
+        "action_name": action.spec.operation.name(),
+        "spec": json(&action.spec),
+        "state": action.state.as_str(),
+        "executor": executor_text(&action.executor),
+        "status": json(&action.outcome),
+        "generation": action.generation,
+        "open_key": action.open_key(),
+        "create_time": action.create_time,
+        "update_time": action.update_time,
+        "deadline": action.deadline,
+        "expire_time": action.expire_time,
+    })
+}
+
+/// A moved action's columns and the generation it must still have, as [`MOVE_TYPES`]
+/// reads them.
+fn move_row(action: &ActionRecord, expected: i64) -> Value {
+    serde_json::json!({
+        "id": action.id.to_string(),
+        "expected": expected,
+        "state": action.state.as_str(),
+        "executor": executor_text(&action.executor),
+        "status": json(&action.outcome),
+        "generation": action.generation,
+        "open_key": action.open_key(),
+        "update_time": action.update_time,
+        "deadline": action.deadline,
+        "expire_time": action.expire_time,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::action::{ActionState, Operation};
+    use crate::store::Store;
+    use crate::store::action::{ActionOutcome, ActionSpec, action_get};
+    use crate::store::watch::{NewEvent, events_after, row_json, target_revision};
+
+    fn action(cluster: &str, pod: &str) -> ActionRecord {
+        ActionRecord {
+            id: ActionId::new(),
+            cluster: cluster.into(),
+            node: "n0".into(),
+            spec: ActionSpec {
+                target: Target::Pod {
+                    namespace: String::new(),
+                    pod: pod.into(),
+                },
+                operation: Operation::Reboot {
+                    delay_in_seconds: 0,
+                },
+            },
+            state: ActionState::Pending,
+            executor: None,
+            outcome: ActionOutcome::default(),
+            generation: 1,
+            create_time: 1,
+            update_time: 1,
+            deadline: Some(100),
+            expire_time: None,
+        }
+    }
+
+    /// Events told apart by their cluster names `e{n}`, of the actions `of`: the ids
+    /// and log text [`action_write_at_once`] takes.
+    fn events(of: &[(usize, ActionId)]) -> (Vec<ActionId>, String) {
+        let events: Vec<NewEvent> = of
+            .iter()
+            .map(|(n, _)| NewEvent::connectivity("actions", &format!("e{n}"), "Available"))
+            .collect();
+        (
+            of.iter().map(|(_, id)| *id).collect(),
+            row_json(&events).unwrap(),
+        )
+    }
+
+    /// PostgreSQL's one-statement group write: inserts into a cluster that is gone are
+    /// dropped, a second open action on a pod is not inserted, a stale
+    /// compare-and-swap writes nothing, and exactly the events of what was written are
+    /// appended, in order, in one log row; nothing written appends nothing.
+    #[tokio::test]
+    async fn a_group_is_written_in_one_statement_postgres() {
+        let url = flotilla_tests::create_postgres_database().await;
+        let store = Store::connect(&url).await.unwrap();
+        let mut conn = store.autocommit().await.unwrap();
+        sqlx::query(
+            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
+             update_time, network_state, network_revision, current_network_instance) \
+             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, '')",
+        )
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+        let logged = async |conn: &mut AnyConnection, after: i64| {
+            events_after(conn, "actions", after, i64::MAX, 100)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|e| (e.revision, e.batch, e.time, e.cluster))
+                .collect::<Vec<_>>()
+        };
+
+        let (a, busy, gone, d) = (
+            action("c1", "p1"),
+            action("c1", "p1"),
+            action("gone", "p1"),
+            action("c1", "p2"),
+        );
+        let (of, text) = events(&[(0, a.id), (1, busy.id), (2, gone.id), (3, d.id)]);
+        let done = action_write_at_once(
+            &mut conn,
+            &[&a, &busy, &gone, &d],
+            &[],
+            (&of, &text),
+            "actions",
+            7,
+        )
+        .await
+        .unwrap();
+        assert_eq!(done.inserted, HashSet::from([a.id, d.id]));
+        assert!(done.updated.is_empty());
+        assert_eq!(done.clusters, HashSet::from(["c1".to_string()]));
+        assert_eq!(done.revision, Some(2));
+        assert_eq!(
+            logged(&mut conn, 0).await,
+            [(1, 2, 7, "e0".to_string()), (2, 2, 7, "e3".to_string())]
+        );
+
+        // `a` finishes (generation 1 → 2); `d` is moved from a generation it no longer has.
+        let mut a2 = a.clone();
+        a2.state = ActionState::Succeeded;
+        a2.generation = 2;
+        let mut d2 = d.clone();
+        d2.generation = 6;
+        let (of, text) = events(&[(4, d.id), (5, a.id)]);
+        let done = action_write_at_once(
+            &mut conn,
+            &[],
+            &[(&a2, 1), (&d2, 5)],
+            (&of, &text),
+            "actions",
+            8,
+        )
+        .await
+        .unwrap();
+        assert_eq!(done.updated, HashSet::from([a.id]));
+        assert_eq!(done.revision, Some(3));
+        assert_eq!(logged(&mut conn, 2).await, [(3, 3, 8, "e5".to_string())]);
+        let stored = action_get(&mut conn, a.id).await.unwrap().unwrap();
+        assert_eq!(
+            (stored.state, stored.generation),
+            (ActionState::Succeeded, 2)
+        );
+        assert_eq!(
+            action_get(&mut conn, d.id)
+                .await
+                .unwrap()
+                .unwrap()
+                .generation,
+            1
+        );
+
+        // The pod is free again; a stale move alone writes and appends nothing.
+        let (of, text) = events(&[(6, d.id)]);
+        let done =
+            action_write_at_once(&mut conn, &[&busy], &[(&d2, 5)], (&of, &text), "actions", 9)
+                .await
+                .unwrap();
+        assert_eq!(done.inserted, HashSet::from([busy.id]));
+        assert!(done.updated.is_empty());
+        assert_eq!(done.revision, None);
+        assert_eq!(target_revision(&mut conn, "actions").await.unwrap(), (3, 0));
+
+        // Everything written: the events' text is the log row as it is, two moves of
+        // one action included.
+        let mut d1 = d.clone();
+        d1.generation = 2;
+        let (of, text) = events(&[(7, d.id), (8, d.id)]);
+        let done = action_write_at_once(&mut conn, &[], &[(&d1, 1)], (&of, &text), "actions", 10)
+            .await
+            .unwrap();
+        assert_eq!(
+            (done.updated, done.revision),
+            (HashSet::from([d.id]), Some(5))
+        );
+        let (row,): (String,) =
+            sqlx::query_as("SELECT events FROM watch_log WHERE target = 'actions' AND last = 5")
+                .fetch_one(&mut *conn)
+                .await
+                .unwrap();
+        assert_eq!(row, text);
+        assert_eq!(
+            logged(&mut conn, 3).await,
+            [(4, 5, 10, "e7".to_string()), (5, 5, 10, "e8".to_string())]
+        );
+        drop(conn);
+        store.close().await;
+        flotilla_tests::drop_postgres_database(&url);
+    }
+}

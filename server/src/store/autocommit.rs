@@ -1,0 +1,65 @@
+//! Writes made of one autocommitted statement (PostgreSQL). A write whose every part
+//! fits one statement (data-modifying CTEs, the event-log append among them) needs no
+//! BEGIN and no COMMIT round trip: the rows it locks, the event-log target's row
+//! above all, are held for that statement and its WAL flush only, where a
+//! transaction holds them while its COMMIT travels. Such a writer holds a write slot,
+//! as a transaction does.
+
+use std::ops::{Deref, DerefMut};
+use std::sync::Arc;
+
+use sqlx::pool::PoolConnection;
+use sqlx::{Any, AnyConnection};
+use tokio::sync::OwnedSemaphorePermit;
+
+use super::{Signals, Store, db_error, watch};
+use crate::error::Result;
+
+/// A connection for autocommitted writes, holding a write slot.
+pub struct Autocommit {
+    conn: PoolConnection<Any>,
+    _write_slot: OwnedSemaphorePermit,
+    signals: Arc<Signals>,
+}
+
+impl Store {
+    /// A connection for autocommitted writes (PostgreSQL), once a write slot is free.
+    pub async fn autocommit(&self) -> Result<Autocommit> {
+        let slot = self
+            .write_slots
+            .clone()
+            .acquire_owned()
+            .await
+            .expect("the write semaphore is never closed");
+        let conn = self.pool.acquire().await.map_err(db_error)?;
+        Ok(Autocommit {
+            conn,
+            _write_slot: slot,
+            signals: self.signals.clone(),
+        })
+    }
+}
+
+impl Autocommit {
+    /// Tells `target`'s readers of `events`, which a statement appended and committed.
+    pub fn appended(&self, target: &str, events: Vec<watch::Event>) {
+        crate::metrics::METRICS
+            .status_events_appended
+            .inc_by(events.len() as u64);
+        self.signals.signal(target, Some(events));
+    }
+}
+
+impl Deref for Autocommit {
+    type Target = AnyConnection;
+
+    fn deref(&self) -> &AnyConnection {
+        &self.conn
+    }
+}
+
+impl DerefMut for Autocommit {
+    fn deref_mut(&mut self) -> &mut AnyConnection {
+        &mut self.conn
+    }
+}

@@ -5,11 +5,10 @@
 //! transaction holds them while its COMMIT travels. Such a writer holds a write slot,
 //! as a transaction does.
 
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
+use sqlx::Any;
 use sqlx::pool::PoolConnection;
-use sqlx::{Any, AnyConnection};
 use tokio::sync::OwnedSemaphorePermit;
 
 use super::{Signals, Store, db_error, watch};
@@ -25,12 +24,7 @@ pub struct Autocommit {
 impl Store {
     /// A connection for autocommitted writes (PostgreSQL), once a write slot is free.
     pub async fn autocommit(&self) -> Result<Autocommit> {
-        let slot = self
-            .write_slots
-            .clone()
-            .acquire_owned()
-            .await
-            .expect("the write semaphore is never closed");
+        let slot = self.write_slot().await;
         let conn = self.pool.acquire().await.map_err(db_error)?;
         Ok(Autocommit {
             conn,
@@ -50,16 +44,4 @@ impl Autocommit {
     }
 }
 
-impl Deref for Autocommit {
-    type Target = AnyConnection;
-
-    fn deref(&self) -> &AnyConnection {
-        &self.conn
-    }
-}
-
-impl DerefMut for Autocommit {
-    fn deref_mut(&mut self) -> &mut AnyConnection {
-        &mut self.conn
-    }
-}
+super::derefs_to_connection!(Autocommit, conn);

@@ -35,7 +35,6 @@ pub mod watch;
 
 pub(crate) use json_query::{json_in, json_rows};
 
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -238,14 +237,18 @@ impl Store {
         self.pool.acquire().await.map_err(db_error)
     }
 
-    /// Begins a write transaction.
-    pub async fn begin(&self) -> Result<Tx> {
-        let slot = self
-            .write_slots
+    /// A write slot, once one is free (see the module's doc).
+    async fn write_slot(&self) -> OwnedSemaphorePermit {
+        self.write_slots
             .clone()
             .acquire_owned()
             .await
-            .expect("the write semaphore is never closed");
+            .expect("the write semaphore is never closed")
+    }
+
+    /// Begins a write transaction.
+    pub async fn begin(&self) -> Result<Tx> {
+        let slot = self.write_slot().await;
         // SQLite: take the database's write lock at BEGIN, where the busy timeout applies.
         // A deferred transaction that reads first and then writes cannot wait for the
         // lock (SQLite returns SQLITE_BUSY at once on that upgrade).
@@ -477,19 +480,27 @@ impl Tx {
     }
 }
 
-impl Deref for Tx {
-    type Target = AnyConnection;
+/// `$writer` dereferences to the connection in its field `$field`, for queries.
+macro_rules! derefs_to_connection {
+    ($writer:ty, $field:ident) => {
+        impl std::ops::Deref for $writer {
+            type Target = sqlx::AnyConnection;
 
-    fn deref(&self) -> &AnyConnection {
-        &self.tx
-    }
-}
+            fn deref(&self) -> &sqlx::AnyConnection {
+                &self.$field
+            }
+        }
 
-impl DerefMut for Tx {
-    fn deref_mut(&mut self) -> &mut AnyConnection {
-        &mut self.tx
-    }
+        impl std::ops::DerefMut for $writer {
+            fn deref_mut(&mut self) -> &mut sqlx::AnyConnection {
+                &mut self.$field
+            }
+        }
+    };
 }
+pub(crate) use derefs_to_connection;
+
+derefs_to_connection!(Tx, tx);
 
 /// `($1, …, $k), ($k+1, …)`: placeholders for `rows` rows of `columns` values of a
 /// multi-row statement whose only parameters they are, bound in order. (sqlx's

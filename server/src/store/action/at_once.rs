@@ -118,41 +118,46 @@ fn insert_row(action: &ActionRecord) -> Value {
         Target::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
         Target::Node => ("", ""),
     };
-    serde_json::json!({
-        "id": action.id.to_string(),
-        "cluster": action.cluster,
-        "node": action.node,
-        "namespace": namespace,
-        "pod": pod,
-        "action_name": action.spec.operation.name(),
-        "spec": json(&action.spec),
-        "state": action.state.as_str(),
-        "executor": executor_text(&action.executor),
-        "status": json(&action.outcome),
-        "generation": action.generation,
-        "open_key": action.open_key(),
-        "create_time": action.create_time,
-        "update_time": action.update_time,
-        "deadline": action.deadline,
-        "expire_time": action.expire_time,
-    })
+    let mut row = changing(action);
+    row.extend(
+        [
+            ("cluster", Value::from(action.cluster.as_str())),
+            ("node", action.node.as_str().into()),
+            ("namespace", namespace.into()),
+            ("pod", pod.into()),
+            ("action_name", action.spec.operation.name().into()),
+            ("spec", json(&action.spec).into()),
+            ("create_time", action.create_time.into()),
+        ]
+        .map(|(column, value)| (column.to_string(), value)),
+    );
+    Value::Object(row)
 }
 
 /// A moved action's columns and the generation it must still have, as [`MOVE_TYPES`]
 /// reads them.
 fn move_row(action: &ActionRecord, expected: i64) -> Value {
-    serde_json::json!({
-        "id": action.id.to_string(),
-        "expected": expected,
-        "state": action.state.as_str(),
-        "executor": executor_text(&action.executor),
-        "status": json(&action.outcome),
-        "generation": action.generation,
-        "open_key": action.open_key(),
-        "update_time": action.update_time,
-        "deadline": action.deadline,
-        "expire_time": action.expire_time,
-    })
+    let mut row = changing(action);
+    row.insert("expected".into(), expected.into());
+    Value::Object(row)
+}
+
+/// The id and the columns a move changes.
+fn changing(action: &ActionRecord) -> serde_json::Map<String, Value> {
+    [
+        ("id", Value::from(action.id.to_string())),
+        ("state", action.state.as_str().into()),
+        ("executor", executor_text(&action.executor).into()),
+        ("status", json(&action.outcome).into()),
+        ("generation", action.generation.into()),
+        ("open_key", action.open_key().into()),
+        ("update_time", action.update_time.into()),
+        ("deadline", action.deadline.into()),
+        ("expire_time", action.expire_time.into()),
+    ]
+    .into_iter()
+    .map(|(column, value)| (column.to_string(), value))
+    .collect()
 }
 
 #[cfg(test)]

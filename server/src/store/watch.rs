@@ -176,7 +176,7 @@ pub struct Event {
 
 /// Events per row of the log (a row is read whole: this bounds what a reader that
 /// wants one event of a large transaction parses).
-const ROW_EVENTS: usize = 512;
+pub(crate) const ROW_EVENTS: usize = 512;
 /// Rows per INSERT statement (6 binds each).
 const INSERT_ROWS: usize = 100;
 
@@ -264,32 +264,28 @@ struct Stored {
     payload: Payload,
 }
 
-/// Allocates `$2` revisions on target `$1` (its row stays locked until commit).
-const ALLOCATE_REVISIONS: &str = "INSERT INTO watch_targets (target, revision, compacted) \
-     VALUES ($1, $2, 0) ON CONFLICT (target) \
-     DO UPDATE SET revision = watch_targets.revision + excluded.revision";
+/// Adds the inserted row's revisions to a target that has a row already: the upsert
+/// that allocates revisions (the target's row stays locked until commit).
+const ADD_REVISIONS: &str =
+    "ON CONFLICT (target) DO UPDATE SET revision = watch_targets.revision + excluded.revision";
 
 /// PostgreSQL: the CTEs that append, as one log row of target `{target}` (a SQL
 /// expression) at time `{time}`, the events that CTE `{appending}` holds (one row:
-/// `n`, how many; `events`, their JSON text as [`row_json`] writes it), to be part of a
-/// statement that commits on its own. Revisions are allocated (the target's row
-/// locked) only once `{appending}` is complete, so a statement whose other CTEs feed
-/// it holds the row for its tail and its commit only. Defines `appended (revision)`:
+/// `n`, how many; `events`, their JSON text as [`row_json`] writes it), inside a larger
+/// statement. Revisions are allocated (the target's row locked until commit) only once
+/// `{appending}` is complete: a statement that commits on its own and whose other CTEs
+/// feed it holds the row for its tail and its commit only. Defines `appended (revision)`:
 /// the target's new last revision, no row if `n` is 0. At most [`ROW_EVENTS`] events.
 pub(crate) fn append_ctes(appending: &str, target: &str, time: &str) -> String {
     format!(
         "appended AS (INSERT INTO watch_targets (target, revision, compacted) \
-         SELECT {target}, n, 0 FROM {appending} WHERE n > 0 ON CONFLICT (target) \
-         DO UPDATE SET revision = watch_targets.revision + excluded.revision \
+         SELECT {target}, n, 0 FROM {appending} WHERE n > 0 {ADD_REVISIONS} \
          RETURNING revision), \
          appended_row AS (INSERT INTO watch_log (target, first, last, batch, time, events) \
          SELECT {target}, revision - n + 1, revision, revision, {time}, events \
          FROM appended, {appending})"
     )
 }
-
-/// The events at most one statement appends with [`append_ctes`].
-pub(crate) const STATEMENT_EVENTS: usize = ROW_EVENTS;
 
 /// Appends `events` (in order), allocating revisions per target. Returns the events
 /// written, by target, as readers will see them.
@@ -316,12 +312,15 @@ pub async fn append(
             written.push((target, stored_events(list, last, time)));
             continue;
         }
-        let row = sqlx::query(&format!("{ALLOCATE_REVISIONS} RETURNING revision"))
-            .bind(&target)
-            .bind(n)
-            .fetch_one(&mut *conn)
-            .await
-            .map_err(db_error)?;
+        let row = sqlx::query(&format!(
+            "INSERT INTO watch_targets (target, revision, compacted) VALUES ($1, $2, 0) \
+             {ADD_REVISIONS} RETURNING revision"
+        ))
+        .bind(&target)
+        .bind(n)
+        .fetch_one(&mut *conn)
+        .await
+        .map_err(db_error)?;
         let last: i64 = row.try_get("revision").map_err(db_error)?;
         let first = last - n + 1;
         // (first revision, last revision, events JSON) of each row.
@@ -366,10 +365,9 @@ async fn append_one_row(
     time: i64,
 ) -> Result<i64> {
     let row = sqlx::query(&format!(
-        "WITH t AS ({ALLOCATE_REVISIONS} RETURNING revision), \
-         l AS (INSERT INTO watch_log (target, first, last, batch, time, events) \
-         SELECT $1, revision - $2 + 1, revision, revision, $3, $4 FROM t) \
-         SELECT revision FROM t"
+        "WITH appending AS (SELECT $2::bigint AS n, $4::text AS events), {} \
+         SELECT revision FROM appended",
+        append_ctes("appending", "$1", "$3")
     ))
     .bind(target)
     .bind(list.len() as i64)
@@ -383,18 +381,17 @@ async fn append_one_row(
 
 /// The JSON array a log row holds for `events`.
 pub(crate) fn row_json<'a>(events: impl IntoIterator<Item = &'a NewEvent>) -> Result<String> {
-    let stored: Vec<StoredRef<'_>> = events.into_iter().map(stored_ref).collect();
+    let stored: Vec<StoredRef<'_>> = events
+        .into_iter()
+        .map(|e| StoredRef {
+            instance: &e.instance,
+            app: &e.app,
+            cluster: &e.cluster,
+            name: &e.name,
+            payload: &e.payload,
+        })
+        .collect();
     serde_json::to_string(&stored).map_err(Error::internal)
-}
-
-fn stored_ref(e: &NewEvent) -> StoredRef<'_> {
-    StoredRef {
-        instance: &e.instance,
-        app: &e.app,
-        cluster: &e.cluster,
-        name: &e.name,
-        payload: &e.payload,
-    }
 }
 
 /// `list` as readers see it once appended with `last` as the last revision.

@@ -30,7 +30,7 @@ use crate::store::action::{
     ActionRecord, action_clusters, action_get_many, action_insert_many, action_open_by_key,
     action_update_many, action_write_at_once, clusters_existing,
 };
-use crate::store::watch::{ActionChange, NewEvent, STATEMENT_EVENTS, row_json, stored_events};
+use crate::store::watch::{ActionChange, NewEvent, ROW_EVENTS, row_json, stored_events};
 use crate::store::{Autocommit, Backend, RowLock, Store, Tx, now_micros};
 
 /// Changes per group transaction, at most.
@@ -457,7 +457,7 @@ async fn apply_at_once(
 }
 
 // A group's events fit one statement's append.
-const _: () = assert!(GROUP_CHANGES <= STATEMENT_EVENTS);
+const _: () = assert!(GROUP_CHANGES <= ROW_EVENTS);
 
 /// The new actions to insert.
 fn inserts(decided: &[Decided]) -> Vec<&ActionRecord> {

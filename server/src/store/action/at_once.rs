@@ -14,7 +14,7 @@ use crate::store::action::ActionRecord;
 use crate::store::db_error;
 
 /// What [`action_write_at_once`] wrote.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct WrittenAtOnce {
     pub inserted: HashSet<ActionId>,
     pub updated: HashSet<ActionId>,

@@ -111,10 +111,14 @@ pub struct Flags {
     /// [default: 86400].
     #[arg(long, env = "FLOTILLA_ACTION_TTL_AFTER_FINISHED_SECS")]
     pub action_ttl_after_finished_secs: Option<u64>,
-    /// How often open pod actions are checked for pods that disappeared, in
-    /// milliseconds [default: 1000].
+    /// How soon, in milliseconds, open pod actions are checked once a status report
+    /// took pods away [default: 1000].
     #[arg(long, env = "FLOTILLA_ACTION_CHECK_MILLIS")]
     pub action_check_millis: Option<u64>,
+    /// Open pod actions are also checked for vanished pods at least this often, in
+    /// seconds, whatever the reports say [default: 30].
+    #[arg(long, env = "FLOTILLA_ACTION_POD_RESCAN_SECS")]
+    pub action_pod_rescan_secs: Option<u64>,
     /// A container cluster operation (start, stop, scale, recovery, cleanup) still in
     /// flight after this many seconds fails with reason Timeout [default: 3600].
     #[arg(long, env = "FLOTILLA_CLUSTER_OPERATION_TIMEOUT_SECS")]
@@ -200,6 +204,7 @@ struct FileConfig {
     action_run_timeout_secs: Option<u64>,
     action_ttl_after_finished_secs: Option<u64>,
     action_check_millis: Option<u64>,
+    action_pod_rescan_secs: Option<u64>,
     cluster_operation_timeout_secs: Option<u64>,
     cluster_gc_millis: Option<u64>,
     cluster_sync_millis: Option<u64>,
@@ -245,8 +250,11 @@ pub struct Config {
     pub credentials_key_file: PathBuf,
     /// Action deadlines and retention.
     pub actions: ActionOptions,
-    /// How often open pod actions are checked for vanished pods.
+    /// How soon open pod actions are checked for vanished pods once a report took
+    /// pods away.
     pub action_check: Duration,
+    /// How often open pod actions are checked for vanished pods regardless.
+    pub action_pod_rescan: Duration,
     /// Container cluster operation timeout and workflow parallelism.
     pub clusters: crate::app::container_clusters::ClusterOptions,
     /// Periods of the container cluster garbage collector and state sync.
@@ -393,6 +401,13 @@ impl Config {
                     .or(file.action_check_millis)
                     .unwrap_or(1000)
                     .max(10),
+            ),
+            action_pod_rescan: Duration::from_secs(
+                flags
+                    .action_pod_rescan_secs
+                    .or(file.action_pod_rescan_secs)
+                    .unwrap_or(30)
+                    .max(1),
             ),
             clusters: crate::app::container_clusters::ClusterOptions {
                 operation_timeout: Duration::from_secs(

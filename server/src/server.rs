@@ -382,9 +382,7 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     })
     .collect();
     task_handles.push(tasks::spawn(
-        Arc::new(ActionTimer {
-            actions: actions.clone(),
-        }),
+        Arc::new(ActionTimer::new(actions.clone(), config.action_pod_rescan)),
         config.action_check,
         action_timer,
         workers.clone(),

@@ -51,6 +51,9 @@ mod deadlines {
             "1",
             "--action-check-millis",
             "100",
+            // Pods gone are found through the ingest's signal: no rescan within WAIT.
+            "--action-pod-rescan-secs",
+            "3600",
         ],
         deadlines_pod_loss_and_expiry,
     );

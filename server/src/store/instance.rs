@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::{RsyncResource, taken_over};
+use super::signals::PODS_GONE;
 use super::status::{
     CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_bulk_transition_unannounced,
 };
@@ -140,7 +141,7 @@ pub async fn instance_of_base(
 /// whose deletes are all done go (by their aggregates: nothing `Pending`, `Applied` or
 /// `Retrying`), so nothing rsync still has to send is lost; one that waits for an
 /// unreachable cluster goes at a later instantiate.
-pub async fn instance_expire(conn: &mut AnyConnection, owner: &str, keep: usize) -> Result<usize> {
+pub async fn instance_expire(tx: &mut Tx, owner: &str, keep: usize) -> Result<usize> {
     let ids: Vec<(String,)> = sqlx::query_as(
         "SELECT id FROM instances WHERE owner = $1 AND superseded = 1 AND NOT EXISTS ( \
            SELECT 1 FROM status_counts s WHERE s.instance_id = instances.id \
@@ -148,7 +149,7 @@ pub async fn instance_expire(conn: &mut AnyConnection, owner: &str, keep: usize)
          ORDER BY id DESC",
     )
     .bind(owner)
-    .fetch_all(&mut *conn)
+    .fetch_all(&mut **tx)
     .await
     .map_err(db_error)?;
     // The current instance counts towards `keep`; ids are UUID v7, newest last.
@@ -158,15 +159,20 @@ pub async fn instance_expire(conn: &mut AnyConnection, owner: &str, keep: usize)
         .map(|(id,)| id)
         .collect();
     for id in &expired {
-        delete_instances(conn, "id = $1", id).await?;
+        delete_instances(tx, "id = $1", id).await?;
+    }
+    if !expired.is_empty() {
+        tx.touch(PODS_GONE);
     }
     Ok(expired.len())
 }
 
 /// Deletes every instance of `owner` with everything kept per instance: rendered and
 /// cluster resources, status aggregates, placed clusters.
-pub async fn instance_delete_for_owner(conn: &mut AnyConnection, owner: &str) -> Result<()> {
-    delete_instances(conn, "owner = $1", owner).await
+pub async fn instance_delete_for_owner(tx: &mut Tx, owner: &str) -> Result<()> {
+    delete_instances(tx, "owner = $1", owner).await?;
+    tx.touch(PODS_GONE);
+    Ok(())
 }
 
 /// Deletes the instances `selection` picks (a condition on `instances` with `$1` bound

@@ -4,6 +4,11 @@ use std::collections::HashMap;
 
 use super::watch;
 
+/// The signal touched after a commit that took pods out of what their clusters report
+/// (an ingest, an instance deleted): the action timer then looks for open actions
+/// whose pod is gone. A name no watch target has.
+pub const PODS_GONE: &str = "pods-gone";
+
 /// Per-target wake-ups for event-log readers (the watch hub's feeds): a counter per
 /// target, bumped after each commit that appended to it, and the committed events
 /// themselves, so a feed usually needs no read of the log. Both are hints: feeds also

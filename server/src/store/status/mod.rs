@@ -420,6 +420,16 @@ impl IngestWrites {
         }
     }
 
+    /// Whether these writes take a pod out of what its cluster reports (a row deleted,
+    /// or marked not present): open actions on it may have lost their target.
+    pub fn drops_pods(&self) -> bool {
+        self.deletes.iter().any(|(_, row)| row.gvk.kind == "Pod")
+            || self
+                .upserts
+                .iter()
+                .any(|(_, row)| row.gvk.kind == "Pod" && !row.present)
+    }
+
     /// Deletes `rows`, cluster resources of deployment base `base`.
     pub fn delete_cluster_resources(&mut self, base: InstanceId, rows: Vec<ClusterResourceRow>) {
         let id = base.to_string();

@@ -21,6 +21,32 @@ pub(crate) fn json_in(conn: &AnyConnection, column: &str, n: usize) -> String {
     }
 }
 
+/// A subquery of the rows of the JSON array of arrays bound at `$n`, with `columns`
+/// as its column names (all text): many rows moved in one bind, by a statement whose
+/// text is the same for any number of them (see [`json_in`] for why that matters).
+pub(crate) fn json_table(conn: &AnyConnection, n: usize, columns: &[&str]) -> String {
+    let postgres = conn.backend_name() == "PostgreSQL";
+    let fields: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, column)| {
+            if postgres {
+                format!("x->>{i} AS {column}")
+            } else {
+                format!("json_extract(value, '$[{i}]') AS {column}")
+            }
+        })
+        .collect();
+    if postgres {
+        format!(
+            "(SELECT {} FROM jsonb_array_elements(${n}::jsonb) x)",
+            fields.join(", ")
+        )
+    } else {
+        format!("(SELECT {} FROM json_each(${n}))", fields.join(", "))
+    }
+}
+
 /// Runs `select` (bind values in `binds`) and returns its rows as one JSON array of
 /// arrays of `fields`, decoded as `T`: one row to transfer instead of one per resource,
 /// which is what wide reads cost through sqlx's Any rows (~18 µs a row). The rows come

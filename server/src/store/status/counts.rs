@@ -2,7 +2,12 @@
 //! moved by deltas in the transactions that move statuses, and the counts a selection
 //! that names resources needs (counted from the rows).
 
+use serde_json::json;
+
 use super::*;
+
+/// Rows per aggregate upsert (one JSON bind).
+const COUNT_CHUNK: usize = 1000;
 
 /// An aggregate dimension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -96,7 +101,7 @@ impl CountDeltas {
         self.0.values().all(|d| *d == 0)
     }
 
-    /// Writes the deltas (multi-row upserts, 100 rows a statement) to the per
+    /// Writes the deltas (multi-row upserts) to the per
     /// (app, cluster) aggregates, then to the instance totals: every status write of an
     /// instance updates the same few total rows and holds them until it commits, so
     /// they come last.
@@ -111,41 +116,47 @@ impl CountDeltas {
             *totals.entry((instance, *dimension, value)).or_default() += delta;
         }
         let totals: Vec<_> = totals.into_iter().filter(|(_, d)| *d != 0).collect();
-        for chunk in rows.chunks(100) {
+        // One statement text each for any number of rows (a JSON array), in key order
+        // (the rows lock in it). SQLite needs the WHERE before an upsert's ON CONFLICT.
+        let counts: Vec<_> = rows
+            .iter()
+            .map(|((instance, app, cluster, dimension, value), delta)| {
+                json!([instance, app, cluster, dimension.as_str(), value, delta])
+            })
+            .collect();
+        for chunk in counts.chunks(COUNT_CHUNK) {
             let sql = format!(
-                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) VALUES {} \
+                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
+                 SELECT i, a, c, d, v, CAST(n AS BIGINT) FROM {} AS r WHERE true \
                  ON CONFLICT (instance_id, app, cluster, dimension, value) \
                  DO UPDATE SET count = status_counts.count + excluded.count",
-                placeholders(conn, chunk.len(), 6)
+                json_table(conn, 1, &["i", "a", "c", "d", "v", "n"])
             );
-            let mut query = sqlx::query(&sql);
-            for ((instance, app, cluster, dimension, value), delta) in chunk {
-                query = query
-                    .bind(instance.clone())
-                    .bind(app.clone())
-                    .bind(cluster.clone())
-                    .bind(dimension.as_str())
-                    .bind(value.clone())
-                    .bind(*delta);
-            }
-            query.execute(&mut *conn).await.map_err(db_error)?;
+            sqlx::query(&sql)
+                .bind(serde_json::to_string(chunk).map_err(Error::internal)?)
+                .execute(&mut *conn)
+                .await
+                .map_err(db_error)?;
         }
-        for chunk in totals.chunks(100) {
+        let totals: Vec<_> = totals
+            .iter()
+            .map(|((instance, dimension, value), delta)| {
+                json!([instance, dimension.as_str(), value, delta])
+            })
+            .collect();
+        for chunk in totals.chunks(COUNT_CHUNK) {
             let sql = format!(
-                "INSERT INTO status_totals (instance_id, dimension, value, count) VALUES {} \
+                "INSERT INTO status_totals (instance_id, dimension, value, count) \
+                 SELECT i, d, v, CAST(n AS BIGINT) FROM {} AS r WHERE true \
                  ON CONFLICT (instance_id, dimension, value) \
                  DO UPDATE SET count = status_totals.count + excluded.count",
-                placeholders(conn, chunk.len(), 4)
+                json_table(conn, 1, &["i", "d", "v", "n"])
             );
-            let mut query = sqlx::query(&sql);
-            for ((instance, dimension, value), delta) in chunk {
-                query = query
-                    .bind(instance.to_string())
-                    .bind(dimension.as_str())
-                    .bind(value.to_string())
-                    .bind(*delta);
-            }
-            query.execute(&mut *conn).await.map_err(db_error)?;
+            sqlx::query(&sql)
+                .bind(serde_json::to_string(chunk).map_err(Error::internal)?)
+                .execute(&mut *conn)
+                .await
+                .map_err(db_error)?;
         }
         Ok(())
     }

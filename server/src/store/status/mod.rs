@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
+use super::json_query::json_table;
 use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::watch::{NewEvent, Statuses};
 use super::{Tx, db_error, placeholders};
@@ -197,11 +198,14 @@ pub type BatchDeployments<'a> = [(&'a str, Vec<&'a str>)];
 
 /// `columns` of the rows of `table` whose `id_column` is `id`, for the apps of each
 /// cluster of `wanted`, in (cluster, app, key) order: the reads of a whole ingest
-/// batch in one statement. Each cluster is a term of its own, (id, cluster, app IN
-/// ...), so that both backends walk the (id, cluster, app) index once per term
-/// (SQLite's multi-index OR, PostgreSQL's bitmap OR); a row-value IN over the pairs
-/// made SQLite scan every row of the id. A statement per cluster cost a round trip
-/// each to SQLite's worker thread, inside the write transaction.
+/// batch in one statement. The (cluster, app) pairs are one JSON array joined as the
+/// outer side, so both backends seek the (id, app, cluster, ...) key once per pair,
+/// and the statement has one text whatever the batch: terms of their own per cluster
+/// (`cluster = ? AND app IN (?, ?)`) made a new statement for every shape of batch
+/// (240 a P8 run), each prepared and planned again, and pushed the statements in
+/// use out of sqlx's cache. A row-value IN over the pairs made SQLite scan every row
+/// of the id; a statement per cluster cost a round trip each, inside the write
+/// transaction.
 async fn bundle_rows(
     conn: &mut AnyConnection,
     columns: &str,
@@ -210,36 +214,27 @@ async fn bundle_rows(
     id: &str,
     wanted: &BatchDeployments<'_>,
 ) -> Result<Vec<sqlx::any::AnyRow>> {
-    let wanted: Vec<_> = wanted.iter().filter(|(_, apps)| !apps.is_empty()).collect();
-    let mut terms = Vec::new();
-    let mut next = 1;
-    for (_, apps) in &wanted {
-        let list: Vec<String> = (next + 2..next + 2 + apps.len())
-            .map(|i| format!("${i}"))
-            .collect();
-        terms.push(format!(
-            "({id_column} = ${next} AND cluster = ${} AND app IN ({}))",
-            next + 1,
-            list.join(", ")
-        ));
-        next += 2 + apps.len();
-    }
-    if terms.is_empty() {
+    let pairs: Vec<(&str, &str)> = wanted
+        .iter()
+        .flat_map(|(cluster, apps)| apps.iter().map(move |app| (*cluster, *app)))
+        .collect();
+    if pairs.is_empty() {
         return Ok(Vec::new());
     }
+    // CROSS JOIN: SQLite keeps the pairs as the outer loop (PostgreSQL plans it as
+    // an inner join).
     let sql = format!(
-        "SELECT {columns} FROM {table} WHERE {} \
+        "SELECT {columns} FROM {} w CROSS JOIN {table} t \
+         WHERE t.{id_column} = $1 AND t.app = w.a AND t.cluster = w.c \
          ORDER BY cluster, app, kind, api_group, namespace, name",
-        terms.join(" OR ")
+        json_table(conn, 2, &["c", "a"])
     );
-    let mut query = sqlx::query(&sql);
-    for (cluster, apps) in wanted {
-        query = query.bind(id).bind(*cluster);
-        for app in apps {
-            query = query.bind(*app);
-        }
-    }
-    query.fetch_all(conn).await.map_err(db_error)
+    sqlx::query(&sql)
+        .bind(id)
+        .bind(serde_json::to_string(&pairs).map_err(Error::internal)?)
+        .fetch_all(conn)
+        .await
+        .map_err(db_error)
 }
 
 /// The rendered resources of `instance` for the deployments of `wanted`, with their
@@ -359,6 +354,8 @@ pub async fn cluster_only_of_base(
 
 /// Rows per multi-row statement of [`IngestWrites`] (12 binds a row at most).
 const WRITE_CHUNK: usize = 40;
+/// Rows per cluster-status update of [`IngestWrites`] (one JSON bind).
+const STATUS_CHUNK: usize = 1000;
 
 /// The row writes of an ingest batch, collected while its bundles are compared with
 /// the stored state and made at the end in multi-row statements (a statement per
@@ -439,22 +436,29 @@ impl IngestWrites {
 
     /// Makes the collected writes.
     pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
-        for chunk in self.statuses.chunks(WRITE_CHUNK) {
+        // One statement text for any number of rows (a JSON array), so it is prepared
+        // and planned once per connection, not once per batch size.
+        for chunk in self.statuses.chunks(STATUS_CHUNK) {
             let sql = format!(
-                "UPDATE rsync_resources SET cluster_status = v.column8, readiness = v.column9 FROM (VALUES {}) AS v \
-                 WHERE rsync_resources.instance_id = v.column1 AND rsync_resources.app = v.column2 \
-                 AND rsync_resources.cluster = v.column3 AND rsync_resources.kind = v.column4 \
-                 AND rsync_resources.api_group = v.column5 AND rsync_resources.namespace = v.column6 \
-                 AND rsync_resources.name = v.column7",
-                placeholders(conn, chunk.len(), 9)
+                "UPDATE rsync_resources SET cluster_status = v.cs, readiness = v.rd FROM {} AS v \
+                 WHERE rsync_resources.instance_id = v.i AND rsync_resources.app = v.a \
+                 AND rsync_resources.cluster = v.c AND rsync_resources.kind = v.k \
+                 AND rsync_resources.api_group = v.g AND rsync_resources.namespace = v.ns \
+                 AND rsync_resources.name = v.n",
+                json_table(conn, 1, &["i", "a", "c", "k", "g", "ns", "n", "cs", "rd"])
             );
-            let mut query = sqlx::query(&sql);
-            for (instance, key, cluster_status, readiness) in chunk {
-                query = bind_key(query, instance, key.columns())
-                    .bind(cluster_status)
-                    .bind(readiness);
-            }
-            query.execute(&mut *conn).await.map_err(db_error)?;
+            let rows: Vec<[&str; 9]> = chunk
+                .iter()
+                .map(|(instance, key, cluster_status, readiness)| {
+                    let [a, c, k, g, ns, n] = key.columns();
+                    [instance, a, c, k, g, ns, n, cluster_status, readiness]
+                })
+                .collect();
+            sqlx::query(&sql)
+                .bind(serde_json::to_string(&rows).map_err(Error::internal)?)
+                .execute(&mut *conn)
+                .await
+                .map_err(db_error)?;
         }
         for chunk in self.deletes.chunks(WRITE_CHUNK) {
             let sql = format!(

@@ -161,24 +161,22 @@ pub async fn instance_expire(tx: &mut Tx, owner: &str, keep: usize) -> Result<us
     for id in &expired {
         delete_instances(tx, "id = $1", id).await?;
     }
-    if !expired.is_empty() {
-        tx.touch(PODS_GONE);
-    }
     Ok(expired.len())
 }
 
 /// Deletes every instance of `owner` with everything kept per instance: rendered and
 /// cluster resources, status aggregates, placed clusters.
 pub async fn instance_delete_for_owner(tx: &mut Tx, owner: &str) -> Result<()> {
-    delete_instances(tx, "owner = $1", owner).await?;
-    tx.touch(PODS_GONE);
-    Ok(())
+    delete_instances(tx, "owner = $1", owner).await
 }
 
 /// Deletes the instances `selection` picks (a condition on `instances` with `$1` bound
 /// to `value`) and everything kept per instance, and the cluster resources of the
-/// deployment bases no instance is left of.
-async fn delete_instances(conn: &mut AnyConnection, selection: &str, value: &str) -> Result<()> {
+/// deployment bases no instance is left of; tells the action timer (`PODS_GONE`, after
+/// commit) that the pods among them are gone.
+async fn delete_instances(tx: &mut Tx, selection: &str, value: &str) -> Result<()> {
+    tx.touch(PODS_GONE);
+    let conn: &mut AnyConnection = tx;
     sqlx::query(&format!(
         "DELETE FROM cluster_resources WHERE base_id IN \
          (SELECT deployment_base FROM instances WHERE {selection}) \

@@ -47,6 +47,26 @@ pub(crate) fn json_table(conn: &AnyConnection, n: usize, columns: &[&str]) -> St
     }
 }
 
+/// Rows per statement of [`execute_for_rows`] (one JSON bind each).
+const JSON_ROWS: usize = 1000;
+
+/// Runs `sql`, whose `$1` is a [`json_table`], for `rows` (each a JSON array), in
+/// order, a thousand rows a statement.
+pub(crate) async fn execute_for_rows<T: serde::Serialize>(
+    conn: &mut AnyConnection,
+    sql: &str,
+    rows: &[T],
+) -> Result<()> {
+    for chunk in rows.chunks(JSON_ROWS) {
+        sqlx::query(sql)
+            .bind(serde_json::to_string(chunk).map_err(Error::internal)?)
+            .execute(&mut *conn)
+            .await
+            .map_err(db_error)?;
+    }
+    Ok(())
+}
+
 /// Runs `select` (bind values in `binds`) and returns its rows as one JSON array of
 /// arrays of `fields`, decoded as `T`: one row to transfer instead of one per resource,
 /// which is what wide reads cost through sqlx's Any rows (~18 µs a row). The rows come

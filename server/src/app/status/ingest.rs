@@ -8,7 +8,6 @@ use tracing::debug;
 
 use super::*;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
-use crate::store::signals::PODS_GONE;
 
 impl StatusApp {
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
@@ -181,9 +180,6 @@ impl StatusApp {
             };
             ingest_one(&mut tx, &deployment, bundle, &mut deltas, &mut writes);
             touched.insert(owner.clone());
-        }
-        if writes.drops_pods() {
-            tx.touch(PODS_GONE);
         }
         writes.apply(&mut tx).await?;
         if !deltas.is_empty() {
@@ -692,9 +688,6 @@ pub(crate) async fn carry_over(
         }
         let mut writes = IngestWrites::default();
         writes.delete_cluster_resources(base, dropped);
-        if writes.drops_pods() {
-            tx.touch(PODS_GONE);
-        }
         writes.apply(tx).await?;
     }
     deltas.apply(tx).await?;

@@ -5,9 +5,7 @@
 use serde_json::json;
 
 use super::*;
-
-/// Rows per aggregate upsert (one JSON bind).
-const COUNT_CHUNK: usize = 1000;
+use crate::store::json_query::execute_for_rows;
 
 /// An aggregate dimension.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -101,10 +99,9 @@ impl CountDeltas {
         self.0.values().all(|d| *d == 0)
     }
 
-    /// Writes the deltas (multi-row upserts) to the per
-    /// (app, cluster) aggregates, then to the instance totals: every status write of an
-    /// instance updates the same few total rows and holds them until it commits, so
-    /// they come last.
+    /// Writes the deltas (multi-row upserts) to the per (app, cluster) aggregates,
+    /// then to the instance totals: every status write of an instance updates the
+    /// same few total rows and holds them until it commits, so they come last.
     pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
         let rows: Vec<_> = self
             .0
@@ -124,41 +121,28 @@ impl CountDeltas {
                 json!([instance, app, cluster, dimension.as_str(), value, delta])
             })
             .collect();
-        for chunk in counts.chunks(COUNT_CHUNK) {
-            let sql = format!(
-                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
-                 SELECT i, a, c, d, v, CAST(n AS BIGINT) FROM {} AS r WHERE true \
-                 ON CONFLICT (instance_id, app, cluster, dimension, value) \
-                 DO UPDATE SET count = status_counts.count + excluded.count",
-                json_table(conn, 1, &["i", "a", "c", "d", "v", "n"])
-            );
-            sqlx::query(&sql)
-                .bind(serde_json::to_string(chunk).map_err(Error::internal)?)
-                .execute(&mut *conn)
-                .await
-                .map_err(db_error)?;
-        }
+        let sql = format!(
+            "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
+             SELECT i, a, c, d, v, CAST(n AS BIGINT) FROM {} AS r WHERE true \
+             ON CONFLICT (instance_id, app, cluster, dimension, value) \
+             DO UPDATE SET count = status_counts.count + excluded.count",
+            json_table(conn, 1, &["i", "a", "c", "d", "v", "n"])
+        );
+        execute_for_rows(conn, &sql, &counts).await?;
         let totals: Vec<_> = totals
             .iter()
             .map(|((instance, dimension, value), delta)| {
                 json!([instance, dimension.as_str(), value, delta])
             })
             .collect();
-        for chunk in totals.chunks(COUNT_CHUNK) {
-            let sql = format!(
-                "INSERT INTO status_totals (instance_id, dimension, value, count) \
-                 SELECT i, d, v, CAST(n AS BIGINT) FROM {} AS r WHERE true \
-                 ON CONFLICT (instance_id, dimension, value) \
-                 DO UPDATE SET count = status_totals.count + excluded.count",
-                json_table(conn, 1, &["i", "d", "v", "n"])
-            );
-            sqlx::query(&sql)
-                .bind(serde_json::to_string(chunk).map_err(Error::internal)?)
-                .execute(&mut *conn)
-                .await
-                .map_err(db_error)?;
-        }
-        Ok(())
+        let sql = format!(
+            "INSERT INTO status_totals (instance_id, dimension, value, count) \
+             SELECT i, d, v, CAST(n AS BIGINT) FROM {} AS r WHERE true \
+             ON CONFLICT (instance_id, dimension, value) \
+             DO UPDATE SET count = status_totals.count + excluded.count",
+            json_table(conn, 1, &["i", "d", "v", "n"])
+        );
+        execute_for_rows(conn, &sql, &totals).await
     }
 }
 

@@ -6,8 +6,9 @@ use std::collections::{BTreeMap, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
-use super::json_query::json_table;
+use super::json_query::{execute_for_rows, json_table};
 use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
+use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
 use super::{Tx, db_error, placeholders};
 use crate::domain::manifest::Gvk;
@@ -354,8 +355,6 @@ pub async fn cluster_only_of_base(
 
 /// Rows per multi-row statement of [`IngestWrites`] (12 binds a row at most).
 const WRITE_CHUNK: usize = 40;
-/// Rows per cluster-status update of [`IngestWrites`] (one JSON bind).
-const STATUS_CHUNK: usize = 1000;
 
 /// The row writes of an ingest batch, collected while its bundles are compared with
 /// the stored state and made at the end in multi-row statements (a statement per
@@ -419,7 +418,7 @@ impl IngestWrites {
 
     /// Whether these writes take a pod out of what its cluster reports (a row deleted,
     /// or marked not present): open actions on it may have lost their target.
-    pub fn drops_pods(&self) -> bool {
+    fn drops_pods(&self) -> bool {
         self.deletes.iter().any(|(_, row)| row.gvk.kind == "Pod")
             || self
                 .upserts
@@ -434,32 +433,32 @@ impl IngestWrites {
             .extend(rows.into_iter().map(|row| (id.clone(), row)));
     }
 
-    /// Makes the collected writes.
-    pub async fn apply(self, conn: &mut AnyConnection) -> Result<()> {
+    /// Makes the collected writes; tells the action timer (`PODS_GONE`, after commit)
+    /// when they take pods away.
+    pub async fn apply(self, tx: &mut Tx) -> Result<()> {
+        if self.drops_pods() {
+            tx.touch(PODS_GONE);
+        }
+        let conn: &mut AnyConnection = tx;
         // One statement text for any number of rows (a JSON array), so it is prepared
         // and planned once per connection, not once per batch size.
-        for chunk in self.statuses.chunks(STATUS_CHUNK) {
-            let sql = format!(
-                "UPDATE rsync_resources SET cluster_status = v.cs, readiness = v.rd FROM {} AS v \
-                 WHERE rsync_resources.instance_id = v.i AND rsync_resources.app = v.a \
-                 AND rsync_resources.cluster = v.c AND rsync_resources.kind = v.k \
-                 AND rsync_resources.api_group = v.g AND rsync_resources.namespace = v.ns \
-                 AND rsync_resources.name = v.n",
-                json_table(conn, 1, &["i", "a", "c", "k", "g", "ns", "n", "cs", "rd"])
-            );
-            let rows: Vec<[&str; 9]> = chunk
-                .iter()
-                .map(|(instance, key, cluster_status, readiness)| {
-                    let [a, c, k, g, ns, n] = key.columns();
-                    [instance, a, c, k, g, ns, n, cluster_status, readiness]
-                })
-                .collect();
-            sqlx::query(&sql)
-                .bind(serde_json::to_string(&rows).map_err(Error::internal)?)
-                .execute(&mut *conn)
-                .await
-                .map_err(db_error)?;
-        }
+        let sql = format!(
+            "UPDATE rsync_resources SET cluster_status = v.cs, readiness = v.rd FROM {} AS v \
+             WHERE rsync_resources.instance_id = v.i AND rsync_resources.app = v.a \
+             AND rsync_resources.cluster = v.c AND rsync_resources.kind = v.k \
+             AND rsync_resources.api_group = v.g AND rsync_resources.namespace = v.ns \
+             AND rsync_resources.name = v.n",
+            json_table(conn, 1, &["i", "a", "c", "k", "g", "ns", "n", "cs", "rd"])
+        );
+        let rows: Vec<[&str; 9]> = self
+            .statuses
+            .iter()
+            .map(|(instance, key, cluster_status, readiness)| {
+                let [a, c, k, g, ns, n] = key.columns();
+                [instance, a, c, k, g, ns, n, cluster_status, readiness]
+            })
+            .collect();
+        execute_for_rows(conn, &sql, &rows).await?;
         for chunk in self.deletes.chunks(WRITE_CHUNK) {
             let sql = format!(
                 "DELETE FROM cluster_resources WHERE (base_id, app, cluster, kind, api_group, namespace, name) \

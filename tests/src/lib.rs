@@ -366,6 +366,22 @@ impl Drop for TestServer {
             let _ = child.kill();
             let _ = child.wait();
         }
+        if std::thread::panicking() {
+            // The data dir goes with the test: print what the server complained of, so
+            // an INTERNAL's error id can be looked up in the failed run's output.
+            let log = self.log();
+            let complaints: Vec<&str> = log
+                .lines()
+                .filter(|line| line.contains(" WARN ") || line.contains(" ERROR "))
+                .collect();
+            let shown = &complaints[complaints.len().saturating_sub(40)..];
+            eprintln!(
+                "server log: {} warnings/errors, the last {}:\n{}",
+                complaints.len(),
+                shown.len(),
+                shown.join("\n")
+            );
+        }
         if self.backend == Backend::Postgres {
             drop_postgres_database(&self.database_url);
         }

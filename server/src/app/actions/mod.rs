@@ -5,6 +5,8 @@
 //! the hooks deliver the action to its cluster's agent session and reschedule the
 //! action timer. Changes are written in group transactions (see `write`).
 
+mod cache;
+mod decide;
 mod write;
 
 use std::sync::Arc;
@@ -12,6 +14,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use self::cache::OpenActions;
 use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
@@ -101,12 +104,15 @@ pub struct Actions {
     hooks: Option<Arc<dyn ActionHooks>>,
     /// Changes queued for the next group transaction.
     group: Arc<Group>,
+    /// The open actions as this server last wrote them.
+    open: Arc<OpenActions>,
 }
 
 impl Actions {
     pub fn new(store: Store, options: ActionOptions, hooks: Option<Arc<dyn ActionHooks>>) -> Self {
         Self {
             group: Arc::new(Group::new(store.backend())),
+            open: Arc::default(),
             store,
             options,
             hooks,
@@ -495,3 +501,6 @@ pub(crate) fn event(action: &ActionRecord, change: ActionChange) -> NewEvent {
         },
     }
 }
+
+#[cfg(test)]
+mod tests;

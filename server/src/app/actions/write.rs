@@ -17,13 +17,13 @@ use sqlx::AnyConnection;
 use tokio::sync::{Semaphore, oneshot};
 use tracing::debug;
 
+use super::cache::OpenActions;
+use super::decide::{Decided, decide_moves};
 use super::{
     ACTIONS_TARGET, ActionOptions, Actions, NewAction, Report, cluster_not_found, describe_target,
-    event, micros, new_action, not_found, pod_of,
+    event, new_action, pod_of,
 };
-use crate::domain::action::{
-    ActionState, Current, Event, Executor, Move, conditions_of, transition,
-};
+use crate::domain::action::Executor;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
@@ -51,6 +51,7 @@ pub(super) enum Change {
 }
 
 /// What moves an action.
+#[derive(Clone)]
 pub(super) enum Step {
     /// An executor's report; `cluster`: the reporting session's cluster.
     Report {
@@ -166,9 +167,11 @@ impl Actions {
             .iter()
             .map(|(change, _)| change.by_session())
             .collect();
+        let moving: Vec<Option<ActionId>> =
+            group.iter().map(|(change, _)| change.target()).collect();
         let (changes, answers): (Vec<Change>, Vec<Answer>) = group.into_iter().unzip();
         let outcome: Result<_> = async {
-            let decision = writer.read(changes, &self.options).await?;
+            let decision = writer.read(changes, &self.options, &self.open).await?;
             let read_us = (started.elapsed() - began).as_micros() as u64;
             Ok((writer.write(decision).await?, read_us))
         }
@@ -179,6 +182,7 @@ impl Actions {
                 read_us,
             ),
             Err(error) => {
+                self.open.forget(moving.into_iter().flatten());
                 for answer in answers {
                     let _ = answer.send(Err(copy(&error)));
                 }
@@ -186,7 +190,16 @@ impl Actions {
             }
         };
         let written = started.elapsed();
-        // Answer first (the changes are committed), then tell the hooks.
+        // The copies first (a retry of a lost compare-and-swap must read the database,
+        // the next report of an action must see this move), then the answers (the
+        // changes are committed), then the hooks.
+        for ((result, _), moves) in results.iter().zip(&moving) {
+            match (result, moves) {
+                (Ok((action, _)), _) => self.open.written(action),
+                (Err(_), Some(id)) => self.open.forget([*id]),
+                (Err(_), None) => {}
+            }
+        }
         let mut changed = Vec::new();
         for ((result, answer), by_session) in results.into_iter().zip(by_session) {
             if let Ok((action, true)) = &result {
@@ -236,8 +249,13 @@ impl Writer {
     }
 
     /// Reads what `changes` need and decides each (see [`read_and_decide`]).
-    async fn read(&mut self, changes: Vec<Change>, options: &ActionOptions) -> Result<Decision> {
-        read_and_decide(self.conn(), changes, options).await
+    async fn read(
+        &mut self,
+        changes: Vec<Change>,
+        options: &ActionOptions,
+        open: &OpenActions,
+    ) -> Result<Decision> {
+        read_and_decide(self.conn(), changes, options, Some(open)).await
     }
 
     /// Writes what was decided (see [`apply_all`]), committed.
@@ -276,23 +294,16 @@ impl Change {
             Change::Move { id, etag, step } => Some(Change::Move {
                 id: *id,
                 etag: *etag,
-                step: match step {
-                    Step::Report {
-                        by,
-                        report,
-                        cluster,
-                    } => Step::Report {
-                        by: by.clone(),
-                        report: report.clone(),
-                        cluster: cluster.clone(),
-                    },
-                    Step::Cancel => Step::Cancel,
-                    Step::Abandon { reason, error } => Step::Abandon {
-                        reason,
-                        error: error.clone(),
-                    },
-                },
+                step: step.clone(),
             }),
+        }
+    }
+
+    /// The action a move moves.
+    fn target(&self) -> Option<ActionId> {
+        match self {
+            Change::Create(_) => None,
+            Change::Move { id, .. } => Some(*id),
         }
     }
 }
@@ -311,7 +322,7 @@ pub(super) async fn apply_in(
     change: Change,
     options: &ActionOptions,
 ) -> Result<(ActionRecord, bool)> {
-    let decision = read_and_decide(tx, vec![change], options).await?;
+    let decision = read_and_decide(tx, vec![change], options, None).await?;
     let mut results = apply_all(tx, decision).await?;
     results.pop().expect("one result per change")
 }
@@ -325,26 +336,17 @@ struct Decision {
     stored: HashMap<ActionId, i64>,
 }
 
-/// Reads, in one statement each, the actions `changes` move and the targets of the
-/// creates as their clusters' agents reported them; then decides each change in order
-/// (see [`decide`]).
+/// Reads the actions `changes` move (from this server's copies, `open`, where it has
+/// them, else in one statement) and the targets of the creates as their clusters'
+/// agents reported them (one statement); then decides each change in order (see
+/// [`decide_moves`]). A move decided from a copy that writes nothing is decided again
+/// from the database.
 async fn read_and_decide(
     conn: &mut AnyConnection,
     changes: Vec<Change>,
     options: &ActionOptions,
+    open: Option<&OpenActions>,
 ) -> Result<Decision> {
-    let ids: Vec<ActionId> = changes
-        .iter()
-        .filter_map(|change| match change {
-            Change::Move { id, .. } => Some(*id),
-            Change::Create(_) => None,
-        })
-        .collect();
-    let mut read: HashMap<ActionId, ActionRecord> = action_get_many(conn, &ids)
-        .await?
-        .into_iter()
-        .map(|a| (a.id, a))
-        .collect();
     let targets: Vec<(&str, &str, &str)> = changes
         .iter()
         .filter_map(|change| match change {
@@ -357,37 +359,69 @@ async fn read_and_decide(
         .collect();
     let mut clusters = action_clusters(conn, &targets).await?.into_iter();
     let now = now_micros();
-    let mut stored: HashMap<ActionId, i64> = HashMap::new();
-    let decided = changes
-        .into_iter()
-        .map(|change| match change {
+    let mut ids: Vec<ActionId> = Vec::new();
+    let mut decided: Vec<Option<Decided>> = Vec::with_capacity(changes.len());
+    let mut moves = Vec::new();
+    for change in changes {
+        match change {
             Change::Create(new) => {
                 let cluster = clusters.next().expect("one read per create");
-                match new_action(*new, cluster, options, now) {
+                decided.push(Some(match new_action(*new, cluster, options, now) {
                     Ok(action) => Decided::Insert(action),
                     Err(refused) => Decided::Done(Err(refused)),
-                }
+                }));
             }
             Change::Move { id, etag, step } => {
-                decide(id, etag, step, &mut read, &mut stored, options, now)
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+                decided.push(None);
+                moves.push((id, etag, step));
             }
-        })
+        }
+    }
+    let mut from_database: HashSet<ActionId> = HashSet::new();
+    let moved = loop {
+        let mut read = match open {
+            Some(open) => {
+                let wanted: Vec<ActionId> = ids
+                    .iter()
+                    .filter(|id| !from_database.contains(id))
+                    .copied()
+                    .collect();
+                open.get_many(&wanted)
+            }
+            None => HashMap::new(),
+        };
+        let copied: HashSet<ActionId> = read.keys().copied().collect();
+        let misses: Vec<ActionId> = ids
+            .iter()
+            .filter(|id| !copied.contains(id))
+            .copied()
+            .collect();
+        read.extend(
+            action_get_many(conn, &misses)
+                .await?
+                .into_iter()
+                .map(|a| (a.id, a)),
+        );
+        let steps = moves.iter().map(|(id, etag, step)| (*id, *etag, step));
+        let moved = decide_moves(steps, read, &copied, options, now);
+        if moved.doubtful.is_empty() {
+            break moved;
+        }
+        from_database.extend(moved.doubtful);
+    };
+    let mut of_moves = moved.decided.into_iter();
+    let decided = decided
+        .into_iter()
+        .map(|d| d.unwrap_or_else(|| of_moves.next().expect("one decision per move")))
         .collect();
     Ok(Decision {
         decided,
-        read,
-        stored,
+        read: moved.read,
+        stored: moved.stored,
     })
-}
-
-/// What a group decided for one change, before anything is written.
-enum Decided {
-    /// Refused, or no move: answered as it is.
-    Done(Result<(ActionRecord, bool)>),
-    /// A new action to insert.
-    Insert(ActionRecord),
-    /// The action after the move (written with its action's last move of the group).
-    Moved(ActionRecord),
 }
 
 /// Writes a decided group in `tx` with one multi-row statement per kind of write:
@@ -579,159 +613,4 @@ async fn busy(conn: &mut AnyConnection, action: &ActionRecord) -> Result<Error> 
             describe_target(action)
         ),
     })
-}
-
-/// Decides the move `step` of action `id` against `read` (updated with the move, and
-/// `stored` with the moved action's stored generation).
-fn decide(
-    id: ActionId,
-    etag: Option<i64>,
-    step: Step,
-    read: &mut HashMap<ActionId, ActionRecord>,
-    stored: &mut HashMap<ActionId, i64>,
-    options: &ActionOptions,
-    now: i64,
-) -> Decided {
-    let Some(current) = read.get(&id) else {
-        return Decided::Done(Err(not_found(id)));
-    };
-    match moved(current, etag, step, options, now) {
-        Ok(Some(action)) => {
-            stored.entry(id).or_insert(current.generation);
-            read.insert(id, action.clone());
-            Decided::Moved(action)
-        }
-        Ok(None) => Decided::Done(Ok((current.clone(), false))),
-        Err(error) => Decided::Done(Err(error)),
-    }
-}
-
-/// `current` after `step` (None: no move), or the refusal.
-fn moved(
-    current: &ActionRecord,
-    etag: Option<i64>,
-    step: Step,
-    options: &ActionOptions,
-    now: i64,
-) -> Result<Option<ActionRecord>> {
-    super::check_etag(&current.name(), etag, current.generation)?;
-    let event = event_of(current, &step, now)?;
-    let moved = transition(
-        &Current {
-            state: current.state,
-            executor: current.executor.clone(),
-        },
-        &event,
-    )
-    .map_err(|refused| {
-        Error::invalid_transition(&current.name(), current.state, verb(&event), refused.why)
-    })?;
-    let next = match moved {
-        Move::Same => return Ok(None),
-        Move::To(next) => next,
-    };
-    let mut action = current.clone();
-    action.state = next;
-    action.generation += 1;
-    action.update_time = now;
-    note(&mut action, step, now, options);
-    let (reason, error) = (action.outcome.reason.clone(), action.outcome.error.clone());
-    // A move never leads to PENDING, the one state whose conditions depend on the
-    // cluster's connectivity.
-    conditions_of(
-        &mut action.outcome.conditions,
-        next,
-        &reason,
-        &error,
-        true,
-        now,
-    );
-    Ok(Some(action))
-}
-
-/// The state machine's event for `step` on `action`, or a refusal that does not
-/// depend on the state.
-fn event_of(action: &ActionRecord, step: &Step, now: i64) -> Result<Event> {
-    Ok(match step {
-        Step::Cancel => Event::Cancel {
-            delay_passed: action.state == ActionState::Running
-                && action
-                    .outcome
-                    .start_time
-                    .is_some_and(|start| now >= start + action.spec.operation.delay_micros()),
-        },
-        Step::Abandon { .. } => Event::Abandon,
-        Step::Report {
-            by,
-            report,
-            cluster,
-        } => {
-            if cluster.as_ref().is_some_and(|c| *c != action.cluster) {
-                return Err(not_found(action.id));
-            }
-            let event = match report.state {
-                ActionState::Running => Event::Claim(by.clone()),
-                ActionState::Succeeded => Event::Succeed,
-                _ => Event::Fail,
-            };
-            // Only the executor that took it reports its outcome.
-            if matches!(event, Event::Succeed | Event::Fail)
-                && action.state == ActionState::Running
-                && action.executor.as_ref() != Some(by)
-            {
-                return Err(Error::precondition(
-                    "NOT_THE_EXECUTOR",
-                    "EXECUTOR",
-                    action.name(),
-                    format!("{} is run by another executor", action.name()),
-                ));
-            }
-            event
-        }
-    })
-}
-
-/// What a move changes besides the state.
-fn note(action: &mut ActionRecord, step: Step, now: i64, options: &ActionOptions) {
-    match step {
-        Step::Cancel => {
-            action.outcome.reason = "Cancelled".into();
-            action.outcome.error = "cancelled by a user".into();
-        }
-        Step::Abandon { reason, error } => {
-            action.outcome.reason = reason.to_string();
-            action.outcome.error = error;
-        }
-        Step::Report { by, report, .. } if action.state == ActionState::Running => {
-            action.executor = Some(by);
-            action.outcome.start_time = Some(report.start_time.unwrap_or(now));
-            action.deadline =
-                Some(now + action.spec.operation.delay_micros() + micros(options.run_timeout));
-        }
-        Step::Report { report, .. } => {
-            action.outcome.reboot_successful = report.reboot_successful;
-            action.outcome.snapshot_size_in_bytes = report.snapshot_size_in_bytes;
-            action.outcome.snapshot_path = report.snapshot_path;
-            action.outcome.error = report.error;
-            action.outcome.reason = match (action.state, report.reason.is_empty()) {
-                (ActionState::Failed, true) => "ExecutionFailed".into(),
-                _ => report.reason,
-            };
-        }
-    }
-    if action.state.is_finished() {
-        action.outcome.finish_time = Some(now);
-        action.deadline = None;
-        action.expire_time = Some(now + micros(options.ttl_after_finished));
-    }
-}
-
-fn verb(event: &Event) -> &'static str {
-    match event {
-        Event::Claim(_) => "claim",
-        Event::Succeed => "report success of",
-        Event::Fail => "report failure of",
-        Event::Cancel { .. } => "cancel",
-        Event::Abandon => "abandon",
-    }
 }

@@ -2,7 +2,7 @@
 //! pod or node is open, by the unique index on `open_key` (so concurrent creates on one
 //! pod give exactly one action, without a read-then-write).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -239,15 +239,15 @@ pub async fn action_update_many(
                       update_time = v.update_time, deadline = v.deadline, \
                       expire_time = v.expire_time \
                       FROM v WHERE actions.id = v.id AND actions.generation = v.expected";
-        // The ids written come back as one JSON row on PostgreSQL; SQLite cannot
-        // aggregate a RETURNING, so it counts (below).
+        // The ids written come back as one JSON row on PostgreSQL, as a row each on
+        // SQLite (which cannot aggregate a RETURNING).
         let sql = if postgres {
             format!(
                 "{values}, u AS ({update} RETURNING actions.id) \
                  SELECT COALESCE(json_agg(id), '[]')::text AS ids FROM u"
             )
         } else {
-            format!("{values} {update}")
+            format!("{values} {update} RETURNING actions.id AS id")
         };
         let mut query = sqlx::query(&sql);
         for (action, expected) in chunk {
@@ -263,38 +263,21 @@ pub async fn action_update_many(
                 .bind(action.deadline)
                 .bind(action.expire_time);
         }
-        if postgres {
+        let ids: Vec<String> = if postgres {
             let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
-            let ids: Vec<String> =
-                serde_json::from_str(&row.try_get::<String, _>("ids").map_err(db_error)?)
-                    .map_err(Error::internal)?;
-            for id in ids {
-                updated.insert(parse_id(id)?);
-            }
-            continue;
-        }
-        let rows = query
-            .execute(&mut *conn)
-            .await
-            .map_err(db_error)?
-            .rows_affected();
-        if rows == chunk.len() as u64 {
-            updated.extend(chunk.iter().map(|(action, _)| action.id));
+            serde_json::from_str(&row.try_get::<String, _>("ids").map_err(db_error)?)
+                .map_err(Error::internal)?
         } else {
-            // SQLite has one writer, and the group read these rows in its own
-            // transaction: a row now at its new generation is one this statement wrote.
-            let ids: Vec<ActionId> = chunk.iter().map(|(action, _)| action.id).collect();
-            let now: HashMap<ActionId, i64> = action_get_many(conn, &ids)
-                .await?
-                .into_iter()
-                .map(|action| (action.id, action.generation))
-                .collect();
-            updated.extend(
-                chunk
-                    .iter()
-                    .filter(|(action, _)| now.get(&action.id) == Some(&action.generation))
-                    .map(|(action, _)| action.id),
-            );
+            query
+                .fetch_all(&mut *conn)
+                .await
+                .map_err(db_error)?
+                .iter()
+                .map(|row| row.try_get::<String, _>("id").map_err(db_error))
+                .collect::<Result<_>>()?
+        };
+        for id in ids {
+            updated.insert(parse_id(id)?);
         }
     }
     Ok(updated)

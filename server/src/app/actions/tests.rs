@@ -3,20 +3,7 @@
 
 use super::*;
 use crate::domain::action::Executor;
-
-async fn cluster_with_node(store: &Store) {
-    let mut tx = store.begin().await.unwrap();
-    sqlx::query(
-        "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
-         update_time, network_state, network_revision, current_network_instance, nodes, \
-         connectivity) VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, '', '[\"n0\",\"n1\"]', \
-         'Available')",
-    )
-    .execute(&mut *tx)
-    .await
-    .unwrap();
-    tx.commit().await.unwrap();
-}
+use crate::store::action::tests::insert_cluster;
 
 /// A reboot of `node` that waits `delay_in_seconds` (cancellable while it waits).
 fn reboot(node: &str, delay_in_seconds: i32) -> NewAction {
@@ -27,21 +14,25 @@ fn reboot(node: &str, delay_in_seconds: i32) -> NewAction {
     }
 }
 
-fn report(state: ActionState) -> Report {
-    Report {
-        state,
-        reboot_successful: (state == ActionState::Succeeded).then_some(true),
-        snapshot_size_in_bytes: None,
-        snapshot_path: String::new(),
-        error: String::new(),
-        reason: String::new(),
-        start_time: None,
+impl Actions {
+    /// The agent session's report of `state`.
+    async fn session_report(&self, id: ActionId, state: ActionState) -> Result<ActionRecord> {
+        let report = Report {
+            state,
+            reboot_successful: (state == ActionState::Succeeded).then_some(true),
+            snapshot_size_in_bytes: None,
+            snapshot_path: String::new(),
+            error: String::new(),
+            reason: String::new(),
+            start_time: None,
+        };
+        self.report(id, Executor::Session, report, None, None).await
     }
 }
 
 async fn stale_copies_decide_nothing(url: &str) {
     let store = Store::connect(url).await.unwrap();
-    cluster_with_node(&store).await;
+    insert_cluster(&store, "c1", &["n0", "n1"]).await;
     let (a, b) = (
         Actions::new(store.clone(), ActionOptions::default(), None),
         Actions::new(store.clone(), ActionOptions::default(), None),
@@ -53,24 +44,12 @@ async fn stale_copies_decide_nothing(url: &str) {
     let first = a.create(reboot("n0", 0), None).await.unwrap();
     assert_eq!(a.open.len(), 1, "a new action is kept");
     let claimed = b
-        .report(
-            first.id,
-            Executor::Session,
-            report(ActionState::Running),
-            None,
-            None,
-        )
+        .session_report(first.id, ActionState::Running)
         .await
         .unwrap();
     assert_eq!(claimed.state, ActionState::Running);
     let done = a
-        .report(
-            first.id,
-            Executor::Session,
-            report(ActionState::Succeeded),
-            None,
-            None,
-        )
+        .session_report(first.id, ActionState::Succeeded)
         .await
         .unwrap();
     assert_eq!((done.state, done.generation), (ActionState::Succeeded, 3));
@@ -79,24 +58,12 @@ async fn stale_copies_decide_nothing(url: &str) {
     // A's copy says RUNNING while B cancelled it: A's success is a move, whose
     // compare-and-swap loses; the retry reads the database and refuses.
     let second = a.create(reboot("n1", 600), None).await.unwrap();
-    a.report(
-        second.id,
-        Executor::Session,
-        report(ActionState::Running),
-        None,
-        None,
-    )
-    .await
-    .unwrap();
+    a.session_report(second.id, ActionState::Running)
+        .await
+        .unwrap();
     b.cancel(second.id).await.unwrap();
     let refused = a
-        .report(
-            second.id,
-            Executor::Session,
-            report(ActionState::Succeeded),
-            None,
-            None,
-        )
+        .session_report(second.id, ActionState::Succeeded)
         .await
         .unwrap_err();
     assert!(

@@ -624,9 +624,25 @@ pub async fn cluster_set_agent_facts(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::store::Store;
+
+    /// A cluster row `name` whose connected agent reported `nodes`.
+    pub(crate) async fn insert_cluster(store: &Store, name: &str, nodes: &[&str]) {
+        let mut tx = store.begin().await.unwrap();
+        sqlx::query(
+            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
+             update_time, network_state, network_revision, current_network_instance, nodes, \
+             connectivity) VALUES ($1, 'p', $1, '{}', 1, 0, 0, '', 0, '', $2, 'Available')",
+        )
+        .bind(name)
+        .bind(json(&nodes))
+        .execute(&mut *tx)
+        .await
+        .unwrap();
+        tx.commit().await.unwrap();
+    }
 
     /// The targets of a group of creates read in one statement, each answered in its
     /// place: a cluster that does not exist, a pod (in the default namespace however
@@ -634,16 +650,8 @@ mod tests {
     /// present, and a node (no pod).
     async fn targets_are_read_at_once(url: &str) {
         let store = Store::connect(url).await.unwrap();
+        insert_cluster(&store, "c1", &["n0", "n1"]).await;
         let mut tx = store.begin().await.unwrap();
-        sqlx::query(
-            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
-             update_time, network_state, network_revision, current_network_instance, nodes, \
-             connectivity) VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, '', '[\"n0\",\"n1\"]', \
-             'Available')",
-        )
-        .execute(&mut *tx)
-        .await
-        .unwrap();
         for (base, name, present, body) in [
             ("b1", "vm", 1, "{\"old\":1}"),
             ("b2", "vm", 1, "{\"new\":1}"),

@@ -622,12 +622,17 @@ fn classify_db_error(error: sqlx::Error) -> Error {
                 );
             }
             // PostgreSQL: class 08 (connection), 57P0x (shutdown), 53 (resources).
-            // SQLite: 5 (BUSY), 6 (LOCKED).
+            // SQLite: BUSY and LOCKED, whatever their extended code (sqlx reports the
+            // extended one: SQLITE_BUSY_SNAPSHOT is 517, whose primary code, the low
+            // byte, is BUSY).
+            let sqlite_busy = db
+                .try_downcast_ref::<sqlx::sqlite::SqliteError>()
+                .and_then(|_| code.parse::<i32>().ok())
+                .is_some_and(|extended| matches!(extended & 0xff, 5 | 6));
             if code.starts_with("08")
                 || code.starts_with("57P")
                 || code.starts_with("53")
-                || code == "5"
-                || code == "6"
+                || sqlite_busy
             {
                 Error::Unavailable(format!("{DATABASE}{}", db.message()))
             } else {
@@ -670,6 +675,46 @@ pub fn redact(url: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A write that loses to another connection's is UNAVAILABLE (retry), also when
+    /// SQLite says so with an extended code: a read transaction that then writes after
+    /// another connection committed gets SQLITE_BUSY_SNAPSHOT (517).
+    #[tokio::test]
+    async fn sqlite_busy_of_any_kind_is_unavailable() {
+        use sqlx::{Connection, Executor};
+        sqlx::any::install_default_drivers();
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("t.db").display());
+        let mut a = sqlx::AnyConnection::connect(&url).await.unwrap();
+        let mut b = sqlx::AnyConnection::connect(&url).await.unwrap();
+        a.execute("PRAGMA journal_mode = WAL; CREATE TABLE t (n INTEGER)")
+            .await
+            .unwrap();
+        a.execute("BEGIN; SELECT COUNT(*) FROM t").await.unwrap();
+        b.execute("INSERT INTO t VALUES (1)").await.unwrap();
+        let lost = a.execute("INSERT INTO t VALUES (2)").await.unwrap_err();
+        let code = lost.as_database_error().and_then(|db| db.code()).unwrap();
+        assert_eq!(code, "517", "{lost}");
+        assert!(
+            matches!(classify_db_error(lost), Error::Unavailable(_)),
+            "BUSY_SNAPSHOT"
+        );
+        a.execute("ROLLBACK").await.unwrap();
+        // Plain BUSY: the write lock is held and the other does not wait.
+        a.execute("BEGIN IMMEDIATE").await.unwrap();
+        b.execute("PRAGMA busy_timeout = 0").await.unwrap();
+        let busy = b.execute("INSERT INTO t VALUES (3)").await.unwrap_err();
+        assert!(
+            matches!(classify_db_error(busy), Error::Unavailable(_)),
+            "BUSY"
+        );
+        // Anything else stays INTERNAL.
+        let other = b.execute("SELECT nope FROM t").await.unwrap_err();
+        assert!(
+            matches!(classify_db_error(other), Error::Internal(_)),
+            "syntax"
+        );
+    }
 
     /// A table that changed a lot is analyzed (its column statistics appear) without
     /// waiting for autovacuum.

@@ -21,13 +21,13 @@ pub(super) enum Decided {
     Moved(ActionRecord),
 }
 
-/// The moves of a group, decided in order against `read` (the actions as read),
-/// each against the action as the group's earlier moves left it.
+/// The moves of a group, decided in order against the actions as read, each against
+/// the action as the group's earlier moves left it.
 pub(super) struct Moves {
     /// One per move, in order.
     pub(super) decided: Vec<Decided>,
-    /// The moved actions after their moves (and the others as read).
-    pub(super) read: HashMap<ActionId, ActionRecord>,
+    /// The moved actions after their (last) moves.
+    pub(super) moved: HashMap<ActionId, ActionRecord>,
     /// The generation each moved action has in the store: the compare-and-swap's.
     pub(super) stored: HashMap<ActionId, i64>,
     /// Actions read from this server's copies (`copied`) for which a move wrote
@@ -40,22 +40,23 @@ pub(super) struct Moves {
 /// from this server's copies rather than the database.
 pub(super) fn decide_moves<'a>(
     moves: impl Iterator<Item = (ActionId, Option<i64>, &'a Step)>,
-    mut read: HashMap<ActionId, ActionRecord>,
+    read: &HashMap<ActionId, ActionRecord>,
     copied: &HashSet<ActionId>,
     options: &ActionOptions,
     now: i64,
 ) -> Moves {
+    let mut moved: HashMap<ActionId, ActionRecord> = HashMap::new();
     let mut stored: HashMap<ActionId, i64> = HashMap::new();
     let mut doubtful = Vec::new();
     let decided = moves
         .map(|(id, etag, step)| {
-            let Some(current) = read.get(&id) else {
+            let Some(current) = moved.get(&id).or_else(|| read.get(&id)) else {
                 return Decided::Done(Err(not_found(id)));
             };
-            match moved(current, etag, step, options, now) {
+            match after(current, etag, step, options, now) {
                 Ok(Some(action)) => {
                     stored.entry(id).or_insert(current.generation);
-                    read.insert(id, action.clone());
+                    moved.insert(id, action.clone());
                     Decided::Moved(action)
                 }
                 done => {
@@ -69,14 +70,14 @@ pub(super) fn decide_moves<'a>(
         .collect();
     Moves {
         decided,
-        read,
+        moved,
         stored,
         doubtful,
     }
 }
 
 /// `current` after `step` (None: no move), or the refusal.
-fn moved(
+fn after(
     current: &ActionRecord,
     etag: Option<i64>,
     step: &Step,

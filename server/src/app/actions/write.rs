@@ -331,7 +331,7 @@ pub(super) async fn apply_in(
 struct Decision {
     decided: Vec<Decided>,
     /// The moved actions after their moves.
-    read: HashMap<ActionId, ActionRecord>,
+    moved: HashMap<ActionId, ActionRecord>,
     /// The generation each moved action has in the store: the compare-and-swap's.
     stored: HashMap<ActionId, i64>,
 }
@@ -380,37 +380,29 @@ async fn read_and_decide(
             }
         }
     }
-    let mut from_database: HashSet<ActionId> = HashSet::new();
+    // The copies this server has, the rest from the database. A copy that decided a
+    // move writing nothing is replaced by the database's row, and the moves are
+    // decided again.
+    let mut read = open.map(|open| open.get_many(&ids)).unwrap_or_default();
+    let mut copied: HashSet<ActionId> = read.keys().copied().collect();
+    let mut unread: Vec<ActionId> = ids.into_iter().filter(|id| !copied.contains(id)).collect();
     let moved = loop {
-        let mut read = match open {
-            Some(open) => {
-                let wanted: Vec<ActionId> = ids
-                    .iter()
-                    .filter(|id| !from_database.contains(id))
-                    .copied()
-                    .collect();
-                open.get_many(&wanted)
-            }
-            None => HashMap::new(),
-        };
-        let copied: HashSet<ActionId> = read.keys().copied().collect();
-        let misses: Vec<ActionId> = ids
-            .iter()
-            .filter(|id| !copied.contains(id))
-            .copied()
-            .collect();
         read.extend(
-            action_get_many(conn, &misses)
+            action_get_many(conn, &unread)
                 .await?
                 .into_iter()
                 .map(|a| (a.id, a)),
         );
         let steps = moves.iter().map(|(id, etag, step)| (*id, *etag, step));
-        let moved = decide_moves(steps, read, &copied, options, now);
+        let moved = decide_moves(steps, &read, &copied, options, now);
         if moved.doubtful.is_empty() {
             break moved;
         }
-        from_database.extend(moved.doubtful);
+        for id in &moved.doubtful {
+            read.remove(id);
+            copied.remove(id);
+        }
+        unread = moved.doubtful;
     };
     let mut of_moves = moved.decided.into_iter();
     let decided = decided
@@ -419,7 +411,7 @@ async fn read_and_decide(
         .collect();
     Ok(Decision {
         decided,
-        read: moved.read,
+        moved: moved.moved,
         stored: moved.stored,
     })
 }
@@ -432,7 +424,7 @@ async fn read_and_decide(
 async fn apply_all(tx: &mut Tx, decision: Decision) -> Result<Vec<Result<(ActionRecord, bool)>>> {
     let Decision {
         mut decided,
-        read,
+        moved,
         stored,
     } = decision;
     refuse_where_the_cluster_is_gone(tx, &mut decided).await?;
@@ -442,7 +434,7 @@ async fn apply_all(tx: &mut Tx, decision: Decision) -> Result<Vec<Result<(Action
     } else {
         action_insert_many(tx, &new).await?
     };
-    let moved = moves(&stored, &read);
+    let moved = moves(&stored, &moved);
     let updated = if moved.is_empty() {
         HashSet::new()
     } else {
@@ -465,7 +457,7 @@ async fn apply_at_once(
 ) -> Result<Vec<Result<(ActionRecord, bool)>>> {
     let Decision {
         mut decided,
-        read,
+        moved,
         stored,
     } = decision;
     let events = events_of(&decided);
@@ -475,7 +467,7 @@ async fn apply_at_once(
     let done = action_write_at_once(
         conn,
         &inserts(&decided),
-        &moves(&stored, &read),
+        &moves(&stored, &moved),
         (&of, &text),
         ACTIONS_TARGET,
         time,
@@ -507,11 +499,11 @@ fn inserts(decided: &[Decided]) -> Vec<&ActionRecord> {
 /// Each moved action with its last state and the generation it must still have.
 fn moves<'a>(
     stored: &HashMap<ActionId, i64>,
-    read: &'a HashMap<ActionId, ActionRecord>,
+    moved: &'a HashMap<ActionId, ActionRecord>,
 ) -> Vec<(&'a ActionRecord, i64)> {
     stored
         .iter()
-        .map(|(id, generation)| (&read[id], *generation))
+        .map(|(id, generation)| (&moved[id], *generation))
         .collect()
 }
 

@@ -111,7 +111,7 @@ pub struct Actions {
 impl Actions {
     pub fn new(store: Store, options: ActionOptions, hooks: Option<Arc<dyn ActionHooks>>) -> Self {
         Self {
-            group: Arc::new(Group::new(store.backend())),
+            group: Arc::new(Group::new()),
             open: Arc::default(),
             store,
             options,

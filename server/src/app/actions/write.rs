@@ -6,8 +6,12 @@
 //! creates and agent reports a second cost hundreds of writes, not thousands, and a
 //! change that arrives while a group waits for a writer rides along instead of
 //! waiting for the next group; a change is answered as soon as the group that wrote it
-//! commits. A group is a transaction on SQLite, one group at a time (one writer); on
-//! PostgreSQL it is one autocommitted statement, and a few overlap.
+//! commits. A group is a transaction on SQLite and one autocommitted statement on
+//! PostgreSQL; a server writes one group at a time on both. On PostgreSQL every group
+//! appends to the one `actions` event target, whose row serializes them from the
+//! revision upsert to the commit's WAL flush anyway: groups written side by side only
+//! queued there, each with the few changes it had taken, and paid a commit apiece
+//! (P8 with four at once: 0.3–2.4 CPU-s more PostgreSQL, 0.4 more server, a higher p50).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -35,8 +39,6 @@ use crate::store::{Autocommit, Backend, RowLock, Store, Tx, now_micros};
 
 /// Changes per group transaction, at most.
 const GROUP_CHANGES: usize = 512;
-/// Group transactions in flight at once on PostgreSQL.
-const POSTGRES_TURNS: usize = 4;
 
 /// A change of an action.
 pub(super) enum Change {
@@ -70,17 +72,15 @@ type Answer = oneshot::Sender<Result<(ActionRecord, bool)>>;
 /// The queue of changes for the next group transaction.
 pub(super) struct Group {
     queue: Mutex<Vec<(Change, Answer)>>,
+    /// One group at a time (see the module).
     turns: Semaphore,
 }
 
 impl Group {
-    pub(super) fn new(backend: Backend) -> Group {
+    pub(super) fn new() -> Group {
         Group {
             queue: Mutex::default(),
-            turns: Semaphore::new(match backend {
-                Backend::Sqlite => 1,
-                Backend::Postgres => POSTGRES_TURNS,
-            }),
+            turns: Semaphore::new(1),
         }
     }
 

@@ -168,13 +168,20 @@ async fn metrics_follow_a_scenario(backend: Backend) {
     );
     assert!(value(&text, "flotilla_process_resident_memory_bytes", &[]) > 0.0);
 
-    // The watch ends: its stream is no longer open, and it counts as cancelled.
+    // The watch ends: its stream is no longer open, and it counts as cancelled. A
+    // scrape reads one family after another, so it can see the stream closed but not
+    // yet counted as handled: wait for both.
     drop(watch);
     let text = eventually(Duration::from_secs(10), "the watch closes", || {
         let metrics = metrics.clone();
         async move {
             let text = scrape(&metrics);
-            (open(&text, "WatchStatus") == 0.0).then_some(text)
+            let handled = value(
+                &text,
+                "flotilla_grpc_server_handled_total",
+                &[("grpc_method", "WatchStatus")],
+            );
+            (open(&text, "WatchStatus") == 0.0 && handled == 1.0).then_some(text)
         }
     })
     .await;

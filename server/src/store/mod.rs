@@ -468,6 +468,35 @@ impl Tx {
         self.row_lock(RowLock::Update)
     }
 
+    /// Takes `lock` on the rows of `table` (a table keyed by `name`) named `names`, in
+    /// name order, in one statement (PostgreSQL; nothing on SQLite, whose write lock
+    /// already serializes writers). Names with no row are skipped.
+    pub async fn lock_rows(
+        &mut self,
+        table: &'static str,
+        names: &[&str],
+        lock: RowLock,
+    ) -> Result<()> {
+        let clause = self.row_lock(lock);
+        if clause.is_empty() || names.is_empty() {
+            return Ok(());
+        }
+        // One statement text per table and lock, whatever the number of names; the
+        // sort below the lock takes them in name order, so that writers locking
+        // overlapping sets cannot deadlock.
+        let sql = format!(
+            "SELECT name FROM {table} WHERE {} ORDER BY name{clause}",
+            json_query::json_in(&self.tx, "name", 1)
+        );
+        let names = serde_json::to_string(names).map_err(Error::internal)?;
+        sqlx::query(&sql)
+            .bind(names)
+            .fetch_all(&mut *self.tx)
+            .await
+            .map_err(db_error)?;
+        Ok(())
+    }
+
     /// The clause that takes `lock` on the rows a SELECT reads, on PostgreSQL; "" on
     /// SQLite.
     pub fn row_lock(&self, lock: RowLock) -> &'static str {

@@ -715,29 +715,19 @@ async fn lock_owners<'c>(
         return Ok(());
     }
     let owners: BTreeSet<String> = owners.into_iter().collect();
-    let mut locked: BTreeSet<&str> = BTreeSet::new();
+    let mut locked: BTreeSet<&str> = clusters.into_iter().collect();
     let mut digs = Vec::new();
-    for cluster in clusters {
-        locked.insert(cluster);
-    }
     for owner in &owners {
         if owner.starts_with("clusterProviders/") {
             locked.insert(owner);
         } else {
-            digs.push(owner);
+            digs.push(owner.as_str());
         }
     }
-    let lock = tx.row_lock(RowLock::NoKeyUpdate);
-    for cluster in locked {
-        let name = ResourceName::parse(&CLUSTER, "owner", cluster)
-            .map_err(|v| Error::internal(v.description))?;
-        cluster_network_status(tx, &name, lock).await?;
-    }
-    let lock = tx.row_lock(RowLock::KeyShare);
-    for dig in digs {
-        let name = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", dig)
-            .map_err(|v| Error::internal(v.description))?;
-        dig_status(tx, &name, lock).await?;
-    }
+    let locked: Vec<&str> = locked.into_iter().collect();
+    tx.lock_rows("clusters", &locked, RowLock::NoKeyUpdate)
+        .await?;
+    tx.lock_rows("deployment_intent_groups", &digs, RowLock::KeyShare)
+        .await?;
     Ok(())
 }

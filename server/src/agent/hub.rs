@@ -166,13 +166,20 @@ impl Session {
 /// Bundles per group transaction at most (each bundle is one app on one cluster).
 const GROUP_BUNDLES: usize = 256;
 
+/// Ingests that find fewer bundles queued than this are written one at a time (see
+/// [`GroupCommit::light_below`]): the steady trickle of a running fleet (pods
+/// restarting, readiness flapping), whose groups all write one intent group's totals
+/// and conditions. A fleet converging queues more and writes side by side.
+const LIGHT_BUNDLES: usize = GROUP_BUNDLES / 4;
+
 /// Group commit of the sessions' bundle batches ([`GroupCommit`]): with a hundred
 /// agents reporting at once, the database sees a few large transactions instead of a
 /// hundred small ones queueing for the (SQLite: single) writer.
 type IngestGroup = GroupCommit<(String, Vec<Bundle>)>;
 
 fn ingest_group(backend: Backend) -> IngestGroup {
-    GroupCommit::new(backend, GROUP_BUNDLES, |(_, bundles)| bundles.len())
+    IngestGroup::new(backend, GROUP_BUNDLES, |(_, bundles)| bundles.len())
+        .light_below(LIGHT_BUNDLES)
 }
 
 /// Writes a group of the sessions' bundle batches: (cluster, bundles).

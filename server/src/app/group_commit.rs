@@ -30,6 +30,11 @@ pub trait GroupWriter<I>: Sync {
 pub struct GroupCommit<I> {
     queue: Mutex<Vec<Queued<I>>>,
     turns: Semaphore,
+    /// The turn light groups share (see [`GroupCommit::light_below`]).
+    light_turn: Semaphore,
+    /// A caller that finds less than this weight queued (itself included) takes
+    /// `light_turn` before a turn (0: none does).
+    light_below: usize,
     /// The weight (`weigh`) of a group at most; a heavier item goes alone.
     limit: usize,
     weigh: fn(&I) -> usize,
@@ -49,9 +54,24 @@ impl<I> GroupCommit<I> {
                 Backend::Sqlite => 1,
                 Backend::Postgres => POSTGRES_TURNS,
             }),
+            light_turn: Semaphore::new(1),
+            light_below: 0,
             limit,
             weigh,
         }
+    }
+
+    /// Light groups, whose queue weighed less than `weight` when their caller queued,
+    /// are written one at a time; heavier ones still take any free turn. Groups that
+    /// would write the same rows (one intent group's totals and conditions) then wait
+    /// for each other here rather than on those rows in the database, where a waiting
+    /// transaction holds a connection and its locks; and the items that queue
+    /// meanwhile go in the next group instead of in a transaction of their own. Heavy
+    /// groups (a fleet converging) keep writing side by side: most of their time is
+    /// reading and writing rows of their own.
+    pub fn light_below(mut self, weight: usize) -> Self {
+        self.light_below = weight;
+        self
     }
 
     /// Writes `item` with whatever else is queued, by `write` (one transaction for the
@@ -59,11 +79,17 @@ impl<I> GroupCommit<I> {
     /// of it is written on its own, so that one item's error is not another's.
     pub async fn submit(&self, item: I, writer: &impl GroupWriter<I>) -> (I, Result<()>) {
         let (done, answer) = oneshot::channel();
-        self.queue
-            .lock()
-            .expect("group commit queue lock")
-            .push(Queued { item, done });
+        let light = {
+            let mut queue = self.queue.lock().expect("group commit queue lock");
+            queue.push(Queued { item, done });
+            self.light_below > 0
+                && queue.iter().map(|q| (self.weigh)(&q.item)).sum::<usize>() < self.light_below
+        };
         {
+            let _light = match light {
+                true => Some(self.light_turn.acquire().await.expect("never closed")),
+                false => None,
+            };
             let _turn = self.turns.acquire().await.expect("never closed");
             let mut group = self.take();
             if !group.is_empty() {
@@ -121,6 +147,9 @@ mod tests {
     struct Log {
         groups: Mutex<Vec<Vec<u32>>>,
         writing: AtomicUsize,
+        /// Groups being written now, and the most ever at once.
+        active: AtomicUsize,
+        most_active: AtomicUsize,
     }
 
     const POISON: u32 = 13;
@@ -128,8 +157,11 @@ mod tests {
     impl GroupWriter<u32> for Log {
         async fn write(&self, items: &[&u32]) -> Result<()> {
             self.writing.fetch_add(1, Ordering::SeqCst);
+            let active = self.active.fetch_add(1, Ordering::SeqCst) + 1;
+            self.most_active.fetch_max(active, Ordering::SeqCst);
             // Long enough for every other caller to queue behind the first group.
             tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            self.active.fetch_sub(1, Ordering::SeqCst);
             self.groups
                 .lock()
                 .unwrap()
@@ -142,7 +174,14 @@ mod tests {
     }
 
     async fn submit_all(items: Vec<u32>, limit: usize) -> (Arc<Log>, Vec<(u32, bool)>) {
-        let group = Arc::new(GroupCommit::new(Backend::Sqlite, limit, |_: &u32| 1));
+        submit_all_to(GroupCommit::new(Backend::Sqlite, limit, |_: &u32| 1), items).await
+    }
+
+    async fn submit_all_to(
+        group: GroupCommit<u32>,
+        items: Vec<u32>,
+    ) -> (Arc<Log>, Vec<(u32, bool)>) {
+        let group = Arc::new(group);
         let log = Arc::new(Log::default());
         let mut calls = Vec::new();
         for item in items {
@@ -196,5 +235,31 @@ mod tests {
             vec![vec![1], vec![2, POISON, 4], vec![2], vec![POISON], vec![4]]
         );
         assert_eq!(log.writing.load(Ordering::SeqCst), 5);
+    }
+
+    /// Items weigh their value; groups of at most 1000.
+    fn postgres_group(light_below: usize) -> GroupCommit<u32> {
+        GroupCommit::new(Backend::Postgres, 1000, |i: &u32| *i as usize).light_below(light_below)
+    }
+
+    #[tokio::test]
+    async fn light_groups_are_written_one_at_a_time() {
+        // Each caller finds less than 100 queued: one group at a time, whatever the
+        // free turns, and the callers queued meanwhile go together.
+        let (log, answers) = submit_all_to(postgres_group(100), vec![1; 10]).await;
+        assert!(answers.iter().all(|(_, ok)| *ok));
+        assert_eq!(log.most_active.load(Ordering::SeqCst), 1);
+        assert_eq!(log.groups.lock().unwrap().len(), 2);
+    }
+
+    #[tokio::test]
+    async fn heavy_groups_take_any_free_turn() {
+        // Items of 200 weigh more than the light bound: up to the four turns at once.
+        let (log, answers) = submit_all_to(postgres_group(100), vec![200; 10]).await;
+        assert!(answers.iter().all(|(_, ok)| *ok));
+        assert!(log.most_active.load(Ordering::SeqCst) > 1);
+        // Without a light bound, light items take any free turn too.
+        let (log, _) = submit_all_to(postgres_group(0), vec![1; 10]).await;
+        assert!(log.most_active.load(Ordering::SeqCst) > 1);
     }
 }

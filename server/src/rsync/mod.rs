@@ -181,15 +181,17 @@ impl RsyncEngine {
                 }
             };
             let wait = if failing {
-                let jitter =
-                    Duration::from_millis(u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % 50);
-                let wait = backoff + jitter;
+                let wait = backoff + jittered(Duration::from_millis(50), 1.0) / 2;
                 backoff = (backoff * 2).min(self.options.backoff_max);
                 METRICS.rsync_retries.inc();
                 METRICS.rsync_backoff.observe(wait.as_secs_f64());
                 wait
             } else {
-                self.options.idle_recheck
+                // Spread over ±25%: the workers of a fleet whose agents connected
+                // together would otherwise re-read their work in the same instant every
+                // period, a hundred passes in a burst that a busy server's other
+                // requests queue behind.
+                jittered(self.options.idle_recheck, 0.25)
             };
             let _backing_off = failing.then(|| GaugeHold::new(&METRICS.rsync_backing_off, 1));
             tokio::select! {
@@ -303,5 +305,34 @@ impl RsyncEngine {
             outcomes.push((item, outcome));
         }
         Some(outcomes)
+    }
+}
+
+/// `base` scaled by a random factor in [1 - spread, 1 + spread).
+fn jittered(base: Duration, spread: f64) -> Duration {
+    let random = uuid::Uuid::new_v4();
+    let bytes = random.as_bytes();
+    let unit = f64::from(u16::from_le_bytes([bytes[0], bytes[1]])) / 65_536.0;
+    base.mul_f64(1.0 - spread + 2.0 * spread * unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jitter_spreads_within_its_bounds() {
+        let base = Duration::from_secs(10);
+        let waits: Vec<Duration> = (0..1000).map(|_| jittered(base, 0.25)).collect();
+        assert!(
+            waits
+                .iter()
+                .all(|w| *w >= base.mul_f64(0.75) && *w < base.mul_f64(1.25))
+        );
+        let below = waits.iter().filter(|w| **w < base).count();
+        assert!(
+            (350..650).contains(&below),
+            "{below} of 1000 below the base"
+        );
     }
 }

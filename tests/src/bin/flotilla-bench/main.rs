@@ -454,7 +454,7 @@ async fn run_checks(
 
     // P5: watch fan-out.
     if server.backend == Backend::Postgres {
-        settle_postgres().await;
+        settle_postgres("P5", &server.database_url).await;
     }
     eprintln!(
         "[{label}] P5 with {} subscribers, {} rounds (Flotilla and etcd alternate)",

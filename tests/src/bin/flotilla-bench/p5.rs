@@ -194,27 +194,36 @@ pub(super) async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(Ve
     Ok((latencies, changes as f64 / driven, lost))
 }
 
-/// Writes out what setting up and converging 100,000 resources left dirty in
-/// PostgreSQL (CHECKPOINT) before P5 measures latency, as database benchmarks settle
-/// between their load and run phases: otherwise the checkpoint of that bulk load comes
-/// when PostgreSQL's timer says, and its writeback stalls the WAL flush of whichever
-/// side's round (Flotilla's commits, etcd's fsyncs; same disk) it lands on, by 100 ms
-/// and more. It also starts checkpoint_timeout afresh, so none starts during P5.
-pub(super) async fn settle_postgres() {
+/// Settles PostgreSQL after setting up and converging a fleet, before P5 or P8
+/// measures latency, as database benchmarks do between their load and run phases
+/// (pgbench vacuums and analyzes first):
+/// - ANALYZE of the server's database: the statistics of what the setup grew, which
+///   the server's statistics task would otherwise take within its 5 s, inside the
+///   measurement;
+/// - CHECKPOINT: otherwise the checkpoint of that bulk load comes when PostgreSQL's
+///   timer or its WAL size says, and its writeback stalls the WAL flush of whichever
+///   side's round (Flotilla's commits, etcd's fsyncs; same disk) it lands on, by
+///   100 ms and more. It also starts checkpoint_timeout and max_wal_size's count
+///   afresh, so none starts during the measurement.
+pub(super) async fn settle_postgres(before: &str, database_url: &str) {
     use sqlx::Connection;
     let started = Instant::now();
     let result = async {
+        let mut conn = sqlx::PgConnection::connect(database_url).await?;
+        sqlx::query("ANALYZE").execute(&mut conn).await?;
         let mut conn = sqlx::PgConnection::connect(&flotilla_tests::postgres_admin_url()).await?;
         sqlx::query("CHECKPOINT").execute(&mut conn).await
     }
     .await;
     match result {
         Ok(_) => eprintln!(
-            "  CHECKPOINT before P5: {:.2} s",
+            "  ANALYZE and CHECKPOINT before {before}: {:.2} s",
             started.elapsed().as_secs_f64()
         ),
         // CHECKPOINT needs a superuser or pg_checkpoint; measure without it then.
-        Err(error) => eprintln!("  no CHECKPOINT before P5 ({error}); a checkpoint may fall in it"),
+        Err(error) => {
+            eprintln!("  no CHECKPOINT before {before} ({error}); a checkpoint may fall in it")
+        }
     }
 }
 

@@ -10,7 +10,8 @@
 //! stamps the send); lost actions (not SUCCEEDED) and duplicated executions (a pod
 //! whose restart count is not exactly 1). The baseline is etcd's own put → watch
 //! latency for the same count at the same rate: a watch per cluster prefix, the puts
-//! spread over the clusters by the same number of clients.
+//! spread over the clusters by the same number of clients. On PostgreSQL the
+//! database is settled (ANALYZE, CHECKPOINT) after the fleet's setup, as before P5.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -210,6 +211,9 @@ pub async fn run(
     let mut clients = Vec::new();
     for _ in 0..scale.clients {
         clients.push(server.client().await);
+    }
+    if backend == Backend::Postgres {
+        super::settle_postgres("P8", &server.database_url).await;
     }
     hook("start");
     let cpu = super::cpu_snapshot();

@@ -221,9 +221,9 @@ pub(super) async fn settle_postgres(before: &str, database_url: &str) {
             started.elapsed().as_secs_f64()
         ),
         // CHECKPOINT needs a superuser or pg_checkpoint; measure without it then.
-        Err(error) => {
-            eprintln!("  no CHECKPOINT before {before} ({error}); a checkpoint may fall in it")
-        }
+        Err(error) => eprintln!(
+            "  PostgreSQL not settled before {before} ({error}); an analysis or a checkpoint may fall in it"
+        ),
     }
 }
 

@@ -29,6 +29,7 @@ use super::executor::ActionExecutor;
 use crate::api::convert::{json_into_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
 use crate::net::LocalConnector;
+use crate::tasks::jittered;
 
 /// How an agent reaches the server.
 #[derive(Clone)]
@@ -157,7 +158,7 @@ pub async fn run_agent<B: ClusterBackend>(
                 backoff = (backoff * 2).min(options.max_backoff);
             }
         }
-        let jitter = Duration::from_millis(u64::from(uuid::Uuid::new_v4().as_bytes()[0]) % 100);
+        let jitter = jittered(Duration::from_millis(50), 1.0); // 0–100 ms
         tokio::select! {
             () = shutdown.cancelled() => return Ok(()),
             () = tokio::time::sleep(backoff + jitter) => {}

@@ -24,6 +24,7 @@ use crate::metrics::{GaugeHold, METRICS};
 use crate::store::cluster::cluster_list_all;
 use crate::store::rsync_resource::ResourceKey;
 use crate::store::status::{RsyncWork, rsync_work};
+use crate::tasks::jittered;
 
 /// Tuning of the workers.
 #[derive(Debug, Clone)]
@@ -181,7 +182,7 @@ impl RsyncEngine {
                 }
             };
             let wait = if failing {
-                let wait = backoff + jittered(Duration::from_millis(50), 1.0) / 2;
+                let wait = backoff + jittered(Duration::from_millis(25), 1.0); // + 0–50 ms
                 backoff = (backoff * 2).min(self.options.backoff_max);
                 METRICS.rsync_retries.inc();
                 METRICS.rsync_backoff.observe(wait.as_secs_f64());
@@ -305,34 +306,5 @@ impl RsyncEngine {
             outcomes.push((item, outcome));
         }
         Some(outcomes)
-    }
-}
-
-/// `base` scaled by a random factor in [1 - spread, 1 + spread).
-fn jittered(base: Duration, spread: f64) -> Duration {
-    let random = uuid::Uuid::new_v4();
-    let bytes = random.as_bytes();
-    let unit = f64::from(u16::from_le_bytes([bytes[0], bytes[1]])) / 65_536.0;
-    base.mul_f64(1.0 - spread + 2.0 * spread * unit)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn jitter_spreads_within_its_bounds() {
-        let base = Duration::from_secs(10);
-        let waits: Vec<Duration> = (0..1000).map(|_| jittered(base, 0.25)).collect();
-        assert!(
-            waits
-                .iter()
-                .all(|w| *w >= base.mul_f64(0.75) && *w < base.mul_f64(1.25))
-        );
-        let below = waits.iter().filter(|w| **w < base).count();
-        assert!(
-            (350..650).contains(&below),
-            "{below} of 1000 below the base"
-        );
     }
 }

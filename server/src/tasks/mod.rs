@@ -119,3 +119,33 @@ fn record_run(task: &str, took: Duration, ok: bool) {
             .set(now);
     }
 }
+
+/// `base` scaled by a random factor in [1 - spread, 1 + spread): the jitter of retries
+/// and periodic re-reads, so that many workers started together do not act together.
+pub fn jittered(base: Duration, spread: f64) -> Duration {
+    let random = uuid::Uuid::new_v4();
+    let bytes = random.as_bytes();
+    let unit = f64::from(u16::from_le_bytes([bytes[0], bytes[1]])) / 65_536.0;
+    base.mul_f64(1.0 - spread + 2.0 * spread * unit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jitter_spreads_within_its_bounds() {
+        let base = Duration::from_secs(10);
+        let waits: Vec<Duration> = (0..1000).map(|_| jittered(base, 0.25)).collect();
+        assert!(
+            waits
+                .iter()
+                .all(|w| *w >= base.mul_f64(0.75) && *w < base.mul_f64(1.25))
+        );
+        let below = waits.iter().filter(|w| **w < base).count();
+        assert!(
+            (350..650).contains(&below),
+            "{below} of 1000 below the base"
+        );
+    }
+}

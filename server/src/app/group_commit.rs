@@ -61,6 +61,12 @@ impl<I> GroupCommit<I> {
         }
     }
 
+    /// At most `n` groups in flight at once, on either backend.
+    pub fn turns(mut self, n: usize) -> Self {
+        self.turns = Semaphore::new(n);
+        self
+    }
+
     /// Light groups, whose queue weighed less than `weight` when their caller queued,
     /// are written one at a time; heavier ones still take any free turn. Groups that
     /// would write the same rows (one intent group's totals and conditions) then wait

@@ -7,6 +7,7 @@
 
 mod cache;
 mod decide;
+mod targets;
 mod write;
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use std::time::Duration;
 use serde_json::Value;
 
 use self::cache::OpenActions;
+use self::targets::TargetReads;
 use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
@@ -25,7 +27,7 @@ use crate::store::action::{
     action_delete, action_get, action_list, clusters_existing,
 };
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
-use crate::store::{Store, Tx};
+use crate::store::{Backend, Store, Tx};
 
 /// The label that marks a VM pod: KubeVirt puts it on every virt-launcher pod (its
 /// value is the VirtualMachineInstance's name).
@@ -106,6 +108,8 @@ pub struct Actions {
     group: Arc<Group>,
     /// The open actions as this server last wrote them.
     open: Arc<OpenActions>,
+    /// Creates' targets, read ahead of their write groups.
+    targets: Arc<TargetReads>,
 }
 
 impl Actions {
@@ -113,6 +117,7 @@ impl Actions {
         Self {
             group: Arc::new(Group::new()),
             open: Arc::default(),
+            targets: Arc::new(TargetReads::new(store.backend())),
             store,
             options,
             hooks,
@@ -145,10 +150,10 @@ impl Actions {
     /// The target is read and checked with the group of changes that writes the
     /// action (one read for the creates of a group).
     pub async fn create(&self, new: NewAction, key: Option<&RequestKey>) -> Result<ActionRecord> {
-        let change = Change::Create(Box::new(new));
         let (created, _) = match key {
             // A retry returns the first response: the request's own transaction.
             Some(key) => {
+                let change = Change::Create(Box::new(new), None);
                 let options = self.options.clone();
                 let created = idempotent(&self.store, Some(key), async |tx: &mut Tx| {
                     apply_in(tx, change, &options).await
@@ -157,7 +162,13 @@ impl Actions {
                 self.changed(&created.0, false).await;
                 created
             }
-            None => self.write(change).await?,
+            None => {
+                let target = match self.store.backend() {
+                    Backend::Postgres => Some(self.targets.read(&self.store, &new).await?),
+                    Backend::Sqlite => None,
+                };
+                self.write(Change::Create(Box::new(new), target)).await?
+            }
         };
         Ok(created)
     }

@@ -23,6 +23,7 @@ use tracing::debug;
 
 use super::cache::OpenActions;
 use super::decide::{Decided, decide_moves};
+use super::targets::ReadTarget;
 use super::{
     ACTIONS_TARGET, ActionOptions, Actions, NewAction, Report, cluster_not_found, describe_target,
     event, new_action, pod_of,
@@ -38,12 +39,13 @@ use crate::store::watch::{ActionChange, NewEvent, ROW_EVENTS, row_json, stored_e
 use crate::store::{Autocommit, Backend, RowLock, Store, Tx, now_micros};
 
 /// Changes per group transaction, at most.
-const GROUP_CHANGES: usize = 512;
+pub(super) const GROUP_CHANGES: usize = 512;
 
 /// A change of an action.
 pub(super) enum Change {
-    /// Insert a new action (PENDING), once its target is read and checked.
-    Create(Box<NewAction>),
+    /// Insert a new action (PENDING), once its target is read and checked: read ahead
+    /// (see [`super::targets`]), or else with the group.
+    Create(Box<NewAction>, Option<ReadTarget>),
     /// Move an existing action by `step`, if its etag (when given) still matches.
     Move {
         id: ActionId,
@@ -151,7 +153,7 @@ impl Actions {
         let size = group.len();
         let creates = group
             .iter()
-            .filter(|(change, _)| matches!(change, Change::Create(_)))
+            .filter(|(change, _)| matches!(change, Change::Create(..)))
             .count();
         let mut writer = match writer {
             Ok(writer) => writer,
@@ -290,7 +292,7 @@ impl Change {
     /// lose one).
     fn retry_copy(&self) -> Option<Change> {
         match self {
-            Change::Create(_) => None,
+            Change::Create(..) => None,
             Change::Move { id, etag, step } => Some(Change::Move {
                 id: *id,
                 etag: *etag,
@@ -302,7 +304,7 @@ impl Change {
     /// The action a move moves.
     fn target(&self) -> Option<ActionId> {
         match self {
-            Change::Create(_) => None,
+            Change::Create(..) => None,
             Change::Move { id, .. } => Some(*id),
         }
     }
@@ -350,11 +352,11 @@ async fn read_and_decide(
     let targets: Vec<(&str, &str, &str)> = changes
         .iter()
         .filter_map(|change| match change {
-            Change::Create(new) => {
+            Change::Create(new, None) => {
                 let (namespace, pod) = pod_of(new);
                 Some((new.cluster.as_str(), namespace, pod))
             }
-            Change::Move { .. } => None,
+            Change::Create(_, Some(_)) | Change::Move { .. } => None,
         })
         .collect();
     let mut clusters = action_clusters(conn, &targets).await?.into_iter();
@@ -364,8 +366,11 @@ async fn read_and_decide(
     let mut moves = Vec::new();
     for change in changes {
         match change {
-            Change::Create(new) => {
-                let cluster = clusters.next().expect("one read per create");
+            Change::Create(new, read) => {
+                let cluster = match read {
+                    Some(ReadTarget(cluster)) => cluster,
+                    None => clusters.next().expect("one read per create not read ahead"),
+                };
                 decided.push(Some(match new_action(*new, cluster, options, now) {
                     Ok(action) => Decided::Insert(action),
                     Err(refused) => Decided::Done(Err(refused)),

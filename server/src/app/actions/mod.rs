@@ -147,8 +147,9 @@ impl Actions {
 
     /// Validates the target against what the cluster's agent reported, then persists
     /// the action PENDING. A second open action on the same pod or node is ABORTED.
-    /// The target is read and checked with the group of changes that writes the
-    /// action (one read for the creates of a group).
+    /// Without a request id the target is read in one statement for a group of
+    /// creates: on PostgreSQL ahead of the write group (see `targets`), on SQLite by
+    /// the write group itself; with one, in the request's own transaction.
     pub async fn create(&self, new: NewAction, key: Option<&RequestKey>) -> Result<ActionRecord> {
         let (created, _) = match key {
             // A retry returns the first response: the request's own transaction.

@@ -37,7 +37,9 @@ impl Store {
     /// SQLite: copies the write-ahead log into the database as far as readers allow,
     /// without blocking writers (a PASSIVE checkpoint); past `WAL_RESTART_FRAMES`, also
     /// starts the log over. Returns the frames in the log and the frames checkpointed
-    /// (before any restart); `None` on PostgreSQL.
+    /// (before any restart); `None` on PostgreSQL. Both are -1 when the checkpoint
+    /// could not run at that instant because another one was running (a commit's
+    /// own, past the backstop); the next round tries again.
     ///
     /// The log only goes back to its start when a writer begins with every frame
     /// copied and no reader left on the old frames. Under a steady write load a PASSIVE
@@ -237,8 +239,13 @@ mod tests {
         let writing = tokio::spawn({
             let (store, stop, commits) = (store.clone(), stop.clone(), commits.clone());
             async move {
+                // One small commit a millisecond or so: the log must not reach the
+                // 10,000-page backstop, where a commit checkpoints it itself (and a
+                // checkpoint beside it cannot run), however late this test's steps
+                // come on a loaded machine.
                 while !stop.load(Ordering::Relaxed) {
-                    fill(&store, 1).await;
+                    write(&store, "INSERT INTO filler (body) VALUES ('y')").await;
+                    tokio::time::sleep(Duration::from_millis(1)).await;
                     commits.fetch_add(1, Ordering::Relaxed);
                 }
             }

@@ -108,8 +108,8 @@ pub struct Actions {
     group: Arc<Group>,
     /// The open actions as this server last wrote them.
     open: Arc<OpenActions>,
-    /// Creates' targets, read ahead of their write groups.
-    targets: Arc<TargetReads>,
+    /// Creates' targets, read ahead of their write groups (PostgreSQL only).
+    targets: Option<Arc<TargetReads>>,
 }
 
 impl Actions {
@@ -117,7 +117,7 @@ impl Actions {
         Self {
             group: Arc::new(Group::new()),
             open: Arc::default(),
-            targets: Arc::new(TargetReads::new(store.backend())),
+            targets: (store.backend() == Backend::Postgres).then(|| Arc::new(TargetReads::new())),
             store,
             options,
             hooks,
@@ -164,9 +164,9 @@ impl Actions {
                 created
             }
             None => {
-                let target = match self.store.backend() {
-                    Backend::Postgres => Some(self.targets.read(&self.store, &new).await?),
-                    Backend::Sqlite => None,
+                let target = match &self.targets {
+                    Some(targets) => Some(targets.read(&self.store, &new).await?),
+                    None => None,
                 };
                 self.write(Change::Create(Box::new(new), target)).await?
             }

@@ -41,11 +41,11 @@ struct Asked {
 }
 
 impl TargetReads {
-    pub(super) fn new(backend: Backend) -> TargetReads {
+    pub(super) fn new() -> TargetReads {
         TargetReads {
             // One read group at a time: each is a single statement, and whatever
             // queues while it runs goes in the next.
-            group: GroupCommit::new(backend, GROUP_CHANGES, |_| 1).turns(1),
+            group: GroupCommit::new(Backend::Postgres, GROUP_CHANGES, |_| 1).turns(1),
         }
     }
 

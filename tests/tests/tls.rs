@@ -153,11 +153,13 @@ async fn mtls_requires_a_client_certificate_from_its_ca(backend: Backend) {
     try_call(foreign)
         .await
         .expect_err("a foreign client certificate");
-    let log = server.log();
-    assert!(
-        log.contains("TLS handshake failed") && log.contains("UnknownIssuer"),
-        "{log}"
-    );
+    // The client can see the refusal before the server has written its line.
+    let logged = wait_until(Duration::from_secs(5), async || {
+        let log = server.log();
+        log.contains("TLS handshake failed") && log.contains("UnknownIssuer")
+    })
+    .await;
+    assert!(logged, "{}", server.log());
 }
 
 async fn next_event(events: &mut WatchEvents) -> WatchEvent {

@@ -56,6 +56,7 @@ fn bundle(instance: &str, a: usize, docs: usize) -> Bundle {
             })
             .collect(),
         deployment_id,
+        partial: false,
     }
 }
 

@@ -8,14 +8,16 @@ use flotilla_client::names;
 use flotilla_client::v1::connect_request::Message as Up;
 use flotilla_client::v1::*;
 use flotilla_tests::{
-    TestAgent, TestServer, e2e_suite, eventually, wait_action, wait_connectivity,
+    TestAgent, TestServer, e2e_suite, eventually, json_struct, wait_action, wait_connectivity,
 };
+use serde_json::json;
 
 e2e_suite!(
     args = ["--agent-heartbeat-millis", "1000", "--sim", "false"],
     remote_agents_converge_and_survive_a_silent_agent,
     tokens_are_checked_and_rotatable,
     malformed_agent_message_closes_the_session_only,
+    partial_bundle_states_change_only_what_they_list,
     one_process_serves_a_sim_fleet,
 );
 
@@ -208,6 +210,130 @@ async fn malformed_agent_message_closes_the_session_only(server: &TestServer) {
     // Nothing else was touched: the cluster and its token still work.
     let _agent = TestAgent::start(server, &cluster, &tokens["m"]);
     wait_connectivity(&client, &cluster, Connectivity::Available).await;
+}
+
+/// A session's partial bundle states (only what changed) leave the resources they do
+/// not list as they were; a full one still takes away what it omits. The agent here
+/// is the test itself, so that it controls each state exactly.
+async fn partial_bundle_states_change_only_what_they_list(server: &TestServer) {
+    let mut client = server.client().await;
+    let tokens = clusters(&mut client, &["r"]).await;
+    let (tx, rx) = tokio::sync::mpsc::channel(64);
+    let send = |message| {
+        let tx = tx.clone();
+        async move {
+            tx.send(ConnectRequest {
+                message: Some(message),
+            })
+            .await
+            .unwrap()
+        }
+    };
+    send(Up::Hello(AgentHello {
+        cluster: names::cluster("cp", "r"),
+        ..Default::default()
+    }))
+    .await;
+    let mut request = tonic::Request::new(tokio_stream::wrappers::ReceiverStream::new(rx));
+    request.metadata_mut().insert(
+        "authorization",
+        format!("Bearer {}", tokens["r"]).parse().unwrap(),
+    );
+    let mut down = client.agent.connect(request).await.unwrap().into_inner();
+    match down.message().await.unwrap().unwrap().message {
+        Some(connect_response::Message::Accepted(accepted)) => {
+            assert!(accepted.partial_bundles, "the server takes partial states")
+        }
+        other => panic!("expected the acceptance, got {other:?}"),
+    }
+    // One app of two ConfigMaps: apply both.
+    let dig = deployment(&mut client, 1, 2, false, &["r"]).await;
+    instantiate(&mut client, &dig).await;
+    let mut deployment_id = String::new();
+    for _ in 0..2 {
+        let apply = loop {
+            match down.message().await.unwrap().unwrap().message {
+                Some(connect_response::Message::Apply(apply)) => break apply,
+                _ => continue,
+            }
+        };
+        deployment_id = apply.deployment_id.clone();
+        send(Up::Result(ResourceResult {
+            operation_id: apply.operation_id,
+            success: true,
+            error: String::new(),
+        }))
+        .await;
+    }
+    let config_map = |name: &str| ObservedResource {
+        gvk: Some(GroupVersionKind {
+            version: "v1".into(),
+            kind: "ConfigMap".into(),
+            ..Default::default()
+        }),
+        name: name.into(),
+        metadata: Some(json_struct(&json!({"name": name}))),
+        ..Default::default()
+    };
+    let pod = |name: &str, ready: bool| ObservedResource {
+        gvk: Some(GroupVersionKind {
+            version: "v1".into(),
+            kind: "Pod".into(),
+            ..Default::default()
+        }),
+        name: name.into(),
+        metadata: Some(json_struct(&json!({
+            "name": name,
+            "ownerReferences": [{"kind": "ReplicaSet", "name": "app0"}],
+        }))),
+        status: Some(json_struct(&json!({
+            "conditions": [{"type": "Ready", "status": if ready { "True" } else { "False" }}],
+        }))),
+        ..Default::default()
+    };
+    let state = |resources: Vec<ObservedResource>, partial: bool| {
+        Up::BundleState(ResourceBundleState {
+            deployment_id: deployment_id.clone(),
+            resources,
+            partial,
+            ..Default::default()
+        })
+    };
+    let wait = |present: i32, ready: i32, not_ready: i32, what: &'static str| {
+        let client = client.clone();
+        let dig = dig.clone();
+        async move {
+            eventually(WAIT, what, || {
+                let mut client = client.clone();
+                let dig = dig.clone();
+                async move {
+                    let s = summary(&mut client, &dig, &[]).await;
+                    let c = s.cluster_status.unwrap_or_default();
+                    let r = s.readiness.unwrap_or_default();
+                    (c.present == present && r.ready == ready && r.not_ready == not_ready)
+                        .then_some(())
+                }
+            })
+            .await
+        }
+    };
+    let cms = || vec![config_map("app0-cm0"), config_map("app0-cm1")];
+    let mut full = cms();
+    full.extend([pod("app0-a", true), pod("app0-b", true)]);
+    send(state(full, false)).await;
+    wait(4, 4, 0, "the full state: 2 ConfigMaps and 2 ready pods").await;
+
+    // A partial state of one pod changes that pod only.
+    send(state(vec![pod("app0-b", false)], true)).await;
+    wait(4, 3, 1, "app0-b not ready, the rest as it was").await;
+    // One that lists a new pod adds it.
+    send(state(vec![pod("app0-c", true)], true)).await;
+    wait(5, 4, 1, "app0-c joins").await;
+    // A full state still takes away what it omits (app0-a).
+    let mut full = cms();
+    full.extend([pod("app0-b", true), pod("app0-c", true)]);
+    send(state(full, false)).await;
+    wait(4, 4, 0, "app0-a gone, app0-b ready again").await;
 }
 
 /// `--sim-fleet`: one process, a session per cluster. Both good clusters converge and

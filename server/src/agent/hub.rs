@@ -8,6 +8,7 @@
 //! other sessions queued meanwhile (group commit). Opening and losing
 //! sessions updates the cluster's connectivity.
 
+use std::collections::btree_map::Entry;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -139,20 +140,29 @@ impl Session {
         self.pending.lock().expect("pending lock").clear();
     }
 
-    /// Queues a bundle state for ingest, replacing an older one of its deployment id.
+    /// Queues a bundle state for ingest, on top of an older one of its deployment id
+    /// still queued (a full state replaces it, a partial one is merged into it).
     fn queue_bundle(&self, bundle: Bundle) {
-        self.bundles
-            .lock()
-            .expect("bundles lock")
-            .insert(bundle.deployment_id.clone(), bundle);
+        let mut queued = self.bundles.lock().expect("bundles lock");
+        match queued.entry(bundle.deployment_id.clone()) {
+            Entry::Occupied(mut older) => older.get_mut().absorb(bundle),
+            Entry::Vacant(slot) => {
+                slot.insert(bundle);
+            }
+        }
+        drop(queued);
         self.bundles_ready.notify_one();
     }
 
-    /// Puts back bundles whose ingest failed, unless a newer state arrived meanwhile.
+    /// Puts back bundles whose ingest failed, beneath any newer state that arrived
+    /// meanwhile.
     fn requeue_bundles(&self, bundles: Vec<Bundle>) {
         let mut queued = self.bundles.lock().expect("bundles lock");
-        for bundle in bundles {
-            queued.entry(bundle.deployment_id.clone()).or_insert(bundle);
+        for mut bundle in bundles {
+            if let Some(newer) = queued.remove(&bundle.deployment_id) {
+                bundle.absorb(newer);
+            }
+            queued.insert(bundle.deployment_id.clone(), bundle);
         }
     }
 
@@ -251,6 +261,18 @@ async fn ingest_bundles(
             Err(error) => {
                 attempt = 0;
                 warn!(cluster = %session.cluster, %error, bundles = batch.len(), "cannot ingest bundle states");
+                // A partial state's changes are lost with it: its agent sends the
+                // deployment whole again rather than only what changes next.
+                let deployment_ids: Vec<String> = batch
+                    .into_iter()
+                    .filter(|b| b.partial)
+                    .map(|b| b.deployment_id)
+                    .collect();
+                if !deployment_ids.is_empty() {
+                    let _ = session
+                        .send(Down::Report(pb::ReportRequest { deployment_ids }))
+                        .await;
+                }
             }
         }
     }
@@ -352,6 +374,7 @@ impl AgentHub {
         session
             .send(Down::Accepted(pb::SessionAccepted {
                 heartbeat_interval_millis: self.heartbeat.as_millis() as i64,
+                partial_bundles: true,
             }))
             .await
             .map_err(|_| Error::Unavailable("the agent went away".into()))?;
@@ -537,6 +560,10 @@ impl AgentHub {
             }
             Some(Up::BundleState(bundle)) => {
                 let bundle = bundle_from_proto(bundle)?;
+                METRICS
+                    .agent_bundle_resources
+                    .with_label_values(&[if bundle.partial { "partial" } else { "full" }])
+                    .inc_by(bundle.resources.len() as u64);
                 parse_deployment_id(&bundle.deployment_id)?;
                 session.queue_bundle(bundle);
                 Ok(())
@@ -602,5 +629,6 @@ fn bundle_from_proto(bundle: pb::ResourceBundleState) -> Result<Bundle> {
     Ok(Bundle {
         deployment_id: bundle.deployment_id,
         resources,
+        partial: bundle.partial,
     })
 }

@@ -32,6 +32,7 @@ pub struct Metrics {
     // Agent sessions
     pub agent_sessions: IntGauge,
     pub agent_sessions_opened: IntCounter,
+    pub agent_bundle_resources: IntCounterVec,
     pub cluster_connectivity: IntGaugeVec,
     // rsync
     pub rsync_workers: IntGauge,
@@ -108,6 +109,11 @@ impl Metrics {
                 "Agent sessions open now (remote and embedded sim agents).",
             ),
             agent_sessions_opened: counter("agent_sessions_opened_total", "Agent sessions opened."),
+            agent_bundle_resources: counters(
+                "agent_bundle_resources_total",
+                "Resources received in agents' bundle states, by the state's kind (full: every resource of a deployment, partial: the changed ones).",
+                &["state"],
+            ),
             cluster_connectivity: gauges(
                 "cluster_connectivity",
                 "1 while the cluster's agent session is up, 0 while rsync retries it; one series per existing cluster that had a session.",
@@ -195,6 +201,7 @@ impl Metrics {
         register(Box::new(m.grpc_open_streams.clone()));
         register(Box::new(m.agent_sessions.clone()));
         register(Box::new(m.agent_sessions_opened.clone()));
+        register(Box::new(m.agent_bundle_resources.clone()));
         register(Box::new(m.cluster_connectivity.clone()));
         register(Box::new(m.rsync_workers.clone()));
         register(Box::new(m.rsync_in_flight.clone()));

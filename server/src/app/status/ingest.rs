@@ -2,6 +2,8 @@
 //! connectivity) brought into the store with the aggregates and events it moves, and
 //! the carry-over of a replaced instance's pods.
 
+use std::borrow::Cow;
+use std::collections::btree_map::Entry;
 use std::time::Instant;
 
 use tracing::debug;
@@ -45,13 +47,23 @@ impl StatusApp {
     /// transaction's fixed costs (owner locks, aggregates, conditions, the event
     /// log's revision, the commit) are paid once for all of them.
     pub async fn ingest_clusters(&self, batches: &[(&str, &[Bundle])]) -> Result<()> {
-        // The last state of each deployment of a cluster wins: the writes of one batch
-        // are made together, so one deployment must not appear twice in them.
-        let mut latest: BTreeMap<&str, BTreeMap<(InstanceId, String), &Bundle>> = BTreeMap::new();
+        // The states of one deployment of a cluster are taken together, the later on
+        // top: the writes of one batch are made together, so one deployment must not
+        // appear twice in them.
+        let mut latest: BTreeMap<&str, BTreeMap<(InstanceId, String), Cow<'_, Bundle>>> =
+            BTreeMap::new();
         for (cluster, bundles) in batches {
             let of_cluster = latest.entry(*cluster).or_default();
             for bundle in *bundles {
-                of_cluster.insert(parse_deployment_id(&bundle.deployment_id)?, bundle);
+                match of_cluster.entry(parse_deployment_id(&bundle.deployment_id)?) {
+                    Entry::Occupied(mut older) if bundle.partial => {
+                        older.get_mut().to_mut().absorb(bundle.clone())
+                    }
+                    Entry::Occupied(mut older) => *older.get_mut() = Cow::Borrowed(bundle),
+                    Entry::Vacant(slot) => {
+                        slot.insert(Cow::Borrowed(bundle));
+                    }
+                }
             }
         }
         let started = Instant::now();
@@ -81,14 +93,14 @@ impl StatusApp {
         // instances are ignored.
         let mut parsed: Vec<(&str, InstanceId, InstanceId, String, &Bundle)> = Vec::new();
         let mut owners: BTreeMap<(&str, InstanceId), Option<String>> = BTreeMap::new();
-        for (cluster, of_cluster) in latest {
+        for (cluster, of_cluster) in &latest {
             for ((base, app), bundle) in of_cluster {
-                let Some(Some((row, clusters))) = rows.get(&base) else {
+                let Some(Some((row, clusters))) = rows.get(base) else {
                     continue;
                 };
                 let placed = clusters.iter().any(|c| c == cluster);
                 owners.insert((cluster, row.id), placed.then(|| row.owner.clone()));
-                parsed.push((cluster, row.id, base, app, bundle));
+                parsed.push((cluster, row.id, *base, app.clone(), bundle));
             }
         }
         if owners.values().all(Option::is_none) {
@@ -455,6 +467,22 @@ fn ingest_one(
                 ));
                 (ClusterStatus::Present, o.readiness)
             }
+            // A partial state leaves what it does not list as it was.
+            None if bundle.partial => {
+                rows.extend(
+                    old_rows
+                        .iter()
+                        .find(|o| {
+                            o.rsync_backed
+                                && o.gvk.kind == r.gvk.kind
+                                && o.gvk.group == r.gvk.group
+                                && o.namespace == r.namespace
+                                && o.name == r.name
+                        })
+                        .cloned(),
+                );
+                continue;
+            }
             None if is_monitored(&r.gvk.kind) => (ClusterStatus::NotPresent, Readiness::None),
             None => (ClusterStatus::Unknown, Readiness::None),
         };
@@ -545,13 +573,18 @@ fn ingest_one(
             old.namespace.clone(),
             old.name.clone(),
         );
-        if !seen.contains(&key) {
-            rows.push(ClusterResourceRow {
+        if seen.contains(&key) {
+            continue;
+        }
+        rows.push(if bundle.partial {
+            old.clone()
+        } else {
+            ClusterResourceRow {
                 present: false,
                 readiness: String::new(),
                 ..old.clone()
-            });
-        }
+            }
+        });
     }
     for new in rows.iter().filter(|r| !r.rsync_backed) {
         let before = old_rows

@@ -56,6 +56,27 @@ pub(crate) use ingest::carry_over;
 pub struct Bundle {
     pub deployment_id: String,
     pub resources: Vec<Reported>,
+    /// Whether `resources` are only those that changed since the previous state (the
+    /// others are unchanged), not all the deployment holds.
+    pub partial: bool,
+}
+
+impl Bundle {
+    /// Takes in `newer`, a later state of the same deployment id: a full one replaces
+    /// this one; a partial one's resources replace or join this one's (which stays
+    /// full if it was).
+    pub fn absorb(&mut self, newer: Bundle) {
+        if !newer.partial {
+            *self = newer;
+            return;
+        }
+        for resource in newer.resources {
+            match self.resources.iter_mut().find(|r| r.is(&resource)) {
+                Some(older) => *older = resource,
+                None => self.resources.push(resource),
+            }
+        }
+    }
 }
 
 /// One resource of a bundle state, as ingest uses it: its identity, its readiness
@@ -92,6 +113,14 @@ impl Reported {
             namespace,
             name,
         }
+    }
+
+    /// Whether `other` is the same resource (a later state of it, perhaps).
+    pub fn is(&self, other: &Reported) -> bool {
+        self.gvk.kind == other.gvk.kind
+            && self.gvk.group == other.gvk.group
+            && self.name == other.name
+            && same_namespace(&self.namespace, &other.namespace)
     }
 }
 
@@ -689,6 +718,55 @@ mod tests {
         ] {
             assert!(parse_deployment_id(bad).is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn a_partial_state_joins_the_queued_one_and_a_full_one_replaces_it() {
+        let pod = |name: &str, ready: bool| {
+            let status = serde_json::json!({"conditions": [
+                {"type": "Ready", "status": if ready { "True" } else { "False" }}]});
+            Reported::new(
+                Gvk {
+                    group: String::new(),
+                    version: "v1".into(),
+                    kind: "Pod".into(),
+                },
+                String::new(),
+                name.into(),
+                &serde_json::json!({"name": name}),
+                &serde_json::json!({}),
+                &status,
+            )
+        };
+        let bundle = |resources, partial| Bundle {
+            deployment_id: "d".into(),
+            resources,
+            partial,
+        };
+        let states = |b: &Bundle| {
+            b.resources
+                .iter()
+                .map(|r| (r.name.clone(), r.readiness))
+                .collect::<Vec<_>>()
+        };
+        let mut queued = bundle(vec![pod("a", true), pod("b", true)], false);
+        queued.absorb(bundle(vec![pod("b", false), pod("c", true)], true));
+        assert!(!queued.partial, "a full state stays full");
+        assert_eq!(
+            states(&queued),
+            [
+                ("a".to_string(), Readiness::Ready),
+                ("b".to_string(), Readiness::NotReady),
+                ("c".to_string(), Readiness::Ready)
+            ]
+        );
+        let mut partial = bundle(vec![pod("a", false)], true);
+        partial.absorb(bundle(vec![pod("b", false)], true));
+        assert!(partial.partial, "partial on partial stays partial");
+        assert_eq!(states(&partial).len(), 2);
+        partial.absorb(bundle(vec![pod("c", true)], false));
+        assert!(!partial.partial);
+        assert_eq!(states(&partial), [("c".to_string(), Readiness::Ready)]);
     }
 
     #[test]

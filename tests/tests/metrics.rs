@@ -9,7 +9,7 @@ use std::time::Duration;
 use flotilla_client::v1::*;
 use flotilla_tests::demo::{DIG, approve_and_instantiate};
 use flotilla_tests::metrics::{scrape, value};
-use flotilla_tests::{Backend, TestServer, e2e_suite, eventually, free_port};
+use flotilla_tests::{Backend, TestServer, e2e_suite, eventually, free_port, wait_action};
 
 e2e_suite!(backend => metrics_follow_a_scenario);
 
@@ -106,6 +106,70 @@ async fn metrics_follow_a_scenario(backend: Backend) {
     assert_eq!(open(&text, "WatchStatus"), 1.0);
     assert_eq!(open(&text, "Connect"), 2.0);
     assert_eq!(value(&text, "flotilla_agent_sessions", &[]), 2.0);
+    // The agents reported each deployment whole first, then what changed; a reboot of
+    // the VM pod goes out as that pod, not as its deployment again.
+    let bundled = |text: &str, state: &str| {
+        value(
+            text,
+            "flotilla_agent_bundle_resources_total",
+            &[("state", state)],
+        )
+    };
+    let text = eventually(
+        Duration::from_secs(20),
+        "the applied resources reported",
+        || {
+            let metrics = metrics.clone();
+            async move {
+                let text = scrape(&metrics);
+                (bundled(&text, "full") > 0.0
+                    && bundled(&text, "full") + bundled(&text, "partial") >= 8.0)
+                    .then_some(text)
+            }
+        },
+    )
+    .await;
+    // Once the VM pod runs (the demo's pods start after a while), reboot it after a
+    // second: the reports from before are in by then.
+    let (reboot, settled) = eventually(Duration::from_secs(30), "guest-0 to run", || {
+        let mut client = client.clone();
+        let metrics = metrics.clone();
+        async move {
+            let reboot = client
+                .actions
+                .create_pod_action(CreatePodActionRequest {
+                    cluster: "clusterProviders/edge/clusters/cluster1".into(),
+                    pod: "guest-0".into(),
+                    action_name: "Reboot".into(),
+                    params: Some(create_pod_action_request::Params::RebootParams(
+                        RebootParams {
+                            delay_in_seconds: 1,
+                        },
+                    )),
+                    ..Default::default()
+                })
+                .await
+                .ok()?
+                .into_inner();
+            Some((reboot, scrape(&metrics)))
+        }
+    })
+    .await;
+    wait_action(&client, &reboot.name).await;
+    let rebooted = eventually(Duration::from_secs(20), "the reboot reported", || {
+        let metrics = metrics.clone();
+        let settled = settled.clone();
+        async move {
+            let text = scrape(&metrics);
+            (bundled(&text, "partial") > bundled(&settled, "partial")).then_some(text)
+        }
+    })
+    .await;
+    assert_eq!(
+        bundled(&rebooted, "full"),
+        bundled(&settled, "full"),
+        "{rebooted}"
+    );
 
     // A text PostgreSQL cannot store (NUL) is the request's fault: counted as
     // invalid input, never as an internal database error.

@@ -9,6 +9,7 @@ pub mod actions;
 pub mod backend;
 pub mod executor;
 pub mod hub;
+mod reports;
 pub mod runner;
 
 pub use hub::{AgentHub, ClusterLink, Session};

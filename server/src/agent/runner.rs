@@ -1,6 +1,7 @@
 //! The agent side of `AgentService.Connect`. It dials the server with its token, says
 //! hello with what it holds, applies and deletes what the server sends, reports one
-//! ResourceBundleState per deployment id on change (debounced) and heartbeats. When
+//! ResourceBundleState per deployment id on change (debounced; after the first, only
+//! what changed, see `reports`) and heartbeats. When
 //! the session drops it reconnects with exponential backoff and jitter; the server
 //! then re-sends its desired state and the agent reports everything it has.
 
@@ -26,6 +27,7 @@ use tracing::{debug, info};
 
 use super::backend::ClusterBackend;
 use super::executor::ActionExecutor;
+use super::reports::Sent;
 use crate::api::convert::{json_into_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
 use crate::net::LocalConnector;
@@ -166,9 +168,15 @@ pub async fn run_agent<B: ClusterBackend>(
     }
 }
 
-fn bundle_message<B: ClusterBackend>(backend: &B, deployment_id: &str) -> pb::ConnectRequest {
-    let resources = backend
-        .bundle(deployment_id)
+/// The state of `deployment_id` to report, if any (see [`Sent`]).
+fn bundle_message<B: ClusterBackend>(
+    backend: &B,
+    sent: &mut Sent,
+    deployment_id: &str,
+) -> Option<pb::ConnectRequest> {
+    let report = sent.report(deployment_id, backend.bundle(deployment_id))?;
+    let resources = report
+        .resources
         .into_iter()
         .map(|o| pb::ObservedResource {
             gvk: Some(pb::GroupVersionKind {
@@ -183,13 +191,14 @@ fn bundle_message<B: ClusterBackend>(backend: &B, deployment_id: &str) -> pb::Co
             status: Some(json_into_struct(o.status)),
         })
         .collect();
-    pb::ConnectRequest {
+    Some(pb::ConnectRequest {
         message: Some(Up::BundleState(pb::ResourceBundleState {
             deployment_id: deployment_id.to_string(),
             resources,
             observe_time: crate::api::convert::timestamp(crate::store::now_micros()),
+            partial: report.partial,
         })),
-    }
+    })
 }
 
 /// The action executor and the reports it queued (they wait across sessions).
@@ -240,10 +249,13 @@ async fn session<B: ClusterBackend>(
         .await?
         .into_inner();
 
-    let heartbeat = match down.message().await? {
+    let (heartbeat, mut sent) = match down.message().await? {
         Some(pb::ConnectResponse {
             message: Some(Down::Accepted(accepted)),
-        }) => Duration::from_millis(accepted.heartbeat_interval_millis.max(100) as u64),
+        }) => (
+            Duration::from_millis(accepted.heartbeat_interval_millis.max(100) as u64),
+            Sent::new(accepted.partial_bundles),
+        ),
         other => {
             return Ok(SessionEnd::Lost(format!(
                 "unexpected first message {other:?}"
@@ -253,7 +265,9 @@ async fn session<B: ClusterBackend>(
     info!(cluster = %options.cluster, "agent session established");
     // Report everything the cluster holds: the server reconciles from it.
     for id in backend.deployment_ids() {
-        let _ = up.send(bundle_message(&**backend, &id)).await;
+        if let Some(message) = bundle_message(&**backend, &mut sent, &id) {
+            let _ = up.send(message).await;
+        }
     }
     // Operations run side by side (a Kubernetes API call takes a round trip); each
     // answers when it is done.
@@ -292,7 +306,10 @@ async fn session<B: ClusterBackend>(
             }
             () = &mut debounce, if !pending.is_empty() => {
                 for id in std::mem::take(&mut pending) {
-                    if up.send(bundle_message(&**backend, &id)).await.is_err() {
+                    let Some(message) = bundle_message(&**backend, &mut sent, &id) else {
+                        continue;
+                    };
+                    if up.send(message).await.is_err() {
                         return Ok(SessionEnd::Lost("upstream closed".into()));
                     }
                 }
@@ -305,6 +322,12 @@ async fn session<B: ClusterBackend>(
                     Err(status) if status.code() == Code::Unauthenticated => return Err(status),
                     Err(status) => return Ok(SessionEnd::Lost(status.to_string())),
                 };
+                // The server asks for states it needs whole (after an update, say).
+                if let Some(Down::Report(request)) = &message.message {
+                    for id in &request.deployment_ids {
+                        sent.forget(id);
+                    }
+                }
                 if let Some(operation) = handle(backend, executor, message) {
                     operations.push(operation);
                 }

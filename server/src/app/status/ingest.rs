@@ -149,14 +149,37 @@ impl StatusApp {
             let Some((_, _, base, _, _)) = of_deployment.first() else {
                 continue;
             };
-            let apps = of_deployment
-                .iter()
-                .map(|(_, _, _, app, _)| app.as_str())
-                .collect();
-            wanted
-                .entry((*instance, *base))
-                .or_default()
-                .push((*cluster, apps));
+            let reads = wanted.entry((*instance, *base)).or_default();
+            let mut apps = Vec::new();
+            for (_, _, _, app, bundle) in of_deployment {
+                if !bundle.partial {
+                    apps.push(app.as_str());
+                    continue;
+                }
+                // What a partial state lists, under either spelling of the default
+                // namespace (ingest matches them as one).
+                for r in &bundle.resources {
+                    let key = |namespace| {
+                        [
+                            *cluster,
+                            app.as_str(),
+                            &r.gvk.kind,
+                            &r.gvk.group,
+                            namespace,
+                            &r.name,
+                        ]
+                    };
+                    reads.listed.push(key(&r.namespace));
+                    match r.namespace.as_str() {
+                        "" => reads.listed.push(key("default")),
+                        "default" => reads.listed.push(key("")),
+                        _ => {}
+                    }
+                }
+            }
+            if !apps.is_empty() {
+                reads.whole.push((*cluster, apps));
+            }
         }
         let mut rendered = BTreeMap::new();
         let mut reported = BTreeMap::new();
@@ -407,7 +430,7 @@ async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Re
 
 /// The deployments an ingest batch reads, by (instance, deployment base): each
 /// cluster with its apps.
-type Wanted<'a> = BTreeMap<(InstanceId, InstanceId), Vec<(&'a str, Vec<&'a str>)>>;
+type Wanted<'a> = BTreeMap<(InstanceId, InstanceId), BatchReads<'a>>;
 
 /// One deployment of an ingest batch with what is stored for it.
 struct Deployment<'a> {

@@ -36,11 +36,11 @@ use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list,
 };
 use crate::store::status::{
-    ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow, RsyncWork, Scope,
-    StatusMove, applied_deployments, cluster_only_of_base, cluster_resources_for_bundles,
-    cluster_resources_page, clusters_with_rsync_status, counts_for_names, counts_sum,
-    instance_apps, owners_placed_on, placed_connectivity, rsync_bulk_transition,
-    rsync_rows_for_bundles, rsync_set_statuses,
+    BatchReads, ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow,
+    RsyncWork, Scope, StatusMove, applied_deployments, cluster_only_of_base,
+    cluster_resources_for_bundles, cluster_resources_page, clusters_with_rsync_status,
+    counts_for_names, counts_sum, instance_apps, owners_placed_on, placed_connectivity,
+    rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
 };
 use crate::store::watch::{Body, NewEvent, Statuses};
 use crate::store::{Backend, RowLock, Store, Tx, now_micros};

@@ -193,15 +193,20 @@ pub struct ObservedRsyncRow {
 pub(crate) const REPORTS_OF_INSTANCE: &str =
     "base_id = (SELECT deployment_base FROM instances WHERE id = $1)";
 
-/// The deployments of one instance an ingest batch reads: each cluster with its
-/// apps.
-pub type BatchDeployments<'a> = [(&'a str, Vec<&'a str>)];
+/// What an ingest batch reads of one instance: the deployments whose states are whole
+/// (cluster, apps), and the resources partial states list (cluster, app, kind, group,
+/// namespace, name): ingest compares a partial state with those rows only.
+#[derive(Debug, Default)]
+pub struct BatchReads<'a> {
+    pub whole: Vec<(&'a str, Vec<&'a str>)>,
+    pub listed: Vec<[&'a str; 6]>,
+}
 
-/// `columns` of the rows of `table` whose `id_column` is `id`, for the apps of each
-/// cluster of `wanted`, in (cluster, app, key) order: the reads of a whole ingest
-/// batch in one statement. The (cluster, app) pairs are one JSON array joined as the
-/// outer side, so both backends seek the (id, app, cluster, ...) key once per pair,
-/// and the statement has one text whatever the batch: terms of their own per cluster
+/// `columns` of the rows of `table` whose `id_column` is `id` that `wanted` reads,
+/// in (cluster, app, key) order: the reads of a whole ingest batch in two statements.
+/// The (cluster, app) pairs, and the listed keys, are a JSON array joined as the outer
+/// side, so both backends seek the (id, app, cluster, ...) key once per pair or key,
+/// and each statement has one text whatever the batch: terms of their own per cluster
 /// (`cluster = ? AND app IN (?, ?)`) made a new statement for every shape of batch
 /// (240 a P8 run), each prepared and planned again, and pushed the statements in
 /// use out of sqlx's cache. A row-value IN over the pairs made SQLite scan every row
@@ -213,29 +218,48 @@ async fn bundle_rows(
     table: &str,
     id_column: &str,
     id: &str,
-    wanted: &BatchDeployments<'_>,
+    wanted: &BatchReads<'_>,
 ) -> Result<Vec<sqlx::any::AnyRow>> {
     let pairs: Vec<(&str, &str)> = wanted
+        .whole
         .iter()
         .flat_map(|(cluster, apps)| apps.iter().map(move |app| (*cluster, *app)))
         .collect();
-    if pairs.is_empty() {
-        return Ok(Vec::new());
-    }
+    let mut rows = Vec::new();
     // CROSS JOIN: SQLite keeps the pairs as the outer loop (PostgreSQL plans it as
     // an inner join).
-    let sql = format!(
-        "SELECT {columns} FROM {} w CROSS JOIN {table} t \
-         WHERE t.{id_column} = $1 AND t.app = w.a AND t.cluster = w.c \
-         ORDER BY cluster, app, kind, api_group, namespace, name",
-        json_table(conn, 2, &["c", "a"])
-    );
-    sqlx::query(&sql)
-        .bind(id)
-        .bind(serde_json::to_string(&pairs).map_err(Error::internal)?)
-        .fetch_all(conn)
-        .await
-        .map_err(db_error)
+    if !pairs.is_empty() {
+        let sql = format!(
+            "SELECT {columns} FROM {} w CROSS JOIN {table} t \
+             WHERE t.{id_column} = $1 AND t.app = w.a AND t.cluster = w.c \
+             ORDER BY cluster, app, kind, api_group, namespace, name",
+            json_table(conn, 2, &["c", "a"])
+        );
+        rows = sqlx::query(&sql)
+            .bind(id)
+            .bind(serde_json::to_string(&pairs).map_err(Error::internal)?)
+            .fetch_all(&mut *conn)
+            .await
+            .map_err(db_error)?;
+    }
+    if !wanted.listed.is_empty() {
+        let sql = format!(
+            "SELECT {columns} FROM {} w CROSS JOIN {table} t \
+             WHERE t.{id_column} = $1 AND t.app = w.a AND t.cluster = w.c AND t.kind = w.k \
+             AND t.api_group = w.g AND t.namespace = w.n AND t.name = w.m \
+             ORDER BY cluster, app, kind, api_group, namespace, name",
+            json_table(conn, 2, &["c", "a", "k", "g", "n", "m"])
+        );
+        rows.extend(
+            sqlx::query(&sql)
+                .bind(id)
+                .bind(serde_json::to_string(&wanted.listed).map_err(Error::internal)?)
+                .fetch_all(conn)
+                .await
+                .map_err(db_error)?,
+        );
+    }
+    Ok(rows)
 }
 
 /// The rendered resources of `instance` for the deployments of `wanted`, with their
@@ -243,7 +267,7 @@ async fn bundle_rows(
 pub async fn rsync_rows_for_bundles(
     conn: &mut AnyConnection,
     instance: InstanceId,
-    wanted: &BatchDeployments<'_>,
+    wanted: &BatchReads<'_>,
 ) -> Result<BTreeMap<(String, String), Vec<ObservedRsyncRow>>> {
     let mut by_deployment: BTreeMap<(String, String), Vec<ObservedRsyncRow>> = BTreeMap::new();
     let columns = "cluster, app, kind, api_group, api_version, namespace, name, rsync_status, \
@@ -312,7 +336,7 @@ impl ClusterResourceRow {
 pub async fn cluster_resources_for_bundles(
     conn: &mut AnyConnection,
     base: InstanceId,
-    wanted: &BatchDeployments<'_>,
+    wanted: &BatchReads<'_>,
 ) -> Result<BTreeMap<(String, String), Vec<ClusterResourceRow>>> {
     let mut by_deployment: BTreeMap<(String, String), Vec<ClusterResourceRow>> = BTreeMap::new();
     let id = base.to_string();

@@ -29,7 +29,7 @@ from google.protobuf import struct_pb2 as google_dot_protobuf_dot_struct__pb2
 from google.protobuf import timestamp_pb2 as google_dot_protobuf_dot_timestamp__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x66lotilla/v1/agent.proto\x12\x0b\x66lotilla.v1\x1a\x18\x66lotilla/v1/action.proto\x1a\x18\x66lotilla/v1/common.proto\x1a\x1b\x66lotilla/v1/simulator.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xda\x01\n\x10ObservedResource\x12*\n\x03gvk\x18\x01 \x01(\x0b\x32\x1d.flotilla.v1.GroupVersionKind\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12)\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12%\n\x04spec\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\'\n\x06status\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\"\x90\x01\n\x13ResourceBundleState\x12\x15\n\rdeployment_id\x18\x01 \x01(\t\x12\x30\n\tresources\x18\x02 \x03(\x0b\x32\x1d.flotilla.v1.ObservedResource\x12\x30\n\x0cobserve_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\xb8\x01\n\nAgentHello\x12\x0f\n\x07\x63luster\x18\x01 \x01(\t\x12\x15\n\ragent_version\x18\x02 \x01(\t\x12\x16\n\x0e\x64\x65ployment_ids\x18\x03 \x03(\t\x12\x17\n\x0fmonitored_kinds\x18\x04 \x03(\t\x12\r\n\x05nodes\x18\x05 \x03(\t\x12\x18\n\x10\x65xecutes_actions\x18\x06 \x01(\x08\x12\x0f\n\x07\x62\x61\x63kend\x18\x07 \x01(\t\x12\x17\n\x0f\x63luster_version\x18\x08 \x01(\t\"U\n\x0b\x41\x63tionClaim\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07granted\x18\x02 \x01(\x08\x12\'\n\x05state\x18\x03 \x01(\x0e\x32\x18.flotilla.v1.ActionState\"F\n\x0eResourceResult\x12\x14\n\x0coperation_id\x18\x01 \x01(\x03\x12\x0f\n\x07success\x18\x02 \x01(\x08\x12\r\n\x05\x65rror\x18\x03 \x01(\t\"5\n\tHeartbeat\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x9c\x02\n\x0e\x43onnectRequest\x12(\n\x05hello\x18\x01 \x01(\x0b\x32\x17.flotilla.v1.AgentHelloH\x00\x12-\n\x06result\x18\x02 \x01(\x0b\x32\x1b.flotilla.v1.ResourceResultH\x00\x12\x38\n\x0c\x62undle_state\x18\x03 \x01(\x0b\x32 .flotilla.v1.ResourceBundleStateH\x00\x12+\n\theartbeat\x18\x04 \x01(\x0b\x32\x16.flotilla.v1.HeartbeatH\x00\x12?\n\raction_status\x18\x05 \x01(\x0b\x32&.flotilla.v1.UpdateActionStatusRequestH\x00\x42\t\n\x07message\"{\n\rApplyResource\x12\x14\n\x0coperation_id\x18\x01 \x01(\x03\x12\x15\n\rdeployment_id\x18\x02 \x01(\t\x12)\n\x08manifest\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\ngeneration\x18\x04 \x01(\x03\"s\n\x0e\x44\x65leteResource\x12\x14\n\x0coperation_id\x18\x01 \x01(\x03\x12*\n\x03gvk\x18\x02 \x01(\x0b\x32\x1d.flotilla.v1.GroupVersionKind\x12\x11\n\tnamespace\x18\x03 \x01(\t\x12\x0c\n\x04name\x18\x04 \x01(\t\"4\n\x0fSessionAccepted\x12!\n\x19heartbeat_interval_millis\x18\x01 \x01(\x03\"\x1b\n\x08Redirect\x12\x0f\n\x07\x61\x64\x64ress\x18\x01 \x01(\t\"\xbf\x03\n\x0f\x43onnectResponse\x12\x30\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x0b\x32\x1c.flotilla.v1.SessionAcceptedH\x00\x12+\n\x05\x61pply\x18\x02 \x01(\x0b\x32\x1a.flotilla.v1.ApplyResourceH\x00\x12-\n\x06\x64\x65lete\x18\x03 \x01(\x0b\x32\x1b.flotilla.v1.DeleteResourceH\x00\x12+\n\theartbeat\x18\x04 \x01(\x0b\x32\x16.flotilla.v1.HeartbeatH\x00\x12)\n\x08redirect\x18\x05 \x01(\x0b\x32\x15.flotilla.v1.RedirectH\x00\x12%\n\x06\x61\x63tion\x18\x06 \x01(\x0b\x32\x13.flotilla.v1.ActionH\x00\x12\x34\n\x0bsim_command\x18\x07 \x01(\x0b\x32\x1d.flotilla.v1.SimulatorCommandH\x00\x12\x30\n\x0c\x61\x63tion_claim\x18\x08 \x01(\x0b\x32\x18.flotilla.v1.ActionClaimH\x00\x12,\n\x06report\x18\t \x01(\x0b\x32\x1a.flotilla.v1.ReportRequestH\x00\x42\t\n\x07message\"\'\n\rReportRequest\x12\x16\n\x0e\x64\x65ployment_ids\x18\x01 \x03(\t\"\x91\x02\n\x10SimulatorCommand\x12\x37\n\x0c\x66\x61il_applies\x18\x01 \x01(\x0b\x32\x1f.flotilla.v1.FailAppliesRequestH\x00\x12\x33\n\ndelete_pod\x18\x02 \x01(\x0b\x32\x1d.flotilla.v1.DeletePodRequestH\x00\x12K\n\x17set_pod_readiness_delay\x18\x03 \x01(\x0b\x32(.flotilla.v1.SetPodReadinessDelayRequestH\x00\x12\x37\n\x0c\x66\x61il_actions\x18\x04 \x01(\x0b\x32\x1f.flotilla.v1.FailActionsRequestH\x00\x42\t\n\x07\x63ommand2X\n\x0c\x41gentService\x12H\n\x07\x43onnect\x12\x1b.flotilla.v1.ConnectRequest\x1a\x1c.flotilla.v1.ConnectResponse(\x01\x30\x01\x62\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x17\x66lotilla/v1/agent.proto\x12\x0b\x66lotilla.v1\x1a\x18\x66lotilla/v1/action.proto\x1a\x18\x66lotilla/v1/common.proto\x1a\x1b\x66lotilla/v1/simulator.proto\x1a\x1cgoogle/protobuf/struct.proto\x1a\x1fgoogle/protobuf/timestamp.proto\"\xda\x01\n\x10ObservedResource\x12*\n\x03gvk\x18\x01 \x01(\x0b\x32\x1d.flotilla.v1.GroupVersionKind\x12\x11\n\tnamespace\x18\x02 \x01(\t\x12\x0c\n\x04name\x18\x03 \x01(\t\x12)\n\x08metadata\x18\x04 \x01(\x0b\x32\x17.google.protobuf.Struct\x12%\n\x04spec\x18\x05 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\'\n\x06status\x18\x06 \x01(\x0b\x32\x17.google.protobuf.Struct\"\xa1\x01\n\x13ResourceBundleState\x12\x15\n\rdeployment_id\x18\x01 \x01(\t\x12\x30\n\tresources\x18\x02 \x03(\x0b\x32\x1d.flotilla.v1.ObservedResource\x12\x30\n\x0cobserve_time\x18\x03 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\x12\x0f\n\x07partial\x18\x04 \x01(\x08\"\xb8\x01\n\nAgentHello\x12\x0f\n\x07\x63luster\x18\x01 \x01(\t\x12\x15\n\ragent_version\x18\x02 \x01(\t\x12\x16\n\x0e\x64\x65ployment_ids\x18\x03 \x03(\t\x12\x17\n\x0fmonitored_kinds\x18\x04 \x03(\t\x12\r\n\x05nodes\x18\x05 \x03(\t\x12\x18\n\x10\x65xecutes_actions\x18\x06 \x01(\x08\x12\x0f\n\x07\x62\x61\x63kend\x18\x07 \x01(\t\x12\x17\n\x0f\x63luster_version\x18\x08 \x01(\t\"U\n\x0b\x41\x63tionClaim\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0f\n\x07granted\x18\x02 \x01(\x08\x12\'\n\x05state\x18\x03 \x01(\x0e\x32\x18.flotilla.v1.ActionState\"F\n\x0eResourceResult\x12\x14\n\x0coperation_id\x18\x01 \x01(\x03\x12\x0f\n\x07success\x18\x02 \x01(\x08\x12\r\n\x05\x65rror\x18\x03 \x01(\t\"5\n\tHeartbeat\x12(\n\x04time\x18\x01 \x01(\x0b\x32\x1a.google.protobuf.Timestamp\"\x9c\x02\n\x0e\x43onnectRequest\x12(\n\x05hello\x18\x01 \x01(\x0b\x32\x17.flotilla.v1.AgentHelloH\x00\x12-\n\x06result\x18\x02 \x01(\x0b\x32\x1b.flotilla.v1.ResourceResultH\x00\x12\x38\n\x0c\x62undle_state\x18\x03 \x01(\x0b\x32 .flotilla.v1.ResourceBundleStateH\x00\x12+\n\theartbeat\x18\x04 \x01(\x0b\x32\x16.flotilla.v1.HeartbeatH\x00\x12?\n\raction_status\x18\x05 \x01(\x0b\x32&.flotilla.v1.UpdateActionStatusRequestH\x00\x42\t\n\x07message\"{\n\rApplyResource\x12\x14\n\x0coperation_id\x18\x01 \x01(\x03\x12\x15\n\rdeployment_id\x18\x02 \x01(\t\x12)\n\x08manifest\x18\x03 \x01(\x0b\x32\x17.google.protobuf.Struct\x12\x12\n\ngeneration\x18\x04 \x01(\x03\"s\n\x0e\x44\x65leteResource\x12\x14\n\x0coperation_id\x18\x01 \x01(\x03\x12*\n\x03gvk\x18\x02 \x01(\x0b\x32\x1d.flotilla.v1.GroupVersionKind\x12\x11\n\tnamespace\x18\x03 \x01(\t\x12\x0c\n\x04name\x18\x04 \x01(\t\"M\n\x0fSessionAccepted\x12!\n\x19heartbeat_interval_millis\x18\x01 \x01(\x03\x12\x17\n\x0fpartial_bundles\x18\x02 \x01(\x08\"\x1b\n\x08Redirect\x12\x0f\n\x07\x61\x64\x64ress\x18\x01 \x01(\t\"\xbf\x03\n\x0f\x43onnectResponse\x12\x30\n\x08\x61\x63\x63\x65pted\x18\x01 \x01(\x0b\x32\x1c.flotilla.v1.SessionAcceptedH\x00\x12+\n\x05\x61pply\x18\x02 \x01(\x0b\x32\x1a.flotilla.v1.ApplyResourceH\x00\x12-\n\x06\x64\x65lete\x18\x03 \x01(\x0b\x32\x1b.flotilla.v1.DeleteResourceH\x00\x12+\n\theartbeat\x18\x04 \x01(\x0b\x32\x16.flotilla.v1.HeartbeatH\x00\x12)\n\x08redirect\x18\x05 \x01(\x0b\x32\x15.flotilla.v1.RedirectH\x00\x12%\n\x06\x61\x63tion\x18\x06 \x01(\x0b\x32\x13.flotilla.v1.ActionH\x00\x12\x34\n\x0bsim_command\x18\x07 \x01(\x0b\x32\x1d.flotilla.v1.SimulatorCommandH\x00\x12\x30\n\x0c\x61\x63tion_claim\x18\x08 \x01(\x0b\x32\x18.flotilla.v1.ActionClaimH\x00\x12,\n\x06report\x18\t \x01(\x0b\x32\x1a.flotilla.v1.ReportRequestH\x00\x42\t\n\x07message\"\'\n\rReportRequest\x12\x16\n\x0e\x64\x65ployment_ids\x18\x01 \x03(\t\"\x91\x02\n\x10SimulatorCommand\x12\x37\n\x0c\x66\x61il_applies\x18\x01 \x01(\x0b\x32\x1f.flotilla.v1.FailAppliesRequestH\x00\x12\x33\n\ndelete_pod\x18\x02 \x01(\x0b\x32\x1d.flotilla.v1.DeletePodRequestH\x00\x12K\n\x17set_pod_readiness_delay\x18\x03 \x01(\x0b\x32(.flotilla.v1.SetPodReadinessDelayRequestH\x00\x12\x37\n\x0c\x66\x61il_actions\x18\x04 \x01(\x0b\x32\x1f.flotilla.v1.FailActionsRequestH\x00\x42\t\n\x07\x63ommand2X\n\x0c\x41gentService\x12H\n\x07\x43onnect\x12\x1b.flotilla.v1.ConnectRequest\x1a\x1c.flotilla.v1.ConnectResponse(\x01\x30\x01\x62\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,31 +39,31 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_OBSERVEDRESOURCE']._serialized_start=185
   _globals['_OBSERVEDRESOURCE']._serialized_end=403
   _globals['_RESOURCEBUNDLESTATE']._serialized_start=406
-  _globals['_RESOURCEBUNDLESTATE']._serialized_end=550
-  _globals['_AGENTHELLO']._serialized_start=553
-  _globals['_AGENTHELLO']._serialized_end=737
-  _globals['_ACTIONCLAIM']._serialized_start=739
-  _globals['_ACTIONCLAIM']._serialized_end=824
-  _globals['_RESOURCERESULT']._serialized_start=826
-  _globals['_RESOURCERESULT']._serialized_end=896
-  _globals['_HEARTBEAT']._serialized_start=898
-  _globals['_HEARTBEAT']._serialized_end=951
-  _globals['_CONNECTREQUEST']._serialized_start=954
-  _globals['_CONNECTREQUEST']._serialized_end=1238
-  _globals['_APPLYRESOURCE']._serialized_start=1240
-  _globals['_APPLYRESOURCE']._serialized_end=1363
-  _globals['_DELETERESOURCE']._serialized_start=1365
-  _globals['_DELETERESOURCE']._serialized_end=1480
-  _globals['_SESSIONACCEPTED']._serialized_start=1482
-  _globals['_SESSIONACCEPTED']._serialized_end=1534
-  _globals['_REDIRECT']._serialized_start=1536
-  _globals['_REDIRECT']._serialized_end=1563
-  _globals['_CONNECTRESPONSE']._serialized_start=1566
-  _globals['_CONNECTRESPONSE']._serialized_end=2013
-  _globals['_REPORTREQUEST']._serialized_start=2015
-  _globals['_REPORTREQUEST']._serialized_end=2054
-  _globals['_SIMULATORCOMMAND']._serialized_start=2057
-  _globals['_SIMULATORCOMMAND']._serialized_end=2330
-  _globals['_AGENTSERVICE']._serialized_start=2332
-  _globals['_AGENTSERVICE']._serialized_end=2420
+  _globals['_RESOURCEBUNDLESTATE']._serialized_end=567
+  _globals['_AGENTHELLO']._serialized_start=570
+  _globals['_AGENTHELLO']._serialized_end=754
+  _globals['_ACTIONCLAIM']._serialized_start=756
+  _globals['_ACTIONCLAIM']._serialized_end=841
+  _globals['_RESOURCERESULT']._serialized_start=843
+  _globals['_RESOURCERESULT']._serialized_end=913
+  _globals['_HEARTBEAT']._serialized_start=915
+  _globals['_HEARTBEAT']._serialized_end=968
+  _globals['_CONNECTREQUEST']._serialized_start=971
+  _globals['_CONNECTREQUEST']._serialized_end=1255
+  _globals['_APPLYRESOURCE']._serialized_start=1257
+  _globals['_APPLYRESOURCE']._serialized_end=1380
+  _globals['_DELETERESOURCE']._serialized_start=1382
+  _globals['_DELETERESOURCE']._serialized_end=1497
+  _globals['_SESSIONACCEPTED']._serialized_start=1499
+  _globals['_SESSIONACCEPTED']._serialized_end=1576
+  _globals['_REDIRECT']._serialized_start=1578
+  _globals['_REDIRECT']._serialized_end=1605
+  _globals['_CONNECTRESPONSE']._serialized_start=1608
+  _globals['_CONNECTRESPONSE']._serialized_end=2055
+  _globals['_REPORTREQUEST']._serialized_start=2057
+  _globals['_REPORTREQUEST']._serialized_end=2096
+  _globals['_SIMULATORCOMMAND']._serialized_start=2099
+  _globals['_SIMULATORCOMMAND']._serialized_end=2372
+  _globals['_AGENTSERVICE']._serialized_start=2374
+  _globals['_AGENTSERVICE']._serialized_end=2462
 # @@protoc_insertion_point(module_scope)

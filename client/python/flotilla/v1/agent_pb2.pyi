@@ -85,8 +85,16 @@ class ResourceBundleState(_message.Message):
     DEPLOYMENT_ID_FIELD_NUMBER: _builtins.int
     RESOURCES_FIELD_NUMBER: _builtins.int
     OBSERVE_TIME_FIELD_NUMBER: _builtins.int
+    PARTIAL_FIELD_NUMBER: _builtins.int
     deployment_id: _builtins.str
     """The value of the `flotilla/deployment-id` label: `<instance>-<app>`."""
+    partial: _builtins.bool
+    """Whether `resources` holds only what changed since the agent's previous state of
+    this deployment id in this session; the others are as they were. A full state
+    (false) lists every resource: one it omits is gone. An agent sends a partial state
+    only to a server that accepts them (`SessionAccepted.partial_bundles`), and only
+    after a full one; it reports a removal, and answers a `ReportRequest`, in full.
+    """
     @_builtins.property
     def resources(self) -> _containers.RepeatedCompositeFieldContainer[Global___ObservedResource]:
         """The resources carrying that label, of the monitored kinds."""
@@ -101,10 +109,11 @@ class ResourceBundleState(_message.Message):
         deployment_id: _builtins.str = ...,
         resources: _abc.Iterable[Global___ObservedResource] | None = ...,
         observe_time: _timestamp_pb2.Timestamp | None = ...,
+        partial: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _typing.Literal["observe_time", b"observe_time"]  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["deployment_id", b"deployment_id", "observe_time", b"observe_time", "resources", b"resources"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["deployment_id", b"deployment_id", "observe_time", b"observe_time", "partial", b"partial", "resources", b"resources"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
@@ -385,16 +394,20 @@ class SessionAccepted(_message.Message):
     DESCRIPTOR: _descriptor.Descriptor
 
     HEARTBEAT_INTERVAL_MILLIS_FIELD_NUMBER: _builtins.int
+    PARTIAL_BUNDLES_FIELD_NUMBER: _builtins.int
     heartbeat_interval_millis: _builtins.int
     """The heartbeat interval the agent must keep, in milliseconds."""
+    partial_bundles: _builtins.bool
+    """Whether the server accepts partial bundle states (`ResourceBundleState.partial`)."""
     def __init__(
         self,
         *,
         heartbeat_interval_millis: _builtins.int = ...,
+        partial_bundles: _builtins.bool = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["heartbeat_interval_millis", b"heartbeat_interval_millis"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["heartbeat_interval_millis", b"heartbeat_interval_millis", "partial_bundles", b"partial_bundles"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

@@ -80,6 +80,16 @@ export type ResourceBundleState = Message<"flotilla.v1.ResourceBundleState"> & {
      * @generated from field: google.protobuf.Timestamp observe_time = 3;
      */
     observeTime?: Timestamp | undefined;
+    /**
+     * Whether `resources` holds only what changed since the agent's previous state of
+     * this deployment id in this session; the others are as they were. A full state
+     * (false) lists every resource: one it omits is gone. An agent sends a partial state
+     * only to a server that accepts them (`SessionAccepted.partial_bundles`), and only
+     * after a full one; it reports a removal, and answers a `ReportRequest`, in full.
+     *
+     * @generated from field: bool partial = 4;
+     */
+    partial: boolean;
 };
 /**
  * Describes the message flotilla.v1.ResourceBundleState.
@@ -372,6 +382,12 @@ export type SessionAccepted = Message<"flotilla.v1.SessionAccepted"> & {
      * @generated from field: int64 heartbeat_interval_millis = 1;
      */
     heartbeatIntervalMillis: bigint;
+    /**
+     * Whether the server accepts partial bundle states (`ResourceBundleState.partial`).
+     *
+     * @generated from field: bool partial_bundles = 2;
+     */
+    partialBundles: boolean;
 };
 /**
  * Describes the message flotilla.v1.SessionAccepted.

@@ -560,11 +560,11 @@ impl AgentHub {
             }
             Some(Up::BundleState(bundle)) => {
                 let bundle = bundle_from_proto(bundle)?;
+                parse_deployment_id(&bundle.deployment_id)?;
                 METRICS
                     .agent_bundle_resources
                     .with_label_values(&[if bundle.partial { "partial" } else { "full" }])
                     .inc_by(bundle.resources.len() as u64);
-                parse_deployment_id(&bundle.deployment_id)?;
                 session.queue_bundle(bundle);
                 Ok(())
             }

@@ -428,8 +428,8 @@ async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Re
     Ok(())
 }
 
-/// The deployments an ingest batch reads, by (instance, deployment base): each
-/// cluster with its apps.
+/// What an ingest batch reads, by (instance, deployment base): each cluster with
+/// its apps reported whole, and the resources partial states list.
 type Wanted<'a> = BTreeMap<(InstanceId, InstanceId), BatchReads<'a>>;
 
 /// One deployment of an ingest batch with what is stored for it.

@@ -7,24 +7,24 @@
 
 use std::sync::Arc;
 
-use sqlx::Any;
-use sqlx::pool::PoolConnection;
-use tokio::sync::OwnedSemaphorePermit;
-
+use super::slots::WritePermit;
 use super::{Signals, Store, db_error, watch};
 use crate::error::Result;
+use sqlx::Any;
+use sqlx::pool::PoolConnection;
 
 /// A connection for autocommitted writes, holding a write slot.
 pub struct Autocommit {
     conn: PoolConnection<Any>,
-    _write_slot: OwnedSemaphorePermit,
+    _write_slot: WritePermit,
     signals: Arc<Signals>,
 }
 
 impl Store {
-    /// A connection for autocommitted writes (PostgreSQL), once a write slot is free.
-    pub async fn autocommit(&self) -> Result<Autocommit> {
-        let slot = self.write_slot().await;
+    /// A connection for autocommitted writes (PostgreSQL), once a write slot is free
+    /// (`urgent`: ahead of the ordinary writers waiting for one).
+    pub async fn autocommit(&self, urgent: bool) -> Result<Autocommit> {
+        let slot = self.write_slot(urgent).await;
         let conn = self.pool.acquire().await.map_err(db_error)?;
         Ok(Autocommit {
             conn,

@@ -29,6 +29,7 @@ pub mod resource_error;
 pub mod rsync_resource;
 pub mod signals;
 pub mod sim_infrastructure;
+mod slots;
 pub mod status;
 pub mod token;
 mod wal;
@@ -43,10 +44,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
 use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row, Transaction};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 pub use self::autocommit::Autocommit;
 pub use self::signals::Signals;
+use self::slots::{WritePermit, WriteSlots};
 use crate::error::{Error, Result};
 
 /// The pool size on PostgreSQL.
@@ -87,8 +88,8 @@ pub struct Store {
     /// Write-transaction slots: one on SQLite (a single writer), half the pool on
     /// PostgreSQL, so that a burst of writers (a hundred agent sessions ingesting,
     /// all waiting on the same owner's row lock) cannot hold every connection while
-    /// queries time out waiting for one.
-    write_slots: Arc<Semaphore>,
+    /// queries time out waiting for one. Urgent writers go first (see `slots`).
+    write_slots: Arc<WriteSlots>,
     /// Wakes the readers of a target's event log when a transaction appended to it.
     signals: Arc<Signals>,
     /// SQLite: what the checkpoints keep of the write-ahead log (see `checkpoint`).
@@ -99,7 +100,7 @@ pub struct Store {
 pub struct Tx {
     tx: Transaction<'static, Any>,
     backend: Backend,
-    _write_slot: OwnedSemaphorePermit,
+    _write_slot: WritePermit,
     /// Events to append at commit.
     events: Vec<watch::NewEvent>,
     /// Targets whose readers must hear of this commit even without events.
@@ -173,10 +174,10 @@ impl Store {
             pool,
             writer,
             backend,
-            write_slots: Arc::new(Semaphore::new(match backend {
+            write_slots: WriteSlots::new(match backend {
                 Backend::Sqlite => 1,
                 Backend::Postgres => POSTGRES_CONNECTIONS as usize / 2,
-            })),
+            }),
             signals: Arc::default(),
             wal: Arc::new(wal::WalState::new(match backend {
                 Backend::Sqlite => wal::sqlite_directory(url),
@@ -242,18 +243,25 @@ impl Store {
         self.pool.acquire().await.map_err(db_error)
     }
 
-    /// A write slot, once one is free (see the module's doc).
-    async fn write_slot(&self) -> OwnedSemaphorePermit {
-        self.write_slots
-            .clone()
-            .acquire_owned()
-            .await
-            .expect("the write semaphore is never closed")
+    /// A write slot, once one is free (see the module's doc); `urgent`: ahead of the
+    /// ordinary writers waiting (see `slots`).
+    async fn write_slot(&self, urgent: bool) -> WritePermit {
+        self.write_slots.acquire(urgent).await
     }
 
     /// Begins a write transaction.
     pub async fn begin(&self) -> Result<Tx> {
-        let slot = self.write_slot().await;
+        self.begin_with(false).await
+    }
+
+    /// Begins a write transaction ahead of the ordinary writers waiting for a slot:
+    /// for a short write whose callers wait on it (the action groups).
+    pub async fn begin_urgent(&self) -> Result<Tx> {
+        self.begin_with(true).await
+    }
+
+    async fn begin_with(&self, urgent: bool) -> Result<Tx> {
+        let slot = self.write_slot(urgent).await;
         // SQLite: take the database's write lock at BEGIN, where the busy timeout applies.
         // A deferred transaction that reads first and then writes cannot wait for the
         // lock (SQLite returns SQLITE_BUSY at once on that upgrade).

@@ -238,8 +238,9 @@ enum Writer {
 impl Writer {
     async fn open(store: &Store) -> Result<Writer> {
         Ok(match store.backend() {
-            Backend::Sqlite => Writer::Tx(store.begin().await?),
-            Backend::Postgres => Writer::AtOnce(store.autocommit().await?),
+            // Creates wait on their group: it goes ahead of queued ingests.
+            Backend::Sqlite => Writer::Tx(store.begin_urgent().await?),
+            Backend::Postgres => Writer::AtOnce(store.autocommit(true).await?),
         })
     }
 

@@ -214,7 +214,7 @@ mod tests {
     async fn a_group_is_written_in_one_statement_postgres() {
         let url = flotilla_tests::create_postgres_database().await;
         let store = Store::connect(&url).await.unwrap();
-        let mut conn = store.autocommit().await.unwrap();
+        let mut conn = store.autocommit(false).await.unwrap();
         sqlx::query(
             "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
              update_time, network_state, network_revision, current_network_instance) \

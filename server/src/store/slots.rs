@@ -27,7 +27,8 @@ struct State {
 
 /// A held write slot, handed on when dropped.
 pub struct WritePermit {
-    slots: Arc<WriteSlots>,
+    /// None once the permit was taken back from a waiter that gave up.
+    slots: Option<Arc<WriteSlots>>,
 }
 
 impl WriteSlots {
@@ -50,7 +51,7 @@ impl WriteSlots {
             if state.free > 0 && clear {
                 state.free -= 1;
                 return WritePermit {
-                    slots: self.clone(),
+                    slots: Some(self.clone()),
                 };
             }
             let (sender, receiver) = oneshot::channel();
@@ -80,13 +81,13 @@ impl WriteSlots {
                 },
             };
             let permit = WritePermit {
-                slots: self.clone(),
+                slots: Some(self.clone()),
             };
             match next.send(permit) {
                 Ok(()) => return,
-                // Its waiter gave up: the permit comes back; try the next waiter
-                // without dropping it (which would release again, under this lock).
-                Err(permit) => std::mem::forget(permit),
+                // Its waiter gave up: the permit comes back, emptied so that dropping
+                // it does not release again (under this lock); try the next waiter.
+                Err(mut permit) => drop(permit.slots.take()),
             }
         }
     }
@@ -99,7 +100,9 @@ impl WriteSlots {
 
 impl Drop for WritePermit {
     fn drop(&mut self) {
-        self.slots.release();
+        if let Some(slots) = self.slots.take() {
+            slots.release();
+        }
     }
 }
 
@@ -211,5 +214,6 @@ mod tests {
             .expect("the next waiter gets the slot")
             .unwrap();
         assert_eq!(slots.free(), 1);
+        assert_eq!(Arc::strong_count(&slots), 1, "no permit was leaked");
     }
 }

@@ -7,11 +7,12 @@
 
 use std::sync::Arc;
 
+use sqlx::Any;
+use sqlx::pool::PoolConnection;
+
 use super::slots::WritePermit;
 use super::{Signals, Store, db_error, watch};
 use crate::error::Result;
-use sqlx::Any;
-use sqlx::pool::PoolConnection;
 
 /// A connection for autocommitted writes, holding a write slot.
 pub struct Autocommit {

@@ -164,7 +164,7 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn a_free_slot_is_taken_at_once_unless_others_wait() {
+    async fn free_slots_are_taken_at_once_and_come_back() {
         let slots = WriteSlots::new(2);
         let a = slots.acquire(false).await;
         let b = slots.acquire(true).await;

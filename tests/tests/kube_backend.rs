@@ -1,40 +1,52 @@
-//! End-to-end of the agent's kube backend: a real `flotilla-server` and a real
-//! `flotilla-agent --backend kube` against the Kubernetes API emulator
-//! (`flotilla_tests::kubeapi`), on SQLite and PostgreSQL. The group deploys a
-//! ConfigMap, a Deployment and a Service into a namespace the cluster lacks, plus a
-//! Deployment the API server refuses; then an object deleted behind the agent's back,
-//! a compaction that expires the agent's watches, and the terminate.
+//! End-to-end of the agent's kube backend against a real Kubernetes control plane
+//! (`flotilla_tests::controlplane`: kube-apiserver, kube-controller-manager,
+//! kube-scheduler, kwok nodes, etcd), on SQLite and PostgreSQL. The agent runs with a
+//! token of `deploy/rbac.yaml`'s ServiceAccount, so every call it makes is authorised as
+//! it would be in a cluster. Tests share one control plane, each in namespaces of its
+//! own; the one that restarts and pauses the API server has a control plane to itself.
+//! KubeVirt's API (virt-api's subresources, its snapshot controller) cannot run here:
+//! VM actions stay on the emulator (`kube_backend/kubevirt.rs`).
 
 use std::time::Duration;
 
 use flotilla_client::names;
 use flotilla_client::v1::*;
-use flotilla_tests::kubeapi::{KubeApi, Options};
-use flotilla_tests::{
-    TestAgent, TestServer, e2e_suite, eventually, wait_action, wait_connectivity,
-};
-use serde_json::Value;
-use tokio_util::sync::CancellationToken;
+use flotilla_tests::controlplane::{self, ControlPlane};
+use flotilla_tests::{TestAgent, TestServer, e2e_suite, eventually, wait_connectivity};
+use k8s_openapi::api::apps::v1::Deployment;
+use k8s_openapi::api::core::v1::{ConfigMap, Pod};
+use kube::api::{Api, DeleteParams, ListParams};
+use serde_json::{Value, json};
 
 e2e_suite!(
     args = ["--sim", "false"],
     kube_agent_deploys_reports_and_heals,
-    kube_agent_runs_vm_actions_through_kubevirt,
+    a_cluster_that_stops_answering_or_forgets_its_history_is_recovered,
+    force_conflicts_takes_fields_over,
     a_rollout_keeps_the_pods_of_unchanged_deployments,
+    list_merge_keeps_what_another_manager_added,
+    network_intents_apply_once_their_crds_are_installed,
+    lists_are_paged,
+    an_app_id_of_63_characters_deploys,
+    kube_agent_runs_vm_actions_through_kubevirt,
 );
 
+#[path = "kube_backend/apply.rs"]
+mod apply;
 #[path = "common/fleet.rs"]
 mod fleet;
 #[path = "kube_backend/kubevirt.rs"]
 mod kubevirt;
+use apply::*;
 use fleet::{WAIT, clusters, summary};
 use kubevirt::*;
 
+/// `{ns}` stands for the test's namespace.
 const WEB: &str = "apiVersion: v1
 kind: ConfigMap
 metadata:
   name: web-config
-  namespace: shop
+  namespace: {ns}
 data:
   greeting: hello
 ---
@@ -42,7 +54,7 @@ apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: web
-  namespace: shop
+  namespace: {ns}
 spec:
   replicas: 2
   selector:
@@ -59,19 +71,21 @@ apiVersion: v1
 kind: Service
 metadata:
   name: web
-  namespace: shop
+  namespace: {ns}
 spec:
   selector: {app: web}
   ports:
   - port: 80
 ";
 
-/// A Deployment without a selector: the API server refuses it (422); and a ConfigMap
-/// whose field another manager (Helm) owns with another value: a conflict (409).
+/// A Deployment without a selector: the API server refuses it (422); a ConfigMap whose
+/// field another manager (Helm) owns with another value: a conflict (409); a
+/// ServiceAccount, which deploy/rbac.yaml does not let the agent write (403).
 const BROKEN: &str = "apiVersion: v1
 kind: ConfigMap
 metadata:
   name: shared-settings
+  namespace: {ns}
 data:
   mode: flotilla
 ---
@@ -79,7 +93,7 @@ apiVersion: apps/v1
 kind: Deployment
 metadata:
   name: broken
-  namespace: shop
+  namespace: {ns}
 spec:
   replicas: 1
   template:
@@ -89,23 +103,27 @@ spec:
       containers:
       - name: broken
         image: busybox
+---
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: robot
+  namespace: {ns}
 ";
 
-/// A KubeVirt VM (its virt-launcher pod is the VM pod actions target).
-const VM: &str = "apiVersion: kubevirt.io/v1
-kind: VirtualMachine
-metadata:
-  name: guest
-spec:
-  running: true
-  template:
-    metadata:
-      labels: {app: guest}
-    spec:
-      domain:
-        resources:
-          requests: {memory: 2Gi}
-";
+/// A fresh namespace name for one test.
+fn namespace() -> String {
+    format!("t-{}", &uuid::Uuid::new_v4().simple().to_string()[..10])
+}
+
+/// `manifests` with `{ns}` replaced, and every top-level object that names no
+/// namespace put in `ns`.
+fn in_namespace(manifests: &str, ns: &str) -> String {
+    manifests.replace("{ns}", ns).replace(
+        "metadata:\n  name:",
+        &format!("metadata:\n  namespace: {ns}\n  name:"),
+    )
+}
 
 /// The group `prod` of apps (id, manifests) on cluster k1, approved.
 async fn group(client: &mut flotilla_client::Client, apps: &[(&str, &str)]) -> String {
@@ -114,6 +132,17 @@ async fn group(client: &mut flotilla_client::Client, apps: &[(&str, &str)]) -> S
         .map(|(id, manifests)| (id.to_string(), manifests.to_string()))
         .collect();
     fleet::group(client, "shop", "prod", &apps, &["k1"]).await
+}
+
+async fn instantiate(client: &mut flotilla_client::Client, dig: &str) {
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
 }
 
 /// The group's resources (every app and cluster) as the status reports them.
@@ -149,16 +178,21 @@ fn present(r: &ResourceStatusEntry) -> bool {
     r.cluster_status() == ClusterResourceStatus::Present
 }
 
+fn is_pod(r: &ResourceStatusEntry) -> bool {
+    r.gvk.as_ref().is_some_and(|g| g.kind == "Pod")
+}
+
 /// Waits until the group's summary counts (rsync, cluster, readiness) satisfy `done`.
 async fn wait_summary(
     client: &flotilla_client::Client,
     dig: &str,
     what: &str,
-    done: fn(&RsyncStatusCounts, &ClusterStatusCounts, &ReadinessCounts) -> bool,
+    done: impl Fn(&RsyncStatusCounts, &ClusterStatusCounts, &ReadinessCounts) -> bool,
 ) {
     eventually(WAIT, what, || {
         let mut client = client.clone();
         let dig = dig.to_string();
+        let done = &done;
         async move {
             let s = summary(&mut client, &dig, &[]).await;
             let (r, c, ready) = (
@@ -172,52 +206,71 @@ async fn wait_summary(
     .await;
 }
 
-/// An emulated cluster `k1` served by a `flotilla-agent --backend kube`.
-struct Kube {
-    api: KubeApi,
-    agent: TestAgent,
-    _stop: tokio_util::sync::DropGuard,
-}
-
-async fn kube_cluster(
+/// Cluster `k1` of provider `cp`, served by a `flotilla-agent --backend kube` on
+/// `plane` as deploy/rbac.yaml's ServiceAccount.
+async fn kube_agent(
     server: &TestServer,
     client: &mut flotilla_client::Client,
-    options: Options,
-) -> Kube {
-    let stop = CancellationToken::new();
-    let guard = stop.clone().drop_guard();
-    let api = KubeApi::start(options, stop).await;
-    let kubeconfig = server.data_dir.path().join("kubeconfig");
-    std::fs::write(&kubeconfig, api.kubeconfig()).unwrap();
+    plane: &ControlPlane,
+    extra: &[&str],
+) -> TestAgent {
     let tokens = clusters(client, &["k1"]).await;
-    let cluster = names::cluster("cp", "k1");
-    let agent = TestAgent::start_with(
-        server,
-        &cluster,
-        &tokens["k1"],
-        &[
-            "--backend",
-            "kube",
-            "--kubeconfig",
-            kubeconfig.to_str().unwrap(),
-            "--context",
-            "emulator",
-            "--unreachable-after-seconds",
-            "2",
-        ],
-    );
-    wait_connectivity(client, &cluster, Connectivity::Available).await;
-    Kube {
-        api,
-        agent,
-        _stop: guard,
+    let agent = start_kube_agent(server, &tokens["k1"], plane, extra);
+    wait_connectivity(client, &names::cluster("cp", "k1"), Connectivity::Available).await;
+    agent
+}
+
+/// Starts the kube agent of `k1` with `token` (no wait).
+fn start_kube_agent(
+    server: &TestServer,
+    token: &str,
+    plane: &ControlPlane,
+    extra: &[&str],
+) -> TestAgent {
+    let kubeconfig = plane.agent_kubeconfig.to_str().unwrap().to_string();
+    let mut args = vec![
+        "--backend",
+        "kube",
+        "--kubeconfig",
+        &kubeconfig,
+        "--context",
+        controlplane::CONTEXT,
+        "--unreachable-after-seconds",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    TestAgent::start_with(server, &names::cluster("cp", "k1"), token, &args)
+}
+
+/// The objects of `namespace` carrying the deployment-id label, by kind.
+async fn labelled(admin: &kube::Client, namespace: &str) -> Vec<String> {
+    let params = ListParams::default().labels("flotilla/deployment-id");
+    let mut found = Vec::new();
+    for (api_version, kind, plural) in [
+        ("v1", "ConfigMap", "configmaps"),
+        ("apps/v1", "Deployment", "deployments"),
+        ("v1", "Service", "services"),
+        ("apps/v1", "ReplicaSet", "replicasets"),
+        ("v1", "Pod", "pods"),
+    ] {
+        let api = controlplane::api_of(admin, api_version, kind, plural, Some(namespace));
+        for object in api.list(&params).await.unwrap().items {
+            found.push(format!(
+                "{kind}/{}",
+                object.metadata.name.unwrap_or_default()
+            ));
+        }
     }
+    found
 }
 
 async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
+    let plane = ControlPlane::shared();
+    let admin = plane.admin().await;
+    let ns = namespace();
     let mut client = server.client().await;
-    let Kube { api, agent, _stop } = kube_cluster(server, &mut client, Options::default()).await;
-    // The hello's facts show on the cluster.
+    let agent = kube_agent(server, &mut client, plane, &[]).await;
+    // The hello's facts show on the cluster: the API server's version, kwok's nodes.
     let k1 = client
         .lifecycle
         .get_cluster(GetClusterRequest {
@@ -226,6 +279,7 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         .await
         .unwrap()
         .into_inner();
+    let version = plane.version.trim_start_matches("Kubernetes ");
     assert_eq!(
         (
             k1.agent_backend.as_str(),
@@ -234,127 +288,123 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         ),
         (
             "kube",
-            "v1.33.0-flotilla-emulator",
-            vec!["node-0".to_string(), "node-1".into(), "node-2".into()]
+            version,
+            vec![
+                "kwok-node-0".to_string(),
+                "kwok-node-1".into(),
+                "kwok-node-2".into()
+            ]
         ),
         "{k1:?}"
     );
-    let log = agent.log_text();
-    assert!(log.contains("serving a Kubernetes cluster"), "{log}");
+    assert!(agent.log_text().contains("serving a Kubernetes cluster"));
     // Helm owns a field the group sets to another value.
-    api.apply_as(
+    controlplane::apply(
+        &admin,
+        &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}),
         "helm",
-        serde_json::json!({"apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": "shared-settings", "namespace": "default"}, "data": {"mode": "helm"}}),
     )
+    .await
+    .unwrap();
+    controlplane::apply(
+        &admin,
+        &json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "shared-settings", "namespace": ns}, "data": {"mode": "helm"}}),
+        "helm",
+    )
+    .await
     .unwrap();
 
     // The demo's apps (valid Kubernetes) next to ours.
+    let (web, broken) = (in_namespace(WEB, &ns), in_namespace(BROKEN, &ns));
+    let collectd = in_namespace(flotilla_server::demo::COLLECTD, &ns);
+    let operator = in_namespace(flotilla_server::demo::OPERATOR, &ns);
     let dig = group(
         &mut client,
         &[
-            ("web", WEB),
-            ("broken", BROKEN),
-            ("collectd", flotilla_server::demo::COLLECTD),
-            ("operator", flotilla_server::demo::OPERATOR),
+            ("web", &web),
+            ("broken", &broken),
+            ("collectd", &collectd),
+            ("operator", &operator),
         ],
     )
     .await;
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: dig.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
+    instantiate(&mut client, &dig).await;
 
     // web, collectd, operator: 7 applied and present, their 5 pods present and Ready;
-    // broken: 2 Failed with the API server's messages.
+    // broken: 3 Failed with the API server's messages.
     wait_summary(
         &client,
         &dig,
         "web to be applied, present and ready",
-        |r, c, ready| r.applied == 7 && r.failed == 2 && c.present == 12 && ready.ready == 12,
+        |r, c, ready| r.applied == 7 && r.failed == 3 && c.present == 12 && ready.ready == 12,
     )
     .await;
     let resources = detail(&mut client, &dig).await;
     let broken = find(&resources, "Deployment", "broken").expect("broken listed");
     assert_eq!(broken.rsync_status(), RsyncStatus::Failed, "{broken:?}");
-    // The group's condition quotes the API server: the invalid Deployment and the
-    // conflict with Helm's field (which stays Helm's).
+    // The group's condition quotes the API server: the invalid Deployment, the conflict
+    // with Helm's field (which stays Helm's), the ServiceAccount RBAC forbids.
     let conditions = summary(&mut client, &dig, &[]).await.conditions;
     let applied = conditions
         .iter()
         .find(|c| c.r#type == "ResourcesApplied")
         .expect("ResourcesApplied");
-    assert!(
-        applied.message.contains("2 of 9 resources were rejected")
-            && applied.message.contains(
-                "Deployment shop/broken on k1: the API server refused it (422 Invalid): \
-                 Deployment.apps \"broken\" is invalid: spec.selector: Required value"
-            )
-            && applied.message.contains("ConfigMap shared-settings on k1")
-            && applied.message.contains("409 Conflict")
-            && applied
-                .message
-                .contains("conflict with \"helm\": .data.mode"),
-        "{applied:?}"
-    );
-    assert_eq!(
-        api.get("ConfigMap", "default", "shared-settings").unwrap()["data"]["mode"],
-        "helm"
-    );
+    let message = &applied.message;
+    for expected in [
+        "3 of 10 resources were rejected".to_string(),
+        format!(
+            "Deployment {ns}/broken on k1: the API server refused it (422 Invalid): \
+             Deployment.apps \"broken\" is invalid: "
+        ),
+        "spec.selector: Required value".into(),
+        format!("ConfigMap {ns}/shared-settings on k1"),
+        "409 Conflict".into(),
+        "conflict with \"helm\"".into(),
+        ".data.mode".into(),
+        format!("ServiceAccount {ns}/robot on k1: the API server refused it (403 Forbidden)"),
+        format!(
+            "User \"{}\" cannot patch resource \"serviceaccounts\" in API group \"\" in the namespace \"{ns}\"",
+            plane.agent_user
+        ),
+    ] {
+        assert!(message.contains(&expected), "{expected:?} in {applied:?}");
+    }
+    let configs: Api<ConfigMap> = Api::namespaced(admin.clone(), &ns);
+    let helm = configs.get("shared-settings").await.unwrap();
+    assert_eq!(helm.data.unwrap()["mode"], "helm");
     let web = find(&resources, "Deployment", "web").expect("web listed");
     assert_eq!(web.readiness(), Readiness::Ready, "{web:?}");
-    // The namespace the manifests needed was created; the objects are the agent's.
-    assert!(api.get("Namespace", "", "shop").is_some());
-    let pods: Vec<Value> = api
-        .list("Pod")
-        .into_iter()
-        .filter(|p| p.pointer("/metadata/namespace").and_then(Value::as_str) == Some("shop"))
-        .collect();
-    assert_eq!(pods.len(), 2, "{pods:?}");
-    assert!(
-        pods.iter().all(|p| p
-            .pointer("/metadata/labels/flotilla~1deployment-id")
-            .is_some()),
-        "the pods carry the deployment id through the template: {pods:?}"
-    );
-
-    // The demo's guest pod carries KubeVirt's label, but this cluster has no KubeVirt.
-    let guest = resources
-        .iter()
-        .find(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod") && r.name.starts_with("guest-"))
-        .expect("the guest pod")
-        .name
-        .clone();
-    let reboot = client
-        .actions
-        .create_pod_action(CreatePodActionRequest {
-            cluster: names::cluster("cp", "k1"),
-            namespace: String::new(),
-            pod: guest,
-            action_name: "Reboot".into(),
-            params: Some(create_pod_action_request::Params::RebootParams(
-                RebootParams::default(),
-            )),
-            request_id: String::new(),
-        })
+    // The pods are the ReplicaSet's, bound to kwok's nodes, and carry the deployment id
+    // through the template.
+    let pods: Api<Pod> = Api::namespaced(admin.clone(), &ns);
+    let web_pods = pods
+        .list(&ListParams::default().labels("app=web"))
         .await
         .unwrap()
-        .into_inner();
-    let done = wait_action(&client, &reboot.name).await;
-    assert_eq!(action_state(&done), ActionState::Failed, "{done:?}");
-    assert_eq!(
-        done.status.as_ref().unwrap().reason,
-        "KubeVirtNotInstalled",
-        "{done:?}"
-    );
+        .items;
+    assert_eq!(web_pods.len(), 2, "{web_pods:?}");
+    for pod in &web_pods {
+        assert!(
+            pod.metadata
+                .labels
+                .as_ref()
+                .unwrap()
+                .contains_key("flotilla/deployment-id")
+        );
+        assert_eq!(
+            pod.metadata.owner_references.as_ref().unwrap()[0].kind,
+            "ReplicaSet"
+        );
+        assert!(pod.spec.as_ref().unwrap().node_name.is_some(), "{pod:?}");
+    }
 
     // Deleted behind the agent's back: reported NotPresent, then applied again.
-    let uid = api.get("ConfigMap", "shop", "web-config").unwrap()["metadata"]["uid"].clone();
-    assert!(api.delete_object("ConfigMap", "shop", "web-config"));
+    let uid = configs.get("web-config").await.unwrap().metadata.uid;
+    configs
+        .delete("web-config", &DeleteParams::default())
+        .await
+        .unwrap();
     eventually(
         WAIT,
         "the deleted ConfigMap to be reported NotPresent",
@@ -375,90 +425,42 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         || {
             let mut client = client.clone();
             let dig = dig.clone();
-            let api = api.clone();
+            let configs = configs.clone();
             let uid = uid.clone();
             async move {
-                let again = api.get("ConfigMap", "shop", "web-config")?;
+                let again = configs.get_opt("web-config").await.ok()??;
                 let resources = detail(&mut client, &dig).await;
                 let config = find(&resources, "ConfigMap", "web-config")?;
-                (again["metadata"]["uid"] != uid && present(config)).then_some(())
+                (again.metadata.uid != uid && present(config)).then_some(())
             }
         },
     )
     .await;
 
-    // A compaction expires the agent's watches (410 Gone): it lists again and sees
-    // what changed while it was not watching (a pod deleted, then recreated by its
-    // ReplicaSet under another name).
-    let before = api.expired_watches();
-    let old_pod = pods[0]["metadata"]["name"].as_str().unwrap().to_string();
-    api.compact();
-    assert!(api.delete_object("Pod", "shop", &old_pod));
-    eventually(
-        WAIT,
-        "the agent to list again after 410 and report the new pod",
-        || {
-            let mut client = client.clone();
-            let dig = dig.clone();
-            let api = api.clone();
-            let old_pod = old_pod.clone();
-            async move {
-                if api.expired_watches() <= before {
-                    return None;
-                }
-                let resources = detail(&mut client, &dig).await;
-                let pods: Vec<&ResourceStatusEntry> = resources
-                    .iter()
-                    .filter(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod"))
-                    .collect();
-                let gone = pods.iter().any(|p| p.name == old_pod && !present(p));
-                let ready = pods
-                    .iter()
-                    .filter(|p| present(p) && p.readiness() == Readiness::Ready)
-                    .count();
-                (gone && ready == 5).then_some(())
-            }
-        },
-    )
-    .await;
-
-    // The API server goes away: the agent ends its session after 2 s without answers,
-    // so the server holds the cluster's resources Retrying; when it answers again the
-    // agent reconnects and everything is Applied again.
-    api.pause();
-    eventually(WAIT, "the cluster's resources to be Retrying", || {
+    // A pod deleted: its ReplicaSet makes another, reported in its place.
+    let old_pod = web_pods[0].metadata.name.clone().unwrap();
+    pods.delete(&old_pod, &DeleteParams::default())
+        .await
+        .unwrap();
+    eventually(WAIT, "the replacement pod to be reported Ready", || {
         let mut client = client.clone();
         let dig = dig.clone();
+        let old_pod = old_pod.clone();
         async move {
-            let r = summary(&mut client, &dig, &[])
-                .await
-                .rsync_status
-                .unwrap_or_default();
-            (r.retrying == 7).then_some(())
+            let resources = detail(&mut client, &dig).await;
+            let pods: Vec<&ResourceStatusEntry> = resources.iter().filter(|r| is_pod(r)).collect();
+            let gone = pods.iter().all(|p| p.name != old_pod || !present(p));
+            let ready = pods
+                .iter()
+                .filter(|p| present(p) && p.readiness() == Readiness::Ready)
+                .count();
+            (gone && ready == 5).then_some(())
         }
     })
     .await;
-    assert!(agent.log_text().contains("the cluster does not answer"));
-    api.resume();
-    eventually(
-        WAIT,
-        "the cluster to converge again after the API server is back",
-        || {
-            let mut client = client.clone();
-            let dig = dig.clone();
-            async move {
-                let s = summary(&mut client, &dig, &[]).await;
-                let (r, c) = (
-                    s.rsync_status.unwrap_or_default(),
-                    s.cluster_status.unwrap_or_default(),
-                );
-                (r.applied == 7 && r.retrying == 0 && c.present == 12).then_some(())
-            }
-        },
-    )
-    .await;
 
-    // Terminate: every object deleted (foreground) and confirmed gone.
+    // Terminate: every object deleted (foreground: the ReplicaSets and pods first) and
+    // confirmed gone.
     client
         .lifecycle
         .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
@@ -468,22 +470,9 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         .await
         .unwrap();
     eventually(WAIT, "the objects to be deleted from the cluster", || {
-        let api = api.clone();
-        async move {
-            let left: usize = ["ConfigMap", "Deployment", "Service", "ReplicaSet", "Pod"]
-                .iter()
-                .map(|kind| {
-                    api.list(kind)
-                        .iter()
-                        .filter(|o| {
-                            o.pointer("/metadata/labels/flotilla~1deployment-id")
-                                .is_some()
-                        })
-                        .count()
-                })
-                .sum();
-            (left == 0).then_some(())
-        }
+        let admin = admin.clone();
+        let ns = ns.clone();
+        async move { labelled(&admin, &ns).await.is_empty().then_some(()) }
     })
     .await;
     eventually(
@@ -500,68 +489,127 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         },
     )
     .await;
+    // The agent's deletes were foreground: the API server recorded the propagation.
+    let deletes: Vec<Value> = plane
+        .agent_requests()
+        .into_iter()
+        .filter(|e| {
+            e["verb"] == "delete" && e["objectRef"]["namespace"] == ns.as_str() && {
+                e["objectRef"]["resource"] == "deployments"
+            }
+        })
+        .collect();
+    assert!(!deletes.is_empty(), "the agent deleted the Deployments");
+    drop(agent);
+}
+
+/// The API server restarted after an etcd compaction: the agent's watches resume
+/// from versions that are gone (`410 Gone`), so it lists again and sees what changed.
+/// Then the API server stops answering (SIGSTOP): the agent ends its session after 2 s,
+/// the server holds the cluster's resources Retrying, and when it answers again the
+/// agent reconnects and everything is Applied again.
+async fn a_cluster_that_stops_answering_or_forgets_its_history_is_recovered(server: &TestServer) {
+    let plane = ControlPlane::start(controlplane::Options::default()).await;
+    let admin = plane.admin().await;
+    let ns = namespace();
+    let mut client = server.client().await;
+    let agent = kube_agent(server, &mut client, &plane, &[]).await;
+    let dig = group(&mut client, &[("web", &in_namespace(WEB, &ns))]).await;
+    instantiate(&mut client, &dig).await;
+    wait_summary(&client, &dig, "web to be ready", |r, c, ready| {
+        r.applied == 3 && c.present == 5 && ready.ready == 5
+    })
+    .await;
+    let lists = |plane: &ControlPlane| {
+        plane
+            .agent_requests()
+            .iter()
+            .filter(|e| e["verb"] == "list" && e["objectRef"]["resource"] == "pods")
+            .count()
+    };
+    let before = lists(&plane);
+    plane.compact_and_restart_apiserver().await;
+    // While the agent relists, a pod goes: the new one is reported, the old one not.
+    let pods: Api<Pod> = Api::namespaced(admin.clone(), &ns);
+    let old_pod = pods.list(&ListParams::default()).await.unwrap().items[0]
+        .metadata
+        .name
+        .clone()
+        .unwrap();
+    pods.delete(&old_pod, &DeleteParams::default())
+        .await
+        .unwrap();
+    eventually(
+        WAIT,
+        "the agent to list again after 410 and report the new pod",
+        || {
+            let mut client = client.clone();
+            let dig = dig.clone();
+            let old_pod = old_pod.clone();
+            let relisted = lists(&plane) > before;
+            async move {
+                let resources = detail(&mut client, &dig).await;
+                let pods: Vec<&ResourceStatusEntry> =
+                    resources.iter().filter(|r| is_pod(r)).collect();
+                let gone = pods.iter().all(|p| p.name != old_pod || !present(p));
+                let ready = pods
+                    .iter()
+                    .filter(|p| present(p) && p.readiness() == Readiness::Ready)
+                    .count();
+                (relisted && gone && ready == 2).then_some(())
+            }
+        },
+    )
+    .await;
+    let log = agent.log_text();
+    assert!(
+        log.contains("410") || log.contains("too old resource version"),
+        "the agent's watch was expired: {log}"
+    );
+
+    plane.pause_apiserver();
+    eventually(WAIT, "the cluster's resources to be Retrying", || {
+        let mut client = client.clone();
+        let dig = dig.clone();
+        async move {
+            let r = summary(&mut client, &dig, &[])
+                .await
+                .rsync_status
+                .unwrap_or_default();
+            (r.retrying == 3).then_some(())
+        }
+    })
+    .await;
+    assert!(agent.log_text().contains("the cluster does not answer"));
+    plane.resume_apiserver();
+    wait_summary(
+        &client,
+        &dig,
+        "the cluster to converge again after the API server is back",
+        |r, c, _| r.applied == 3 && r.retrying == 0 && c.present == 5,
+    )
+    .await;
+    drop(agent);
 }
 
 const SETTINGS: &str = "apiVersion: v1
 kind: ConfigMap
 metadata:
   name: settings
-  namespace: shop
+  namespace: {ns}
 data:
   mode: one
 ";
 
-/// On a real cluster a Deployment's pods are owned by a ReplicaSet, which is not
-/// rendered (nor watched). A rollout that changes another app carries web's Deployment
-/// over unchanged, and with it the pods its cluster reported: in the new instance the
-/// moment the rollout answers, with no report from the agent (nothing changed on the
-/// cluster for web, so it sends none).
-async fn a_rollout_keeps_the_pods_of_unchanged_deployments(server: &TestServer) {
-    let mut client = server.client().await;
-    let Kube {
-        api,
-        agent: _agent,
-        _stop,
-    } = kube_cluster(server, &mut client, Options::default()).await;
-    let dig = group(&mut client, &[("web", WEB), ("settings", SETTINGS)]).await;
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: dig.clone(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    // 4 rendered, web's 2 pods: present and Ready.
-    wait_summary(
-        &client,
-        &dig,
-        "web and its pods to be ready",
-        |r, c, ready| r.applied == 4 && c.present == 6 && ready.ready == 6,
-    )
-    .await;
-    let owners: Vec<String> = api
-        .list("Pod")
-        .iter()
-        .filter_map(|p| p.pointer("/metadata/ownerReferences/0/kind"))
-        .filter_map(|k| k.as_str().map(String::from))
-        .collect();
-    assert_eq!(owners, ["ReplicaSet", "ReplicaSet"], "the emulator's pods");
-    let pods_before: Vec<String> = detail(&mut client, &dig)
-        .await
-        .iter()
-        .filter(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod") && present(r))
-        .map(|r| r.name.clone())
-        .collect();
-    assert_eq!(pods_before.len(), 2, "{pods_before:?}");
-
+/// Replaces app `app`'s manifests, approves and rolls the group out.
+async fn roll_out(client: &mut flotilla_client::Client, dig: &str, app: &str, manifests: String) {
     let ca = names::composite_app("p", "shop", "v1");
     client
         .lifecycle
         .update_app(UpdateAppRequest {
             app: Some(App {
-                name: format!("{ca}/apps/settings"),
-                manifests: SETTINGS.replace("mode: one", "mode: two"),
+                name: format!("{ca}/apps/{app}"),
+                manifests,
                 ..Default::default()
             }),
             update_mask: Some(prost_types::FieldMask {
@@ -573,147 +621,166 @@ async fn a_rollout_keeps_the_pods_of_unchanged_deployments(server: &TestServer) 
     client
         .lifecycle
         .approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-            name: dig.clone(),
+            name: dig.into(),
             ..Default::default()
         })
         .await
         .unwrap();
-    let before = summary(&mut client, &dig, &[]).await.instance;
     client
         .lifecycle
         .rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
-            name: dig.clone(),
+            name: dig.into(),
             ..Default::default()
         })
         .await
         .unwrap();
+}
+
+/// On a real cluster a Deployment's pods are owned by a ReplicaSet, which is not
+/// rendered (nor watched). A rollout that changes another app carries web's Deployment
+/// over unchanged, and with it the pods its cluster reported: in the new instance the
+/// moment the rollout answers, with no report from the agent; and the pods themselves
+/// are the same ones (the Deployment was not touched).
+async fn a_rollout_keeps_the_pods_of_unchanged_deployments(server: &TestServer) {
+    let plane = ControlPlane::shared();
+    let admin = plane.admin().await;
+    let ns = namespace();
+    let mut client = server.client().await;
+    let _agent = kube_agent(server, &mut client, plane, &[]).await;
+    let settings = in_namespace(SETTINGS, &ns);
+    let dig = group(
+        &mut client,
+        &[("web", &in_namespace(WEB, &ns)), ("settings", &settings)],
+    )
+    .await;
+    instantiate(&mut client, &dig).await;
+    // 4 rendered, web's 2 pods: present and Ready.
+    wait_summary(
+        &client,
+        &dig,
+        "web and its pods to be ready",
+        |r, c, ready| r.applied == 4 && c.present == 6 && ready.ready == 6,
+    )
+    .await;
+    let pods: Api<Pod> = Api::namespaced(admin.clone(), &ns);
+    let uids = |list: Vec<Pod>| -> Vec<String> {
+        let mut uids: Vec<String> = list.into_iter().filter_map(|p| p.metadata.uid).collect();
+        uids.sort();
+        uids
+    };
+    let uids_before = uids(pods.list(&ListParams::default()).await.unwrap().items);
+    let pods_before: Vec<String> = detail(&mut client, &dig)
+        .await
+        .iter()
+        .filter(|r| is_pod(r) && present(r))
+        .map(|r| r.name.clone())
+        .collect();
+    assert_eq!(pods_before.len(), 2, "{pods_before:?}");
+
+    let before = summary(&mut client, &dig, &[]).await.instance;
+    roll_out(
+        &mut client,
+        &dig,
+        "settings",
+        settings.replace("mode: one", "mode: two"),
+    )
+    .await;
     let resources = detail(&mut client, &dig).await;
     let pods_after: Vec<String> = resources
         .iter()
-        .filter(|r| r.gvk.as_ref().is_some_and(|g| g.kind == "Pod") && present(r))
+        .filter(|r| is_pod(r) && present(r))
         .map(|r| r.name.clone())
         .collect();
     assert_eq!(pods_after, pods_before, "{resources:?}");
     assert_ne!(summary(&mut client, &dig, &[]).await.instance, before);
     // The changed ConfigMap converges as usual; the pods stay.
-    wait_summary(
-        &client,
-        &dig,
-        "the new settings to be applied",
-        |r, c, _| r.applied == 4 && c.present == 6,
-    )
+    let configs: Api<ConfigMap> = Api::namespaced(admin.clone(), &ns);
+    eventually(WAIT, "the new settings to be applied", || {
+        let configs = configs.clone();
+        async move {
+            let settings = configs.get("settings").await.ok()?;
+            (settings.data?["mode"] == "two").then_some(())
+        }
+    })
+    .await;
+    wait_summary(&client, &dig, "the new instance to converge", |r, c, _| {
+        r.applied == 4 && c.present == 6
+    })
     .await;
     assert_eq!(
-        api.get("ConfigMap", "shop", "settings").unwrap()["data"]["mode"],
-        "two"
+        uids(pods.list(&ListParams::default()).await.unwrap().items),
+        uids_before,
+        "web's pods were not replaced"
     );
 }
 
-/// The documents of `deploy/{file}`.
-fn deploy_documents(file: &str) -> Vec<Value> {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../deploy")
-        .join(file);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path:?}: {e}"));
-    serde_yaml_ng::Deserializer::from_str(&text)
-        .map(|document| {
-            let value: Value =
-                serde::Deserialize::deserialize(document).unwrap_or_else(|e| panic!("{file}: {e}"));
-            assert!(
-                value["apiVersion"].is_string()
-                    && value["kind"].is_string()
-                    && value["metadata"]["name"].is_string(),
-                "{file}: a document without apiVersion, kind or name: {value}"
-            );
-            value
-        })
-        .collect()
-}
-
-/// The in-cluster manifests agree with each other and with the README, and the API
-/// server (the emulator) takes the agent's Deployment.
-#[tokio::test]
-async fn deploy_manifests_hold_together() {
-    let namespace = deploy_documents("namespace.yaml");
-    let ns = namespace[0]["metadata"]["name"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    let rbac = deploy_documents("rbac.yaml");
-    let find = |kind: &str| {
-        rbac.iter()
-            .find(|d| d["kind"] == kind)
-            .unwrap_or_else(|| panic!("rbac.yaml has a {kind}"))
-    };
-    let account = find("ServiceAccount");
-    assert_eq!(account["metadata"]["namespace"], ns.as_str());
-    let binding = find("ClusterRoleBinding");
-    assert_eq!(
-        binding["roleRef"]["name"],
-        find("ClusterRole")["metadata"]["name"]
-    );
-    assert_eq!(binding["subjects"][0]["name"], account["metadata"]["name"]);
-    assert_eq!(binding["subjects"][0]["namespace"], ns.as_str());
-    let rules = find("ClusterRole")["rules"].as_array().unwrap().clone();
-    for (group, resource, verb) in [
-        ("", "configmaps", "patch"),
-        ("apps", "deployments", "watch"),
-        ("", "namespaces", "create"),
-        ("", "nodes", "watch"),
-        (
-            "subresources.kubevirt.io",
-            "virtualmachines/restart",
-            "update",
-        ),
-    ] {
-        assert!(
-            rules.iter().any(|r| {
-                let has = |field: &str, v: &str| {
-                    r[field]
-                        .as_array()
-                        .is_some_and(|a| a.iter().any(|x| x == v))
-                };
-                has("apiGroups", group) && has("resources", resource) && has("verbs", verb)
-            }),
-            "the ClusterRole lets the agent {verb} {group}/{resource}"
-        );
-    }
-    let agent = deploy_documents("agent.yaml").remove(0);
-    assert_eq!(agent["metadata"]["namespace"], ns.as_str());
-    let pod = &agent["spec"]["template"]["spec"];
-    assert_eq!(pod["serviceAccountName"], account["metadata"]["name"]);
-    let container = &pod["containers"][0];
-    assert_eq!(container["args"], serde_json::json!(["--backend", "kube"]));
-    let secret = container["env"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|e| e["name"] == "FLOTILLA_AGENT_TOKEN")
-        .expect("the token from a Secret");
-    let secret_name = secret["valueFrom"]["secretKeyRef"]["name"]
-        .as_str()
-        .unwrap();
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
-    assert!(
-        readme.contains(&format!("-n {ns} create secret generic {secret_name}")),
-        "the README creates the Secret the Deployment reads"
-    );
-    // The API server takes the namespace and the Deployment as they are.
-    let stop = CancellationToken::new();
-    let _stop = stop.clone().drop_guard();
-    let api = KubeApi::start(Options::default(), stop).await;
-    api.apply_as("kubectl", namespace[0].clone()).unwrap();
-    api.apply_as("kubectl", agent).unwrap();
-    eventually(WAIT, "the agent Deployment's pod to run", || {
-        let api = api.clone();
-        let ns = ns.clone();
+/// The agent's server-side apply is a merge, per field manager: a container another
+/// manager added to web's Deployment (containers is a list map keyed by name) stays
+/// when Flotilla rolls out a new image of its own container.
+async fn list_merge_keeps_what_another_manager_added(server: &TestServer) {
+    let plane = ControlPlane::shared();
+    let admin = plane.admin().await;
+    let ns = namespace();
+    let mut client = server.client().await;
+    let _agent = kube_agent(server, &mut client, plane, &[]).await;
+    let web = in_namespace(WEB, &ns);
+    let dig = group(&mut client, &[("web", &web)]).await;
+    instantiate(&mut client, &dig).await;
+    wait_summary(&client, &dig, "web to be ready", |r, c, ready| {
+        r.applied == 3 && c.present == 5 && ready.ready == 5
+    })
+    .await;
+    // A mesh injector's manager adds a sidecar to the pod template.
+    controlplane::apply(
+        &admin,
+        &json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": ns},
+            "spec": {"template": {"spec": {"containers": [
+                {"name": "sidecar", "image": "envoyproxy/envoy:v1.31"}
+            ]}}},
+        }),
+        "mesh-injector",
+    )
+    .await
+    .unwrap();
+    roll_out(
+        &mut client,
+        &dig,
+        "web",
+        web.replace("image: nginx:1.27", "image: nginx:1.28"),
+    )
+    .await;
+    let deployments: Api<Deployment> = Api::namespaced(admin.clone(), &ns);
+    let containers = eventually(WAIT, "web's new image to be applied", || {
+        let deployments = deployments.clone();
         async move {
-            api.list("Pod")
+            let web = deployments.get("web").await.ok()?;
+            let containers: Vec<(String, String)> = web
+                .spec?
+                .template
+                .spec?
+                .containers
+                .into_iter()
+                .map(|c| (c.name, c.image.unwrap_or_default()))
+                .collect();
+            containers
                 .iter()
-                .any(|p| p["metadata"]["namespace"] == ns.as_str())
-                .then_some(())
+                .any(|(name, image)| name == "web" && image == "nginx:1.28")
+                .then_some(containers)
         }
+    })
+    .await;
+    assert_eq!(
+        containers,
+        [
+            ("web".to_string(), "nginx:1.28".to_string()),
+            ("sidecar".into(), "envoyproxy/envoy:v1.31".into())
+        ],
+        "both managers' containers, merged by name"
+    );
+    wait_summary(&client, &dig, "the rollout to converge", |r, c, ready| {
+        r.applied == 3 && c.present == 5 && ready.ready == 5
     })
     .await;
 }

@@ -99,6 +99,10 @@ struct Flags {
     /// its session (the server then holds the cluster's resources Retrying).
     #[arg(long, default_value_t = 10)]
     unreachable_after_seconds: u64,
+    /// Kube backend: objects per page when the monitor lists a kind (client-go's
+    /// default; a smaller page costs more calls and less API server memory per call).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u32).range(1..))]
+    kube_list_page_size: u32,
     /// Execute the cluster's actions (reboot, snapshot); with false, node agents
     /// execute them through ActionService.WatchActions.
     #[arg(long, default_value_t = true, action = clap::ArgAction::Set)]
@@ -196,6 +200,7 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
                 context: flags.context.clone(),
                 force_conflicts: flags.force_conflicts,
                 unreachable_after: Duration::from_secs(flags.unreachable_after_seconds.max(1)),
+                list_page_size: flags.kube_list_page_size,
             };
             let (kube, changes) = KubeCluster::connect(&kube).await?;
             tracing::info!(

@@ -6,7 +6,9 @@
 //!   with its message; `force` only with `--force-conflicts`. A namespace that a
 //!   manifest names and the cluster lacks is created first. Workload templates
 //!   (Deployment, StatefulSet, DaemonSet, ReplicaSet, Job, KubeVirt VirtualMachine)
-//!   carry the deployment-id label down to their pods, so the monitor sees them.
+//!   carry the deployment-id label down to their pods, so the monitor sees them; an id
+//!   longer than a label value may be is bounded in the label and kept whole in an
+//!   annotation ([`labels`]).
 //! - **Delete** is foreground (dependents first), then waits until the object is gone.
 //! - **Monitor** ([`monitor`]): a watch per monitored kind, restricted to objects with the
 //!   `flotilla/deployment-id` label, resumed from its resourceVersion and re-listed after
@@ -19,6 +21,7 @@
 //! Failed of each resource.
 
 pub mod actions;
+mod labels;
 pub mod monitor;
 
 use std::collections::{HashMap, HashSet};
@@ -38,7 +41,6 @@ use tracing::{info, warn};
 
 use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot};
 use crate::domain::manifest::Gvk;
-use crate::domain::render::DEPLOYMENT_ID_LABEL;
 
 /// Flotilla's field manager for server-side apply.
 pub const FIELD_MANAGER: &str = "flotilla";
@@ -64,7 +66,12 @@ pub struct KubeOptions {
     /// How long the API server may go unanswering before the agent ends its session
     /// (the server then holds the cluster's resources Retrying); zero: the default.
     pub unreachable_after: Duration,
+    /// Objects per page of the monitor's lists; zero: the default.
+    pub list_page_size: u32,
 }
+
+/// The default of [`KubeOptions::list_page_size`] (client-go's).
+const LIST_PAGE_SIZE: u32 = 500;
 
 /// The default of [`KubeOptions::unreachable_after`].
 const UNREACHABLE_AFTER: Duration = Duration::from_secs(10);
@@ -97,6 +104,7 @@ pub struct KubeCluster {
     /// Since when (µs) calls and watches get no answer; 0 while it answers.
     unanswered_since: std::sync::atomic::AtomicI64,
     unreachable_after: Duration,
+    list_page_size: u32,
 }
 
 /// Why the cluster refused or failed an operation, as the resource's error.
@@ -168,6 +176,11 @@ impl KubeCluster {
             } else {
                 options.unreachable_after
             },
+            list_page_size: if options.list_page_size == 0 {
+                LIST_PAGE_SIZE
+            } else {
+                options.list_page_size
+            },
         });
         cluster.monitor.start(&cluster).await?;
         tokio::spawn(probe(Arc::downgrade(&cluster)));
@@ -182,9 +195,14 @@ impl KubeCluster {
 
     /// A call or watch got no answer.
     pub(crate) fn unanswered(&self) {
+        self.unanswered_from(crate::store::now_micros());
+    }
+
+    /// A call sent at `sent` (µs) got no answer.
+    fn unanswered_from(&self, sent: i64) {
         let _ = self.unanswered_since.compare_exchange(
             0,
-            crate::store::now_micros(),
+            sent,
             std::sync::atomic::Ordering::Relaxed,
             std::sync::atomic::Ordering::Relaxed,
         );
@@ -200,6 +218,11 @@ impl KubeCluster {
 
     pub(crate) fn client(&self) -> &Client {
         &self.client
+    }
+
+    /// Objects per page of the monitor's lists.
+    pub(crate) fn list_page_size(&self) -> u32 {
+        self.list_page_size
     }
 
     pub(crate) fn monitor(&self) -> &monitor::Monitor {
@@ -357,7 +380,7 @@ impl KubeCluster {
         {
             return Ok(());
         }
-        let manifest = with_template_label(manifest);
+        let manifest = labels::for_cluster(manifest);
         let (api, namespace) = self
             .until_answered("discovery", || self.api(&gvk, &namespace))
             .await
@@ -481,25 +504,26 @@ impl KubeCluster {
     }
 }
 
-/// While calls or watches get no answer, asks the API server for its version every
-/// second: the first answer clears the alarm.
+/// Asks the API server for its version every quarter of `unreachable_after`, each ask
+/// bounded by half of it: a call or watch that fails marks the cluster unanswered, but
+/// a hung API server (stopped, or a partition that drops packets) fails nothing — its
+/// open watches just go quiet — so only an ask that gets no answer in time shows it.
 async fn probe(cluster: std::sync::Weak<KubeCluster>) {
     loop {
-        tokio::time::sleep(Duration::from_secs(1)).await;
+        let Some(interval) = cluster.upgrade().map(|c| c.unreachable_after / 4) else {
+            return;
+        };
+        let interval = interval.clamp(Duration::from_millis(250), Duration::from_secs(5));
+        tokio::time::sleep(interval).await;
         let Some(cluster) = cluster.upgrade() else {
             return;
         };
-        if cluster
-            .unanswered_since
-            .load(std::sync::atomic::Ordering::Relaxed)
-            == 0
-        {
-            continue;
-        }
-        match cluster.client.apiserver_version().await {
-            Ok(_) => cluster.answered(),
-            Err(error) if answered(&error) => cluster.answered(),
-            Err(_) => {}
+        let sent = crate::store::now_micros();
+        let limit = (cluster.unreachable_after / 2).max(Duration::from_millis(500));
+        match tokio::time::timeout(limit, cluster.client.apiserver_version()).await {
+            Ok(Ok(_)) => cluster.answered(),
+            Ok(Err(error)) if answered(&error) => cluster.answered(),
+            Ok(Err(_)) | Err(_) => cluster.unanswered_from(sent),
         }
     }
 }
@@ -599,73 +623,9 @@ fn identity(manifest: &Value) -> Result<(Gvk, String, String), String> {
     ))
 }
 
-/// Workload kinds whose `spec.template` makes pods (or VM instances).
-const TEMPLATED: [&str; 6] = [
-    "Deployment",
-    "StatefulSet",
-    "DaemonSet",
-    "ReplicaSet",
-    "Job",
-    "VirtualMachine",
-];
-
-/// `manifest` with its deployment-id label also in its pod template's labels, so the
-/// pods it makes carry it (the sim's controllers do the same).
-fn with_template_label(mut manifest: Value) -> Value {
-    let kind = manifest
-        .get("kind")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    if !TEMPLATED.contains(&kind) {
-        return manifest;
-    }
-    let Some(id) = manifest
-        .pointer("/metadata/labels")
-        .and_then(|l| l.get(DEPLOYMENT_ID_LABEL))
-        .cloned()
-    else {
-        return manifest;
-    };
-    let Some(spec) = manifest.get_mut("spec").and_then(Value::as_object_mut) else {
-        return manifest;
-    };
-    let template = spec.entry("template").or_insert_with(|| json!({}));
-    if !template.is_object() {
-        return manifest;
-    }
-    let metadata = template
-        .as_object_mut()
-        .expect("checked")
-        .entry("metadata")
-        .or_insert_with(|| json!({}));
-    if let Some(metadata) = metadata.as_object_mut() {
-        let labels = metadata.entry("labels").or_insert_with(|| json!({}));
-        if let Some(labels) = labels.as_object_mut() {
-            labels.insert(DEPLOYMENT_ID_LABEL.into(), id);
-        }
-    }
-    manifest
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn template_labels_carry_the_deployment_id() {
-        let labelled = with_template_label(json!({
-            "apiVersion": "apps/v1", "kind": "Deployment",
-            "metadata": {"name": "web", "labels": {"flotilla/deployment-id": "x-web"}},
-            "spec": {"template": {"metadata": {"labels": {"app": "web"}}}}
-        }));
-        assert_eq!(
-            labelled.pointer("/spec/template/metadata/labels"),
-            Some(&json!({"app": "web", "flotilla/deployment-id": "x-web"}))
-        );
-        let config = json!({"apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": "c", "labels": {"flotilla/deployment-id": "x-c"}}});
-        assert_eq!(with_template_label(config.clone()), config);
-    }
 
     #[test]
     fn identity_needs_kind_and_name() {

@@ -239,7 +239,15 @@ async fn watch_kind(
     api: Api<DynamicObject>,
     first: oneshot::Sender<()>,
 ) {
-    let config = watcher::Config::default().labels(DEPLOYMENT_ID_LABEL);
+    // Lists are quorum reads (MostRecent, kube-rs' default) in pages of
+    // `list_page_size`, followed through their continue tokens.
+    let page_size = match cluster.upgrade() {
+        Some(cluster) => cluster.list_page_size(),
+        None => return,
+    };
+    let config = watcher::Config::default()
+        .labels(DEPLOYMENT_ID_LABEL)
+        .page_size(page_size);
     let mut stream = watcher::watcher(api, config).default_backoff().boxed();
     let mut first = Some(first);
     let mut relist = None;
@@ -343,14 +351,13 @@ fn key_of(gvk: &Gvk, object: &DynamicObject) -> Option<ObjectKey> {
 
 /// What is reported of `object`: its key, deployment id and observed form (metadata
 /// without managedFields; spec, or the data of a ConfigMap, or only the keys of a
-/// Secret's data; status). None without the deployment-id label.
+/// Secret's data; status). None without the deployment-id label (the id is read
+/// back through [`super::labels::deployment_id`]).
 fn observe(gvk: &Gvk, object: &DynamicObject) -> Option<(ObjectKey, String, Observed)> {
-    let id = object
-        .metadata
-        .labels
-        .as_ref()?
-        .get(DEPLOYMENT_ID_LABEL)?
-        .clone();
+    let id = super::labels::deployment_id(
+        object.metadata.labels.as_ref(),
+        object.metadata.annotations.as_ref(),
+    )?;
     let key = key_of(gvk, object)?;
     let mut metadata = serde_json::to_value(&object.metadata).ok()?;
     if let Some(metadata) = metadata.as_object_mut() {

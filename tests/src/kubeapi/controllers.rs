@@ -5,8 +5,6 @@
 //! Succeeded) after the kubelet's delay, and controllers' status follows their pods.
 //! The garbage collector removes what an owner that went owned.
 
-use std::collections::BTreeSet;
-
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
@@ -151,174 +149,14 @@ pub fn reconcile(store: &mut Store, counter: &mut u64) -> Started {
         .filter(|((p, _, _), o)| {
             matches!(
                 *p,
-                "deployments"
-                    | "replicasets"
-                    | "statefulsets"
-                    | "daemonsets"
-                    | "jobs"
-                    | "virtualmachines"
-                    | "virtualmachineinstances"
-                    | "virtualmachinesnapshots"
+                "virtualmachines" | "virtualmachineinstances" | "virtualmachinesnapshots"
             ) && !deleting(o)
         })
         .map(|(k, o)| (k.clone(), o.clone()))
         .collect();
     for ((plural, namespace, name), object) in controllers {
         let uid = text(&object, "/metadata/uid").to_string();
-        let template = object
-            .pointer("/spec/template")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
-        let replicas = object
-            .pointer("/spec/replicas")
-            .and_then(Value::as_i64)
-            .unwrap_or(1)
-            .max(0);
-        let generation = object
-            .pointer("/metadata/generation")
-            .cloned()
-            .unwrap_or(json!(1));
         match plural {
-            "deployments" => {
-                let template_hash = hash(&template);
-                let rs_name = format!("{name}-{template_hash}");
-                for (key, _) in owned(store, "replicasets", &uid) {
-                    if key.2 != rs_name {
-                        remove_tree(store, &key);
-                    }
-                }
-                let mut rs_template = template.clone();
-                rs_template["metadata"]["labels"]["pod-template-hash"] = json!(template_hash);
-                let rs_key: Key = ("replicasets", namespace.clone(), rs_name.clone());
-                let mut rs = store.objects.get(&rs_key).cloned().unwrap_or_else(|| {
-                    json!({"metadata": {"name": rs_name, "namespace": namespace,
-                        "labels": rs_template["metadata"]["labels"].clone(),
-                        "ownerReferences": owner_ref("Deployment", &object)}})
-                });
-                rs["spec"] = json!({"replicas": replicas, "template": rs_template,
-                    "selector": object.pointer("/spec/selector").cloned().unwrap_or(Value::Null)});
-                put_if_changed(store, "ReplicaSet", rs);
-                let ready = store
-                    .objects
-                    .get(&rs_key)
-                    .and_then(|rs| rs.pointer("/status/readyReplicas"))
-                    .and_then(Value::as_i64)
-                    .unwrap_or(0);
-                let mut deployment = object.clone();
-                deployment["status"] = json!({
-                    "observedGeneration": generation, "replicas": replicas,
-                    "updatedReplicas": replicas, "readyReplicas": ready, "availableReplicas": ready,
-                    "conditions": [
-                        {"type": "Available", "status": if ready >= replicas { "True" } else { "False" },
-                         "reason": if ready >= replicas { "MinimumReplicasAvailable" } else { "MinimumReplicasUnavailable" }},
-                        {"type": "Progressing", "status": "True", "reason": "NewReplicaSetAvailable"},
-                    ],
-                });
-                put_if_changed(store, "Deployment", deployment);
-            }
-            "replicasets" | "statefulsets" | "daemonsets" | "jobs" => {
-                let kind = match plural {
-                    "replicasets" => "ReplicaSet",
-                    "statefulsets" => "StatefulSet",
-                    "daemonsets" => "DaemonSet",
-                    _ => "Job",
-                };
-                let template_hash = hash(&template);
-                let pods = owned(store, "pods", &uid);
-                let nodes = nodes(store);
-                // The pods wanted: (name, node) for fixed names, or a count.
-                let wanted: Vec<String> = match kind {
-                    "StatefulSet" => (0..replicas).map(|i| format!("{name}-{i}")).collect(),
-                    "DaemonSet" => nodes.iter().map(|n| format!("{name}-{n}")).collect(),
-                    _ => Vec::new(),
-                };
-                let current_hash = |pod: &Value| {
-                    text(pod, "/metadata/labels/controller-revision-hash").to_string()
-                };
-                let mut live: Vec<(Key, Value)> = Vec::new();
-                for (key, pod) in pods {
-                    let stale = matches!(kind, "StatefulSet" | "DaemonSet")
-                        && (current_hash(&pod) != template_hash || !wanted.contains(&key.2));
-                    if stale {
-                        store.remove(&key);
-                    } else if !deleting(&pod) {
-                        live.push((key, pod));
-                    }
-                }
-                let extra = [("controller-revision-hash", template_hash.clone())];
-                match kind {
-                    "StatefulSet" | "DaemonSet" => {
-                        let have: BTreeSet<String> =
-                            live.iter().map(|(k, _)| k.2.clone()).collect();
-                        for (i, pod_name) in wanted.iter().enumerate() {
-                            if !have.contains(pod_name) {
-                                let node = if kind == "DaemonSet" {
-                                    nodes[i].clone()
-                                } else {
-                                    nodes
-                                        .get(i % nodes.len().max(1))
-                                        .cloned()
-                                        .unwrap_or_default()
-                                };
-                                started.pods.push(new_pod(
-                                    store, kind, &object, pod_name, &template, node, &extra,
-                                ));
-                            }
-                        }
-                    }
-                    _ => {
-                        let want = if kind == "Job" { 1 } else { replicas as usize };
-                        // A Job makes its pod once.
-                        let made = object.pointer("/status/active").is_some()
-                            || object.pointer("/status/succeeded").is_some();
-                        if live.len() > want {
-                            for (key, _) in live.split_off(want) {
-                                store.remove(&key);
-                            }
-                        }
-                        let missing = if kind == "Job" && made {
-                            0
-                        } else {
-                            want.saturating_sub(live.len())
-                        };
-                        for _ in 0..missing {
-                            *counter += 1;
-                            let suffix = &hash(&json!(*counter))[..5];
-                            let node = nodes
-                                .get(*counter as usize % nodes.len().max(1))
-                                .cloned()
-                                .unwrap_or_default();
-                            started.pods.push(new_pod(
-                                store,
-                                kind,
-                                &object,
-                                &format!("{name}-{suffix}"),
-                                &template,
-                                node,
-                                &[],
-                            ));
-                        }
-                    }
-                }
-                let pods = owned(store, "pods", &uid);
-                let ready = pods.iter().filter(|(_, p)| is_ready(p)).count() as i64;
-                let succeeded = pods
-                    .iter()
-                    .filter(|(_, p)| text(p, "/status/phase") == "Succeeded")
-                    .count() as i64;
-                let mut controller = object.clone();
-                controller["status"] = match kind {
-                    "DaemonSet" => json!({"observedGeneration": generation,
-                        "desiredNumberScheduled": nodes.len(), "currentNumberScheduled": pods.len(),
-                        "numberReady": ready, "numberAvailable": ready}),
-                    "Job" if succeeded > 0 => json!({"succeeded": succeeded,
-                        "conditions": [{"type": "Complete", "status": "True"}]}),
-                    "Job" => json!({"active": pods.len()}),
-                    _ => json!({"observedGeneration": generation, "replicas": pods.len(),
-                        "readyReplicas": ready, "availableReplicas": ready}),
-                };
-                put_if_changed(store, kind, controller);
-            }
             "virtualmachines" => vm(store, &namespace, &name, &object),
             "virtualmachineinstances" => {
                 vmi(store, &namespace, &name, &object, counter, &mut started)

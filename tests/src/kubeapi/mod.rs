@@ -180,60 +180,6 @@ impl KubeApi {
         )
     }
 
-    /// Compacts the history (every version before now is gone) and drops every open
-    /// watch: clients resuming from what they saw get 410 and must list again.
-    pub fn compact(&self) {
-        {
-            let mut guard = self.inner.store.lock().expect("store");
-            let store = &mut guard.0;
-            store.compacted = store.rv + 1;
-            store.history.clear();
-        }
-        let mut watches = self.inner.watches.lock().expect("watches");
-        watches.cancel();
-        *watches = CancellationToken::new();
-    }
-
-    /// Stops answering (every connection dropped, new ones closed at once) until
-    /// [`KubeApi::resume`]: an API server that went away.
-    pub fn pause(&self) {
-        self.inner
-            .paused
-            .store(true, std::sync::atomic::Ordering::Relaxed);
-        let mut connections = self.inner.connections.lock().expect("connections");
-        connections.cancel();
-        *connections = CancellationToken::new();
-    }
-
-    /// Answers again.
-    pub fn resume(&self) {
-        self.inner
-            .paused
-            .store(false, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// How many watches were answered 410 Expired.
-    pub fn expired_watches(&self) -> u64 {
-        self.inner
-            .expired
-            .load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// Deletes an object as `kubectl delete` would (background propagation).
-    pub fn delete_object(&self, kind: &str, namespace: &str, name: &str) -> bool {
-        let Some(resource) = store::resource_of_kind(kind) else {
-            return false;
-        };
-        let key: Key = (resource.plural, namespace.to_string(), name.to_string());
-        let mut guard = self.inner.store.lock().expect("store");
-        if !guard.0.objects.contains_key(&key) {
-            return false;
-        }
-        controllers::remove_tree(&mut guard.0, &key);
-        self.settle(&mut guard);
-        true
-    }
-
     /// The object of `kind` in `namespace` named `name`.
     pub fn get(&self, kind: &str, namespace: &str, name: &str) -> Option<Value> {
         let resource = store::resource_of_kind(kind)?;
@@ -243,21 +189,6 @@ impl KubeApi {
             .objects
             .get(&(resource.plural, namespace.to_string(), name.to_string()))
             .cloned()
-    }
-
-    /// The objects of `kind`.
-    pub fn list(&self, kind: &str) -> Vec<Value> {
-        let Some(resource) = store::resource_of_kind(kind) else {
-            return Vec::new();
-        };
-        let guard = self.inner.store.lock().expect("store");
-        guard
-            .0
-            .objects
-            .iter()
-            .filter(|((p, _, _), _)| *p == resource.plural)
-            .map(|(_, o)| o.clone())
-            .collect()
     }
 
     /// Runs the controllers until nothing changes; starts the kubelet's timers of new
@@ -334,37 +265,5 @@ impl KubeApi {
         self.inner
             .restarts
             .load(std::sync::atomic::Ordering::Relaxed)
-    }
-
-    /// Applies `object` as field manager `manager` (what another tool, e.g. Helm or
-    /// kubectl, would have done).
-    pub fn apply_as(&self, manager: &str, object: Value) -> Result<Value, ApiError> {
-        let kind = object
-            .get("kind")
-            .and_then(Value::as_str)
-            .unwrap_or_default();
-        let resource = store::resource_of_kind(kind)
-            .ok_or_else(|| ApiError::new(404, "NotFound", format!("no kind {kind}")))?;
-        let namespace = object
-            .pointer("/metadata/namespace")
-            .and_then(Value::as_str)
-            .unwrap_or("default")
-            .to_string();
-        let name = object
-            .pointer("/metadata/name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string();
-        let mut guard = self.inner.store.lock().expect("store");
-        let stored = guard.0.apply(
-            resource,
-            if resource.namespaced { &namespace } else { "" },
-            &name,
-            object,
-            manager,
-            false,
-        );
-        self.settle(&mut guard);
-        stored
     }
 }

@@ -22,7 +22,9 @@
 //! it; `P2LOOP=n` then reads the `all` tree n times (alternating with etcd's read
 //! when `P2ETCD` is set), `P5LOOP=n` runs P5 n times, and
 //! `P5CHANGES=1` lists every change of P5 (subscribers, first and last latencies).
-//! `--p7`, `--p8`, `--p9` run that target alone (P9 on a freshly converged instance).
+//! `--p7`, `--p8`, `--p9`, `--p10` run that target alone (P9 on a freshly converged
+//! instance; P10 on three real Kubernetes control planes, which need FLOTILLA_KUBE_BIN:
+//! `export FLOTILLA_KUBE_BIN=$(scripts/kube/build.sh)`).
 
 use std::collections::BTreeMap;
 use std::process::{Child, Command, Stdio};
@@ -41,6 +43,7 @@ use tokio::sync::Mutex;
 mod cpu;
 mod etcd;
 mod fleet;
+mod p10;
 mod p5;
 mod p7;
 mod p8;
@@ -625,7 +628,7 @@ async fn main() -> Result<()> {
     eprintln!("loading etcd with the AppContext layout");
     let context = if args
         .iter()
-        .any(|a| a == "--p8" || a == "--p7" || a == "--p9")
+        .any(|a| a == "--p8" || a == "--p7" || a == "--p9" || a == "--p10")
     {
         String::new()
     } else {
@@ -644,7 +647,17 @@ async fn main() -> Result<()> {
     let p8_only = args.iter().any(|a| a == "--p8");
     let p7_only = args.iter().any(|a| a == "--p7");
     let p9_only = args.iter().any(|a| a == "--p9");
+    let p10_only = args.iter().any(|a| a == "--p10");
+    let p10_scale = if quick { p10::QUICK } else { p10::FULL };
     for (backend, label) in backends {
+        if p10_only || !(p7_only || p8_only || p9_only) {
+            if let Err(error) = p10::run(backend, label, p10_scale, &mut rows).await {
+                rows.push(Row::error(label, error));
+            }
+            if p10_only {
+                continue;
+            }
+        }
         if p9_only {
             if let Err(error) = p9::run_alone(backend, label, scale, &mut rows).await {
                 rows.push(Row::error(label, error));

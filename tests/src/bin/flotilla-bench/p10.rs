@@ -1,0 +1,353 @@
+//! P10 (issue 55): converging on real API servers. Three Kubernetes control planes
+//! (kube-apiserver, controller-manager, scheduler, kwok nodes; `controlplane`), each a
+//! cluster of one group of 300 Deployments (one replica) and 300 ConfigMaps. Figure:
+//! from instantiate until every resource is Applied, Present and Ready (the pods too),
+//! through one `flotilla-agent --backend kube` per cluster. Baseline, in the same run
+//! and on the same API servers: the same manifests server-side applied straight from
+//! this process with the agent's concurrency per cluster, until the same pods are Ready.
+//! The API servers are the limit; the target is Flotilla within 1.2× of that. Also
+//! reported: the CPU the server and agents spent per resource.
+
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use flotilla_client::v1::*;
+use flotilla_client::{Client, names};
+use flotilla_tests::controlplane::{self, ControlPlane};
+use flotilla_tests::{Backend, TestAgent, TestServer, wait_connectivity};
+use futures::StreamExt;
+use k8s_openapi::api::core::v1::Pod;
+use kube::api::{Api, ListParams, Patch, PatchParams};
+use serde_json::{Value, json};
+
+use super::Row;
+use super::cpu::cpu_seconds;
+
+/// The scale of P10.
+#[derive(Debug, Clone, Copy)]
+pub struct P10Scale {
+    pub clusters: usize,
+    /// Deployments per cluster (and as many ConfigMaps).
+    pub deployments: usize,
+    pub quick: bool,
+}
+
+pub const FULL: P10Scale = P10Scale {
+    clusters: 3,
+    deployments: 300,
+    quick: false,
+};
+
+pub const QUICK: P10Scale = P10Scale {
+    clusters: 3,
+    deployments: 30,
+    quick: true,
+};
+
+/// API calls in flight per cluster, as the agent's kube backend (CONCURRENT_CALLS).
+const CONCURRENCY: usize = 32;
+const TIMEOUT: Duration = Duration::from_secs(600);
+const TARGET: f64 = 1.2;
+
+/// The group's documents, in `namespace`.
+fn documents(scale: P10Scale, namespace: &str) -> Vec<Value> {
+    let mut documents = vec![json!({"apiVersion": "v1", "kind": "Namespace",
+        "metadata": {"name": namespace}})];
+    for i in 0..scale.deployments {
+        documents.push(json!({
+            "apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": format!("c{i}"), "namespace": namespace},
+            "data": {"key": format!("value-{i}")},
+        }));
+        documents.push(json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": format!("d{i}"), "namespace": namespace},
+            "spec": {
+                "replicas": 1,
+                "selector": {"matchLabels": {"app": format!("d{i}")}},
+                "template": {
+                    "metadata": {"labels": {"app": format!("d{i}")}},
+                    "spec": {"containers": [{"name": "c", "image": "registry.k8s.io/pause:3.10"}]},
+                },
+            },
+        }));
+    }
+    documents
+}
+
+/// Ready pods in `namespace`.
+async fn ready_pods(client: &kube::Client, namespace: &str) -> Result<usize> {
+    let pods: Api<Pod> = Api::namespaced(client.clone(), namespace);
+    Ok(pods
+        .list(&ListParams::default())
+        .await?
+        .items
+        .iter()
+        .filter(|p| {
+            p.status
+                .as_ref()
+                .and_then(|s| s.conditions.as_ref())
+                .is_some_and(|c| c.iter().any(|c| c.type_ == "Ready" && c.status == "True"))
+        })
+        .count())
+}
+
+/// The baseline: server-side apply of every document from here, `CONCURRENCY` calls
+/// per cluster at once, then until every pod is Ready.
+async fn direct_apply(planes: &[ControlPlane], scale: P10Scale) -> Result<Duration> {
+    let namespace = "p10-direct";
+    let mut clients = Vec::new();
+    for plane in planes {
+        clients.push(plane.admin().await);
+    }
+    let started = Instant::now();
+    let applies = clients.iter().map(|client| async move {
+        let documents = documents(scale, namespace);
+        // The namespace first, as the agent creates one a manifest needs first.
+        controlplane::apply(client, &documents[0], "direct").await?;
+        let mut resources = Vec::new();
+        for kind in ["ConfigMap", "Deployment"] {
+            let doc = documents[1..].iter().find(|d| d["kind"] == kind).unwrap();
+            resources.push(controlplane::dynamic_api(client, doc).await?);
+        }
+        let results: Vec<Result<(), kube::Error>> = futures::stream::iter(&documents[1..])
+            .map(|doc| {
+                let api = if doc["kind"] == "ConfigMap" {
+                    &resources[0]
+                } else {
+                    &resources[1]
+                };
+                async move {
+                    let name = doc["metadata"]["name"].as_str().unwrap_or_default();
+                    api.patch(name, &PatchParams::apply("direct"), &Patch::Apply(doc))
+                        .await
+                        .map(|_| ())
+                }
+            })
+            .buffer_unordered(CONCURRENCY)
+            .collect()
+            .await;
+        results.into_iter().collect::<Result<Vec<()>, _>>()?;
+        anyhow::Ok(())
+    });
+    for result in futures::future::join_all(applies).await {
+        result?;
+    }
+    loop {
+        let mut ready = 0;
+        for client in &clients {
+            ready += ready_pods(client, namespace).await?;
+        }
+        if ready == scale.deployments * planes.len() {
+            return Ok(started.elapsed());
+        }
+        if started.elapsed() > TIMEOUT {
+            bail!("direct apply: {ready} pods Ready after {TIMEOUT:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// The group on the planes' clusters through Flotilla; returns the time to converge and
+/// the server's and agents' CPU seconds over it.
+async fn through_flotilla(
+    backend: Backend,
+    planes: &[ControlPlane],
+    scale: P10Scale,
+) -> Result<(Duration, f64)> {
+    let server = TestServer::start_with(backend, &["--sim", "false"]).await;
+    let mut client = server.client().await;
+    let namespace = "p10-flotilla";
+    let lc = &mut client.lifecycle;
+    lc.create_cluster_provider(CreateClusterProviderRequest {
+        cluster_provider_id: "cp".into(),
+        ..Default::default()
+    })
+    .await?;
+    let mut agents = Vec::new();
+    let mut cluster_ids = Vec::new();
+    for (i, plane) in planes.iter().enumerate() {
+        let id = format!("k{i}");
+        let cluster = lc
+            .create_cluster(CreateClusterRequest {
+                parent: names::cluster_provider("cp"),
+                cluster_id: id.clone(),
+                cluster: Some(Cluster {
+                    connection_mode: ConnectionMode::Agent as i32,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        let kubeconfig = plane.agent_kubeconfig.to_str().unwrap_or_default();
+        agents.push(TestAgent::start_with(
+            &server,
+            &cluster.name,
+            &cluster.agent_token,
+            &["--backend", "kube", "--kubeconfig", kubeconfig],
+        ));
+        cluster_ids.push(id);
+    }
+    for id in &cluster_ids {
+        wait_connectivity(&client, &names::cluster("cp", id), Connectivity::Available).await;
+    }
+    let manifests: Vec<String> = documents(scale, namespace)[1..]
+        .iter()
+        .map(|d| serde_yaml_ng::to_string(d).unwrap_or_default())
+        .collect();
+    let dig = group(&mut client, &manifests.join("---\n"), &cluster_ids).await?;
+    let resources = 2 * scale.deployments * planes.len();
+    let pods = scale.deployments * planes.len();
+    let cpu = || cpu_seconds(&["flotilla-server", "flotilla-agent"]);
+    let cpu_before = cpu();
+    let started = Instant::now();
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: dig.clone(),
+            ..Default::default()
+        })
+        .await?;
+    loop {
+        let s = client
+            .status
+            .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+                name: dig.clone(),
+                output: StatusOutput::Summary as i32,
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        let (r, c, ready) = (
+            s.rsync_status.unwrap_or_default(),
+            s.cluster_status.unwrap_or_default(),
+            s.readiness.unwrap_or_default(),
+        );
+        if r.applied as usize == resources
+            && c.present as usize == resources + pods
+            && ready.not_ready == 0
+            && ready.ready as usize >= scale.deployments * planes.len() + pods
+        {
+            let elapsed = started.elapsed();
+            drop(agents);
+            return Ok((elapsed, cpu() - cpu_before));
+        }
+        if started.elapsed() > TIMEOUT {
+            bail!("Flotilla: not converged after {TIMEOUT:?}: {r:?} {c:?} {ready:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A project with one app of `manifests` on `clusters`, approved.
+async fn group(client: &mut Client, manifests: &str, clusters: &[String]) -> Result<String> {
+    let lc = &mut client.lifecycle;
+    lc.create_project(CreateProjectRequest {
+        project_id: "p10".into(),
+        ..Default::default()
+    })
+    .await?;
+    let ca = names::composite_app("p10", "fleet", "v1");
+    lc.create_composite_app(CreateCompositeAppRequest {
+        parent: names::project("p10"),
+        composite_app_id: "fleet".into(),
+        version_id: "v1".into(),
+        ..Default::default()
+    })
+    .await?;
+    lc.create_composite_profile(CreateCompositeProfileRequest {
+        parent: ca.clone(),
+        composite_profile_id: "prof".into(),
+        ..Default::default()
+    })
+    .await?;
+    let dig = names::deployment_intent_group(&ca, "prod");
+    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: ca.clone(),
+        deployment_intent_group_id: "prod".into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "prof".into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await?;
+    lc.create_app(CreateAppRequest {
+        parent: ca.clone(),
+        app_id: "workloads".into(),
+        app: Some(App {
+            manifests: manifests.into(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await?;
+    lc.create_placement_intent(CreatePlacementIntentRequest {
+        parent: dig.clone(),
+        placement_intent_id: "workloads".into(),
+        placement_intent: Some(PlacementIntent {
+            app: "workloads".into(),
+            cluster_provider: "cp".into(),
+            cluster_names: clusters.to_vec(),
+            ..Default::default()
+        }),
+        ..Default::default()
+    })
+    .await?;
+    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
+        name: dig.clone(),
+        ..Default::default()
+    })
+    .await?;
+    Ok(dig)
+}
+
+pub async fn run(
+    backend: Backend,
+    label: &'static str,
+    scale: P10Scale,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    eprintln!(
+        "P10 {label}: {} control planes x ({} Deployments + {} ConfigMaps)",
+        scale.clusters, scale.deployments, scale.deployments
+    );
+    let mut planes = Vec::new();
+    for _ in 0..scale.clusters {
+        planes.push(
+            ControlPlane::start(controlplane::Options {
+                nodes: 3,
+                audit: false,
+            })
+            .await,
+        );
+    }
+    eprintln!("  {}", planes[0].version);
+    let direct = direct_apply(&planes, scale).await?;
+    eprintln!("  direct apply: {:.2} s", direct.as_secs_f64());
+    let (flotilla, cpu) = through_flotilla(backend, &planes, scale).await?;
+    let resources = 2 * scale.deployments * scale.clusters;
+    eprintln!(
+        "  through Flotilla: {:.2} s; server + agents {cpu:.2} CPU-s ({:.0} µs per resource)",
+        flotilla.as_secs_f64(),
+        cpu / resources as f64 * 1e6
+    );
+    let ratio = flotilla.as_secs_f64() / direct.as_secs_f64();
+    rows.push(Row {
+        backend: label,
+        id: "P10 converge on kube-apiserver",
+        figure: format!(
+            "{:.2} s ({resources} + {} pods; {:.0} µs CPU/resource)",
+            flotilla.as_secs_f64(),
+            scale.deployments * scale.clusters,
+            cpu / resources as f64 * 1e6
+        ),
+        baseline: format!("{:.2} s direct SSA", direct.as_secs_f64()),
+        ratio: format!("{ratio:.2}x"),
+        target: format!("<= {TARGET}x"),
+        pass: ratio <= TARGET,
+        gating: !scale.quick,
+    });
+    Ok(())
+}

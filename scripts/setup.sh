@@ -54,6 +54,7 @@ _flotilla_setup() {
     export FLOTILLA_KUBE_BIN
   fi
   _phase "Kubernetes binaries ($FLOTILLA_KUBE_BIN)"
+  echo "setup: $("$FLOTILLA_KUBE_BIN/kube-apiserver" --version), $("$FLOTILLA_KUBE_BIN/etcd" --version | head -n 1), $("$FLOTILLA_KUBE_BIN/kwok" --version 2>&1 | head -n 1)"
   echo "setup: done in $((SECONDS - started)) s"
 }
 
@@ -87,16 +88,20 @@ _flotilla_postgres() {
   fi
   # A superuser for the tests: they create and drop a database each, and the bench runs
   # CHECKPOINT and reads pg_stat_statements. Loopback only, by password.
-  "${as_postgres[@]}" psql -q -p "$port" -v ON_ERROR_STOP=1 -d postgres <<'SQL' >/dev/null
+  # (from / : the postgres user may not read the caller's directory)
+  (cd / && "${as_postgres[@]}" psql -q -p "$port" -v ON_ERROR_STOP=1 -d postgres) <<'SQL' >/dev/null
 DO $$
 BEGIN
   IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = 'flotilla_test') THEN
-    CREATE ROLE flotilla_test LOGIN SUPERUSER PASSWORD 'flotilla_test';
+    CREATE ROLE flotilla_test LOGIN SUPERUSER;
   END IF;
 END
 $$;
+ALTER ROLE flotilla_test PASSWORD 'flotilla-test-pw';
 SQL
-  export FLOTILLA_TEST_POSTGRES_URL="postgres://flotilla_test:flotilla_test@127.0.0.1:$port/postgres"
+  # The password differs from every other part of the URL: the tests check that it never
+  # reaches a log, which a password equal to the user name would defeat.
+  export FLOTILLA_TEST_POSTGRES_URL="postgres://flotilla_test:flotilla-test-pw@127.0.0.1:$port/postgres"
 }
 
 _flotilla_setup

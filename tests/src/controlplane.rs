@@ -36,7 +36,8 @@ pub struct Options {
     /// kwok nodes.
     pub nodes: usize,
     /// Every request of the agent's ServiceAccount in the API server's audit log
-    /// (metadata level), for tests that count or inspect its calls.
+    /// (metadata level; deletes with their options), for tests that count or inspect
+    /// its calls.
     pub audit: bool,
 }
 
@@ -223,7 +224,8 @@ impl ControlPlane {
                 path("audit-policy.yaml"),
                 format!(
                     "apiVersion: audit.k8s.io/v1\nkind: Policy\nomitStages: [RequestReceived]\n\
-                     rules:\n- level: Metadata\n  users: [\"{agent_user}\"]\n- level: None\n"
+                     rules:\n- level: Request\n  users: [\"{agent_user}\"]\n  verbs: [delete]\n\
+                     - level: Metadata\n  users: [\"{agent_user}\"]\n- level: None\n"
                 ),
             )
             .unwrap();

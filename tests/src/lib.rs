@@ -28,7 +28,7 @@ pub enum Backend {
 /// else the role `scripts/setup.sh` creates on the local cluster.
 pub fn postgres_admin_url() -> String {
     std::env::var("FLOTILLA_TEST_POSTGRES_URL").unwrap_or_else(|_| {
-        "postgres://flotilla_test:flotilla_test@127.0.0.1:5432/postgres".to_string()
+        "postgres://flotilla_test:flotilla-test-pw@127.0.0.1:5432/postgres".to_string()
     })
 }
 

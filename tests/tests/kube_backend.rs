@@ -489,17 +489,28 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
         },
     )
     .await;
-    // The agent's deletes were foreground: the API server recorded the propagation.
+    // The agent's deletes were foreground, as the API server's audit log recorded them.
     let deletes: Vec<Value> = plane
         .agent_requests()
         .into_iter()
-        .filter(|e| {
-            e["verb"] == "delete" && e["objectRef"]["namespace"] == ns.as_str() && {
-                e["objectRef"]["resource"] == "deployments"
-            }
-        })
+        .filter(|e| e["verb"] == "delete" && e["objectRef"]["namespace"] == ns.as_str())
         .collect();
-    assert!(!deletes.is_empty(), "the agent deleted the Deployments");
+    let deployments: std::collections::BTreeSet<&str> = deletes
+        .iter()
+        .filter(|e| e["objectRef"]["resource"] == "deployments")
+        .filter_map(|e| e["objectRef"]["name"].as_str())
+        .collect();
+    assert_eq!(
+        deployments,
+        ["collectd", "guest", "operator", "web"].into(),
+        "{deletes:?}"
+    );
+    for delete in &deletes {
+        assert_eq!(
+            delete["requestObject"]["propagationPolicy"], "Foreground",
+            "{delete}"
+        );
+    }
     drop(agent);
 }
 

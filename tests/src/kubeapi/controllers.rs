@@ -1,9 +1,8 @@
-//! The emulator's controller manager, scheduler and kubelet, reduced to what status
-//! needs: Deployments own a ReplicaSet per pod template (the old one goes when the
-//! template changes), ReplicaSets, StatefulSets, DaemonSets and Jobs own pods, the
-//! scheduler spreads pods over the nodes, a pod turns Running and Ready (a Job's pod
-//! Succeeded) after the kubelet's delay, and controllers' status follows their pods.
-//! The garbage collector removes what an owner that went owned.
+//! The emulator's KubeVirt controllers, reduced to what VM actions need: a running
+//! VirtualMachine has its VirtualMachineInstance, which has a virt-launcher pod placed
+//! on a node that turns Running and Ready after the kubelet's delay; a
+//! VirtualMachineSnapshot completes with its content and VolumeSnapshot. The garbage
+//! collector removes what an owner that went owned.
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};

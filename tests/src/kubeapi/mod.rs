@@ -1,5 +1,8 @@
-//! A Kubernetes API server emulator for testing the agent's kube backend, since no
-//! kube-apiserver can run on the test machines. It follows the API's documented
+//! A Kubernetes API server emulator with KubeVirt's API, for the one part of the kube
+//! backend the real control plane of the tests (`controlplane`) cannot serve: VM
+//! actions, which need KubeVirt's virt-api (an aggregated API server serving the
+//! `restart` subresource) and its snapshot controller. Everything else of the kube
+//! backend is tested against a real kube-apiserver. It follows the API's documented
 //! semantics where the agent depends on them:
 //!
 //! - discovery (`/version`, `/api`, `/api/v1`, `/apis`, `/apis/{group}/{version}`);
@@ -13,12 +16,11 @@
 //!   are removed. Lists are atomic (the real API merges some by key);
 //! - a global resourceVersion; watches (`watch=true`) from a resourceVersion, with the
 //!   events since; a version older than the last compaction gets the `410 Expired`
-//!   ERROR event, as from the real API server; [`KubeApi::compact`] compacts and drops
-//!   every open watch (what an API server restart or etcd compaction does to clients);
+//!   ERROR event, as from the real API server;
 //! - deletes with `propagationPolicy` Foreground (the object stays, with a
 //!   deletionTimestamp and the `foregroundDeletion` finalizer, until its dependents are
 //!   gone) or Background, and garbage collection through ownerReferences;
-//! - controllers, scheduler and kubelet as [`controllers`] describes; with
+//! - KubeVirt's controllers as [`controllers`] describes; with
 //!   `Options::kubevirt`, KubeVirt's VirtualMachine, VirtualMachineInstance (a
 //!   virt-launcher pod labelled `kubevirt.io/domain`), the `restart` subresource, and
 //!   VirtualMachineSnapshot with its content and VolumeSnapshot (`restoreSize`).
@@ -76,12 +78,8 @@ struct Inner {
     options: Options,
     /// Cancelled to drop every open watch.
     watches: Mutex<CancellationToken>,
-    /// Watches answered 410 Expired.
-    expired: std::sync::atomic::AtomicU64,
     /// VM restarts asked for.
     restarts: std::sync::atomic::AtomicU64,
-    /// While set, the server answers nothing: connections are dropped.
-    paused: std::sync::atomic::AtomicBool,
     /// Cancelled to drop every open connection.
     connections: Mutex<CancellationToken>,
 }
@@ -118,9 +116,7 @@ impl KubeApi {
                 store: Mutex::new((store, 0)),
                 options,
                 watches: Mutex::new(CancellationToken::new()),
-                expired: Default::default(),
                 restarts: Default::default(),
-                paused: Default::default(),
                 connections: Mutex::new(CancellationToken::new()),
             }),
             address,
@@ -133,14 +129,6 @@ impl KubeApi {
                     accepted = listener.accept() => accepted,
                 };
                 let Ok((stream, _)) = accepted else { continue };
-                if server
-                    .inner
-                    .paused
-                    .load(std::sync::atomic::Ordering::Relaxed)
-                {
-                    drop(stream);
-                    continue;
-                }
                 let api = server.clone();
                 let dropped = server
                     .inner

@@ -500,9 +500,7 @@ impl KubeApi {
         let plural = target.resource.plural;
         let namespace = target.namespace.clone();
         tokio::spawn(async move {
-            let expired_count = &inner.expired;
             if let Some(error) = expired {
-                expired_count.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let _ = sender.send(line("ERROR", &error.status())).await;
                 return;
             }

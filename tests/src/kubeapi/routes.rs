@@ -496,7 +496,6 @@ impl KubeApi {
             }
         };
         let cancelled = self.inner.watches.lock().expect("watches").clone();
-        let inner = self.inner.clone();
         let plural = target.resource.plural;
         let namespace = target.namespace.clone();
         tokio::spawn(async move {

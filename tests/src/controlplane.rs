@@ -285,6 +285,10 @@ impl ControlPlane {
                 ),
                 format!("--root-ca-file={}", plane.path("ca.crt").display()),
                 "--use-service-account-credentials=false".into(),
+                // client-go's default of 20 requests/s would make the controllers, not
+                // the API server, the limit of a few hundred Deployments.
+                "--kube-api-qps=200".into(),
+                "--kube-api-burst=400".into(),
                 // Fake nodes have no CIDRs, clouds or volumes to attach.
                 "--controllers=*,-node-ipam-controller,-persistentvolume-attach-detach-controller,\
                  -persistentvolume-binder-controller,-persistentvolume-expander-controller"
@@ -295,6 +299,8 @@ impl ControlPlane {
             "kube-scheduler",
             &[
                 kubeconfig_arg.clone(),
+                "--kube-api-qps=200".into(),
+                "--kube-api-burst=400".into(),
                 "--leader-elect=false".into(),
                 "--secure-port=0".into(),
             ],

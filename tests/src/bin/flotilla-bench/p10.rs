@@ -4,7 +4,8 @@
 //! from instantiate until every resource is Applied, Present and Ready (the pods too),
 //! through one `flotilla-agent --backend kube` per cluster. Baseline, in the same run
 //! and on the same API servers: the same manifests server-side applied straight from
-//! this process with the agent's concurrency per cluster, until the same pods are Ready.
+//! this process with the agent's concurrency per cluster, until the same pods are Ready
+//! and the same Deployments Available.
 //! The API servers are the limit; the target is Flotilla within 1.2× of that. Also
 //! reported: the CPU the server and agents spent per resource.
 
@@ -16,6 +17,7 @@ use flotilla_client::{Client, names};
 use flotilla_tests::controlplane::{self, ControlPlane};
 use flotilla_tests::{Backend, TestAgent, TestServer, wait_connectivity};
 use futures::StreamExt;
+use k8s_openapi::api::apps::v1::Deployment;
 use k8s_openapi::api::core::v1::Pod;
 use kube::api::{Api, ListParams, Patch, PatchParams};
 use serde_json::{Value, json};
@@ -92,8 +94,28 @@ async fn ready_pods(client: &kube::Client, namespace: &str) -> Result<usize> {
         .count())
 }
 
+/// Deployments in `namespace` with their replica available (what Flotilla's readiness
+/// of a Deployment is, and what `kubectl wait --for=condition=Available` waits for).
+async fn available_deployments(client: &kube::Client, namespace: &str) -> Result<usize> {
+    let deployments: Api<Deployment> = Api::namespaced(client.clone(), namespace);
+    Ok(deployments
+        .list(&ListParams::default())
+        .await?
+        .items
+        .iter()
+        .filter(|d| {
+            d.status
+                .as_ref()
+                .and_then(|s| s.available_replicas)
+                .unwrap_or(0)
+                >= 1
+        })
+        .count())
+}
+
 /// The baseline: server-side apply of every document from here, `CONCURRENCY` calls
-/// per cluster at once, then until every pod is Ready.
+/// per cluster at once, then until every pod is Ready and every Deployment Available
+/// (the same readiness Flotilla's figure waits for).
 async fn direct_apply(planes: &[ControlPlane], scale: P10Scale) -> Result<Duration> {
     let namespace = "p10-direct";
     let mut clients = Vec::new();
@@ -134,11 +156,13 @@ async fn direct_apply(planes: &[ControlPlane], scale: P10Scale) -> Result<Durati
         result?;
     }
     loop {
-        let mut ready = 0;
+        let (mut ready, mut available) = (0, 0);
         for client in &clients {
             ready += ready_pods(client, namespace).await?;
+            available += available_deployments(client, namespace).await?;
         }
-        if ready == scale.deployments * planes.len() {
+        let wanted = scale.deployments * planes.len();
+        if ready == wanted && available == wanted {
             return Ok(started.elapsed());
         }
         if started.elapsed() > TIMEOUT {

@@ -242,6 +242,26 @@ fn start_kube_agent(
     TestAgent::start_with(server, &names::cluster("cp", "k1"), token, &args)
 }
 
+/// Helm owns the field `data.mode` (set to `helm`) of ConfigMap `shared-settings` in
+/// namespace `ns`, which it creates.
+async fn helm_owns_mode(admin: &kube::Client, ns: &str) {
+    controlplane::apply(
+        admin,
+        &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}),
+        "helm",
+    )
+    .await
+    .unwrap();
+    controlplane::apply(
+        admin,
+        &json!({"apiVersion": "v1", "kind": "ConfigMap",
+            "metadata": {"name": "shared-settings", "namespace": ns}, "data": {"mode": "helm"}}),
+        "helm",
+    )
+    .await
+    .unwrap();
+}
+
 /// The objects of `namespace` carrying the deployment-id label, by kind.
 async fn labelled(admin: &kube::Client, namespace: &str) -> Vec<String> {
     let params = ListParams::default().labels("flotilla/deployment-id");
@@ -299,21 +319,7 @@ async fn kube_agent_deploys_reports_and_heals(server: &TestServer) {
     );
     assert!(agent.log_text().contains("serving a Kubernetes cluster"));
     // Helm owns a field the group sets to another value.
-    controlplane::apply(
-        &admin,
-        &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}),
-        "helm",
-    )
-    .await
-    .unwrap();
-    controlplane::apply(
-        &admin,
-        &json!({"apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": "shared-settings", "namespace": ns}, "data": {"mode": "helm"}}),
-        "helm",
-    )
-    .await
-    .unwrap();
+    helm_owns_mode(&admin, &ns).await;
 
     // The demo's apps (valid Kubernetes) next to ours.
     let (web, broken) = (in_namespace(WEB, &ns), in_namespace(BROKEN, &ns));

@@ -12,21 +12,7 @@ pub(super) async fn force_conflicts_takes_fields_over(server: &TestServer) {
     let ns = namespace();
     let mut client = server.client().await;
     let _agent = kube_agent(server, &mut client, plane, &["--force-conflicts"]).await;
-    controlplane::apply(
-        &admin,
-        &json!({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns}}),
-        "helm",
-    )
-    .await
-    .unwrap();
-    controlplane::apply(
-        &admin,
-        &json!({"apiVersion": "v1", "kind": "ConfigMap",
-            "metadata": {"name": "shared-settings", "namespace": ns}, "data": {"mode": "helm"}}),
-        "helm",
-    )
-    .await
-    .unwrap();
+    helm_owns_mode(&admin, &ns).await;
     let settings = in_namespace(
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shared-settings\ndata:\n  mode: flotilla\n",
         &ns,

@@ -40,7 +40,7 @@ mod kubevirt;
 #[path = "kube_backend/rollout.rs"]
 mod rollout;
 use apply::*;
-use fleet::{WAIT, clusters, summary};
+use fleet::{WAIT, clusters, instantiate, summary};
 use kubevirt::*;
 use rollout::*;
 
@@ -135,17 +135,6 @@ async fn group(client: &mut flotilla_client::Client, apps: &[(&str, &str)]) -> S
         .map(|(id, manifests)| (id.to_string(), manifests.to_string()))
         .collect();
     fleet::group(client, "shop", "prod", &apps, &["k1"]).await
-}
-
-async fn instantiate(client: &mut flotilla_client::Client, dig: &str) {
-    client
-        .lifecycle
-        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
-            name: dig.into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
 }
 
 /// The group's resources (every app and cluster) as the status reports them.

@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
 use flotilla_client::v1::*;
-use flotilla_client::{Client, names};
 use flotilla_tests::controlplane::{self, ControlPlane};
 use flotilla_tests::{Backend, TestAgent, TestServer, wait_connectivity};
 use futures::StreamExt;
@@ -24,6 +23,7 @@ use serde_json::{Value, json};
 
 use super::Row;
 use super::cpu::cpu_seconds;
+use super::fleet::Fleet;
 
 /// The scale of P10.
 #[derive(Debug, Clone, Copy)]
@@ -182,45 +182,35 @@ async fn through_flotilla(
     let server = TestServer::start_with(backend, &["--sim", "false"]).await;
     let mut client = server.client().await;
     let namespace = "p10-flotilla";
-    let lc = &mut client.lifecycle;
-    lc.create_cluster_provider(CreateClusterProviderRequest {
-        cluster_provider_id: "cp".into(),
-        ..Default::default()
-    })
-    .await?;
-    let mut agents = Vec::new();
-    let mut cluster_ids = Vec::new();
-    for (i, plane) in planes.iter().enumerate() {
-        let id = format!("k{i}");
-        let cluster = lc
-            .create_cluster(CreateClusterRequest {
-                parent: names::cluster_provider("cp"),
-                cluster_id: id.clone(),
-                cluster: Some(Cluster {
-                    connection_mode: ConnectionMode::Agent as i32,
-                    ..Default::default()
-                }),
-                ..Default::default()
-            })
-            .await?
-            .into_inner();
-        let kubeconfig = plane.agent_kubeconfig.to_str().unwrap_or_default();
-        agents.push(TestAgent::start_with(
-            &server,
-            &cluster.name,
-            &cluster.agent_token,
-            &["--backend", "kube", "--kubeconfig", kubeconfig],
-        ));
-        cluster_ids.push(id);
-    }
-    for id in &cluster_ids {
-        wait_connectivity(&client, &names::cluster("cp", id), Connectivity::Available).await;
-    }
     let manifests: Vec<String> = documents(scale, namespace)[1..]
         .iter()
         .map(|d| serde_yaml_ng::to_string(d).unwrap_or_default())
         .collect();
-    let dig = group(&mut client, &manifests.join("---\n"), &cluster_ids).await?;
+    let manifests = manifests.join("---\n");
+    let fleet = Fleet {
+        project: "p10",
+        composite_app: "fleet",
+        provider: "cp",
+        cluster_prefix: "k",
+        app_prefix: "workloads",
+        clusters: planes.len(),
+        apps: 1,
+    };
+    let clusters = fleet.create(&mut client, |_| manifests.clone()).await?;
+    let mut agents = Vec::new();
+    for ((cluster, token), plane) in clusters.iter().zip(planes) {
+        let kubeconfig = plane.agent_kubeconfig.to_str().unwrap_or_default();
+        agents.push(TestAgent::start_with(
+            &server,
+            cluster,
+            token,
+            &["--backend", "kube", "--kubeconfig", kubeconfig],
+        ));
+    }
+    for (cluster, _) in &clusters {
+        wait_connectivity(&client, cluster, Connectivity::Available).await;
+    }
+    let dig = fleet.dig();
     let resources = 2 * scale.deployments * planes.len();
     let pods = scale.deployments * planes.len();
     let cpu = || cpu_seconds(&["flotilla-server", "flotilla-agent"]);
@@ -262,69 +252,6 @@ async fn through_flotilla(
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-}
-
-/// A project with one app of `manifests` on `clusters`, approved.
-async fn group(client: &mut Client, manifests: &str, clusters: &[String]) -> Result<String> {
-    let lc = &mut client.lifecycle;
-    lc.create_project(CreateProjectRequest {
-        project_id: "p10".into(),
-        ..Default::default()
-    })
-    .await?;
-    let ca = names::composite_app("p10", "fleet", "v1");
-    lc.create_composite_app(CreateCompositeAppRequest {
-        parent: names::project("p10"),
-        composite_app_id: "fleet".into(),
-        version_id: "v1".into(),
-        ..Default::default()
-    })
-    .await?;
-    lc.create_composite_profile(CreateCompositeProfileRequest {
-        parent: ca.clone(),
-        composite_profile_id: "prof".into(),
-        ..Default::default()
-    })
-    .await?;
-    let dig = names::deployment_intent_group(&ca, "prod");
-    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: ca.clone(),
-        deployment_intent_group_id: "prod".into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "prof".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await?;
-    lc.create_app(CreateAppRequest {
-        parent: ca.clone(),
-        app_id: "workloads".into(),
-        app: Some(App {
-            manifests: manifests.into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await?;
-    lc.create_placement_intent(CreatePlacementIntentRequest {
-        parent: dig.clone(),
-        placement_intent_id: "workloads".into(),
-        placement_intent: Some(PlacementIntent {
-            app: "workloads".into(),
-            cluster_provider: "cp".into(),
-            cluster_names: clusters.to_vec(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await?;
-    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-        name: dig.clone(),
-        ..Default::default()
-    })
-    .await?;
-    Ok(dig)
 }
 
 pub async fn run(

@@ -32,6 +32,7 @@ pub mod sim_infrastructure;
 mod slots;
 pub mod status;
 pub mod token;
+mod tx;
 mod wal;
 pub mod watch;
 
@@ -43,11 +44,12 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
-use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row, Transaction};
+use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row};
 
 pub use self::autocommit::Autocommit;
 pub use self::signals::Signals;
-use self::slots::{WritePermit, WriteSlots};
+use self::slots::WriteSlots;
+pub use self::tx::{RowLock, Tx};
 use crate::error::{Error, Result};
 
 /// The pool size on PostgreSQL.
@@ -94,18 +96,6 @@ pub struct Store {
     signals: Arc<Signals>,
     /// SQLite: what the checkpoints keep of the write-ahead log (see `checkpoint`).
     wal: Arc<wal::WalState>,
-}
-
-/// A write transaction. Dereferences to a connection for queries.
-pub struct Tx {
-    tx: Transaction<'static, Any>,
-    backend: Backend,
-    _write_slot: WritePermit,
-    /// Events to append at commit.
-    events: Vec<watch::NewEvent>,
-    /// Targets whose readers must hear of this commit even without events.
-    touched: Vec<String>,
-    signals: Arc<Signals>,
 }
 
 impl Store {
@@ -195,6 +185,7 @@ impl Store {
             // trip per acquire (to SQLite's worker thread, or to PostgreSQL) on every
             // read and write, for a check the release has just made.
             .test_before_acquire(false)
+            .after_release(|conn, _meta| Box::pin(tx::release_check(conn)))
             .after_connect(move |conn, _meta| {
                 Box::pin(async move {
                     if backend == Backend::Sqlite {
@@ -243,58 +234,9 @@ impl Store {
         self.pool.acquire().await.map_err(db_error)
     }
 
-    /// A write slot, once one is free (see the module's doc); `urgent`: ahead of the
-    /// ordinary writers waiting (see `slots`).
-    async fn write_slot(&self, urgent: bool) -> WritePermit {
-        self.write_slots.acquire(urgent).await
-    }
-
-    /// Begins a write transaction.
-    pub async fn begin(&self) -> Result<Tx> {
-        self.begin_with(false).await
-    }
-
-    /// Begins a write transaction ahead of the ordinary writers waiting for a slot:
-    /// for a short write whose callers wait on it (the action groups).
-    pub async fn begin_urgent(&self) -> Result<Tx> {
-        self.begin_with(true).await
-    }
-
-    async fn begin_with(&self, urgent: bool) -> Result<Tx> {
-        let slot = self.write_slot(urgent).await;
-        // SQLite: take the database's write lock at BEGIN, where the busy timeout applies.
-        // A deferred transaction that reads first and then writes cannot wait for the
-        // lock (SQLite returns SQLITE_BUSY at once on that upgrade).
-        let tx = match &self.writer {
-            Some(writer) => writer.begin_with("BEGIN IMMEDIATE").await,
-            None => self.pool.begin().await,
-        }
-        .map_err(db_error)?;
-        Ok(Tx {
-            tx,
-            backend: self.backend,
-            _write_slot: slot,
-            events: Vec::new(),
-            touched: Vec::new(),
-            signals: self.signals.clone(),
-        })
-    }
-
     /// The event-log wake-ups.
     pub fn signals(&self) -> &Arc<Signals> {
         &self.signals
-    }
-
-    /// Begins a read-only transaction that sees one consistent snapshot of the database
-    /// (REPEATABLE READ on PostgreSQL; a deferred transaction in SQLite's WAL mode).
-    pub async fn snapshot(&self) -> Result<Transaction<'static, Any>> {
-        let mut tx = self.pool.begin().await.map_err(db_error)?;
-        if self.backend == Backend::Postgres {
-            tx.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                .await
-                .map_err(db_error)?;
-        }
-        Ok(tx)
     }
 
     /// PostgreSQL: ANALYZEs the tables whose row count moved by more than a tenth
@@ -336,7 +278,8 @@ impl Store {
         }
         // A small sample: the point is the row counts and rough shapes a table's
         // growth made wrong, and autovacuum's own analysis later refines them.
-        let mut tx = conn.begin().await.map_err(db_error)?;
+        drop(conn);
+        let mut tx = tx::begin_detached(&self.pool, None).await?;
         tx.execute(format!("SET LOCAL default_statistics_target = {STATISTICS_TARGET}").as_str())
             .await
             .map_err(db_error)?;
@@ -429,114 +372,6 @@ async fn repair_checksums(pool: &AnyPool, migrator: &Migrator) -> Result<()> {
     Ok(())
 }
 
-/// PostgreSQL's row lock strengths that writers use. Lifecycle verbs take `Update` on
-/// the rows they change. Status writes take `KeyShare` on their owners (compatible with
-/// each other, not with a verb) and `NoKeyUpdate` on what they write: it conflicts
-/// with itself and with `Update`, not with `KeyShare`, so a status write can promote
-/// its owner lock to it while other status writes hold theirs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum RowLock {
-    Update,
-    NoKeyUpdate,
-    KeyShare,
-}
-
-impl Tx {
-    /// Appends the buffered events, commits, then wakes the targets' readers.
-    pub async fn commit(mut self) -> Result<()> {
-        let events = std::mem::take(&mut self.events);
-        let n = events.len();
-        let started = std::time::Instant::now();
-        let written = if events.is_empty() {
-            Vec::new()
-        } else {
-            watch::append(&mut self.tx, events).await?
-        };
-        let appended = started.elapsed();
-        self.tx.commit().await.map_err(db_error)?;
-        let metrics = &crate::metrics::METRICS;
-        metrics
-            .commit_duration
-            .observe(started.elapsed().as_secs_f64());
-        if n > 0 {
-            metrics.status_events_appended.inc_by(n as u64);
-            tracing::debug!(
-                events = n,
-                append_us = appended.as_micros() as u64,
-                commit_us = (started.elapsed() - appended).as_micros() as u64,
-                "tx commit"
-            );
-        }
-        for (target, events) in written {
-            self.signals.signal(&target, Some(events));
-        }
-        for target in &self.touched {
-            self.signals.signal(target, None);
-        }
-        Ok(())
-    }
-
-    /// Tells the readers of `target` (caches) that it changed, after commit.
-    pub fn touch(&mut self, target: &str) {
-        self.touched.push(target.to_string());
-    }
-
-    /// Buffers a status event, appended to the log when the transaction commits.
-    pub fn emit(&mut self, event: watch::NewEvent) {
-        self.events.push(event);
-    }
-
-    pub fn backend(&self) -> Backend {
-        self.backend
-    }
-
-    /// ` FOR UPDATE` on PostgreSQL (row locks for read-then-write), "" on SQLite where
-    /// the write lock already serializes writers.
-    pub fn for_update(&self) -> &'static str {
-        self.row_lock(RowLock::Update)
-    }
-
-    /// Takes `lock` on the rows of `table` (a table keyed by `name`) named `names`, in
-    /// name order, in one statement (PostgreSQL; nothing on SQLite, whose write lock
-    /// already serializes writers). Names with no row are skipped.
-    pub async fn lock_rows(
-        &mut self,
-        table: &'static str,
-        names: &[&str],
-        lock: RowLock,
-    ) -> Result<()> {
-        let clause = self.row_lock(lock);
-        if clause.is_empty() || names.is_empty() {
-            return Ok(());
-        }
-        // One statement text per table and lock, whatever the number of names; the
-        // sort below the lock takes them in name order, so that writers locking
-        // overlapping sets cannot deadlock.
-        let sql = format!(
-            "SELECT name FROM {table} WHERE {} ORDER BY name{clause}",
-            json_query::json_in(&self.tx, "name", 1)
-        );
-        let names = serde_json::to_string(names).map_err(Error::internal)?;
-        sqlx::query(&sql)
-            .bind(names)
-            .fetch_all(&mut *self.tx)
-            .await
-            .map_err(db_error)?;
-        Ok(())
-    }
-
-    /// The clause that takes `lock` on the rows a SELECT reads, on PostgreSQL; "" on
-    /// SQLite.
-    pub fn row_lock(&self, lock: RowLock) -> &'static str {
-        match (self.backend, lock) {
-            (Backend::Sqlite, _) => "",
-            (Backend::Postgres, RowLock::Update) => " FOR UPDATE",
-            (Backend::Postgres, RowLock::NoKeyUpdate) => " FOR NO KEY UPDATE",
-            (Backend::Postgres, RowLock::KeyShare) => " FOR KEY SHARE",
-        }
-    }
-}
-
 /// `$writer` dereferences to the connection in its field `$field`, for queries.
 macro_rules! derefs_to_connection {
     ($writer:ty, $field:ident) => {
@@ -556,8 +391,6 @@ macro_rules! derefs_to_connection {
     };
 }
 pub(crate) use derefs_to_connection;
-
-derefs_to_connection!(Tx, tx);
 
 /// `($1, …, $k), ($k+1, …)`: placeholders for `rows` rows of `columns` values of a
 /// multi-row statement whose only parameters they are, bound in order. (sqlx's

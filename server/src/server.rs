@@ -295,17 +295,31 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
     if config.sim {
         served.push(<SimulatorServiceServer<SimulatorApi> as NamedService>::NAME);
     }
+    // Reflection lists what is served (the simulator only with --sim), health and
+    // reflection itself.
+    let listed: Vec<&'static str> = served
+        .iter()
+        .copied()
+        .chain([
+            "grpc.health.v1.Health",
+            "grpc.reflection.v1.ServerReflection",
+            "grpc.reflection.v1alpha.ServerReflection",
+        ])
+        .collect();
     let health = Health::new(health_reporter, served);
     health.set(ServingStatus::Serving).await;
 
     let reflection = || {
-        tonic_reflection::server::Builder::configure()
-            .register_encoded_file_descriptor_set(flotilla_api::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
-            .register_encoded_file_descriptor_set(
-                tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
-            )
+        listed.iter().fold(
+            tonic_reflection::server::Builder::configure()
+                .register_encoded_file_descriptor_set(flotilla_api::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(tonic_health::pb::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(tonic_reflection::pb::v1::FILE_DESCRIPTOR_SET)
+                .register_encoded_file_descriptor_set(
+                    tonic_reflection::pb::v1alpha::FILE_DESCRIPTOR_SET,
+                ),
+            |builder, name| builder.with_service_name(*name),
+        )
     };
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
@@ -320,6 +334,8 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         .layer(request_log())
         // Outside auth: every RPC is counted, refusals included.
         .layer(crate::metrics::grpc::MetricsLayer)
+        // Inside the metrics: refusals are counted under the codes callers see.
+        .layer(crate::api::refusals::RefusalLayer)
         .layer(auth)
         .add_service(health_service)
         .add_service(reflection_v1)

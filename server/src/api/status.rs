@@ -233,6 +233,14 @@ impl From<Error> for Status {
     }
 }
 
+/// A refusal made outside the domain (the transport's, authentication's): `code` with
+/// an ErrorInfo of `reason`.
+pub fn refusal(code: Code, reason: &str, message: impl Into<String>) -> Status {
+    let mut details = ErrorDetails::new();
+    details.set_error_info(reason, ERROR_DOMAIN, []);
+    Status::with_error_details(code, clip_to(message.into(), MAX_MESSAGE), details)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -188,9 +188,11 @@ impl Shared {
             )));
         }
         let Some(rule) = self.rules.get(&path).cloned() else {
-            return Err(Refusal::Answer(Status::unimplemented(format!(
-                "unknown method {path}"
-            ))));
+            return Err(Refusal::Answer(crate::api::status::refusal(
+                Code::Unimplemented,
+                "UNKNOWN_METHOD",
+                format!("this server does not serve {path}"),
+            )));
         };
         let secret = bearer(request.headers()).map_err(Refusal::Answer)?;
         let principal = match self.access.authenticate(&secret).await {
@@ -282,12 +284,15 @@ fn bearer(headers: &http::HeaderMap) -> std::result::Result<Secret, Status> {
 }
 
 fn unauthenticated(rejection: &Rejection) -> Status {
-    let reason = match rejection {
+    unauthenticated_with(rejection_reason(rejection), &rejection.to_string())
+}
+
+fn rejection_reason(rejection: &Rejection) -> &'static str {
+    match rejection {
         Rejection::Unknown => "UNKNOWN_TOKEN",
         Rejection::Revoked => "TOKEN_REVOKED",
         Rejection::Expired => "TOKEN_EXPIRED",
-    };
-    unauthenticated_with(reason, &rejection.to_string())
+    }
 }
 
 fn unauthenticated_with(reason: &str, message: &str) -> Status {
@@ -405,7 +410,10 @@ impl http_body::Body for Guarded {
         }
         if let Poll::Ready(rejection) = self.ended.as_mut().poll(cx) {
             self.finished = true;
-            let status = Status::unauthenticated(format!("{rejection}: the stream ends"));
+            let status = unauthenticated_with(
+                rejection_reason(&rejection),
+                &format!("{rejection}: the stream ends"),
+            );
             let mut trailers = http::HeaderMap::new();
             return Poll::Ready(Some(match status.add_header(&mut trailers) {
                 Ok(()) => Ok(Frame::trailers(trailers)),

@@ -15,7 +15,6 @@ use futures::stream::FuturesUnordered;
 
 use flotilla_api::v1 as pb;
 use flotilla_client::{ConnectOptions, Token};
-use pb::agent_service_client::AgentServiceClient;
 use pb::connect_request::Message as Up;
 use pb::connect_response::Message as Down;
 use tokio::sync::mpsc;
@@ -28,8 +27,10 @@ use tracing::{debug, info};
 use super::backend::ClusterBackend;
 use super::executor::ActionExecutor;
 use super::reports::Sent;
+use super::wire::{self, Incoming};
 use crate::api::convert::{json_into_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
+use crate::domain::nesting::prune_nesting;
 use crate::net::LocalConnector;
 use crate::tasks::jittered;
 
@@ -178,6 +179,13 @@ fn bundle_message<B: ClusterBackend>(
     let resources = report
         .resources
         .into_iter()
+        .map(|mut o| {
+            // metadata, spec and status sit one level below the object.
+            for part in [&mut o.metadata, &mut o.spec, &mut o.status] {
+                prune_nesting(part, 2);
+            }
+            o
+        })
         .map(|o| pb::ObservedResource {
             gvk: Some(pb::GroupVersionKind {
                 group: o.gvk.group,
@@ -244,15 +252,12 @@ async fn session<B: ClusterBackend>(
         .header()
         .map_err(|e| tonic::Status::invalid_argument(e.to_string()))?;
     request.metadata_mut().insert("authorization", bearer);
-    let mut down = AgentServiceClient::new(channel)
-        .connect(request)
-        .await?
-        .into_inner();
+    let mut down = wire::connect(channel, request).await?;
 
     let (heartbeat, mut sent) = match down.message().await? {
-        Some(pb::ConnectResponse {
+        Some(Incoming::Message(pb::ConnectResponse {
             message: Some(Down::Accepted(accepted)),
-        }) => (
+        })) => (
             Duration::from_millis(accepted.heartbeat_interval_millis.max(100) as u64),
             Sent::new(accepted.partial_bundles),
         ),
@@ -316,7 +321,25 @@ async fn session<B: ClusterBackend>(
             }
             message = down.message() => {
                 let message = match message {
-                    Ok(Some(message)) => message,
+                    Ok(Some(Incoming::Message(message))) => message,
+                    // One message the agent cannot read costs that operation, not the
+                    // session (every other resource of the cluster's tenants).
+                    Ok(Some(Incoming::Undecodable { operation_id, error })) => {
+                        tracing::warn!(cluster = %options.cluster, ?operation_id, %error, "a message from the server does not decode");
+                        if let Some(operation_id) = operation_id {
+                            let reply = pb::ConnectRequest {
+                                message: Some(Up::Result(pb::ResourceResult {
+                                    operation_id,
+                                    success: false,
+                                    error: format!("the agent cannot decode this resource: {error}"),
+                                })),
+                            };
+                            if up.send(reply).await.is_err() {
+                                return Ok(SessionEnd::Lost("upstream closed".into()));
+                            }
+                        }
+                        continue;
+                    }
                     Ok(None) => return Ok(SessionEnd::Lost("server closed the session".into())),
                     // The token was revoked or rotated under the session: no retry helps.
                     Err(status) if status.code() == Code::Unauthenticated => return Err(status),

@@ -15,7 +15,7 @@ use tonic::{Request, Response, Status};
 use super::check_size;
 use super::convert::{
     check_filters, cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto, count,
-    json_into_struct, name, owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
+    json_into_view_struct, name, owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
 };
 use super::page::{Paging, decode_token, encode_token};
 use super::tree_wire;
@@ -251,8 +251,11 @@ pub(crate) fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
 /// [`entry_to_proto`], moving the entry's strings instead of copying them (a page
 /// converts up to 10,000 entries).
 fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
-    let object =
-        |value: Option<serde_json::Value>| value.filter(|v| v.is_object()).map(json_into_struct);
+    let object = |value: Option<serde_json::Value>| {
+        value
+            .filter(|v| v.is_object())
+            .map(|v| json_into_view_struct(v, 2))
+    };
     pb::ResourceStatusEntry {
         gvk: Some(pb::GroupVersionKind {
             group: entry.key.group,
@@ -261,7 +264,7 @@ fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
         }),
         name: entry.key.name,
         namespace: entry.key.namespace,
-        metadata: entry.metadata.map(json_into_struct),
+        metadata: entry.metadata.map(|v| json_into_view_struct(v, 2)),
         spec: object(entry.spec),
         status: object(entry.status),
         rsync_status: rsync_status_to_proto(entry.rsync_status),

@@ -5,6 +5,7 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::nesting::check_nesting;
 use crate::error::{Error, FieldViolation, Result};
 
 /// The largest `manifests` text accepted, in bytes.
@@ -83,7 +84,9 @@ pub fn parse_manifests(field: &str, text: &str) -> Result<Vec<Value>> {
     }
     let mut violations = Vec::new();
     for (index, document) in documents.iter().enumerate() {
-        violations.extend(check_document(&format!("{field}[{index}]"), document));
+        let path = format!("{field}[{index}]");
+        violations.extend(check_nesting(&path, document).err());
+        violations.extend(check_document(&path, document));
     }
     if !violations.is_empty() {
         return Err(Error::InvalidArgument { violations });

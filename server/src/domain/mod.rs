@@ -54,6 +54,7 @@ pub mod container_cluster;
 pub mod lifecycle;
 pub mod manifest;
 pub mod names;
+pub mod nesting;
 pub mod readiness;
 pub mod render;
 pub mod resources;

@@ -101,16 +101,28 @@ pub async fn group(
     apps: &[(String, String)],
     cluster_ids: &[&str],
 ) -> String {
+    group_in(client, "p", composite_app, dig_id, apps, cluster_ids).await
+}
+
+/// [`group`] in project `project`.
+pub async fn group_in(
+    client: &mut Client,
+    project: &str,
+    composite_app: &str,
+    dig_id: &str,
+    apps: &[(String, String)],
+    cluster_ids: &[&str],
+) -> String {
     let lc = &mut client.lifecycle;
     lc.create_project(CreateProjectRequest {
-        project_id: "p".into(),
+        project_id: project.into(),
         ..Default::default()
     })
     .await
     .unwrap();
-    let ca = names::composite_app("p", composite_app, "v1");
+    let ca = names::composite_app(project, composite_app, "v1");
     lc.create_composite_app(CreateCompositeAppRequest {
-        parent: names::project("p"),
+        parent: names::project(project),
         composite_app_id: composite_app.into(),
         version_id: "v1".into(),
         ..Default::default()

@@ -36,6 +36,7 @@ use serde_json::Value;
 
 use crate::domain::manifest::{check_dns_label, check_dns_subdomain, check_kind};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName, validate_id};
+use crate::domain::nesting::{check_nesting, prune_nesting};
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::resources::{Labels, ManifestPatch};
 use crate::domain::status::RsyncStatus;
@@ -255,6 +256,44 @@ pub fn struct_to_json(s: &prost_types::Struct) -> Value {
     )
 }
 
+/// A Struct a caller sent, as JSON, with the violations of what JSON cannot hold or
+/// Flotilla does not take recorded under `path`: a number that is not finite (NaN and
+/// the infinities would become `null`, which in a merge patch deletes the key), and
+/// nesting past [`MAX_NESTING`](crate::domain::nesting::MAX_NESTING).
+pub fn struct_from_caller(
+    violations: &mut Violations,
+    path: &str,
+    s: &prost_types::Struct,
+) -> Value {
+    fn non_finite(violations: &mut Violations, path: &str, value: &prost_types::Value) {
+        match &value.kind {
+            Some(ValueKind::NumberValue(n)) if !n.is_finite() => violations.add(
+                path,
+                format!("{n} is not a JSON number (NaN and the infinities are refused)"),
+            ),
+            Some(ValueKind::ListValue(list)) => {
+                for (i, item) in list.values.iter().enumerate() {
+                    non_finite(violations, &format!("{path}[{i}]"), item);
+                }
+            }
+            Some(ValueKind::StructValue(s)) => {
+                for (key, item) in &s.fields {
+                    non_finite(violations, &format!("{path}.{key}"), item);
+                }
+            }
+            _ => {}
+        }
+    }
+    for (key, item) in &s.fields {
+        non_finite(violations, &format!("{path}.{key}"), item);
+    }
+    let value = struct_to_json(s);
+    if let Err(violation) = check_nesting(path, &value) {
+        violations.add(violation.field, violation.description);
+    }
+    value
+}
+
 /// A JSON value as a protobuf Value; its strings and keys move, not copied (numbers
 /// become doubles, as protobuf's Value has no integers).
 pub fn json_into_value(value: Value) -> prost_types::Value {
@@ -284,6 +323,16 @@ pub fn json_into_struct(value: Value) -> prost_types::Struct {
     }
 }
 
+/// [`json_into_struct`] for a response: `value` sits at nesting `depth` of the object
+/// it belongs to (1 for a manifest, 2 for its metadata, spec or status), and what lies
+/// past the API's limit is pruned (`nesting::prune_nesting`), so that every client
+/// decodes the answer, whatever an older server stored or a controller wrote. (An
+/// apply is never pruned: an agent fails what it cannot decode instead.)
+pub fn json_into_view_struct(mut value: Value, depth: usize) -> prost_types::Struct {
+    prune_nesting(&mut value, depth);
+    json_into_struct(value)
+}
+
 /// [`json_into_struct`] of a borrowed value.
 pub fn json_to_struct(value: &Value) -> prost_types::Struct {
     json_into_struct(value.clone())
@@ -307,7 +356,7 @@ pub(super) fn patches_from_proto(
         .map(|(index, patch)| {
             let path = format!("{field}[{index}]");
             let merge_patch = match &patch.merge_patch {
-                Some(s) => struct_to_json(s),
+                Some(s) => struct_from_caller(violations, &format!("{path}.merge_patch"), s),
                 None => {
                     violations.add(format!("{path}.merge_patch"), "is required");
                     Value::Null

@@ -503,7 +503,7 @@ pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb:
         resource_name: r.name.clone(),
         manifest: serde_json::from_str::<Value>(&r.manifest)
             .ok()
-            .map(json_into_struct),
+            .map(|manifest| super::json_into_view_struct(manifest, 1)),
         rsync_status: super::rsync_status_to_proto(Some(r.status)),
     }
 }

@@ -173,14 +173,33 @@ async fn stage(name: &str, deadline: Duration, work: impl std::future::Future<Ou
     }
 }
 
+/// Creates the data directory (tokens, keys, the SQLite database) for its owner only,
+/// 0700, and tightens an existing one that others can enter.
+fn private_directory(dir: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, PermissionsExt};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
+    if std::fs::metadata(dir)?.permissions().mode() & 0o077 != 0 {
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+        warn!(dir = %dir.display(), "the data directory was open to others: now 0700");
+    }
+    Ok(())
+}
+
 /// Runs the server until `shutdown` is cancelled.
 pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<()> {
-    std::fs::create_dir_all(&config.data_dir).map_err(|e| {
+    private_directory(&config.data_dir).map_err(|e| {
         anyhow::anyhow!(
             "cannot create data directory {}: {e}",
             config.data_dir.display()
         )
     })?;
+    if config.tls.is_none() && !config.listen.ip().is_loopback() {
+        // Config::load took this only with --insecure.
+        warn!(listen = %config.listen, "serving plaintext beyond loopback (--insecure): tokens cross the network readable");
+    }
     let url = config.database_url();
     info!(database = %redact(&url), "connecting to the database");
     let store = Store::connect(&url).await?;

@@ -267,14 +267,17 @@ fn plaintext_beyond_loopback_needs_insecure() {
     );
     assert!(text.contains("--insecure"), "{text}");
 
+    // A data directory the server creates: its own, like what it holds.
+    let data = dir.path().join("data");
+    let log = std::fs::File::create(dir.path().join("server.log")).unwrap();
     let mut accepted = Command::new(binary("flotilla-server"))
         .args(["--listen", &listen, "--insecure", "--data-dir"])
-        .arg(dir.path())
-        .stderr(Stdio::null())
+        .arg(&data)
+        .stderr(log)
         .spawn()
         .unwrap();
     let deadline = Instant::now() + Duration::from_secs(30);
-    let token_file = dir.path().join("admin.token");
+    let token_file = data.join("admin.token");
     while !token_file.exists() {
         assert!(accepted.try_wait().unwrap().is_none(), "--insecure starts");
         assert!(Instant::now() < deadline, "no bootstrap token written");
@@ -283,6 +286,15 @@ fn plaintext_beyond_loopback_needs_insecure() {
     use std::os::unix::fs::PermissionsExt;
     let mode = std::fs::metadata(&token_file).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "the admin token is the owner's only");
+    for (path, wanted) in [(data.clone(), 0o700), (data.join("flotilla.db"), 0o600)] {
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, wanted, "{}", path.display());
+    }
     accepted.kill().unwrap();
     let _ = accepted.wait();
+    let text = std::fs::read_to_string(dir.path().join("server.log")).unwrap();
+    assert!(
+        text.contains("serving plaintext beyond loopback (--insecure)"),
+        "{text}"
+    );
 }

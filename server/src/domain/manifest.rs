@@ -94,17 +94,110 @@ pub fn parse_manifests(field: &str, text: &str) -> Result<Vec<Value>> {
     Ok(documents)
 }
 
+/// A JSON value read strictly: an object with a key twice is an error, not its last
+/// value (serde_json's `Value` keeps the last, so a manifest said one thing and
+/// applied another), and so is a number JSON cannot hold (YAML's `.nan` and `.inf`).
+struct Strict(Value);
+
+impl<'de> Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        deserializer.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+
+    fn visit_bool<E>(self, v: bool) -> std::result::Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+
+    fn visit_i64<E>(self, v: i64) -> std::result::Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_u64<E>(self, v: u64) -> std::result::Result<Value, E> {
+        Ok(Value::from(v))
+    }
+
+    fn visit_f64<E: serde::de::Error>(self, v: f64) -> std::result::Result<Value, E> {
+        serde_json::Number::from_f64(v)
+            .map(Value::Number)
+            .ok_or_else(|| {
+                E::custom(format!(
+                    "{v} is not a JSON number (NaN and the infinities are refused)"
+                ))
+            })
+    }
+
+    fn visit_str<E>(self, v: &str) -> std::result::Result<Value, E> {
+        Ok(Value::String(v.to_string()))
+    }
+
+    fn visit_string<E>(self, v: String) -> std::result::Result<Value, E> {
+        Ok(Value::String(v))
+    }
+
+    fn visit_unit<E>(self) -> std::result::Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> std::result::Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> std::result::Result<Value, D::Error> {
+        Strict::deserialize(d).map(|s| s.0)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(
+        self,
+        mut seq: A,
+    ) -> std::result::Result<Value, A::Error> {
+        let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(1024));
+        while let Some(Strict(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(
+        self,
+        mut map: A,
+    ) -> std::result::Result<Value, A::Error> {
+        let mut object = serde_json::Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            let Strict(value) = map.next_value()?;
+            if object.contains_key(&key) {
+                return Err(serde::de::Error::custom(format!("duplicate key {key:?}")));
+            }
+            object.insert(key, value);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
 fn parse_json_list(field: &str, text: &str) -> Result<Vec<Value>> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        Error::invalid(
-            field,
-            format!(
-                "malformed JSON at line {} column {}: {e}",
-                e.line(),
-                e.column()
-            ),
-        )
-    })?;
+    let value: Value = serde_json::from_str::<Strict>(text)
+        .map(|s| s.0)
+        .map_err(|e| {
+            Error::invalid(
+                field,
+                format!(
+                    "malformed JSON at line {} column {}: {e}",
+                    e.line(),
+                    e.column()
+                ),
+            )
+        })?;
     match value {
         Value::Array(items) => Ok(items),
         _ => Err(Error::invalid(
@@ -117,7 +210,7 @@ fn parse_json_list(field: &str, text: &str) -> Result<Vec<Value>> {
 fn parse_yaml_documents(field: &str, text: &str) -> Result<Vec<Value>> {
     let mut documents = Vec::new();
     for (index, document) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
-        let value = Value::deserialize(document).map_err(|e| {
+        let value = Strict::deserialize(document).map(|s| s.0).map_err(|e| {
             let at = e
                 .location()
                 .map(|l| format!(" at line {} column {}", l.line(), l.column()))
@@ -321,6 +414,33 @@ mod tests {
     use super::*;
 
     const TWO_DOCS: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: prod\n";
+
+    #[test]
+    fn refuses_duplicate_keys_and_numbers_json_cannot_hold() {
+        let yaml = "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  name: b\n";
+        let error = parse_manifests("app.manifests", yaml)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("duplicate key \"name\""), "{error}");
+        let json = r#"[{"apiVersion": "v1", "kind": "ConfigMap", "kind": "Secret", "metadata": {"name": "a"}}]"#;
+        let error = parse_manifests("app.manifests", json)
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("duplicate key \"kind\""), "{error}");
+        for number in [".nan", ".inf", "-.inf"] {
+            let yaml = format!(
+                "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\ndata:\n  x: {number}\n"
+            );
+            let error = parse_manifests("app.manifests", &yaml)
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("not a JSON number"), "{number}: {error}");
+        }
+        // The same key in different objects is fine.
+        let yaml =
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    name: x\n";
+        assert!(parse_manifests("app.manifests", yaml).is_ok());
+    }
 
     #[test]
     fn parses_multi_document_yaml() {

@@ -119,6 +119,11 @@ impl Store {
                  between connections; use a file (sqlite://PATH?mode=rwc)"
             )));
         }
+        if backend == Backend::Sqlite
+            && let Some(path) = wal::sqlite_path(url)
+        {
+            private_database_file(&path, url.contains("mode=rwc"))?;
+        }
         let options: AnyConnectOptions = url
             .parse::<AnyConnectOptions>()
             .map_err(|e| Error::internal(format!("bad database url: {e}")))?
@@ -470,17 +475,80 @@ pub fn now_micros() -> i64 {
 }
 
 /// A database URL with any password replaced, for logs and errors.
+/// Makes the SQLite database at `path` readable by its owner only (0600), as the
+/// token and key files are: creates it so if `create` and it does not exist yet
+/// (SQLite gives its -wal and -shm files the database's mode), and tightens an existing
+/// one readable by others.
+fn private_database_file(path: &std::path::Path, create: bool) -> Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    let failed = |e: std::io::Error| {
+        Error::internal(format!(
+            "cannot secure the database file {}: {e}",
+            path.display()
+        ))
+    };
+    match std::fs::metadata(path) {
+        Ok(metadata) => {
+            if metadata.permissions().mode() & 0o077 != 0 {
+                std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+                    .map_err(failed)?;
+                tracing::warn!(file = %path.display(), "the database file was readable by others: now 0600");
+            }
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && create => std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .mode(0o600)
+            .open(path)
+            .map(drop)
+            .or_else(|e| match e.kind() {
+                std::io::ErrorKind::AlreadyExists => Ok(()),
+                _ => Err(failed(e)),
+            }),
+        Err(_) => Ok(()),
+    }
+}
+
+/// `url` with every credential in it replaced by `***`: the password of its user info
+/// (`user:pw@host`) and the value of each query parameter that carries one
+/// (`?password=…`, `sslpassword=…`, anything naming a secret, token or key), for logs
+/// and errors.
 pub fn redact(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
+    let (base, query) = match url.split_once('?') {
+        Some((base, query)) => (base, Some(query)),
+        None => (url, None),
+    };
+    let mut out = match (base.find("://"), base.rfind('@')) {
         (Some(scheme_end), Some(at)) if at > scheme_end => {
-            let credentials = &url[scheme_end + 3..at];
+            let credentials = &base[scheme_end + 3..at];
             match credentials.split_once(':') {
-                Some((user, _)) => format!("{}{user}:***{}", &url[..scheme_end + 3], &url[at..]),
-                None => url.to_string(),
+                Some((user, _)) => format!("{}{user}:***{}", &base[..scheme_end + 3], &base[at..]),
+                None => base.to_string(),
             }
         }
-        _ => url.to_string(),
+        _ => base.to_string(),
+    };
+    if let Some(query) = query {
+        let parameters: Vec<String> = query
+            .split('&')
+            .map(|parameter| match parameter.split_once('=') {
+                Some((key, _)) if is_secret_parameter(key) => format!("{key}=***"),
+                _ => parameter.to_string(),
+            })
+            .collect();
+        out.push('?');
+        out.push_str(&parameters.join("&"));
     }
+    out
+}
+
+/// Whether a URL query parameter named `key` carries a credential.
+fn is_secret_parameter(key: &str) -> bool {
+    let key = key.to_ascii_lowercase();
+    ["password", "passwd", "secret", "token", "key"]
+        .iter()
+        .any(|word| key.contains(word))
 }
 
 #[cfg(test)]
@@ -583,6 +651,18 @@ mod tests {
             "postgres://bob:***@db:5432/x"
         );
         assert_eq!(redact("postgres://bob@db/x"), "postgres://bob@db/x");
+        assert_eq!(
+            redact("postgres://u@h/db?password=hunter2&sslmode=require&sslpassword=pw2"),
+            "postgres://u@h/db?password=***&sslmode=require&sslpassword=***"
+        );
+        assert_eq!(
+            redact("postgres://u:pw@h/db?PASSWORD=x&application_name=f"),
+            "postgres://u:***@h/db?PASSWORD=***&application_name=f"
+        );
+        assert_eq!(
+            redact("sqlite:///tmp/a.db?mode=rwc"),
+            "sqlite:///tmp/a.db?mode=rwc"
+        );
         assert_eq!(redact("sqlite:///tmp/a.db"), "sqlite:///tmp/a.db");
     }
 }

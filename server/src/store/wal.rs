@@ -1,7 +1,7 @@
 //! SQLite's write-ahead log: checkpoints beside the writer, and starting the log over
 //! under a steady write load (see `Store::checkpoint`).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Instant;
 
@@ -111,12 +111,18 @@ impl Store {
     }
 }
 
-/// The directory of a `sqlite://PATH?…` database file.
-pub(super) fn sqlite_directory(url: &str) -> Option<PathBuf> {
+/// The database file of a `sqlite://PATH?…` URL.
+pub(super) fn sqlite_path(url: &str) -> Option<PathBuf> {
     let rest = url
         .strip_prefix("sqlite://")
         .or_else(|| url.strip_prefix("sqlite:"))?;
-    let path = Path::new(rest.split('?').next()?);
+    let path = rest.split('?').next()?;
+    (!path.is_empty()).then(|| PathBuf::from(path))
+}
+
+/// The directory of a `sqlite://PATH?…` database file.
+pub(super) fn sqlite_directory(url: &str) -> Option<PathBuf> {
+    let path = sqlite_path(url)?;
     let directory = path.parent()?;
     Some(if directory.as_os_str().is_empty() {
         PathBuf::from(".")

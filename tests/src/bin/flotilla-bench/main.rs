@@ -562,18 +562,45 @@ fn time_scale(total: usize) -> f64 {
     (total as f64 / FULL_TOTAL).max(0.1)
 }
 
+/// The bench's command line (the module doc says what each target measures).
+#[derive(clap::Parser)]
+#[command(
+    name = "flotilla-bench",
+    about = "DESIGN §14's performance targets against real servers, agents, etcd and \
+             Kubernetes control planes, with baselines measured in the same run"
+)]
+struct Args {
+    /// The CI scale (a few minutes) instead of the full one.
+    #[arg(long)]
+    quick: bool,
+    /// One backend only.
+    #[arg(long, value_parser = ["sqlite", "postgres"])]
+    backend: Option<String>,
+    /// Converge the instance and keep serving it, for profiling (P2LOOP, P5LOOP).
+    #[arg(long)]
+    serve: bool,
+    /// P7 (state sync) alone.
+    #[arg(long)]
+    p7: bool,
+    /// P8 (actions) alone.
+    #[arg(long)]
+    p8: bool,
+    /// P9 (updates) alone.
+    #[arg(long)]
+    p9: bool,
+    /// P10 (converging on kube-apiserver) alone; needs FLOTILLA_KUBE_BIN.
+    #[arg(long)]
+    p10: bool,
+}
+
 #[tokio::main]
 async fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let quick = args.iter().any(|a| a == "--quick");
-    let only: Option<&str> = args
-        .iter()
-        .position(|a| a == "--backend")
-        .and_then(|i| args.get(i + 1))
-        .map(String::as_str);
+    let args = <Args as clap::Parser>::parse();
+    let quick = args.quick;
+    let only: Option<&str> = args.backend.as_deref();
     let scale = if quick { QUICK } else { FULL };
     eprintln!("flotilla-bench {scale:?}");
-    if args.iter().any(|a| a == "--serve") {
+    if args.serve {
         // For profiling: set up and converge the instance (on SQLite unless `--backend
         // postgres`), then keep serving.
         let backend = match only {
@@ -626,10 +653,7 @@ async fn main() -> Result<()> {
 
     let etcd = Etcd::start().await?;
     eprintln!("loading etcd with the AppContext layout");
-    let context = if args
-        .iter()
-        .any(|a| a == "--p8" || a == "--p7" || a == "--p9" || a == "--p10")
-    {
+    let context = if args.p7 || args.p8 || args.p9 || args.p10 {
         String::new()
     } else {
         etcd_load(&etcd, scale).await?
@@ -644,10 +668,7 @@ async fn main() -> Result<()> {
     let p8_scale = if quick { p8::QUICK } else { p8::FULL };
     let p7_scale = if quick { p7::QUICK } else { p7::FULL };
     // `--p8`, `--p7`: that target alone.
-    let p8_only = args.iter().any(|a| a == "--p8");
-    let p7_only = args.iter().any(|a| a == "--p7");
-    let p9_only = args.iter().any(|a| a == "--p9");
-    let p10_only = args.iter().any(|a| a == "--p10");
+    let (p7_only, p8_only, p9_only, p10_only) = (args.p7, args.p8, args.p9, args.p10);
     let p10_scale = if quick { p10::QUICK } else { p10::FULL };
     for (backend, label) in backends {
         if p10_only || !(p7_only || p8_only || p9_only) {

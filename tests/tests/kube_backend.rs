@@ -122,10 +122,22 @@ fn namespace() -> String {
 /// `manifests` with `{ns}` replaced, and every top-level object that names no
 /// namespace put in `ns`.
 fn in_namespace(manifests: &str, ns: &str) -> String {
-    manifests.replace("{ns}", ns).replace(
-        "metadata:\n  name:",
-        &format!("metadata:\n  namespace: {ns}\n  name:"),
-    )
+    manifests
+        .replace("{ns}", ns)
+        .split("---\n")
+        .map(|document| {
+            // A document that names its namespace keeps it (a key twice is refused).
+            if document.contains("\n  namespace: ") {
+                document.to_string()
+            } else {
+                document.replace(
+                    "metadata:\n  name:",
+                    &format!("metadata:\n  namespace: {ns}\n  name:"),
+                )
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("---\n")
 }
 
 /// The group `prod` of apps (id, manifests) on cluster k1, approved.

@@ -64,7 +64,10 @@ fn load(files: &[PathBuf], values: Option<&Path>) -> anyhow::Result<Vec<Document
                 Ok(value) => value,
                 Err(e) => {
                     errors.push(format!("{origin}: not YAML: {e}"));
-                    continue;
+                    // A syntax error ends what the stream can read: the deserializer
+                    // yields the same error again for ever after it (apply never
+                    // returned, and grew by about 130 MB/s).
+                    break;
                 }
             };
             let value: Value = value;

@@ -30,6 +30,18 @@ pub struct Kind {
     pub appliable: bool,
 }
 
+impl Kind {
+    /// `name` as the API names it: a top-level kind's bare id (`tour`, as kubectl takes
+    /// a name) becomes `projects/tour`; a full name, or a nested kind's, is unchanged
+    /// (a nested kind's bare id says nothing of its parent).
+    pub fn full_name(&self, name: &str) -> String {
+        match (self.parent, self.segments) {
+            (None, [collection]) if !name.contains('/') => format!("{collection}/{name}"),
+            _ => name.to_string(),
+        }
+    }
+}
+
 pub const KINDS: &[Kind] = &[
     Kind {
         name: "Project",

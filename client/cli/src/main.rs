@@ -53,10 +53,9 @@ struct Cli {
     /// Deadline of each call, e.g. 10s, 2m; for `wait`, how long to wait.
     #[arg(long, global = true, default_value = "30s", value_parser = parse_duration)]
     timeout: Duration,
-    /// The bearer token [default: $FLOTILLA_TOKEN].
-    #[arg(long, global = true, hide_env_values = true)]
-    token: Option<String>,
-    /// A file holding the bearer token.
+    /// A file holding the bearer token [default: the token in $FLOTILLA_TOKEN]. There
+    /// is no flag for the token itself: a command line is seen by every user of the
+    /// machine (ps, /proc) and kept in shell histories.
     #[arg(long, global = true)]
     token_file: Option<PathBuf>,
     /// PEM CA certificate to trust (turns TLS on).
@@ -170,7 +169,7 @@ enum Command {
     },
     /// The status of a deployment intent group: a tree app → cluster → resource.
     #[command(
-        after_help = "Examples:\n  flotilla status GROUP\n  flotilla status GROUP --summary\n  flotilla status GROUP --cluster cluster1 --app collectd -o json\n  flotilla status GROUP --watch"
+        after_help = "Examples:\n  flotilla status GROUP\n  flotilla status GROUP --view summary\n  flotilla status GROUP --cluster cluster1 --app collectd -o json\n  flotilla status GROUP --watch"
     )]
     Status(status::StatusArgs),
     /// Wait until a deployment intent group's resources are applied, ready or
@@ -342,6 +341,14 @@ fn report(error: anyhow::Error) -> ExitCode {
 
 #[tokio::main]
 async fn main() -> ExitCode {
+    // As any Unix filter: a reader that goes away (`flotilla --help | head`) ends the
+    // process quietly. Rust ignores SIGPIPE, so each write then failed with "Broken
+    // pipe" (clap printed it as an error, println! panicked).
+    // SAFETY: restoring a signal's default disposition at start, before any thread
+    // that could be writing exists.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     match run(cli).await {
         Ok(()) => ExitCode::SUCCESS,
@@ -351,9 +358,7 @@ async fn main() -> ExitCode {
 
 async fn run(cli: Cli) -> anyhow::Result<()> {
     let mut options = ConnectOptions::new(cli.server.clone()).timeout(Some(cli.timeout));
-    if let Some(token) = &cli.token {
-        options = options.token(Some(Token::new(token.clone())));
-    } else if let Some(file) = &cli.token_file {
+    if let Some(file) = &cli.token_file {
         options = options.token(Some(Token::from_file(file)?));
     }
     if let Some(ca) = &cli.ca_cert {
@@ -436,7 +441,7 @@ async fn get(
     let resources = ctx.resources().await?;
     match name {
         Some(name) => {
-            let found = resources.get(kind, &name).await?;
+            let found = resources.get(kind, &kind.full_name(&name)).await?;
             output::print(ctx.output, &[found], true)
         }
         None => {
@@ -509,7 +514,11 @@ async fn add_counts(ctx: &Ctx, groups: &mut [serde_json::Value]) -> anyhow::Resu
 
 async fn describe_resource(ctx: &Ctx, kind: &str, name: &str) -> anyhow::Result<()> {
     let kind = kind_of(kind)?;
-    let found = ctx.resources().await?.get(kind, name).await?;
+    let found = ctx
+        .resources()
+        .await?
+        .get(kind, &kind.full_name(name))
+        .await?;
     match ctx.output {
         Format::Table | Format::Wide => {
             print!("{}", serde_yaml_ng::to_string(&found)?);
@@ -542,5 +551,43 @@ async fn verb_with(
             Ok(())
         }
         format => output::print(format, &[after], true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// Every `flotilla …` in every command's examples (after `--help`), each command of
+    /// a `&&` chain or pipeline, with continuation lines joined.
+    fn examples(command: &clap::Command, into: &mut Vec<String>) {
+        if let Some(help) = command.get_after_help() {
+            // A shell line continuation joins its lines.
+            let text = help.to_string().replace("\\\n", " ");
+            for line in text.lines() {
+                for part in line.split(['&', '|', '>', '(', ')']) {
+                    if let Some(at) = part.find("flotilla ") {
+                        into.push(part[at..].trim().to_string());
+                    }
+                }
+            }
+        }
+        for sub in command.get_subcommands() {
+            examples(sub, into);
+        }
+    }
+
+    #[test]
+    fn every_example_in_the_help_parses() {
+        let mut all = Vec::new();
+        examples(&Cli::command(), &mut all);
+        assert!(all.len() > 20, "{all:?}");
+        for example in &all {
+            if let Err(error) = Cli::try_parse_from(example.split_whitespace()) {
+                panic!("{example}: {error}");
+            }
+        }
     }
 }

@@ -175,6 +175,11 @@ async fn every_output_format_and_the_exit_codes() {
     ))
     .expect("JSON");
     assert_eq!(json[0]["state"], "DEPLOYMENT_INTENT_GROUP_STATE_CREATED");
+    // A top-level kind's bare id, as kubectl takes it.
+    for verb in ["get", "describe"] {
+        let shown = ok(&server, &[verb, "project", "demo", "-o", "yaml"]);
+        assert!(shown.contains("name: projects/demo\n"), "{verb}: {shown}");
+    }
     let yaml = ok(&server, &["get", "group", group, "-o", "yaml"]);
     assert!(yaml.contains(&format!("name: {group}\n")), "{yaml}");
     assert_eq!(
@@ -559,4 +564,62 @@ async fn actions_and_container_clusters_from_the_command_line() {
         ok(&server, &["cc", "delete", &name]),
         format!("{name} deleting\n")
     );
+}
+
+/// A reader that goes away ends the CLI quietly (no "Broken pipe" error, no panic),
+/// and the token is never a command-line flag.
+#[test]
+fn a_closed_pipe_ends_quietly_and_no_token_flag_exists() {
+    // The reader is gone before the CLI writes a byte: every write meets a closed pipe.
+    let script = format!(
+        "{{ sleep 0.3; exec {} --help; }} | true; echo \"status ${{PIPESTATUS[0]}}\"",
+        cli().display()
+    );
+    let output = Command::new("bash").args(["-c", &script]).output().unwrap();
+    let (out, err) = (stdout(&output), stderr(&output));
+    assert!(
+        !err.contains("Broken pipe") && !err.contains("panicked"),
+        "{err}"
+    );
+    // Ended by SIGPIPE, as `cat` would be.
+    assert!(out.contains("status 141"), "{out}{err}");
+    let output = Command::new(cli())
+        .args(["--token", "secret", "get", "projects"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{}", stderr(&output));
+    assert!(stderr(&output).contains("--token"), "{}", stderr(&output));
+}
+
+/// A YAML syntax error is reported at once, naming file and document (it used to loop
+/// for ever, growing), and nothing is sent to a server.
+#[test]
+fn a_yaml_syntax_error_is_reported_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bad.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: v1\nkind: Project\nmetadata:\n  name: fine\n---\nkind: [unclosed\n",
+    )
+    .unwrap();
+    let started = std::time::Instant::now();
+    let mut child = Command::new(cli())
+        .args(["apply", "-f", file.to_str().unwrap()])
+        // Nothing listens there: a parse error must come before any call.
+        .env("FLOTILLA_SERVER", "127.0.0.1:9")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > Duration::from_secs(10) {
+            child.kill().unwrap();
+            panic!("apply of a YAML syntax error did not return in 10 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let output = child.wait_with_output().unwrap();
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(2), "{err}");
+    assert!(err.contains("bad.yaml document 2: not YAML"), "{err}");
 }

@@ -244,3 +244,39 @@ def test_the_canonical_json_field_mask_updates_only_its_fields(server: Server) -
         updated = client.lifecycle.UpdateProject(request)
     assert updated.description == "after"
     assert dict(updated.labels) == {}, "labels are outside the mask"
+
+
+def test_a_manifest_at_the_nesting_limit_decodes_here(server: Server) -> None:
+    """The server takes documents nested 32 deep (objects and arrays, the document
+    itself included) and refuses deeper ones: this client's decoder (upb, which stops at
+    100 nested messages) reads what the server sends back of the deepest it takes."""
+    import json
+
+    def document(depth: int) -> str:
+        inner: Any = "leaf"
+        for _ in range(depth - 1):
+            inner = {"k": inner}
+        return json.dumps([{"apiVersion": "v1", "kind": "Widget", "metadata": {"name": "deep"}, "spec": inner}])
+
+    with server.client() as client:
+        group = walkthrough.create_application(client)
+        cache = names.app(names.composite_app("tour", "web", "v1"), "cache")
+        with pytest.raises(FlotillaError) as refused:
+            client.lifecycle.UpdateApp(
+                lc.UpdateAppRequest(app=lc.App(name=cache, manifests=document(33)))
+            )
+        assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+        assert refused.value.fields[0].startswith("app.manifests[0].spec.k"), refused.value
+        client.lifecycle.UpdateApp(lc.UpdateAppRequest(app=lc.App(name=cache, manifests=document(32))))
+        client.lifecycle.ApproveDeploymentIntentGroup(lc.ApproveDeploymentIntentGroupRequest(name=group))
+        client.lifecycle.InstantiateDeploymentIntentGroup(
+            lc.InstantiateDeploymentIntentGroupRequest(name=group)
+        )
+        rendered = client.lifecycle.ListRenderedResources(lc.ListRenderedResourcesRequest(parent=group))
+        deep = [r for r in rendered.rendered_resources if r.resource_name == "deep"]
+        assert len(deep) == 2, rendered  # one per cluster
+        value: Any = deep[0].manifest["spec"]
+        depth = 1
+        while not isinstance(value, str):
+            value, depth = value["k"], depth + 1
+        assert (value, depth) == ("leaf", 32)

@@ -570,6 +570,13 @@ mod tests {
             .execute(&mut *tx)
             .await
             .unwrap();
+        // A backend reports its counters at most once a second, else when idle for 10
+        // s: have this one report them as its transaction ends, or the wait below races
+        // that 10 s.
+        sqlx::query("SELECT pg_stat_force_next_flush()")
+            .execute(&mut *tx)
+            .await
+            .unwrap();
         tx.commit().await.unwrap();
         let analyzed = |store: Store| async move {
             let mut conn = store.read().await.unwrap();
@@ -581,7 +588,7 @@ mod tests {
         };
         assert!(!analyzed(store.clone()).await, "no statistics before");
         // The backend's counters reach pg_stat_user_tables within about a second.
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
         loop {
             let tables = store.refresh_statistics().await.unwrap();
             if tables.iter().any(|t| t == "filler") {
@@ -608,10 +615,14 @@ mod tests {
         assert_eq!(bounds, STATISTICS_TARGET as i32 + 1);
         // Updates of every row (as status changes are) move no row count: no new
         // analysis, once the counters show the updates.
-        sqlx::query("UPDATE filler SET n = n + 1")
-            .execute(&mut *store.read().await.unwrap())
-            .await
-            .unwrap();
+        let mut conn = store.read().await.unwrap();
+        for statement in [
+            "UPDATE filler SET n = n + 1",
+            "SELECT pg_stat_force_next_flush()",
+        ] {
+            sqlx::query(statement).execute(&mut *conn).await.unwrap();
+        }
+        drop(conn);
         let modified = |store: Store| async move {
             let mut conn = store.read().await.unwrap();
             let row = sqlx::query(
@@ -622,7 +633,7 @@ mod tests {
             .unwrap();
             row.try_get::<i64, _>("n").unwrap()
         };
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
         while modified(store.clone()).await < 5000 {
             assert!(
                 std::time::Instant::now() < deadline,

@@ -190,6 +190,7 @@ async fn crud_pagination_and_etags(store: Store) {
         .update(
             &name,
             Some(before.generation),
+            0,
             |current: &Object<ProjectSpec>| {
                 Ok(ProjectSpec {
                     description: "new".into(),
@@ -202,7 +203,7 @@ async fn crud_pagination_and_etags(store: Store) {
     assert_eq!(updated.spec.description, "new");
     assert_eq!(updated.generation, before.generation + 1);
     let stale = app
-        .update(&name, Some(before.generation), |c: &Object<ProjectSpec>| {
+        .update(&name, Some(before.generation), 0, |c: &Object<ProjectSpec>| {
             Ok(c.spec.clone())
         })
         .await
@@ -478,7 +479,7 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
     app.approve_dig(&dig(), None, None).await.unwrap();
     // Changing an app the group uses moves it back to CREATED, with a history entry.
     let a1 = n(&APP, &format!("{VERSION}/apps/a1"));
-    app.update(&a1, None, |c: &Object<AppSpec>| {
+    app.update(&a1, None, 0, |c: &Object<AppSpec>| {
         Ok(AppSpec {
             description: "x".into(),
             ..c.spec.clone()
@@ -500,7 +501,7 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
                 &APP_PROFILE,
                 &format!("{VERSION}/compositeProfiles/prof/appProfiles/a1"),
             );
-            app.update(&ap, None, |c: &Object<AppProfileSpec>| {
+            app.update(&ap, None, 0, |c: &Object<AppProfileSpec>| {
                 Ok(AppProfileSpec {
                     description: "y".into(),
                     ..c.spec.clone()
@@ -510,7 +511,7 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
             .unwrap();
         } else {
             let pi = n(&PLACEMENT_INTENT, &format!("{DIG}/placementIntents/p1"));
-            app.update(&pi, None, |c: &Object<PlacementIntentSpec>| {
+            app.update(&pi, None, 0, |c: &Object<PlacementIntentSpec>| {
                 Ok(c.spec.clone())
             })
             .await
@@ -527,7 +528,7 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
     assert!(running.pending.is_empty());
     // While INSTANTIATED, changes are a pending revision: accepted, the running
     // instance untouched, Get lists what changed.
-    app.update(&a1, None, |c: &Object<AppSpec>| {
+    app.update(&a1, None, 0, |c: &Object<AppSpec>| {
         Ok(AppSpec {
             description: "changed while running".into(),
             ..c.spec.clone()
@@ -569,7 +570,7 @@ async fn refused_instantiate_writes_nothing(store: Store) {
     seed(&app).await;
     // Placement of a2 now selects no cluster.
     let p2 = n(&PLACEMENT_INTENT, &format!("{DIG}/placementIntents/p2"));
-    app.update(&p2, None, |c: &Object<PlacementIntentSpec>| {
+    app.update(&p2, None, 0, |c: &Object<PlacementIntentSpec>| {
         Ok(PlacementIntentSpec {
             cluster_selector: [("region".to_string(), "mars".to_string())].into(),
             ..c.spec.clone()
@@ -600,7 +601,7 @@ async fn refused_instantiate_writes_nothing(store: Store) {
     assert_eq!(count, 0);
 
     // A profile patch that breaks a manifest is a render error, also leaving nothing.
-    app.update(&p2, None, |c: &Object<PlacementIntentSpec>| {
+    app.update(&p2, None, 0, |c: &Object<PlacementIntentSpec>| {
         Ok(PlacementIntentSpec {
             cluster_selector: Default::default(),
             cluster_names: vec!["c2".into()],
@@ -613,7 +614,7 @@ async fn refused_instantiate_writes_nothing(store: Store) {
         &APP_PROFILE,
         &format!("{VERSION}/compositeProfiles/prof/appProfiles/a1"),
     );
-    app.update(&ap, None, |c: &Object<AppProfileSpec>| {
+    app.update(&ap, None, 0, |c: &Object<AppProfileSpec>| {
         Ok(AppProfileSpec {
             patches: vec![ManifestPatch {
                 merge_patch: json!({"kind": null}),

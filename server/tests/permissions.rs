@@ -10,7 +10,9 @@ use bytes::{Buf, BufMut};
 use flotilla_client::v1::{self as pb, Role as PbRole};
 use flotilla_client::{Client, names};
 use flotilla_server::api::auth::rules::RULES;
-use flotilla_server::domain::access::{Decision, Fact, Facts, Need, Principal, Role, decide};
+use flotilla_server::domain::access::{
+    Decision, Fact, Facts, Need, PodRef, Principal, Role, decide,
+};
 use flotilla_server::ids::TokenId;
 use flotilla_tests::{Backend, TestServer};
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
@@ -176,7 +178,15 @@ fn expected(
             Decision::Needs(Fact::ClusterProjects(cluster)) => {
                 facts.cluster_projects = Some(placed.get(&cluster).cloned().unwrap_or_default())
             }
-            Decision::Needs(Fact::ActionCluster(_)) => facts.action_cluster = Some(None),
+            Decision::Needs(Fact::ActionTarget(_)) => facts.action_target = Some(None),
+            // The requests name no pod, and no project deployed one.
+            Decision::Needs(Fact::Pod) => {
+                facts.pod = Some(PodRef {
+                    namespace: String::new(),
+                    name: String::new(),
+                })
+            }
+            Decision::Needs(Fact::PodProjects(..)) => facts.pod_projects = Some(Vec::new()),
         }
     }
 }

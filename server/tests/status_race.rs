@@ -197,6 +197,7 @@ async fn applies_racing_a_rollout(store: Store) {
     app.update(
         &name(&APP, &format!("{}/apps/a0", fleet::VERSION)),
         None,
+        0,
         |current: &flotilla_server::store::object::Object<AppSpec>| {
             Ok(AppSpec {
                 manifests: manifests.clone(),

@@ -3,9 +3,10 @@
 //! Project `q` is the neighbour: its group runs on the shared cluster throughout, and
 //! each test checks it unaffected and the agent's session never cut.
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use flotilla_client::names;
+use flotilla_client::v1::Role;
 use flotilla_client::v1::*;
 use flotilla_tests::{TestAgent, TestServer, e2e_suite, error_view, eventually, json_struct};
 use serde_json::{Value, json};
@@ -19,6 +20,8 @@ e2e_suite!(
     args = ["--sim", "false"],
     nesting_has_one_limit_that_every_decoder_accepts,
     a_resource_the_agent_cannot_decode_fails_alone,
+    large_and_hostile_manifests_stall_no_one,
+    actions_follow_the_tenant_of_their_target,
 );
 
 /// The API's limit (`domain::nesting::MAX_NESTING`).
@@ -289,4 +292,321 @@ async fn a_resource_the_agent_cannot_decode_fails_alone(server: &TestServer) {
     );
     assert_eq!(sessions(&agent), 1, "{log}");
     wait_counts(&client, &q, &[], 2, 2, "the neighbour, unaffected").await;
+}
+
+/// The largest manifests text the API takes (`domain::manifest::MAX_MANIFESTS_BYTES`).
+const MAX_MANIFESTS_BYTES: usize = 1024 * 1024;
+
+/// A valid manifest of about `bytes`: one ConfigMap of many keys.
+fn large_config_map(name: &str, bytes: usize) -> String {
+    let mut text = format!("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: {name}\ndata:\n");
+    let mut i = 0;
+    while text.len() + 40 < bytes {
+        text.push_str(&format!("  key-{i:07}: value-{i:07}\n"));
+        i += 1;
+    }
+    text
+}
+
+/// Parsing costs what the text's size says, whatever its shape, and runs where it
+/// stalls no one: the YAML shapes whose cost grew with the square of their nesting
+/// (nested `[` and `{`, 1 MiB of them) are refused sooner than a valid manifest of
+/// the same size is taken, naming the first level too deep; and while one editor
+/// sends several megabytes at once, another tenant's reads keep answering.
+async fn large_and_hostile_manifests_stall_no_one(server: &TestServer) {
+    let mut client = server.client().await;
+    let tokens = clusters(&mut client, &["shared"]).await;
+    let agent = TestAgent::start(server, &names::cluster("cp", "shared"), &tokens["shared"]);
+    let q = neighbour(&mut client).await;
+    wait_counts(&client, &q, &[], 2, 2, "the neighbour to converge").await;
+    let p = group_in(
+        &mut client,
+        "p",
+        "ca",
+        "d",
+        &[(
+            "small".into(),
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: s\n".into(),
+        )],
+        &["shared"],
+    )
+    .await;
+    let ca = names::composite_app("p", "ca", "v1");
+    let create = |id: String, manifests: String| {
+        let mut client = client.clone();
+        let ca = ca.clone();
+        async move {
+            let started = Instant::now();
+            let outcome = client
+                .lifecycle
+                .create_app(CreateAppRequest {
+                    parent: ca,
+                    app_id: id,
+                    app: Some(App {
+                        manifests,
+                        ..Default::default()
+                    }),
+                    ..Default::default()
+                })
+                .await;
+            (outcome, started.elapsed())
+        }
+    };
+
+    // The baseline: a valid manifest of the largest size, taken.
+    let (taken, valid) = create(
+        "large".into(),
+        large_config_map("large", MAX_MANIFESTS_BYTES),
+    )
+    .await;
+    taken.expect("a valid manifest of the largest size");
+
+    // The shapes past the limit, each as large: refused, faster than the valid one.
+    let shapes = [
+        (
+            "flow-sequences",
+            format!("a: {}", "[".repeat(MAX_MANIFESTS_BYTES - 3)),
+        ),
+        ("flow-mappings", "{".repeat(MAX_MANIFESTS_BYTES)),
+        (
+            "flow-pairs",
+            format!("a: {}", "[a, ".repeat((MAX_MANIFESTS_BYTES - 3) / 4)),
+        ),
+        (
+            "flow-keys",
+            format!("a: {}", "{a: ".repeat((MAX_MANIFESTS_BYTES - 3) / 4)),
+        ),
+        (
+            "block-sequences",
+            (0..200)
+                .map(|i| format!("{}- \n", "  ".repeat(i)))
+                .collect::<String>(),
+        ),
+    ];
+    for (shape, manifests) in shapes {
+        assert!(manifests.len() <= MAX_MANIFESTS_BYTES);
+        let (outcome, took) = create("deep".into(), manifests).await;
+        let error = error_view(outcome);
+        assert_eq!(error.code, Code::InvalidArgument, "{shape}: {error:?}");
+        let violation = &error.field_violations[0];
+        assert!(
+            violation.field.starts_with("app.manifests[0]")
+                && violation.description.contains("32 deep"),
+            "{shape}: {error:?}"
+        );
+        eprintln!("{shape}: refused in {took:?} (valid: {valid:?})");
+        assert!(
+            took < valid,
+            "{shape}: refused in {took:?}, a valid manifest of the same size took {valid:?}"
+        );
+    }
+
+    // Four large creates at once (two cores' worth each) while the neighbour reads:
+    // its reads never wait for a parse to end.
+    let storm: Vec<_> = (0..4)
+        .map(|i| {
+            tokio::spawn(create(
+                format!("storm-{i}"),
+                large_config_map(&format!("storm-{i}"), MAX_MANIFESTS_BYTES),
+            ))
+        })
+        .collect();
+    let mut slowest = Duration::ZERO;
+    let mut reads = 0;
+    while !storm.iter().all(|t| t.is_finished()) {
+        let started = Instant::now();
+        client
+            .lifecycle
+            .get_project(GetProjectRequest {
+                name: names::project("q"),
+            })
+            .await
+            .expect("the neighbour reads");
+        slowest = slowest.max(started.elapsed());
+        reads += 1;
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    let mut each = Vec::new();
+    for task in storm {
+        let (outcome, took) = task.await.unwrap();
+        outcome.expect("a large valid create");
+        each.push(took);
+    }
+    each.sort();
+    eprintln!("neighbour: {reads} reads, slowest {slowest:?}, during creates of {each:?}");
+    assert!(reads >= 3, "{reads} reads during {each:?}");
+    assert!(
+        slowest < each[0] / 2,
+        "the neighbour's slowest read took {slowest:?} during creates of {each:?}"
+    );
+
+    // The neighbour and the group already there never noticed.
+    wait_counts(&client, &q, &[], 2, 2, "the neighbour, unaffected").await;
+    let _ = p;
+    assert_eq!(sessions(&agent), 1, "{}", agent.log_text());
+}
+
+/// A token of `role` for `projects`.
+async fn token_for(admin: &mut flotilla_client::Client, role: Role, projects: &[&str]) -> String {
+    admin
+        .access
+        .create_token(CreateTokenRequest {
+            token: Some(Token {
+                role: role as i32,
+                projects: projects.iter().map(|p| p.to_string()).collect(),
+                description: format!("{role:?} of {projects:?}"),
+                ..Default::default()
+            }),
+            ttl: None,
+        })
+        .await
+        .expect("create token")
+        .into_inner()
+        .secret
+}
+
+fn reboot_pod(cluster: &str, namespace: &str, pod: &str) -> CreatePodActionRequest {
+    CreatePodActionRequest {
+        cluster: cluster.into(),
+        namespace: namespace.into(),
+        pod: pod.into(),
+        action_name: "Reboot".into(),
+        params: Some(create_pod_action_request::Params::RebootParams(
+            RebootParams::default(),
+        )),
+        request_id: String::new(),
+    }
+}
+
+/// The tenancy of actions (README, "Who may act on what"): on a cluster projects `p`
+/// and `q` share, a pod belongs to the project whose group deployed it, and a node to
+/// every project placed on its cluster. An editor of `p` reboots `p`'s pod, but not
+/// `q`'s, not a pod nobody deployed (refused exactly alike, so the refusal tells
+/// nothing of `q`), and not a node; nor cancels `q`'s action. An editor of both does
+/// all of it, and reading the cluster's actions stays open to both projects.
+async fn actions_follow_the_tenant_of_their_target(server: &TestServer) {
+    let mut admin = server.client().await;
+    let tokens = clusters(&mut admin, &["shared"]).await;
+    let cluster = names::cluster("cp", "shared");
+    let _agent = TestAgent::start(server, &cluster, &tokens["shared"]);
+    let pod = |name: &str| {
+        format!(
+            "apiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}\nspec:\n  containers:\n  - name: c\n    image: example/vm\n"
+        )
+    };
+    for project in ["p", "q"] {
+        let dig = group_in(
+            &mut admin,
+            project,
+            "ca",
+            "d",
+            &[("vm".into(), pod(&format!("{project}-vm")))],
+            &["shared"],
+        )
+        .await;
+        instantiate(&mut admin, &dig).await;
+        wait_counts(&admin, &dig, &[], 1, 1, "the pod to run").await;
+    }
+    let mut editor_p = server
+        .client_as(&token_for(&mut admin, Role::Editor, &["p"]).await)
+        .await;
+    let mut editor_pq = server
+        .client_as(&token_for(&mut admin, Role::Editor, &["p", "q"]).await)
+        .await;
+
+    // p's own pod, in either spelling of the default namespace.
+    let own = eventually(WAIT, "p's pod to take an action", || {
+        let mut editor_p = editor_p.clone();
+        let cluster = cluster.clone();
+        async move {
+            editor_p
+                .actions
+                .create_pod_action(reboot_pod(&cluster, "default", "p-vm"))
+                .await
+                .ok()
+        }
+    })
+    .await
+    .into_inner();
+    let denied = |result: Result<tonic::Response<Action>, tonic::Status>| {
+        let error = error_view(result);
+        assert_eq!(
+            (
+                error.code,
+                error.metadata.get("permission").map(String::as_str)
+            ),
+            (Code::PermissionDenied, Some("actions.write")),
+            "{error:?}"
+        );
+        error.message
+    };
+    let foreign = denied(
+        editor_p
+            .actions
+            .create_pod_action(reboot_pod(&cluster, "", "q-vm"))
+            .await,
+    );
+    let nobodys = denied(
+        editor_p
+            .actions
+            .create_pod_action(reboot_pod(&cluster, "", "no-such-vm"))
+            .await,
+    );
+    assert_eq!(
+        foreign.replace("q-vm", "X"),
+        nobodys.replace("no-such-vm", "X")
+    );
+    let node = CreateNodeActionRequest {
+        cluster: cluster.clone(),
+        node: own.spec.as_ref().expect("a spec").node_name.clone(),
+        action_name: "Reboot".into(),
+        params: Some(create_node_action_request::Params::RebootParams(
+            RebootParams::default(),
+        )),
+        request_id: String::new(),
+    };
+    denied(editor_p.actions.create_node_action(node.clone()).await);
+
+    // q's pod by an editor of both; p's editor may not cancel it, but reads it.
+    let mut delayed = reboot_pod(&cluster, "", "q-vm");
+    delayed.params = Some(create_pod_action_request::Params::RebootParams(
+        RebootParams {
+            delay_in_seconds: 600,
+        },
+    ));
+    let theirs = editor_pq
+        .actions
+        .create_pod_action(delayed)
+        .await
+        .expect("an editor of q acts on q's pod")
+        .into_inner();
+    denied(
+        editor_p
+            .actions
+            .cancel_action(CancelActionRequest {
+                name: theirs.name.clone(),
+            })
+            .await,
+    );
+    editor_p
+        .actions
+        .get_action(GetActionRequest {
+            name: theirs.name.clone(),
+        })
+        .await
+        .expect("the cluster's actions are readable to every project placed on it");
+    editor_pq
+        .actions
+        .cancel_action(CancelActionRequest {
+            name: theirs.name.clone(),
+        })
+        .await
+        .expect("an editor of q cancels q's action");
+    // The node, once p's reboot has finished: an editor of every project placed there.
+    eventually(WAIT, "a node action by an editor of both", || {
+        let mut editor_pq = editor_pq.clone();
+        let node = node.clone();
+        async move { editor_pq.actions.create_node_action(node).await.ok() }
+    })
+    .await;
 }

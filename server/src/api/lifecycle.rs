@@ -3,12 +3,14 @@
 
 use flotilla_api::v1 as pb;
 use pb::lifecycle_service_server::LifecycleService;
+use prost::Message;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::convert::*;
 use super::page::Paging;
 use super::{request_key, rpc};
+use crate::app::cpu::off_executor;
 use crate::app::lifecycle::Lifecycle;
 use crate::domain::names::{
     APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
@@ -91,17 +93,18 @@ impl LifecycleApi {
     ) -> Result<P>
     where
         S: Serialize + DeserializeOwned + Clone,
-        P: Resource,
+        P: Resource + Message + Clone,
     {
         let incoming = incoming.ok_or_else(|| Error::invalid(field, "is required"))?;
         let name = name(kind, &format!("{field}.name"), incoming.name())?;
         let etag = parse_etag(&format!("{field}.etag"), incoming.etag())?;
         let paths = mask_paths(mask, updatable)?;
+        let weight = incoming.encoded_len();
         let object = self
             .app
-            .update(&name, etag, |current: &Object<S>| {
+            .update(&name, etag, weight, |current: &Object<S>| {
                 let mut merged = to_proto(current);
-                overlay(&mut merged, incoming, &paths);
+                overlay(&mut merged, incoming.clone(), &paths);
                 from_proto(&merged)
             })
             .await?;
@@ -183,7 +186,8 @@ macro_rules! create_rpc {
         rpc!(self, $method($req) -> pb::$out, |req| {
             let parent: Option<ResourceName> = parent_of!(req, $parent);
             $(id(stringify!($id), &req.$id)?;)+
-            let spec = $from(&req.$body.clone().unwrap_or_default())?;
+            let body = req.$body.clone().unwrap_or_default();
+            let spec = off_executor(body.encoded_len(), || $from(&body)).await?;
             let scope = parent.as_ref().map(ToString::to_string).unwrap_or_default();
             let key = request_key(rpc_name!($req), &scope, &req.request_id, &req)?;
             let name = ResourceName::child(&$kind, parent.as_ref(), &[$(&req.$id),+]);
@@ -533,7 +537,7 @@ impl LifecycleService for LifecycleApi {
             .app
             .update_cluster(&name, etag, |current| {
                 let mut merged = cluster_spec_to_proto(&current.spec);
-                cluster_overlay(&mut merged, incoming, &paths);
+                cluster_overlay(&mut merged, incoming.clone(), &paths);
                 cluster_from_proto(&merged)
             })
             .await?;

@@ -39,12 +39,19 @@ pub fn encode_token<T: Serialize>(scope: &str, after: &T) -> String {
     URL_SAFE_NO_PAD.encode(serde_json::to_vec(&token).expect("tokens serialize"))
 }
 
+/// The longest page token read; a longer one is refused before it is decoded.
+pub const MAX_TOKEN_BYTES: usize = 8 * 1024;
+
 /// Decodes a page token of the listing `scope`; None for an empty token.
 pub fn decode_token<T: DeserializeOwned>(scope: &str, token: &str) -> Result<Option<T>> {
     if token.is_empty() {
         return Ok(None);
     }
     let invalid = || Error::invalid("page_token", "is not a page token of this listing");
+    // Tokens this server issues hold a listing's name and a position: far below this.
+    if token.len() > MAX_TOKEN_BYTES {
+        return Err(invalid());
+    }
     let bytes = URL_SAFE_NO_PAD.decode(token).map_err(|_| invalid())?;
     let token: Token<T> = serde_json::from_slice(&bytes).map_err(|_| invalid())?;
     if token.s != scope {
@@ -90,6 +97,8 @@ mod tests {
         assert_eq!(back.as_deref(), Some("projects/a/x"));
         assert!(decode_token::<String>("ListApps:projects/b", &token).is_err());
         assert!(decode_token::<String>("ListApps:projects/a", "garbage!").is_err());
+        let huge = encode_token("ListApps:projects/a", &"x".repeat(MAX_TOKEN_BYTES));
+        assert!(decode_token::<String>("ListApps:projects/a", &huge).is_err());
     }
 
     #[test]

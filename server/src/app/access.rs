@@ -14,10 +14,11 @@ use sha2::{Digest, Sha256};
 use tokio_util::sync::CancellationToken;
 use tracing::info;
 
-use crate::domain::access::{Principal, Role};
+use crate::domain::access::{ActionTarget, PodRef, Principal, Role};
+use crate::domain::action::Target;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
-use crate::store::action::action_get;
+use crate::store::action::{action_get, pod_projects};
 use crate::store::instance::instance_instantiated_users_of_cluster;
 use crate::store::token::{
     TokenRecord, token_active_admin_exists, token_find_by_hash, token_get, token_insert,
@@ -319,8 +320,10 @@ impl Access {
 pub trait FactSource: Send + Sync {
     /// The projects whose instantiated groups are placed on `cluster`.
     async fn cluster_projects(&self, cluster: &str) -> Result<Vec<String>>;
-    /// The cluster of action `id`; None if there is no such action.
-    async fn action_cluster(&self, id: &str) -> Result<Option<String>>;
+    /// The projects whose groups deployed `pod` on `cluster`.
+    async fn pod_projects(&self, cluster: &str, pod: &PodRef) -> Result<Vec<String>>;
+    /// The cluster and pod of action `id`; None if there is no such action.
+    async fn action_target(&self, id: &str) -> Result<Option<ActionTarget>>;
 }
 
 /// [`FactSource`] over the store.
@@ -343,14 +346,26 @@ impl FactSource for StoreFacts {
         Ok(projects)
     }
 
-    async fn action_cluster(&self, id: &str) -> Result<Option<String>> {
+    async fn pod_projects(&self, cluster: &str, pod: &PodRef) -> Result<Vec<String>> {
+        let mut conn = self.store.read().await?;
+        pod_projects(&mut conn, cluster, &pod.namespace, &pod.name).await
+    }
+
+    async fn action_target(&self, id: &str) -> Result<Option<ActionTarget>> {
         let Ok(id) = id.parse() else {
             return Ok(None);
         };
         let mut conn = self.store.read().await?;
-        Ok(action_get(&mut conn, id)
-            .await?
-            .map(|action| action.cluster))
+        Ok(action_get(&mut conn, id).await?.map(|action| ActionTarget {
+            cluster: action.cluster,
+            pod: match action.spec.target {
+                Target::Pod { namespace, pod } => Some(PodRef {
+                    namespace,
+                    name: pod,
+                }),
+                Target::Node => None,
+            },
+        }))
     }
 }
 

@@ -5,6 +5,7 @@
 pub mod access;
 pub mod actions;
 pub mod container_clusters;
+pub mod cpu;
 pub mod group_commit;
 pub mod lifecycle;
 pub mod status;

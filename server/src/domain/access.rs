@@ -147,9 +147,15 @@ pub enum Need {
     /// admin, a viewer of every project, an editor or viewer of a project whose group
     /// is placed on the cluster, or the cluster's agent.
     ReadActions(Field),
-    /// Create or cancel actions on the cluster the field names: admin, or an editor of
-    /// a project whose group is placed on the cluster.
+    /// Act on a node of the cluster the field names, or cancel or delete the action
+    /// the field names: admin, or an editor of a project whose group is placed on the
+    /// cluster. A node action (which every pod on the node feels) needs an editor of
+    /// every project placed there; an action on a pod follows the pod's project.
     WriteActions(Field),
+    /// Act on the pod the request names (the field its cluster, `namespace` and `pod`
+    /// beside it): admin, or an editor of the project whose group deployed the pod.
+    /// A pod no project deployed is the cluster operator's: admin only.
+    WritePodActions(Field),
     /// Post the progress of an action on the cluster the field names: admin, or the
     /// cluster's agent.
     ReportActions(Field),
@@ -163,6 +169,7 @@ impl Need {
             | Need::Write(f)
             | Need::ReadActions(f)
             | Need::WriteActions(f)
+            | Need::WritePodActions(f)
             | Need::ReportActions(f) => Some(f),
             Need::Authenticated
             | Need::ListProjects
@@ -176,7 +183,11 @@ impl Need {
     pub fn mutates(self) -> bool {
         matches!(
             self,
-            Need::Write(_) | Need::WriteActions(_) | Need::ReportActions(_) | Need::Admin(_)
+            Need::Write(_)
+                | Need::WriteActions(_)
+                | Need::WritePodActions(_)
+                | Need::ReportActions(_)
+                | Need::Admin(_)
         )
     }
 }
@@ -235,10 +246,28 @@ fn valid_segment(segment: &str) -> bool {
 pub enum Fact {
     /// The value of a request field.
     Field(Field),
+    /// The pod the request names: its `namespace` and `pod` fields.
+    Pod,
     /// The projects whose instantiated groups are placed on a cluster.
     ClusterProjects(String),
-    /// The cluster of an action, by action id.
-    ActionCluster(String),
+    /// The projects whose groups deployed a pod on a cluster.
+    PodProjects(String, PodRef),
+    /// The cluster (and pod) of an action, by action id.
+    ActionTarget(String),
+}
+
+/// A pod of a cluster, by namespace (as the caller spelled it) and name.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PodRef {
+    pub namespace: String,
+    pub name: String,
+}
+
+/// What an action acts on: its cluster, and its pod (None for a node action).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActionTarget {
+    pub cluster: String,
+    pub pod: Option<PodRef>,
 }
 
 /// The facts gathered so far for one call.
@@ -246,10 +275,14 @@ pub enum Fact {
 pub struct Facts {
     /// The value of the need's field ("" if the request leaves it empty).
     pub field: Option<String>,
-    /// The cluster of the action the field names (None: no such action).
-    pub action_cluster: Option<Option<String>>,
+    /// The pod the request names.
+    pub pod: Option<PodRef>,
+    /// The target of the action the field names (None: no such action).
+    pub action_target: Option<Option<ActionTarget>>,
     /// The projects placed on the cluster in question.
     pub cluster_projects: Option<Vec<String>>,
+    /// The projects whose groups deployed the pod in question.
+    pub pod_projects: Option<Vec<String>>,
 }
 
 /// A refusal: PERMISSION_DENIED naming the permission.
@@ -337,9 +370,10 @@ pub fn decide(principal: &Principal, need: Need, facts: &Facts) -> Decision {
                 ),
             }
         }
-        Need::ReadActions(field) | Need::WriteActions(field) | Need::ReportActions(field) => {
-            decide_actions(principal, need, field, facts)
-        }
+        Need::ReadActions(field)
+        | Need::WriteActions(field)
+        | Need::WritePodActions(field)
+        | Need::ReportActions(field) => decide_actions(principal, need, field, facts),
     }
 }
 
@@ -352,10 +386,11 @@ fn allow_if(allowed: bool, principal: &Principal, permission: &'static str, on: 
 }
 
 fn decide_actions(principal: &Principal, need: Need, field: Field, facts: &Facts) -> Decision {
+    let writes = matches!(need, Need::WriteActions(_) | Need::WritePodActions(_));
     let permission = match need {
         Need::ReadActions(_) => "actions.read",
-        Need::WriteActions(_) => "actions.write",
-        _ => "actions.report",
+        Need::ReportActions(_) => "actions.report",
+        _ => "actions.write",
     };
     if principal.role == Role::Admin
         || (matches!(need, Need::ReadActions(_))
@@ -367,21 +402,28 @@ fn decide_actions(principal: &Principal, need: Need, field: Field, facts: &Facts
     if matches!(need, Need::ReportActions(_)) && principal.role != Role::Agent {
         return deny(principal, permission, "");
     }
-    if matches!(need, Need::WriteActions(_)) && principal.role != Role::Editor {
+    if writes && principal.role != Role::Editor {
         return deny(principal, permission, "");
     }
     let Some(name) = &facts.field else {
         return Decision::Needs(Fact::Field(field));
     };
-    // The cluster in question: named by the field, or the cluster of the named action.
-    let cluster = match Target::of_name(name) {
-        Target::Action(id) => match &facts.action_cluster {
-            None => return Decision::Needs(Fact::ActionCluster(id)),
+    // The cluster in question, named by the field or the cluster of the named action;
+    // and the pod, named by the request or the action.
+    let (cluster, pod) = match Target::of_name(name) {
+        Target::Action(id) => match &facts.action_target {
+            None => return Decision::Needs(Fact::ActionTarget(id)),
             Some(None) => return deny(principal, permission, name),
-            Some(Some(cluster)) => cluster.clone(),
+            Some(Some(target)) => (target.cluster.clone(), target.pod.clone()),
         },
         _ => match Target::of_cluster(name) {
-            Target::Cluster(cluster) => cluster,
+            Target::Cluster(cluster) if matches!(need, Need::WritePodActions(_)) => {
+                match &facts.pod {
+                    None => return Decision::Needs(Fact::Pod),
+                    Some(pod) => (cluster, Some(pod.clone())),
+                }
+            }
+            Target::Cluster(cluster) => (cluster, None),
             // Every cluster (an empty filter) or no cluster at all.
             _ => return deny(principal, permission, name),
         },
@@ -394,13 +436,30 @@ fn decide_actions(principal: &Principal, need: Need, field: Field, facts: &Facts
             &cluster,
         );
     }
-    let Some(projects) = &facts.cluster_projects else {
-        return Decision::Needs(Fact::ClusterProjects(cluster));
+    let allowed = match (writes, pod) {
+        (true, Some(pod)) => {
+            let Some(projects) = &facts.pod_projects else {
+                return Decision::Needs(Fact::PodProjects(cluster, pod));
+            };
+            let on = format!("{cluster} pod {}/{}", pod.namespace, pod.name);
+            return allow_if(
+                projects.iter().any(|p| principal.writes_project(p)),
+                principal,
+                permission,
+                &on,
+            );
+        }
+        (writes, _) => {
+            let Some(projects) = &facts.cluster_projects else {
+                return Decision::Needs(Fact::ClusterProjects(cluster));
+            };
+            if writes {
+                !projects.is_empty() && projects.iter().all(|p| principal.writes_project(p))
+            } else {
+                projects.iter().any(|p| principal.reads_project(p))
+            }
+        }
     };
-    let allowed = projects.iter().any(|p| match need {
-        Need::WriteActions(_) => principal.writes_project(p),
-        _ => principal.reads_project(p),
-    });
     allow_if(allowed, principal, permission, &cluster)
 }
 
@@ -420,6 +479,24 @@ mod tests {
 
     /// Decides with every fact answered from the given values.
     fn full(p: &Principal, need: Need, name: &str, placed: &[&str], action: Option<&str>) -> bool {
+        let action = action.map(|cluster| ActionTarget {
+            cluster: cluster.to_string(),
+            pod: None,
+        });
+        full_with(p, need, name, placed, &[], action)
+    }
+
+    /// As `full`, with the projects that deployed the pod in question and the action's
+    /// whole target.
+    fn full_with(
+        p: &Principal,
+        need: Need,
+        name: &str,
+        placed: &[&str],
+        owners: &[&str],
+        action: Option<ActionTarget>,
+    ) -> bool {
+        let strings = |s: &[&str]| s.iter().map(|s| s.to_string()).collect();
         let mut facts = Facts::default();
         loop {
             match decide(p, need, &facts) {
@@ -429,11 +506,20 @@ mod tests {
                     return false;
                 }
                 Decision::Needs(Fact::Field(_)) => facts.field = Some(name.to_string()),
-                Decision::Needs(Fact::ActionCluster(_)) => {
-                    facts.action_cluster = Some(action.map(str::to_string))
+                Decision::Needs(Fact::Pod) => {
+                    facts.pod = Some(PodRef {
+                        namespace: String::new(),
+                        name: "vm".into(),
+                    })
+                }
+                Decision::Needs(Fact::ActionTarget(_)) => {
+                    facts.action_target = Some(action.clone())
                 }
                 Decision::Needs(Fact::ClusterProjects(_)) => {
-                    facts.cluster_projects = Some(placed.iter().map(|s| s.to_string()).collect())
+                    facts.cluster_projects = Some(strings(placed))
+                }
+                Decision::Needs(Fact::PodProjects(..)) => {
+                    facts.pod_projects = Some(strings(owners))
                 }
             }
         }
@@ -547,6 +633,55 @@ mod tests {
         {
             assert_eq!(
                 full(who, need, field, projects, action_cluster),
+                allowed,
+                "case {index}: {:?} {need:?} {field:?}",
+                who.role
+            );
+        }
+    }
+
+    /// A pod belongs to the project whose group deployed it; a node, and so a node
+    /// action, to every project placed on its cluster.
+    #[test]
+    fn actions_on_a_shared_cluster_follow_the_tenant_of_their_target() {
+        let editor_a = principal(Role::Editor, &["a"], None);
+        let editor_ab = principal(Role::Editor, &["a", "b"], None);
+        let admin = principal(Role::Admin, &[], None);
+        let both: &[&str] = &["a", "b"];
+        let pod = |owners: &[&'static str]| owners.to_vec();
+        let pod_action = Some(ActionTarget {
+            cluster: CLUSTER.into(),
+            pod: Some(PodRef {
+                namespace: String::new(),
+                name: "vm".into(),
+            }),
+        });
+        let node_action = Some(ActionTarget {
+            cluster: CLUSTER.into(),
+            pod: None,
+        });
+        #[rustfmt::skip]
+        let cases = [
+            // A's pod, B's pod, a pod no project deployed, on a cluster A and B share.
+            (&editor_a, Need::WritePodActions("cluster"), CLUSTER, pod(&["a"]), None.clone(), true),
+            (&editor_a, Need::WritePodActions("cluster"), CLUSTER, pod(&["b"]), None, false),
+            (&editor_a, Need::WritePodActions("cluster"), CLUSTER, pod(&[]), None, false),
+            (&admin, Need::WritePodActions("cluster"), CLUSTER, pod(&[]), None, true),
+            // A node of the shared cluster: an editor of both, not of one.
+            (&editor_a, Need::WriteActions("cluster"), CLUSTER, pod(&[]), None, false),
+            (&editor_ab, Need::WriteActions("cluster"), CLUSTER, pod(&[]), None, true),
+            // Cancel or delete by action name: the action's target decides.
+            (&editor_a, Need::WriteActions("name"), "actions/x", pod(&["a"]), pod_action.clone(), true),
+            (&editor_a, Need::WriteActions("name"), "actions/x", pod(&["b"]), pod_action.clone(), false),
+            (&editor_a, Need::WriteActions("name"), "actions/x", pod(&[]), node_action.clone(), false),
+            (&editor_ab, Need::WriteActions("name"), "actions/x", pod(&[]), node_action, true),
+            // Reading stays with the cluster: every project placed there reads its
+            // actions.
+            (&editor_a, Need::ReadActions("name"), "actions/x", pod(&["b"]), pod_action, true),
+        ];
+        for (index, (who, need, field, owners, action, allowed)) in cases.into_iter().enumerate() {
+            assert_eq!(
+                full_with(who, need, field, both, &owners, action),
                 allowed,
                 "case {index}: {:?} {need:?} {field:?}",
                 who.role

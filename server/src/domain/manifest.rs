@@ -5,7 +5,8 @@
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::nesting::check_nesting;
+use super::nesting::{check_nesting, too_deep_violation};
+use super::yaml_depth::first_too_deep;
 use crate::error::{Error, FieldViolation, Result};
 
 /// The largest `manifests` text accepted, in bytes.
@@ -208,6 +209,16 @@ fn parse_json_list(field: &str, text: &str) -> Result<Vec<Value>> {
 }
 
 fn parse_yaml_documents(field: &str, text: &str) -> Result<Vec<Value>> {
+    // Nesting is bounded before any document is built: past the limit, libyaml's cost
+    // grows with the square of the depth (see `yaml_depth`).
+    if let Some(deep) = first_too_deep(text) {
+        return Err(Error::InvalidArgument {
+            violations: vec![too_deep_violation(
+                format!("{field}[{}]{}", deep.document, deep.path),
+                &format!(" at line {}", deep.line),
+            )],
+        });
+    }
     let mut documents = Vec::new();
     for (index, document) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
         let value = Strict::deserialize(document).map(|s| s.0).map_err(|e| {

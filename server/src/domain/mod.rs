@@ -59,3 +59,4 @@ pub mod readiness;
 pub mod render;
 pub mod resources;
 pub mod status;
+pub mod yaml_depth;

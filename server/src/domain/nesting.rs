@@ -25,15 +25,24 @@ pub fn check_nesting(path: &str, value: &Value) -> Result<(), FieldViolation> {
         None => Ok(()),
         Some(mut segments) => {
             segments.reverse();
-            Err(FieldViolation::new(
+            Err(too_deep_violation(
                 format!("{path}{}", segments.concat()),
-                format!(
-                    "nests objects and arrays more than {MAX_NESTING} deep (Flotilla's limit, \
-                     below what the protobuf decoders of agents and clients accept)"
-                ),
+                "",
             ))
         }
     }
+}
+
+/// The violation of the container at `path`, past the limit; `at` says where in the
+/// text it lies (" at line 4"), when known.
+pub fn too_deep_violation(path: String, at: &str) -> FieldViolation {
+    FieldViolation::new(
+        path,
+        format!(
+            "nests objects and arrays more than {MAX_NESTING} deep{at} (Flotilla's limit, \
+             below what the protobuf decoders of agents and clients accept)"
+        ),
+    )
 }
 
 /// The path segments (innermost first) to the first container of `value`, itself at

@@ -70,6 +70,10 @@ impl TargetTokens {
 /// of another target.
 pub fn decode(target: &str, token: &str) -> Result<Position> {
     let invalid = |why: &str| Error::invalid("resume_token", why.to_string());
+    // A token holds two numbers, a flag and a short tag: far below this.
+    if token.len() > 256 {
+        return Err(invalid("is not a resume token"));
+    }
     let bytes = URL_SAFE_NO_PAD
         .decode(token)
         .map_err(|_| invalid("is not a resume token"))?;
@@ -112,7 +116,14 @@ mod tests {
         let token = encode("a/b", p);
         assert_eq!(decode("a/b", &token).unwrap(), p);
         assert!(decode("a/c", &token).is_err());
-        for bad in ["", "!!", "dzEuMS4x", &URL_SAFE_NO_PAD.encode("w1.-1.0.l.x")] {
+        let huge = URL_SAFE_NO_PAD.encode(format!("w1.1.0.l.{}", "0".repeat(1 << 20)));
+        for bad in [
+            "",
+            "!!",
+            "dzEuMS4x",
+            &URL_SAFE_NO_PAD.encode("w1.-1.0.l.x"),
+            &huge,
+        ] {
             assert!(decode("a/b", bad).is_err(), "{bad}");
         }
         let s = Position {

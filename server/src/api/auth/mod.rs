@@ -36,7 +36,7 @@ use self::wire::{Rule, read_string};
 use super::MAX_MESSAGE_BYTES;
 use super::status::ERROR_DOMAIN;
 use crate::app::access::{Access, FactSource, Rejection, Secret};
-use crate::domain::access::{Decision, Denial, Fact, Facts, Principal, decide};
+use crate::domain::access::{Decision, Denial, Fact, Facts, PodRef, Principal, decide};
 use crate::net::Peer;
 
 /// The auth layer.
@@ -208,11 +208,22 @@ impl Shared {
                     request = rebuilt;
                     facts.field = Some(name);
                 }
+                Decision::Needs(Fact::Pod) => {
+                    let paths: Vec<&[u32]> = rule.pod.iter().flatten().map(Vec::as_slice).collect();
+                    let (rebuilt, fields) = read_fields(request, &paths).await?;
+                    request = rebuilt;
+                    let [namespace, name] =
+                        <[String; 2]>::try_from(fields).expect("one value per field asked for");
+                    facts.pod = Some(PodRef { namespace, name });
+                }
                 Decision::Needs(Fact::ClusterProjects(cluster)) => {
                     facts.cluster_projects = Some(self.facts.cluster_projects(&cluster).await?);
                 }
-                Decision::Needs(Fact::ActionCluster(id)) => {
-                    facts.action_cluster = Some(self.facts.action_cluster(&id).await?);
+                Decision::Needs(Fact::PodProjects(cluster, pod)) => {
+                    facts.pod_projects = Some(self.facts.pod_projects(&cluster, &pod).await?);
+                }
+                Decision::Needs(Fact::ActionTarget(id)) => {
+                    facts.action_target = Some(self.facts.action_target(&id).await?);
                 }
                 decision => break decision,
             }
@@ -323,6 +334,17 @@ async fn read_field(
     request: http::Request<Body>,
     rule: &Rule,
 ) -> std::result::Result<(http::Request<Body>, String), Refusal> {
+    let paths: Vec<&[u32]> = rule.field.as_deref().into_iter().collect();
+    let (request, mut values) = read_fields(request, &paths).await?;
+    Ok((request, values.pop().unwrap_or_default()))
+}
+
+/// The string values of `paths` in the request (each "" when unset, or all of them
+/// when the request cannot be read), and the request to pass on.
+async fn read_fields(
+    request: http::Request<Body>,
+    paths: &[&[u32]],
+) -> std::result::Result<(http::Request<Body>, Vec<String>), Refusal> {
     let (parts, body) = request.into_parts();
     // The transport's own limit, plus the frame header.
     let limit = MAX_MESSAGE_BYTES + 5;
@@ -339,14 +361,17 @@ async fn read_field(
             })
         })?
         .to_bytes();
-    let name = match (first_message(&bytes), &rule.field) {
-        (Ok(message), Some(path)) => read_string(message, path).unwrap_or_default(),
-        // A request that cannot be read names nothing: roles confined to projects are
-        // refused, and the handler answers the others.
-        _ => String::new(),
-    };
+    let values = paths
+        .iter()
+        .map(|path| match first_message(&bytes) {
+            Ok(message) => read_string(message, path).unwrap_or_default(),
+            // A request that cannot be read names nothing: roles confined to projects
+            // are refused, and the handler answers the others.
+            Err(_) => String::new(),
+        })
+        .collect();
     let request = http::Request::from_parts(parts, Body::new(http_body_util::Full::new(bytes)));
-    Ok((request, name))
+    Ok((request, values))
 }
 
 /// The message of a gRPC request body (one uncompressed length-prefixed frame).

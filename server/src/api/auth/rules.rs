@@ -86,7 +86,7 @@ pub const RULES: &[(&str, &str, Need)] = &[
     ("StatusService", "ListInstances", Read("name")),
     ("StatusService", "WatchStatus", Read("name")),
     // --- ActionService -----------------------------------------------------
-    ("ActionService", "CreatePodAction", WriteActions("cluster")),
+    ("ActionService", "CreatePodAction", WritePodActions("cluster")),
     ("ActionService", "CreateNodeAction", WriteActions("cluster")),
     ("ActionService", "GetAction", ReadActions("name")),
     ("ActionService", "ListActions", ReadActions("cluster")),

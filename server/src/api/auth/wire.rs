@@ -22,6 +22,9 @@ pub struct Rule {
     pub need: Need,
     /// The field numbers of the need's field, outermost first.
     pub field: Option<Vec<u32>>,
+    /// The field numbers of the pod a pod action names (`namespace`, `pod`), for
+    /// [`Need::WritePodActions`].
+    pub pod: Option<[Vec<u32>; 2]>,
     /// Whether responses stream (the stream is cut when the token is revoked).
     pub streaming: bool,
 }
@@ -80,11 +83,24 @@ pub fn resolve(descriptor_set: &[u8]) -> Result<HashMap<String, Rule>, String> {
                         }
                     }
                 };
+                let pod = if matches!(need, Need::WritePodActions(_)) {
+                    let numbers = |f| field_numbers(&messages, method.input_type(), f);
+                    match (numbers("namespace"), numbers("pod")) {
+                        (Ok(namespace), Ok(pod)) => Some([namespace, pod]),
+                        (Err(problem), _) | (_, Err(problem)) => {
+                            problems.push(format!("{path}: {problem}"));
+                            continue;
+                        }
+                    }
+                } else {
+                    None
+                };
                 rules.insert(
                     path,
                     Rule {
                         need,
                         field,
+                        pod,
                         streaming: method.server_streaming(),
                     },
                 );

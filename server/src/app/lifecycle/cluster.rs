@@ -150,9 +150,10 @@ impl Lifecycle {
         &self,
         name: &ResourceName,
         etag: Option<i64>,
-        merge: impl FnOnce(&Object<ClusterSpec>) -> Result<ClusterSpec>,
+        merge: impl Fn(&Object<ClusterSpec>) -> Result<ClusterSpec>,
     ) -> Result<ClusterView> {
-        self.update(name, etag, merge).await?;
+        // A cluster's spec is its description and labels: small, merged in place.
+        self.update(name, etag, 0, merge).await?;
         self.get_cluster(name).await
     }
 

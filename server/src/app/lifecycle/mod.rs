@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::access::{Secret, issue_agent_token, revoke_agent_tokens};
-use super::{RequestKey, check_etag, idempotent};
+use super::{RequestKey, check_etag, cpu, idempotent};
 use crate::domain::lifecycle::{
     DigEvent, DigOp, DigState, NetworkOp, NetworkState, PendingChange, Transition, dig_transition,
     network_transition, pending_changes,
@@ -261,30 +261,47 @@ impl Lifecycle {
 
     /// Updates a resource of a plain kind: `merge` computes the new spec from the
     /// current one (applying the update mask). `etag` is the generation the caller read.
+    ///
+    /// `merge` (which parses and validates, `weight` bytes of caller input) runs before
+    /// the write transaction and off the executor, so a large manifest never holds the
+    /// writer (SQLite has one) while it is parsed. The write then checks the
+    /// generation merged from: a concurrent change in between merges again, unless
+    /// the caller named an etag, who is told (ABORTED) as always.
     pub async fn update<S>(
         &self,
         name: &ResourceName,
         etag: Option<i64>,
-        merge: impl FnOnce(&Object<S>) -> Result<S>,
+        weight: usize,
+        merge: impl Fn(&Object<S>) -> Result<S>,
     ) -> Result<Object<S>>
     where
         S: Serialize + DeserializeOwned + Clone,
     {
-        let mut tx = self.store.begin().await?;
-        let current: Object<S> = object_get(&mut tx, name).await?;
-        check_etag(name, etag, current.generation)?;
-        let spec = merge(&current)?;
-        self.check_references(&mut tx, name, &json!(spec)).await?;
-        let (generation, update_time) =
-            object_update(&mut tx, name, &spec, current.generation).await?;
-        self.after_write(&mut tx, name).await?;
-        tx.commit().await?;
-        Ok(Object {
-            spec,
-            generation,
-            update_time,
-            ..current
-        })
+        const ATTEMPTS: usize = 5;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let current: Object<S> = object_get(&mut *self.store.read().await?, name).await?;
+            check_etag(name, etag, current.generation)?;
+            let spec = cpu::off_executor(weight, || merge(&current)).await?;
+            let mut tx = self.store.begin().await?;
+            self.check_references(&mut tx, name, &json!(spec)).await?;
+            let (generation, update_time) =
+                match object_update(&mut tx, name, &spec, current.generation).await {
+                    Err(Error::Aborted { .. }) if etag.is_none() && attempt < ATTEMPTS => {
+                        continue;
+                    }
+                    outcome => outcome?,
+                };
+            self.after_write(&mut tx, name).await?;
+            tx.commit().await?;
+            return Ok(Object {
+                spec,
+                generation,
+                update_time,
+                ..current
+            });
+        }
     }
 
     /// Deletes a resource of a plain kind; refused while it has children or is used.

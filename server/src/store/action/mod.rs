@@ -422,6 +422,41 @@ pub async fn action_cluster(
     Ok(found.pop().flatten())
 }
 
+/// The projects whose groups deployed pod `namespace/pod` on `cluster` (any instance,
+/// present or not: an action stays its project's after the pod is gone), for the
+/// tenancy of actions. The default namespace matches however it was spelled.
+pub async fn pod_projects(
+    conn: &mut AnyConnection,
+    cluster: &str,
+    namespace: &str,
+    pod: &str,
+) -> Result<Vec<String>> {
+    let spelled = match namespace {
+        "" => "default",
+        "default" => "",
+        other => other,
+    };
+    let rows: Vec<(String,)> = sqlx::query_as(
+        "SELECT DISTINCT i.owner FROM cluster_resources r JOIN instances i ON i.id = r.base_id \
+         WHERE r.cluster = $1 AND r.kind = 'Pod' AND r.namespace IN ($2, $3) AND r.name = $4",
+    )
+    .bind(cluster)
+    .bind(namespace)
+    .bind(spelled)
+    .bind(pod)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    let mut projects: Vec<String> = rows
+        .iter()
+        .filter_map(|(owner,)| owner.strip_prefix("projects/")?.split('/').next())
+        .map(str::to_string)
+        .collect();
+    projects.sort();
+    projects.dedup();
+    Ok(projects)
+}
+
 /// For each `(cluster, namespace, pod)`, the cluster with the pod (newest instance's
 /// row, if present; `pod` "" for none), None if there is no such cluster: one read for
 /// the targets of a group of creates. The default namespace matches however the agent

@@ -350,6 +350,9 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         }),
     )?;
     let router = tonic::transport::Server::builder()
+        // Headers up to this reach the refusal layer, which answers past its own
+        // (smaller) limit with a gRPC status instead of HTTP 431.
+        .http2_max_header_list_size(crate::api::refusals::HTTP2_MAX_HEADER_LIST_BYTES)
         .layer(request_log())
         // Outside auth: every RPC is counted, refusals included.
         .layer(crate::metrics::grpc::MetricsLayer)

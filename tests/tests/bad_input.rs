@@ -361,6 +361,27 @@ async fn oversized_payloads(server: &TestServer) {
     );
     assert_eq!(err.code, Code::ResourceExhausted);
     assert_eq!(err.reason, "REQUEST_TOO_LARGE");
+    // Headers: up to 16 KiB taken; past it a gRPC status (it was HTTP 431, which
+    // clients read as UNKNOWN), before the token is even looked at.
+    let with_header = |bytes: usize| {
+        let mut request = tonic::Request::new(GetProjectRequest {
+            name: "projects/none".into(),
+        });
+        request
+            .metadata_mut()
+            .insert("x-padding", "p".repeat(bytes).parse().unwrap());
+        request
+    };
+    let err = error_view(lc.get_project(with_header(8 * 1024)).await);
+    assert_eq!(err.code, Code::NotFound, "{err:?}");
+    for bytes in [60 * 1024, 900 * 1024] {
+        let err = error_view(lc.get_project(with_header(bytes)).await);
+        assert_eq!(
+            (err.code, err.reason.as_str()),
+            (Code::ResourceExhausted, "HEADERS_TOO_LARGE"),
+            "{bytes}: {err:?}"
+        );
+    }
     let err = error_view(
         lc.create_project(CreateProjectRequest {
             project_id: "long".into(),

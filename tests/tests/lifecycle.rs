@@ -419,6 +419,30 @@ async fn update_masks_and_etags(server: &TestServer) {
     );
     assert_eq!(err.code, Code::Aborted);
     assert_eq!(err.reason, "ETAG_MISMATCH");
+    // An etag is opaque: one the server never issued is told the same way, on updates,
+    // deletes and verbs alike.
+    for never_issued in ["W/\"abc\"", "not-an-etag", "0", "-7", "99999999999999999999"] {
+        let err = error_view(
+            lc.update_project(UpdateProjectRequest {
+                project: Some(Project {
+                    name: created.name.clone(),
+                    etag: never_issued.into(),
+                    ..Default::default()
+                }),
+                update_mask: None,
+            })
+            .await,
+        );
+        assert_eq!((err.code, err.reason.as_str()), (Code::Aborted, "ETAG_MISMATCH"), "{never_issued}");
+        let err = error_view(
+            lc.delete_project(DeleteProjectRequest {
+                name: created.name.clone(),
+                etag: never_issued.into(),
+            })
+            .await,
+        );
+        assert_eq!((err.code, err.reason.as_str()), (Code::Aborted, "ETAG_MISMATCH"), "{never_issued}");
+    }
     let err = error_view(
         lc.update_project(UpdateProjectRequest {
             project: Some(Project {

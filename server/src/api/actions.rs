@@ -211,7 +211,7 @@ impl ActionService for ActionApi {
     rpc!(self, update_action_status(UpdateActionStatusRequest) -> pb::Action, |req, principal| {
         let id = action_id("name", &req.name)?;
         let report = report_from_proto(req.status.as_ref())?;
-        let etag = parse_etag("etag", &req.etag)?;
+        let etag = parse_etag(&req.etag);
         let by = Executor::NodeAgent(principal.token.to_string());
         Ok(action_to_proto(
             &self.app.report(id, by, report, etag, None).await?,

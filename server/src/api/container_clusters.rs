@@ -386,7 +386,7 @@ impl ContainerClusterService for ContainerClusterApi {
 
     rpc!(self, delete_sim_infrastructure(DeleteSimInfrastructureRequest) -> (), |req| {
         let id = sim_infrastructure_id("name", &req.name)?;
-        let etag = parse_etag("etag", &req.etag)?;
+        let etag = parse_etag(&req.etag);
         self.app.delete_infra(id, etag).await
     });
 }

@@ -97,7 +97,7 @@ impl LifecycleApi {
     {
         let incoming = incoming.ok_or_else(|| Error::invalid(field, "is required"))?;
         let name = name(kind, &format!("{field}.name"), incoming.name())?;
-        let etag = parse_etag(&format!("{field}.etag"), incoming.etag())?;
+        let etag = parse_etag(incoming.etag());
         let paths = mask_paths(mask, updatable)?;
         let weight = incoming.encoded_len();
         let object = self
@@ -249,7 +249,7 @@ macro_rules! delete_rpc {
     ($method:ident($req:ident), $kind:expr, $delete:ident) => {
         rpc!(self, $method($req) -> (), |req| {
             let name = name(&$kind, "name", &req.name)?;
-            self.app.$delete(&name, parse_etag("etag", &req.etag)?).await
+            self.app.$delete(&name, parse_etag(&req.etag)).await
         });
     };
     ($method:ident($req:ident), $kind:expr) => {
@@ -264,7 +264,7 @@ macro_rules! verb_rpc {
         rpc!(self, $method($req) -> pb::$out, |req| {
             let name = name(&$kind, "name", &req.name)?;
             let key = request_key(rpc_name!($req), &req.name, &req.request_id, &req)?;
-            let etag = parse_etag("etag", &req.etag)?;
+            let etag = parse_etag(&req.etag);
             Ok($to(&self.app.$verb(&name, etag, key.as_ref()).await?))
         });
     };
@@ -416,7 +416,7 @@ impl LifecycleService for LifecycleApi {
             "deployment_intent_group.name",
             &incoming.name,
         )?;
-        let etag = parse_etag("deployment_intent_group.etag", &incoming.etag)?;
+        let etag = parse_etag(&incoming.etag);
         let paths = mask_paths(
             req.update_mask.as_ref(),
             &["description", "composite_profile", "override_values"],
@@ -456,7 +456,7 @@ impl LifecycleService for LifecycleApi {
             ));
         }
         let key = request_key(rpc_name!(RollbackDeploymentIntentGroupRequest), &req.name, &req.request_id, &req)?;
-        let etag = parse_etag("etag", &req.etag)?;
+        let etag = parse_etag(&req.etag);
         Ok(dig_to_proto(&self.app.rollback_dig(&name, req.revision, etag, key.as_ref()).await?))
     });
 
@@ -464,7 +464,7 @@ impl LifecycleService for LifecycleApi {
         let source = name(&DEPLOYMENT_INTENT_GROUP, "name", &req.name)?;
         let target = name(&DEPLOYMENT_INTENT_GROUP, "target", &req.target)?;
         let key = request_key(rpc_name!(MigrateDeploymentIntentGroupRequest), &req.name, &req.request_id, &req)?;
-        let etag = parse_etag("etag", &req.etag)?;
+        let etag = parse_etag(&req.etag);
         Ok(dig_to_proto(&self.app.migrate_dig(&source, &target, etag, key.as_ref()).await?))
     });
 
@@ -531,7 +531,7 @@ impl LifecycleService for LifecycleApi {
             .cluster
             .ok_or_else(|| Error::invalid("cluster", "is required"))?;
         let name = name(&CLUSTER, "cluster.name", &incoming.name)?;
-        let etag = parse_etag("cluster.etag", &incoming.etag)?;
+        let etag = parse_etag(&incoming.etag);
         let paths = mask_paths(req.update_mask.as_ref(), &["description", "labels"])?;
         let view = self
             .app

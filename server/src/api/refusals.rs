@@ -21,6 +21,22 @@ use tonic_types::StatusExt;
 use super::status::refusal;
 use crate::domain::nesting::MAX_NESTING;
 
+/// The largest header list a request may carry (bytes, counted as HTTP/2 counts them:
+/// name, value and 32 per field); larger is refused RESOURCE_EXHAUSTED here.
+pub const MAX_HEADER_BYTES: usize = 16 * 1024;
+
+/// What the HTTP/2 layer itself takes before the request reaches this layer: past it
+/// the connection answers HTTP 431, which clients see as UNKNOWN.
+pub const HTTP2_MAX_HEADER_LIST_BYTES: u32 = 1024 * 1024;
+
+/// The size of a header list as HTTP/2's SETTINGS_MAX_HEADER_LIST_SIZE counts it.
+fn header_list_size(headers: &http::HeaderMap) -> usize {
+    headers
+        .iter()
+        .map(|(name, value)| name.as_str().len() + value.len() + 32)
+        .sum()
+}
+
 /// The layer.
 #[derive(Clone, Copy, Default)]
 pub struct RefusalLayer;
@@ -61,7 +77,19 @@ where
         let clone = self.inner.clone();
         let mut inner = std::mem::replace(&mut self.inner, clone);
         let path = request.uri().path().to_string();
+        let header_bytes = header_list_size(request.headers());
         Box::pin(async move {
+            if header_bytes > MAX_HEADER_BYTES {
+                return Ok(refusal(
+                    Code::ResourceExhausted,
+                    "HEADERS_TOO_LARGE",
+                    format!(
+                        "the request's headers are {header_bytes} bytes; the limit is \
+                         {MAX_HEADER_BYTES}"
+                    ),
+                )
+                .into_http());
+            }
             let mut response = inner.call(request).await?;
             if response.headers().contains_key("grpc-status") {
                 // Trailers-only: the status is in the headers.

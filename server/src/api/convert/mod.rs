@@ -99,20 +99,18 @@ pub fn etag(generation: i64) -> String {
 }
 
 /// Parses an optional etag ("" = none).
-pub fn parse_etag(field: &str, etag: &str) -> Result<Option<i64>> {
+pub fn parse_etag(etag: &str) -> Option<i64> {
     if etag.is_empty() {
-        return Ok(None);
+        return None;
     }
-    etag.trim_matches('"')
-        .parse::<i64>()
-        .map(Some)
-        .map_err(|_| {
-            Error::invalid(
-                field,
-                format!("{etag:?} is not an etag returned by the server"),
-            )
-        })
+    // An etag is opaque to the caller: one this server never issued is as stale as an
+    // old one, and is told the same way (ABORTED, ETAG_MISMATCH), never matching.
+    Some(etag.trim_matches('"').parse::<i64>().unwrap_or(NEVER_ISSUED))
 }
+
+/// The generation an etag this server never issued stands for: generations start at
+/// 1, so it matches nothing.
+pub const NEVER_ISSUED: i64 = -1;
 
 /// Parses a resource name of `kind` from request field `field`.
 pub fn name(kind: &'static Kind, field: &str, value: &str) -> Result<ResourceName> {

@@ -268,6 +268,13 @@ async fn sync_and_recovery(backend: Backend) {
     .await;
     let running = wait_state(&client, &auto.name, ContainerClusterState::Running).await;
     let lost = running.vms[1].clone();
+    // Watched from here: state sync's ALERT is streamed before the recovery it starts.
+    let mut events = client
+        .container_clusters
+        .watch_container_clusters(WatchContainerClustersRequest::default())
+        .await
+        .expect("watch")
+        .into_inner();
     client
         .simulator
         .delete_vm(DeleteVmRequest {
@@ -275,6 +282,35 @@ async fn sync_and_recovery(backend: Backend) {
         })
         .await
         .unwrap();
+    let mut states = Vec::new();
+    while !(states.contains(&ContainerClusterState::Recovering)
+        && states.last() == Some(&ContainerClusterState::Running))
+    {
+        let message = tokio::time::timeout(WAIT, events.message())
+            .await
+            .expect("an event in time")
+            .expect("the stream")
+            .expect("a message");
+        for event in message.events {
+            if let Some(cluster) = event.container_cluster.filter(|c| c.name == auto.name) {
+                let now = state(&cluster);
+                if states.last() != Some(&now) {
+                    states.push(now);
+                }
+            }
+        }
+    }
+    let from_alert: Vec<_> = states
+        .iter()
+        .skip_while(|s| **s != ContainerClusterState::Alert)
+        .take(2)
+        .copied()
+        .collect();
+    assert_eq!(
+        from_alert,
+        [ContainerClusterState::Alert, ContainerClusterState::Recovering],
+        "{states:?}"
+    );
     let healed = eventually(WAIT, "re-provisioned", || {
         let mut client = client.clone();
         let (name, lost) = (auto.name.clone(), lost.clone());

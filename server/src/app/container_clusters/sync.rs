@@ -80,7 +80,14 @@ impl ContainerClusters {
                 && lifecycle.desired == Desired::Running
                 && record.spec.recovery_policy != RecoveryPolicy::None;
             let mut operation = None;
+            // The ALERT is recorded (and streamed) before the recovery that follows it:
+            // a watcher sees RUNNING → ALERT → RECOVERING, as state sync raised it.
+            let mut alert = None;
             if auto && let Ok(recovering) = transition(&lifecycle, Event::Request(Verb::Recover)) {
+                let mut raised = record.clone();
+                raised.lifecycle = lifecycle;
+                raised.status.faults = faults.clone();
+                alert = Some(raised);
                 lifecycle = recovering;
                 operation = Some(Operation::Recover {
                     reprovision: record.spec.recovery_policy
@@ -105,14 +112,22 @@ impl ContainerClusters {
             if let Some(operation) = operation {
                 self.start_workflow(&mut record, operation, now_micros());
             }
-            writes.push((record, vms, changed_vms));
+            writes.push((alert, record, vms, changed_vms));
         }
         if writes.is_empty() {
             return Ok(report);
         }
         let mut tx = self.store.begin().await?;
-        for (mut record, vms, changed_vms) in writes {
-            let expected = record.generation;
+        for (alert, mut record, vms, changed_vms) in writes {
+            let mut expected = record.generation;
+            if let Some(mut alert) = alert {
+                // A cluster a verb moved since the read is left to the next pass.
+                if !save(&mut tx, &mut alert, expected, &vms).await? {
+                    continue;
+                }
+                expected = alert.generation;
+                record.status.conditions = alert.status.conditions;
+            }
             // A cluster a verb moved since the read is left to the next pass.
             if save(&mut tx, &mut record, expected, &vms).await? {
                 for index in changed_vms {

@@ -203,9 +203,12 @@ async fn crud_pagination_and_etags(store: Store) {
     assert_eq!(updated.spec.description, "new");
     assert_eq!(updated.generation, before.generation + 1);
     let stale = app
-        .update(&name, Some(before.generation), 0, |c: &Object<ProjectSpec>| {
-            Ok(c.spec.clone())
-        })
+        .update(
+            &name,
+            Some(before.generation),
+            0,
+            |c: &Object<ProjectSpec>| Ok(c.spec.clone()),
+        )
         .await
         .unwrap_err();
     assert!(

@@ -308,7 +308,10 @@ async fn sync_and_recovery(backend: Backend) {
         .collect();
     assert_eq!(
         from_alert,
-        [ContainerClusterState::Alert, ContainerClusterState::Recovering],
+        [
+            ContainerClusterState::Alert,
+            ContainerClusterState::Recovering
+        ],
         "{states:?}"
     );
     let healed = eventually(WAIT, "re-provisioned", || {

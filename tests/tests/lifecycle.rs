@@ -421,7 +421,13 @@ async fn update_masks_and_etags(server: &TestServer) {
     assert_eq!(err.reason, "ETAG_MISMATCH");
     // An etag is opaque: one the server never issued is told the same way, on updates,
     // deletes and verbs alike.
-    for never_issued in ["W/\"abc\"", "not-an-etag", "0", "-7", "99999999999999999999"] {
+    for never_issued in [
+        "W/\"abc\"",
+        "not-an-etag",
+        "0",
+        "-7",
+        "99999999999999999999",
+    ] {
         let err = error_view(
             lc.update_project(UpdateProjectRequest {
                 project: Some(Project {
@@ -433,7 +439,11 @@ async fn update_masks_and_etags(server: &TestServer) {
             })
             .await,
         );
-        assert_eq!((err.code, err.reason.as_str()), (Code::Aborted, "ETAG_MISMATCH"), "{never_issued}");
+        assert_eq!(
+            (err.code, err.reason.as_str()),
+            (Code::Aborted, "ETAG_MISMATCH"),
+            "{never_issued}"
+        );
         let err = error_view(
             lc.delete_project(DeleteProjectRequest {
                 name: created.name.clone(),
@@ -441,7 +451,11 @@ async fn update_masks_and_etags(server: &TestServer) {
             })
             .await,
         );
-        assert_eq!((err.code, err.reason.as_str()), (Code::Aborted, "ETAG_MISMATCH"), "{never_issued}");
+        assert_eq!(
+            (err.code, err.reason.as_str()),
+            (Code::Aborted, "ETAG_MISMATCH"),
+            "{never_issued}"
+        );
     }
     let err = error_view(
         lc.update_project(UpdateProjectRequest {

@@ -32,6 +32,7 @@ e2e_suite!(backend =>
     a_smaller_placement_deletes_only_what_left,
     a_failed_rollout_is_honest_and_rolls_back,
     concurrent_verbs_with_one_etag_have_one_winner,
+    concurrent_verbs_without_an_etag_are_serialised,
     an_expired_revision_cannot_be_rolled_back_to,
     an_unreachable_cluster_waits_and_a_rollback_still_works,
 );
@@ -577,6 +578,58 @@ async fn concurrent_verbs_with_one_etag_have_one_winner(backend: Backend) {
     // may succeed beside the winner; rollout and terminate move it: one of them wins.
     let movers: Vec<_> = winners.iter().filter(|v| **v != "rollback").collect();
     assert_eq!(movers.len(), 1, "{winners:?}");
+}
+
+/// Without an etag, a rollback and a rollout sent together are applied one after the
+/// other (README, "Changing a running deployment"): each answers OK or is refused, the
+/// history holds what succeeded in one order, and the group runs (and its clusters
+/// converge to) what the last entry says.
+async fn concurrent_verbs_without_an_etag_are_serialised(backend: Backend) {
+    let (server, _metrics) = start(backend).await;
+    let mut client = server.client().await;
+    let first = demo::approve_and_instantiate(&mut client).await;
+    converged(&client, DIG, 8, 8).await;
+    set_collectd_replicas(&mut client, 3).await;
+    approve(&mut client, DIG).await;
+    rollout(&mut client, DIG)
+        .await
+        .expect("a rollout to revision 2");
+    set_collectd_replicas(&mut client, 4).await;
+    let before = approve(&mut client, DIG).await.history.len();
+    let (back, out) = tokio::join!(
+        {
+            let mut client = client.clone();
+            async move { rollback(&mut client, DIG, first.running_revision).await }
+        },
+        {
+            let mut client = client.clone();
+            async move { rollout(&mut client, DIG).await }
+        }
+    );
+    let mut succeeded = Vec::new();
+    for (verb, outcome) in [("rollback", back), ("rollout", out)] {
+        match outcome {
+            Ok(_) => succeeded.push(verb),
+            Err(status) => assert!(
+                matches!(status.code(), Code::Aborted | Code::FailedPrecondition),
+                "{verb}: {status:?}"
+            ),
+        }
+    }
+    assert!(!succeeded.is_empty());
+    let group = get(&mut client, DIG).await;
+    let added: Vec<_> = group.history[before..].iter().map(|e| e.kind()).collect();
+    assert_eq!(added.len(), succeeded.len(), "{added:?} for {succeeded:?}");
+    let last = group.history.last().unwrap();
+    assert_eq!(group.running_revision, last.revision, "{:?}", group.history);
+    // The clusters run what the last entry says: 4 collectd replicas after a rollout
+    // came last, 2 (revision 1's) after a rollback did.
+    let replicas = if last.kind() == DeploymentIntentGroupEventKind::RolledBack {
+        2
+    } else {
+        4
+    };
+    converged(&client, DIG, 8, 8 + 2 * (replicas - 2)).await;
 }
 
 /// With a retention of one instance, the replaced instance goes in the rollout's own

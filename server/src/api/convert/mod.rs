@@ -105,7 +105,11 @@ pub fn parse_etag(etag: &str) -> Option<i64> {
     }
     // An etag is opaque to the caller: one this server never issued is as stale as an
     // old one, and is told the same way (ABORTED, ETAG_MISMATCH), never matching.
-    Some(etag.trim_matches('"').parse::<i64>().unwrap_or(NEVER_ISSUED))
+    Some(
+        etag.trim_matches('"')
+            .parse::<i64>()
+            .unwrap_or(NEVER_ISSUED),
+    )
 }
 
 /// The generation an etag this server never issued stands for: generations start at

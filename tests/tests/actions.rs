@@ -29,6 +29,7 @@ e2e_suite!(
     injected_faults_fail_actions,
     node_reboot_restarts_the_pods_on_the_node,
     watch_actions_streams_a_node_and_resumes,
+    the_default_namespace_has_one_spelling,
 );
 
 #[path = "actions/refusals.rs"]
@@ -636,4 +637,46 @@ async fn deadlines_pod_loss_and_expiry(server: &TestServer) {
 
 fn cluster2() -> String {
     names::cluster("edge", "cluster2")
+}
+
+/// The demo's pods name no namespace; a caller who says "default" means the same pods
+/// (it was accepted, then failed at the agent: "pod collectd-0 does not exist"). The
+/// action runs to the end, lists under either spelling, and the simulator's DeletePod
+/// takes either too.
+async fn the_default_namespace_has_one_spelling(server: &TestServer) {
+    let mut client = server.client().await;
+    converge(&mut client).await;
+    let mut request = reboot(&cluster1(), "collectd-0", 0);
+    request.namespace = "default".into();
+    let created = client
+        .actions
+        .create_pod_action(request)
+        .await
+        .expect("a reboot in the default namespace, by name")
+        .into_inner();
+    let done = wait_state(&client, &created.name, ActionState::Succeeded).await;
+    assert_eq!(done.name, created.name);
+    for namespace in ["default", ""] {
+        let listed = client
+            .actions
+            .list_actions(ListActionsRequest {
+                cluster: cluster1(),
+                namespace: namespace.into(),
+                pod: "collectd-0".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(listed.actions.len(), 1, "{namespace:?}: {listed:?}");
+    }
+    client
+        .simulator
+        .delete_pod(DeletePodRequest {
+            cluster: cluster1(),
+            namespace: "default".into(),
+            pod: "collectd-0".into(),
+        })
+        .await
+        .expect("the simulator deletes the pod by either spelling");
 }

@@ -22,6 +22,7 @@ e2e_suite!(
     a_resource_the_agent_cannot_decode_fails_alone,
     large_and_hostile_manifests_stall_no_one,
     actions_follow_the_tenant_of_their_target,
+    one_object_has_one_owner_however_its_namespace_is_spelled,
 );
 
 /// The API's limit (`domain::nesting::MAX_NESTING`).
@@ -609,4 +610,77 @@ async fn actions_follow_the_tenant_of_their_target(server: &TestServer) {
         async move { editor_pq.actions.create_node_action(node).await.ok() }
     })
     .await;
+}
+
+/// `namespace: default` and no namespace name one object (a Kubernetes API server has
+/// one): the second project that renders it is refused as its owner, as it would be
+/// with the same spelling; the first owner's status reports one spelling.
+async fn one_object_has_one_owner_however_its_namespace_is_spelled(server: &TestServer) {
+    let mut client = server.client().await;
+    let tokens = clusters(&mut client, &["shared"]).await;
+    let _agent = TestAgent::start(server, &names::cluster("cp", "shared"), &tokens["shared"]);
+    let config = |namespace: &str| {
+        format!(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\n{namespace}data:\n  k: v\n"
+        )
+    };
+    let p = group_in(
+        &mut client,
+        "p",
+        "ca",
+        "d",
+        &[("cm".into(), config("  namespace: default\n"))],
+        &["shared"],
+    )
+    .await;
+    instantiate(&mut client, &p).await;
+    wait_counts(&client, &p, &[], 1, 1, "p's object to apply").await;
+    let tree = flotilla_tests::rsync_tree(&mut client, &p, "").await;
+    assert!(
+        tree.keys().all(|(_, _, name)| name == "settings"),
+        "{tree:?}"
+    );
+    for (project, namespace) in [("q", ""), ("r", "  namespace: default\n")] {
+        let other = group_in(
+            &mut client,
+            project,
+            "ca",
+            "d",
+            &[("cm".into(), config(namespace))],
+            &["shared"],
+        )
+        .await;
+        let refused = error_view(
+            client
+                .lifecycle
+                .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+                    name: other.clone(),
+                    ..Default::default()
+                })
+                .await,
+        );
+        assert_eq!(
+            (refused.code, refused.reason.as_str()),
+            (Code::FailedPrecondition, "RESOURCE_OWNED"),
+            "{project}: {refused:?}"
+        );
+    }
+    let status = client
+        .status
+        .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+            name: p.clone(),
+            output: StatusOutput::Detail as i32,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let namespaces: Vec<&str> = status
+        .resources
+        .iter()
+        .flat_map(|a| &a.clusters)
+        .flat_map(|c| &c.resources)
+        .map(|r| r.namespace.as_str())
+        .collect();
+    assert_eq!(namespaces, [""], "one spelling, one entry: {status:?}");
 }

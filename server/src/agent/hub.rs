@@ -24,7 +24,7 @@ use tracing::{info, warn};
 use crate::api::convert::struct_to_json;
 use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
-use crate::domain::manifest::Gvk;
+use crate::domain::manifest::{Gvk, canonical_namespace};
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
 use crate::metrics::METRICS;
@@ -621,7 +621,7 @@ fn bundle_from_proto(bundle: pb::ResourceBundleState) -> Result<Bundle> {
                 version: gvk.version,
                 kind: gvk.kind,
             },
-            r.namespace,
+            canonical_namespace(r.namespace),
             r.name,
             &json(r.metadata),
             &json(r.spec),

@@ -17,6 +17,7 @@ use super::{check_size, request_key, rpc};
 use crate::app::RequestKey;
 use crate::app::actions::{ACTIONS_TARGET, Actions, NewAction, NewTarget};
 use crate::domain::action::{Executor, Invalid, operation};
+use crate::domain::manifest::canonical_namespace;
 use crate::domain::names::{CLUSTER, validate_id};
 use crate::error::{Error, FieldViolation, Result, Violations};
 use crate::ids::ActionId;
@@ -129,7 +130,10 @@ fn add_invalid(violations: &mut Violations, problems: Vec<Invalid>) {
 impl ActionService for ActionApi {
     rpc!(self, create_pod_action(CreatePodActionRequest) -> pb::Action, |req| {
         use pb::create_pod_action_request::Params;
-        let target = NewTarget::Pod { namespace: req.namespace.clone(), pod: req.pod.clone() };
+        let target = NewTarget::Pod {
+            namespace: canonical_namespace(req.namespace.clone()),
+            pod: req.pod.clone(),
+        };
         let key = request_key("CreatePodAction", &req.cluster, &req.request_id, &req);
         let (reboot, snapshot) = split_params!(&req.params);
         self.create(&req.cluster, target, &req.action_name, reboot, snapshot, key).await

@@ -402,7 +402,8 @@ pub fn check_api_version(api_version: &str) -> Result<(), String> {
     }
 }
 
-/// The identity of a valid document: GVK, namespace ("" if unset) and name.
+/// The identity of a valid document: GVK, namespace (canonical: "" for the default
+/// namespace, however the document spells it) and name.
 pub fn identity(document: &Value) -> (Gvk, String, String) {
     let text = |pointer: &str| {
         document
@@ -413,10 +414,27 @@ pub fn identity(document: &Value) -> (Gvk, String, String) {
     };
     (
         Gvk::from_api_version(&text("/apiVersion"), &text("/kind")),
-        text("/metadata/namespace"),
+        canonical_namespace(text("/metadata/namespace")),
         text("/metadata/name"),
     )
 }
+
+/// The one spelling of a namespace inside Flotilla: the default namespace is "" (what a
+/// manifest that names none says, and what a cluster-scoped object has), whether a
+/// caller, a manifest or an agent wrote "default" (a Kubernetes API server does) or
+/// nothing. Applied where a namespace enters: manifests' identities, agents' reports,
+/// action and simulator requests. Toward Kubernetes, "" is the default namespace for
+/// namespaced kinds (`k8s::KubeCluster::api`).
+pub fn canonical_namespace(namespace: String) -> String {
+    if namespace == DEFAULT_NAMESPACE {
+        String::new()
+    } else {
+        namespace
+    }
+}
+
+/// Kubernetes' default namespace, as people and API servers spell it.
+pub const DEFAULT_NAMESPACE: &str = "default";
 
 #[cfg(test)]
 mod tests {

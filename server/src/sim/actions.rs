@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::cluster::{Key, SimCluster, pod_status, restarts};
 use super::glob_match;
+use crate::domain::manifest::canonical_namespace;
 
 /// How fast the sim writes snapshots.
 pub const SNAPSHOT_BYTES_PER_SECOND: u64 = 8 << 30;
@@ -31,7 +32,7 @@ fn pod_key(namespace: &str, pod: &str) -> Key {
     (
         "Pod".to_string(),
         String::new(),
-        namespace.to_string(),
+        canonical_namespace(namespace.to_string()),
         pod.to_string(),
     )
 }

@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use super::glob_match;
-use crate::domain::manifest::Gvk;
+use crate::domain::manifest::{Gvk, canonical_namespace};
 use crate::domain::readiness::is_monitored;
 use crate::domain::render::DEPLOYMENT_ID_LABEL;
 
@@ -192,11 +192,13 @@ pub const DEFAULT_NODES: usize = 3;
 /// How long a deleted controller pod stays gone before it is recreated.
 const RECREATE_DELAY: Duration = Duration::from_millis(300);
 
+/// An object's key: the default namespace has one spelling here too, as a real API
+/// server has one namespace for "" and "default".
 fn key_of(gvk: &Gvk, namespace: &str, name: &str) -> Key {
     (
         gvk.kind.clone(),
         gvk.group.clone(),
-        namespace.to_string(),
+        canonical_namespace(namespace.to_string()),
         name.to_string(),
     )
 }
@@ -403,12 +405,7 @@ impl SimCluster {
     /// Deletes a pod out of band. A controller's pod is recreated after a short delay.
     /// Returns whether the pod existed.
     pub fn delete_pod(&self, namespace: &str, name: &str) -> bool {
-        let key = (
-            "Pod".to_string(),
-            String::new(),
-            namespace.to_string(),
-            name.to_string(),
-        );
+        let key = key_of(&Gvk::from_api_version("v1", "Pod"), namespace, name);
         let mut state = self.lock();
         let Some(pod) = state.take(&key) else {
             return false;

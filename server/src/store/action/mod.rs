@@ -12,6 +12,7 @@ use sqlx::{AnyConnection, Row};
 use super::{db_error, fetch_all, fetch_optional, json_in, json_rows, placeholders};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
+use crate::domain::manifest::DEFAULT_NAMESPACE;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 
@@ -323,12 +324,18 @@ pub async fn action_list(
     for (column, value) in [
         ("cluster", &filter.cluster),
         ("node", &filter.node),
-        ("namespace", &filter.namespace),
         ("pod", &filter.pod),
     ] {
         if !value.is_empty() {
             add(column, value, &mut sql);
         }
+    }
+    // The filter "" is no filter, so the default namespace is asked for by name; actions
+    // store it as "" (and as "default" if created before it had one spelling).
+    if filter.namespace == DEFAULT_NAMESPACE {
+        sql.push_str(" AND namespace IN ('', 'default')");
+    } else if !filter.namespace.is_empty() {
+        add("namespace", &filter.namespace, &mut sql);
     }
     if let Some(state) = filter.state {
         add("state", state.as_str(), &mut sql);

@@ -222,13 +222,63 @@ fn document(origin: &str, value: Value, base: &Path) -> Result<Document, String>
         })?;
         fields.insert("manifests".into(), Value::String(text));
     }
-    let spec = resources::validate(kind, &spec).map_err(|e| format!("field spec: {e}"))?;
+    if let Some(Value::String(manifests)) = spec.get("manifests") {
+        check_manifests(manifests)?;
+    }
+    let spec = resources::validate(kind, &spec).map_err(|(path, e)| {
+        let path = if path.is_empty() {
+            "spec".to_string()
+        } else {
+            format!("spec.{path}")
+        };
+        format!("field {path}: {e}")
+    })?;
     Ok(Document {
         origin: origin.to_string(),
         kind,
         name: name.to_string(),
         spec,
     })
+}
+
+/// An app's manifests as the server first checks them: YAML documents (or a JSON list),
+/// each a mapping with `apiVersion`, `kind` and `metadata.name`; the server checks the
+/// rest (names, nesting, duplicates) when the document is applied.
+fn check_manifests(text: &str) -> Result<(), String> {
+    let mut documents = Vec::new();
+    for (index, doc) in serde_yaml_ng::Deserializer::from_str(text).enumerate() {
+        let value: Value = serde::Deserialize::deserialize(doc)
+            .map_err(|e| format!("field spec.manifests[{index}]: not YAML: {e}"))?;
+        match value {
+            Value::Null => {}
+            // A JSON list of documents is one YAML document.
+            Value::Array(items) if index == 0 && text.trim_start().starts_with('[') => {
+                documents.extend(items)
+            }
+            other => documents.push(other),
+        }
+    }
+    if documents.is_empty() {
+        return Err("field spec.manifests: holds no document".into());
+    }
+    for (index, document) in documents.iter().enumerate() {
+        for (pointer, field) in [
+            ("/apiVersion", "apiVersion"),
+            ("/kind", "kind"),
+            ("/metadata/name", "metadata.name"),
+        ] {
+            if !document
+                .pointer(pointer)
+                .and_then(Value::as_str)
+                .is_some_and(|s| !s.is_empty())
+            {
+                return Err(format!(
+                    "field spec.manifests[{index}].{field}: a non-empty string is required"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Whether `existing` already has every field of `spec` (a default the server omits
@@ -262,6 +312,7 @@ pub async fn apply(
 ) -> anyhow::Result<()> {
     let documents = load(files, values)?;
     let resources = ctx.resources().await?;
+    check_parents(&documents, &resources).await?;
     let suffix = if dry_run { " (dry run)" } else { "" };
     for d in documents {
         let what = format!("{} {}", d.kind.name, d.name);
@@ -297,6 +348,41 @@ pub async fn apply(
         }
     }
     Ok(())
+}
+
+/// Every document's parent is declared in the files or exists on the server, checked
+/// before the first write: a missing parent used to leave the documents before it
+/// created.
+async fn check_parents(
+    documents: &[Document],
+    resources: &resources::Resources,
+) -> anyhow::Result<()> {
+    let declared: std::collections::HashSet<&str> =
+        documents.iter().map(|d| d.name.as_str()).collect();
+    let mut errors = Vec::new();
+    let mut found = std::collections::HashSet::new();
+    for d in documents {
+        let Some(parent_kind) = d.kind.parent.and_then(kinds::find) else {
+            continue;
+        };
+        let (parent, _) = d.kind.split(&d.name).map_err(|e| Exit::new(2, e))?;
+        if declared.contains(parent) || found.contains(parent) {
+            continue;
+        }
+        if resources.find(parent_kind, parent).await?.is_some() {
+            found.insert(parent.to_string());
+        } else {
+            errors.push(format!(
+                "{}: field name: its parent {} {parent} is neither in the files nor on the server",
+                d.origin, parent_kind.name
+            ));
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Exit::new(2, errors.join("\n")).into())
+    }
 }
 
 pub async fn delete(ctx: &Ctx, files: &[PathBuf], values: Option<&Path>) -> anyhow::Result<()> {

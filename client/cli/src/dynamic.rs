@@ -44,14 +44,29 @@ pub fn to_json(message: &DynamicMessage) -> serde_json::Value {
         .expect("a message serializes to JSON")
 }
 
-/// A message of type `descriptor` from canonical JSON; unknown fields are errors.
+/// A message of type `descriptor` from canonical JSON; unknown fields are errors, which
+/// name the path of the field within the message (`placement.clusterNames[0]`; "" for
+/// the message itself).
 pub fn from_json(
     descriptor: MessageDescriptor,
     json: &serde_json::Value,
-) -> Result<DynamicMessage, String> {
+) -> Result<DynamicMessage, (String, String)> {
     let text = json.to_string();
     let mut deserializer = serde_json::Deserializer::from_str(&text);
-    DynamicMessage::deserialize(descriptor, &mut deserializer).map_err(|e| e.to_string())
+    let mut track = serde_path_to_error::Track::new();
+    let tracked = serde_path_to_error::Deserializer::new(&mut deserializer, &mut track);
+    DynamicMessage::deserialize(descriptor, tracked).map_err(|e| {
+        // serde's position is in the re-serialized JSON, not the user's YAML.
+        let message = e.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message);
+        (field_path(&track.path()), message.to_string())
+    })
+}
+
+/// serde's path (`a.b[0]`, `.` for the top) as a field path ("" for the top).
+fn field_path(path: &serde_path_to_error::Path) -> String {
+    let text = path.to_string();
+    if text == "." { String::new() } else { text }
 }
 
 /// Calls `method` with `request` over `channel`.

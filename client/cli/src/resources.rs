@@ -42,8 +42,9 @@ impl Resources {
         request: Value,
     ) -> Result<DynamicMessage, Status> {
         let method = method(service, rpc);
-        let request = from_json(method.input(), &request)
-            .map_err(|e| Status::invalid_argument(format!("{rpc}: {e}")))?;
+        let request = from_json(method.input(), &request).map_err(|(path, e)| {
+            Status::invalid_argument(format!("{rpc}: {}{e}", at_field(&path)))
+        })?;
         let mut grpc = self.grpc.clone();
         call(&mut grpc, &method, request).await
     }
@@ -200,12 +201,19 @@ fn camel(snake: &str) -> String {
     out
 }
 
+/// "field PATH: " for a field path, "" for the message itself.
+pub fn at_field(path: &str) -> String {
+    if path.is_empty() {
+        String::new()
+    } else {
+        format!("field {path}: ")
+    }
+}
+
 /// Checks `spec` against `kind`'s message: unknown fields and wrong types are errors
-/// naming the field. Returns the spec in canonical form (what the server would echo).
-pub fn validate(kind: &Kind, spec: &Value) -> Result<Value, String> {
-    let parsed = from_json(message(kind.name), spec).map_err(|e| {
-        // serde's position is in the re-serialized JSON, not the user's YAML.
-        e.split(" at line ").next().unwrap_or(&e).to_string()
-    })?;
+/// naming the field's path (`clusterNames[0]`, "" for the spec itself) and what is
+/// wrong. Returns the spec in canonical form (what the server would echo).
+pub fn validate(kind: &Kind, spec: &Value) -> Result<Value, (String, String)> {
+    let parsed = from_json(message(kind.name), spec)?;
     Ok(to_json(&parsed))
 }

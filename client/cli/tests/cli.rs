@@ -145,13 +145,55 @@ async fn a_bad_document_names_file_document_and_field_and_writes_nothing() {
     assert_eq!(output.status.code(), Some(2));
     let message = stderr(&output);
     assert!(
-        message.contains("bad.yaml document 2: field spec: "),
+        message.contains("bad.yaml document 2: field spec: unrecognized field name 'manifest'"),
         "{message}"
     );
-    assert!(message.contains("manifest"), "{message}");
     // The valid first document was not applied either.
     let listed = ok(&server, &["get", "projects", "-o", "name"]);
     assert!(!listed.contains("projects/fine"), "{listed}");
+
+    // Each of these, as the second document after a valid project, is refused naming
+    // its file, document and whole field path, and nothing is written: a wrong type
+    // deep in a spec, an app manifest without a name, a parent that is nowhere.
+    let version = "projects/fine/compositeApps/a/versions/v1";
+    for (second, expected) in [
+        (
+            format!(
+                "kind: DeploymentIntentGroup\nname: {version}/deploymentIntentGroups/d\n\
+                 spec:\n  overrideValues:\n  - app: x\n    patches:\n    - targetKind: [1]\n"
+            ),
+            "bad.yaml document 2: field spec.overrideValues[0].patches[0].targetKind: invalid type",
+        ),
+        (
+            format!(
+                "kind: App\nname: {version}/apps/x\nspec:\n  manifests: |\n    apiVersion: v1\n    kind: ConfigMap\n    metadata: {{}}\n"
+            ),
+            "bad.yaml document 2: field spec.manifests[0].metadata.name: a non-empty string is required",
+        ),
+        (
+            "kind: CompositeApp\nname: projects/elsewhere/compositeApps/a/versions/v1\n"
+                .to_string(),
+            "bad.yaml document 2: field name: its parent Project projects/elsewhere is neither in the files nor on the server",
+        ),
+    ] {
+        std::fs::write(
+            &file,
+            format!("kind: Project\nname: projects/fine\n---\n{second}"),
+        )
+        .unwrap();
+        for dry_run in [false, true] {
+            let mut args = vec!["apply", "-f", file.to_str().unwrap()];
+            if dry_run {
+                args.push("--dry-run");
+            }
+            let output = flotilla(&server, &args);
+            let message = stderr(&output);
+            assert_eq!(output.status.code(), Some(2), "{second}: {message}");
+            assert!(message.contains(expected), "{second}: {message}");
+        }
+        let listed = ok(&server, &["get", "projects", "-o", "name"]);
+        assert!(!listed.contains("projects/fine"), "{second}: {listed}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

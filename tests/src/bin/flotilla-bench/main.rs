@@ -48,6 +48,7 @@ mod p5;
 mod p7;
 mod p8;
 mod p9;
+mod parse;
 
 use cpu::{cpu_report, cpu_snapshot, rss_kib};
 use etcd::{Etcd, etcd_load, etcd_put_watch, etcd_read};
@@ -551,6 +552,8 @@ async fn run_checks(
     eprintln!("[{label}] P9: an update of 1% of the instance");
     p9::run(&mut client, metrics, scale, label, rows).await?;
     drop(agents);
+    eprintln!("[{label}] parse: the worst-case manifests' cost per KB");
+    parse::run(&mut client, label, rows).await?;
     Ok(())
 }
 

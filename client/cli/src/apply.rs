@@ -267,10 +267,10 @@ fn check_manifests(text: &str) -> Result<(), String> {
             ("/kind", "kind"),
             ("/metadata/name", "metadata.name"),
         ] {
-            if !document
+            if document
                 .pointer(pointer)
                 .and_then(Value::as_str)
-                .is_some_and(|s| !s.is_empty())
+                .is_none_or(str::is_empty)
             {
                 return Err(format!(
                     "field spec.manifests[{index}].{field}: a non-empty string is required"

@@ -191,24 +191,6 @@ fn expected(
     }
 }
 
-async fn create_token(admin: &mut Client, role: PbRole, projects: &[&str]) -> String {
-    admin
-        .access
-        .create_token(pb::CreateTokenRequest {
-            token: Some(pb::Token {
-                role: role as i32,
-                projects: projects.iter().map(|p| p.to_string()).collect(),
-                description: format!("{role:?} of {projects:?}"),
-                ..Default::default()
-            }),
-            ttl: None,
-        })
-        .await
-        .expect("create token")
-        .into_inner()
-        .secret
-}
-
 /// Project a's group, instantiated on an embedded sim cluster c1 and an agent cluster c2.
 async fn place_project_a(admin: &mut Client) -> String {
     let lifecycle = &mut admin.lifecycle;
@@ -334,22 +316,22 @@ async fn every_rpc_follows_the_table(backend: Backend) {
         ),
         (
             "editor of a",
-            create_token(&mut admin, PbRole::Editor, &["a"]).await,
+            flotilla_tests::token_secret(&mut admin, PbRole::Editor, &["a"]).await,
             principal(Role::Editor, &["a"], None),
         ),
         (
             "editor of b",
-            create_token(&mut admin, PbRole::Editor, &["b"]).await,
+            flotilla_tests::token_secret(&mut admin, PbRole::Editor, &["b"]).await,
             principal(Role::Editor, &["b"], None),
         ),
         (
             "viewer of a",
-            create_token(&mut admin, PbRole::Viewer, &["a"]).await,
+            flotilla_tests::token_secret(&mut admin, PbRole::Viewer, &["a"]).await,
             principal(Role::Viewer, &["a"], None),
         ),
         (
             "viewer of all",
-            create_token(&mut admin, PbRole::Viewer, &[]).await,
+            flotilla_tests::token_secret(&mut admin, PbRole::Viewer, &[]).await,
             principal(Role::Viewer, &[], None),
         ),
         (

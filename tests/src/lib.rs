@@ -124,6 +124,29 @@ pub fn drop_postgres_database(url: &str) {
 pub type ErrorView = flotilla_client::ApiError;
 
 /// Decodes a failed call's status with its details (google.rpc.Status).
+/// A new token of `role` for `projects` (no expiry), created by `admin`: its secret.
+pub async fn token_secret(
+    admin: &mut Client,
+    role: flotilla_client::v1::Role,
+    projects: &[&str],
+) -> String {
+    admin
+        .access
+        .create_token(flotilla_client::v1::CreateTokenRequest {
+            token: Some(flotilla_client::v1::Token {
+                role: role as i32,
+                projects: projects.iter().map(|p| p.to_string()).collect(),
+                description: format!("{role:?} of {projects:?}"),
+                ..Default::default()
+            }),
+            ttl: None,
+        })
+        .await
+        .expect("create token")
+        .into_inner()
+        .secret
+}
+
 pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> ErrorView {
     ErrorView::from(result.expect_err("the call should have failed"))
 }

@@ -447,25 +447,6 @@ async fn large_and_hostile_manifests_stall_no_one(server: &TestServer) {
     assert_eq!(sessions(&agent), 1, "{}", agent.log_text());
 }
 
-/// A token of `role` for `projects`.
-async fn token_for(admin: &mut flotilla_client::Client, role: Role, projects: &[&str]) -> String {
-    admin
-        .access
-        .create_token(CreateTokenRequest {
-            token: Some(Token {
-                role: role as i32,
-                projects: projects.iter().map(|p| p.to_string()).collect(),
-                description: format!("{role:?} of {projects:?}"),
-                ..Default::default()
-            }),
-            ttl: None,
-        })
-        .await
-        .expect("create token")
-        .into_inner()
-        .secret
-}
-
 fn reboot_pod(cluster: &str, namespace: &str, pod: &str) -> CreatePodActionRequest {
     CreatePodActionRequest {
         cluster: cluster.into(),
@@ -509,10 +490,10 @@ async fn actions_follow_the_tenant_of_their_target(server: &TestServer) {
         wait_counts(&admin, &dig, &[], 1, 1, "the pod to run").await;
     }
     let mut editor_p = server
-        .client_as(&token_for(&mut admin, Role::Editor, &["p"]).await)
+        .client_as(&flotilla_tests::token_secret(&mut admin, Role::Editor, &["p"]).await)
         .await;
     let mut editor_pq = server
-        .client_as(&token_for(&mut admin, Role::Editor, &["p", "q"]).await)
+        .client_as(&flotilla_tests::token_secret(&mut admin, Role::Editor, &["p", "q"]).await)
         .await;
 
     // p's own pod, in either spelling of the default namespace.

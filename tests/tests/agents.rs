@@ -23,7 +23,7 @@ e2e_suite!(
 
 #[path = "common/fleet.rs"]
 mod fleet;
-use fleet::{WAIT, clusters, deployment, instantiate, summary, wait_counts};
+use fleet::{WAIT, clusters, deployment, instantiate, summary, wait_counts, wait_ready};
 
 async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) {
     let mut client = server.client().await;
@@ -355,6 +355,7 @@ async fn one_process_serves_a_sim_fleet(server: &TestServer) {
     instantiate(&mut client, &dig).await;
     // 1 app x 2 clusters x (1 ConfigMap + 1 Deployment) applied; plus 1 pod each.
     wait_counts(&client, &dig, &[], 4, 6, "convergence through the fleet").await;
+    wait_ready(&client, &dig, 6, "the fleet's resources to be ready").await;
     eventually(WAIT, "the refusal of f3 in the fleet's log", || {
         let log = agent.log_text();
         async move {

@@ -14,7 +14,7 @@ use tonic::Code;
 
 #[path = "common/fleet.rs"]
 mod fleet;
-use fleet::{WAIT, clusters, group_in, instantiate, wait_counts};
+use fleet::{WAIT, clusters, group_in, instantiate, wait_counts, wait_ready};
 
 e2e_suite!(
     args = ["--sim", "false"],
@@ -487,7 +487,7 @@ async fn actions_follow_the_tenant_of_their_target(server: &TestServer) {
         )
         .await;
         instantiate(&mut admin, &dig).await;
-        wait_counts(&admin, &dig, &[], 1, 1, "the pod to run").await;
+        wait_ready(&admin, &dig, 1, "the pod to be ready").await;
     }
     let mut editor_p = server
         .client_as(&flotilla_tests::token_secret(&mut admin, Role::Editor, &["p"]).await)

@@ -216,3 +216,16 @@ pub async fn wait_counts(
     })
     .await;
 }
+
+/// Waits until `ready` of the group's resources are Ready (an action needs its pod
+/// Running; present is not enough).
+pub async fn wait_ready(client: &Client, dig: &str, ready: i32, what: &str) {
+    eventually(WAIT, what, || {
+        let mut client = client.clone();
+        async move {
+            let s = summary(&mut client, dig, &[]).await;
+            (s.readiness.unwrap_or_default().ready == ready).then_some(())
+        }
+    })
+    .await;
+}

@@ -413,7 +413,6 @@ pub async fn wait_action(client: &Client, name: &str) -> flotilla_client::v1::Ac
 
 pub mod tls;
 
-/// The demo seeded by `--demo`: its intent group and the verbs tests drive it with.
 /// The rsync counts of `instance` of group `dig` (its current one when empty) on
 /// `clusters` (every one when empty), from a summary status query.
 pub async fn rsync_counts(

@@ -406,6 +406,56 @@ async fn a_rollout_sends_only_the_difference_and_rolls_back(backend: Backend) {
     // Rolling back to the running revision changes nothing.
     let same = rollback(&mut client, DIG, rev1).await.expect("no-op");
     assert_eq!(same.current_instance, back.current_instance);
+
+    // Once terminated, no instance of the three claims anything still runs.
+    demo::terminate(&mut client).await;
+    for instance in [
+        &first.current_instance,
+        &updated.current_instance,
+        &back.current_instance,
+    ] {
+        nothing_left(&client, DIG, instance).await;
+    }
+}
+
+/// Waits until `instance` of `dig` reports nothing present or ready, in its counts
+/// and in its tree: a superseded instance's final statuses are as true as the
+/// current one's.
+async fn nothing_left(client: &Client, dig: &str, instance: &str) {
+    let status = eventually(WAIT, "nothing of the instance to be left", || {
+        let mut client = client.clone();
+        let (dig, instance) = (dig.to_string(), instance.to_string());
+        async move {
+            let s = client
+                .status
+                .get_deployment_intent_group_status(GetDeploymentIntentGroupStatusRequest {
+                    name: dig,
+                    instance,
+                    output: StatusOutput::All as i32,
+                    ..Default::default()
+                })
+                .await
+                .expect("the instance's status")
+                .into_inner();
+            let (cluster, ready) = (
+                s.cluster_status.unwrap_or_default(),
+                s.readiness.unwrap_or_default(),
+            );
+            (cluster.present == 0 && ready.ready == 0).then_some(s)
+        }
+    })
+    .await;
+    let listed: Vec<_> = status
+        .resources
+        .iter()
+        .flat_map(|a| a.clusters.iter().flat_map(|c| c.resources.iter()))
+        .filter(|r| {
+            r.cluster_status() == ClusterResourceStatus::Present
+                || r.readiness() == Readiness::Ready
+        })
+        .map(|r| r.name.clone())
+        .collect();
+    assert!(listed.is_empty(), "listed present: {listed:?}");
 }
 
 async fn a_smaller_placement_deletes_only_what_left(backend: Backend) {

@@ -32,6 +32,7 @@ use crate::domain::status::RsyncStatus;
 use crate::error::Result;
 use crate::ids::InstanceId;
 use crate::store::dig::dig_status;
+use crate::store::rsync_resource::Shown;
 use crate::store::rsync_resource::{ResourceFilter, ResourceKey};
 use crate::store::status::counts_sum;
 
@@ -234,6 +235,11 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
     else {
         return Ok(None);
     };
+    // A migrated-out group's current instance shows the base's reports, which its
+    // signals do not follow: no tree of it.
+    if Shown::of(&mut conn, instance).await? == Shown::Shared {
+        return Ok(None);
+    }
     let counts = counts_sum(&mut conn, instance, &ResourceFilter::default()).await?;
     let mut strings = Interner::default();
     let mut entries = Vec::new();
@@ -241,7 +247,13 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
     loop {
         let query = StatusQuery::all_page(Some(instance), BUILD_PAGE, after);
         let (page, next) = status
-            .page(&mut conn, instance, &ResourceFilter::default(), &query)
+            .page(
+                &mut conn,
+                instance,
+                Shown::Own,
+                &ResourceFilter::default(),
+                &query,
+            )
             .await?;
         if entries.len() + page.len() > budget {
             return Ok(None);

@@ -256,16 +256,18 @@ pub fn after_sql(after: Option<&ResourceKey>, prefix: &str, binds: &mut Vec<Stri
 }
 
 /// Lists the resources of `instance` after `after` in (app, cluster, kind, group,
-/// namespace, name) order.
+/// namespace, name) order, with the cluster side `shown` ([`Shown::of`]).
+#[allow(clippy::too_many_arguments)]
 pub async fn rsync_resources_list(
     conn: &mut AnyConnection,
     instance: InstanceId,
+    shown: Shown,
     filter: &ResourceFilter,
     after: Option<&ResourceKey>,
     limit: i64,
     with_manifest: bool,
 ) -> Result<Vec<RsyncResource>> {
-    let now = now();
+    let now = now(shown);
     let now = [now[0].as_str(), now[1].as_str(), now[2].as_str()];
     list_at(conn, instance, filter, after, limit, with_manifest, &now).await
 }
@@ -333,12 +335,77 @@ pub fn shown_rsync_status(prefix: &str) -> String {
     )
 }
 
+/// Whose observations an instance's rows show (see [`Shown::of`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Shown {
+    /// The newest instance of its deployment base: ingest keeps its rows' cluster
+    /// status and readiness, and its aggregates, up to date.
+    Own,
+    /// An older instance of a base a newer instance runs (a rollout, rollback or
+    /// migrate replaced it): ingest updates only the newest instance, so its stored
+    /// cluster side stopped at the takeover. It shows what the clusters report now
+    /// for the base (`cluster_resources`), which every instance of a deployment shares:
+    /// a superseded instance's final statuses stay true after the objects go.
+    Shared,
+}
+
+impl Shown {
+    /// Which `instance` shows: [`Shown::Shared`] if a newer instance has its base.
+    pub async fn of(conn: &mut AnyConnection, instance: InstanceId) -> Result<Shown> {
+        let newer: Option<(i64,)> = sqlx::query_as(
+            "SELECT 1 FROM instances i JOIN instances n ON n.deployment_base = i.deployment_base \
+             AND n.id > i.id WHERE i.id = $1 LIMIT 1",
+        )
+        .bind(instance.to_string())
+        .fetch_optional(conn)
+        .await
+        .map_err(db_error)?;
+        Ok(if newer.is_some() {
+            Shown::Shared
+        } else {
+            Shown::Own
+        })
+    }
+
+    /// The cluster status and readiness of a row of `rsync_resources` (of the instance
+    /// bound to `$1`), as SQL expressions.
+    pub fn cluster_side(self) -> [String; 2] {
+        match self {
+            Shown::Own => ["cluster_status".into(), "readiness".into()],
+            Shown::Shared => {
+                // The base's report of the same object; none: it is gone (or was never
+                // there: then the stored status, Unknown or NotPresent, is still true).
+                let report = |column: &str| {
+                    format!(
+                        "(SELECT {column} FROM cluster_resources c WHERE \
+                         c.base_id = (SELECT deployment_base FROM instances WHERE id = $1) \
+                         AND c.app = rsync_resources.app AND c.cluster = rsync_resources.cluster \
+                         AND c.kind = rsync_resources.kind \
+                         AND c.api_group = rsync_resources.api_group \
+                         AND c.namespace = rsync_resources.namespace \
+                         AND c.name = rsync_resources.name)"
+                    )
+                };
+                [
+                    format!(
+                        "COALESCE({}, CASE WHEN cluster_status = 'Present' THEN 'NotPresent' \
+                         ELSE cluster_status END)",
+                        report("CASE WHEN c.present = 1 THEN 'Present' ELSE 'NotPresent' END")
+                    ),
+                    format!("COALESCE({}, '')", report("c.readiness")),
+                ]
+            }
+        }
+    }
+}
+
 /// The status columns of a listing as it is now.
-fn now() -> [String; 3] {
+fn now(shown: Shown) -> [String; 3] {
+    let [cluster, readiness] = shown.cluster_side();
     [
         format!("{} AS rsync_status", shown_rsync_status("")),
-        "cluster_status".into(),
-        "readiness".into(),
+        format!("{cluster} AS cluster_status"),
+        format!("{readiness} AS readiness"),
     ]
 }
 

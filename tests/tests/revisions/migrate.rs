@@ -169,4 +169,26 @@ async fn migrate_moves_the_deployment_to_another_version(backend: Backend) {
         .expect_err("still has placement intents");
     let still = converged(&client, &target, 6, 6).await;
     assert_eq!(still, after);
+
+    // Terminating the target deletes what it took over: the source's superseded
+    // instance ends in a true final status, nothing of it present or ready.
+    client
+        .lifecycle
+        .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+            name: target.clone(),
+            ..Default::default()
+        })
+        .await
+        .expect("terminate v2");
+    eventually(WAIT, "v2's objects to go", || {
+        let mut client = client.clone();
+        let target = target.clone();
+        async move {
+            let s = mirror::query(&mut client, &target, StatusOutput::Summary, &[], &[]).await;
+            (s.cluster_status.unwrap_or_default().present == 0).then_some(())
+        }
+    })
+    .await;
+    nothing_left(&client, DIG, &first.current_instance).await;
+    nothing_left(&client, &target, &moved.current_instance).await;
 }

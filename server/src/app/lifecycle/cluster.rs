@@ -442,8 +442,17 @@ impl Lifecycle {
                 });
             }
         }
-        let mut resources =
-            rsync_resources_list(&mut conn, id, &filter, after, page_size as i64 + 1, true).await?;
+        let shown = Shown::of(&mut conn, id).await?;
+        let mut resources = rsync_resources_list(
+            &mut conn,
+            id,
+            shown,
+            &filter,
+            after,
+            page_size as i64 + 1,
+            true,
+        )
+        .await?;
         let more = resources.len() > page_size;
         resources.truncate(page_size);
         Ok(RenderedPage {

@@ -33,14 +33,14 @@ use crate::store::resource_error::{
     resource_error_set, resource_errors_clear, resource_errors_first,
 };
 use crate::store::rsync_resource::{
-    ResourceFilter, ResourceKey, RsyncResource, rsync_resources_list,
+    ResourceFilter, ResourceKey, RsyncResource, Shown, rsync_resources_list,
 };
 use crate::store::status::{
     BatchReads, ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow,
     RsyncWork, Scope, StatusMove, applied_deployments, cluster_only_of_base,
     cluster_resources_for_bundles, cluster_resources_page, clusters_with_rsync_status,
-    counts_for_names, counts_sum, instance_apps, owners_placed_on, placed_connectivity,
-    rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
+    counts_for_names, counts_shared, counts_sum, instance_apps, owners_placed_on,
+    placed_connectivity, rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
 };
 use crate::store::watch::{Body, NewEvent, Statuses};
 use crate::store::{Backend, RowLock, Store, Tx, now_micros};
@@ -454,10 +454,12 @@ impl StatusApp {
             result.state = "TERMINATED".to_string();
         }
         let filter = self.resolve_filter(conn, instance_id, query).await?;
+        let shown = Shown::of(conn, instance_id).await?;
         // The tree answers the page (and, unfiltered, the counts) if it holds this
         // instance and no commit came since it was built: checked after every other read.
         let tree = tree.filter(|tree| {
-            tree.instance == instance_id
+            shown == Shown::Own
+                && tree.instance == instance_id
                 && query.output == Output::All
                 && filter.names.is_empty()
                 && tree.is_current()
@@ -465,6 +467,7 @@ impl StatusApp {
         let unfiltered = filter.apps.is_empty() && filter.clusters.is_empty();
         result.counts = match &tree {
             Some(tree) if unfiltered => tree.counts.clone(),
+            _ if shown == Shown::Shared => counts_shared(conn, instance_id, &filter).await?,
             _ if filter.names.is_empty() => counts_sum(conn, instance_id, &filter).await?,
             _ => counts_for_names(conn, instance_id, &filter).await?,
         };
@@ -480,7 +483,8 @@ impl StatusApp {
                     result.next = next;
                 }
                 None => {
-                    let (entries, next) = self.page(conn, instance_id, &filter, query).await?;
+                    let (entries, next) =
+                        self.page(conn, instance_id, shown, &filter, query).await?;
                     result.entries = entries;
                     result.next = next;
                 }
@@ -543,6 +547,7 @@ impl StatusApp {
         &self,
         conn: &mut sqlx::AnyConnection,
         instance: InstanceId,
+        shown: Shown,
         filter: &ResourceFilter,
         query: &StatusQuery,
     ) -> Result<(Vec<StatusEntry>, Option<ResourceKey>)> {
@@ -551,6 +556,7 @@ impl StatusApp {
         let rendered = rsync_resources_list(
             conn,
             instance,
+            shown,
             filter,
             query.after.as_ref(),
             limit,

@@ -2,6 +2,7 @@
 //! moved by deltas in the transactions that move statuses, and the counts a selection
 //! that names resources needs (counted from the rows).
 
+use crate::store::rsync_resource::Shown;
 use serde_json::json;
 
 use super::*;
@@ -193,7 +194,26 @@ pub async fn counts_for_names(
     filter: &crate::store::rsync_resource::ResourceFilter,
 ) -> Result<BTreeMap<(String, String), i64>> {
     let shown = crate::store::rsync_resource::shown_rsync_status("");
-    count_rows(conn, instance, filter, &shown).await
+    count_rows(
+        conn,
+        instance,
+        filter,
+        [&shown, "cluster_status", "readiness"],
+    )
+    .await
+}
+
+/// The counts of a [`Shown::Shared`] instance (an older instance of a base a newer
+/// one runs), which its aggregates cannot answer: its rsync statuses are its own, its
+/// cluster side what the base's reports say now (counted from the rows).
+pub async fn counts_shared(
+    conn: &mut AnyConnection,
+    instance: InstanceId,
+    filter: &crate::store::rsync_resource::ResourceFilter,
+) -> Result<BTreeMap<(String, String), i64>> {
+    let shown = crate::store::rsync_resource::shown_rsync_status("");
+    let [cluster, readiness] = Shown::Shared.cluster_side();
+    count_rows(conn, instance, filter, [&shown, &cluster, &readiness]).await
 }
 
 /// The counts of `instance`'s resources that `filter` selects as they were just before
@@ -207,16 +227,23 @@ pub async fn counts_before_takeover(
     filter: &crate::store::rsync_resource::ResourceFilter,
 ) -> Result<BTreeMap<(String, String), i64>> {
     let rsync = "CASE WHEN superseded_from = '' THEN rsync_status ELSE superseded_from END";
-    count_rows(conn, instance, filter, rsync).await
+    count_rows(
+        conn,
+        instance,
+        filter,
+        [rsync, "cluster_status", "readiness"],
+    )
+    .await
 }
 
-/// Counts `instance`'s rows that `filter` selects, reading the rsync status of
-/// rendered resources as `rsync` (an SQL expression over `rsync_resources`).
+/// Counts `instance`'s rows that `filter` selects, reading the rsync status, cluster
+/// status and readiness of rendered resources as `[rsync, cluster, readiness]` (SQL
+/// expressions over `rsync_resources`).
 async fn count_rows(
     conn: &mut AnyConnection,
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
-    rsync: &str,
+    [rsync, cluster, readiness]: [&str; 3],
 ) -> Result<BTreeMap<(String, String), i64>> {
     let mut totals: BTreeMap<(String, String), i64> = BTreeMap::new();
     let mut binds = vec![instance.to_string()];
@@ -224,7 +251,7 @@ async fn count_rows(
     for (sql, dims) in [
         (
             format!(
-                "SELECT {rsync} AS a, cluster_status AS b, readiness AS c FROM rsync_resources WHERE instance_id = $1{where_}"
+                "SELECT {rsync} AS a, {cluster} AS b, {readiness} AS c FROM rsync_resources WHERE instance_id = $1{where_}"
             ),
             ["rsync", "cluster", "readiness"],
         ),

@@ -19,7 +19,9 @@ use crate::ids::InstanceId;
 mod counts;
 mod transitions;
 
-pub use counts::{CountDeltas, Dimension, counts_before_takeover, counts_for_names, counts_sum};
+pub use counts::{
+    CountDeltas, Dimension, counts_before_takeover, counts_for_names, counts_shared, counts_sum,
+};
 
 pub use transitions::{
     Scope, StatusMove, rsync_bulk_transition, rsync_bulk_transition_unannounced, rsync_set_statuses,

@@ -329,8 +329,28 @@ impl StatusApp {
 
     /// Reconciles a new session with what the agent holds: resources recorded Applied
     /// for deployment ids (their instance's base and app) the agent does not report are
-    /// re-sent (marked Retrying).
+    /// re-sent (marked Retrying); and a deployment the cluster was last heard to hold
+    /// something of but holds nothing of now (its objects went while no session was
+    /// open: the agent reports only what it holds) is taken as reported empty, so that
+    /// no pod is believed present that is gone.
     pub async fn reconcile_session(&self, cluster: &str, held: &[String]) -> Result<()> {
+        let gone: Vec<Bundle> = {
+            let mut conn = self.store.read().await?;
+            reported_deployments(&mut conn, cluster)
+                .await?
+                .into_iter()
+                .map(|(base, app)| deployment_id(base, &app))
+                .filter(|id| !held.contains(id))
+                .map(|deployment_id| Bundle {
+                    deployment_id,
+                    resources: Vec::new(),
+                    partial: false,
+                })
+                .collect()
+        };
+        if !gone.is_empty() {
+            self.ingest_bundles(cluster, &gone).await?;
+        }
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
         lock_owners(&mut tx, owners, [cluster]).await?;

@@ -40,7 +40,8 @@ use crate::store::status::{
     RsyncWork, Scope, StatusMove, applied_deployments, cluster_only_of_base,
     cluster_resources_for_bundles, cluster_resources_page, clusters_with_rsync_status,
     counts_for_names, counts_shared, counts_sum, instance_apps, owners_placed_on,
-    placed_connectivity, rsync_bulk_transition, rsync_rows_for_bundles, rsync_set_statuses,
+    placed_connectivity, reported_deployments, rsync_bulk_transition, rsync_rows_for_bundles,
+    rsync_set_statuses,
 };
 use crate::store::watch::{Body, NewEvent, Statuses};
 use crate::store::{Backend, RowLock, Store, Tx, now_micros};

@@ -773,3 +773,24 @@ pub async fn applied_deployments(
         })
         .collect()
 }
+
+/// (base, app) of the deployments `cluster` was last heard to hold something of: a
+/// present row among the reports of a base placed there.
+pub async fn reported_deployments(
+    conn: &mut AnyConnection,
+    cluster: &str,
+) -> Result<Vec<(InstanceId, String)>> {
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT DISTINCT r.base_id, r.app FROM \
+         (SELECT DISTINCT i.deployment_base AS base FROM instance_clusters c \
+          JOIN instances i ON i.id = c.instance_id WHERE c.cluster = $1) b \
+         JOIN cluster_resources r ON r.base_id = b.base AND r.cluster = $1 WHERE r.present = 1",
+    )
+    .bind(cluster)
+    .fetch_all(conn)
+    .await
+    .map_err(db_error)?;
+    rows.into_iter()
+        .map(|(base, app)| Ok((base.parse().map_err(Error::internal)?, app)))
+        .collect()
+}

@@ -341,20 +341,23 @@ pub enum Shown {
     /// The newest instance of its deployment base: ingest keeps its rows' cluster
     /// status and readiness, and its aggregates, up to date.
     Own,
-    /// An older instance of a base a newer instance runs (a rollout, rollback or
-    /// migrate replaced it): ingest updates only the newest instance, so its stored
-    /// cluster side stopped at the takeover. It shows what the clusters report now
+    /// A superseded instance, or an older instance of a base a newer instance runs (a
+    /// rollout, rollback or migrate replaced it): ingest updates only the newest
+    /// instance of a base, and only while it is the newest, so its stored cluster side
+    /// and aggregates stopped at the takeover. It shows what the clusters report now
     /// for the base (`cluster_resources`), which every instance of a deployment shares:
     /// a superseded instance's final statuses stay true after the objects go.
     Shared,
 }
 
 impl Shown {
-    /// Which `instance` shows: [`Shown::Shared`] if a newer instance has its base.
+    /// Which `instance` shows: [`Shown::Shared`] if it is superseded or a newer
+    /// instance has its base.
     pub async fn of(conn: &mut AnyConnection, instance: InstanceId) -> Result<Shown> {
         let newer: Option<(i64,)> = sqlx::query_as(
-            "SELECT 1 FROM instances i JOIN instances n ON n.deployment_base = i.deployment_base \
-             AND n.id > i.id WHERE i.id = $1 LIMIT 1",
+            "SELECT 1 FROM instances i WHERE i.id = $1 AND (i.superseded = 1 OR EXISTS \
+             (SELECT 1 FROM instances n WHERE n.deployment_base = i.deployment_base \
+              AND n.id > i.id))",
         )
         .bind(instance.to_string())
         .fetch_optional(conn)

@@ -361,10 +361,22 @@ pub async fn instance_claim(
         )
         .await?;
     }
+    // What the owner's older instances hold that `by` does not render: deleted. Those
+    // rows never applied are Terminated at once, unless their object came to them from
+    // an instance before (it is on the cluster from that apply).
+    let dropped = Scope::NotRenderedBy { owner, by };
     rsync_bulk_transition(
         tx,
         lock,
-        Scope::NotRenderedBy { owner, by },
+        Scope::Inherited(&dropped),
+        &[RsyncStatus::Pending, RsyncStatus::Failed],
+        RsyncStatus::Retrying,
+    )
+    .await?;
+    rsync_bulk_transition(
+        tx,
+        lock,
+        dropped,
         &[RsyncStatus::Pending],
         RsyncStatus::Terminated,
     )

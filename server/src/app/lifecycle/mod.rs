@@ -571,9 +571,19 @@ pub(super) static PARENTS: [(&Kind, &Kind); 8] = [
 ];
 
 /// Terminates an instance: resources rsync never handled (Pending) need no delete and
-/// become Terminated at once; applied ones wait for rsync's delete.
+/// become Terminated at once; applied ones wait for rsync's delete, and so do those
+/// never applied (Pending, Failed) whose object an older instance had handed over to
+/// it (the object is on the cluster from that instance's apply).
 pub(super) async fn terminate_instance(tx: &mut Tx, instance: InstanceId) -> Result<()> {
     let lock = tx.for_update();
+    rsync_bulk_transition(
+        tx,
+        lock,
+        Scope::Inherited(&Scope::Instance(instance)),
+        &[RsyncStatus::Pending, RsyncStatus::Failed],
+        RsyncStatus::Retrying,
+    )
+    .await?;
     rsync_bulk_transition(
         tx,
         lock,

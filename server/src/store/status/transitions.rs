@@ -19,6 +19,11 @@ pub enum Scope<'a> {
     RenderedBy { owner: &'a str, by: InstanceId },
     /// The resources of `owner`'s other instances that `by` does not render.
     NotRenderedBy { owner: &'a str, by: InstanceId },
+    /// The resources of the inner scope whose object an older instance handed over
+    /// (its row is `Superseded`, or taken over without a write): the object may be on
+    /// the cluster from that older apply even though this row was never applied, so
+    /// letting it go takes a delete.
+    Inherited(&'a Scope<'a>),
 }
 
 /// The same object on the same cluster in `rsync_resources` (the outer row) and `n`.
@@ -35,6 +40,15 @@ impl Scope<'_> {
             format!("${}", binds.len())
         };
         match self {
+            Scope::Inherited(inner) => {
+                let inner = inner.sql(others, binds);
+                format!(
+                    "{inner} AND EXISTS (SELECT 1 FROM rsync_resources n WHERE {SAME_OBJECT} \
+                     AND n.instance_id < rsync_resources.instance_id \
+                     AND (n.rsync_status = 'Superseded' OR {}))",
+                    taken_over("n.")
+                )
+            }
             Scope::Instance(instance) => {
                 format!(" AND instance_id = {}", bind(instance.to_string()))
             }
@@ -70,7 +84,11 @@ impl Scope<'_> {
     /// PostgreSQL read the rows of every instance of the owner, the new one's included
     /// (1.8-2.4 s for two instances of 100,000 resources, with none to move).
     async fn others(self, tx: &mut Tx, from: &[RsyncStatus]) -> Result<Option<Vec<String>>> {
-        let (Scope::RenderedBy { owner, by } | Scope::NotRenderedBy { owner, by }) = self else {
+        let scope = match self {
+            Scope::Inherited(inner) => *inner,
+            other => other,
+        };
+        let (Scope::RenderedBy { owner, by } | Scope::NotRenderedBy { owner, by }) = scope else {
             return Ok(None);
         };
         let statuses: Vec<String> = (0..from.len()).map(|i| format!("${}", i + 3)).collect();

@@ -29,6 +29,7 @@ e2e_suite!(
     lists_are_paged,
     an_app_id_of_63_characters_deploys,
     kube_agent_runs_vm_actions_through_kubevirt,
+    concurrent_verbs_leave_no_stale_pod,
 );
 
 #[path = "kube_backend/apply.rs"]
@@ -39,10 +40,13 @@ mod fleet;
 mod kubevirt;
 #[path = "kube_backend/rollout.rs"]
 mod rollout;
+#[path = "kube_backend/storm.rs"]
+mod storm;
 use apply::*;
 use fleet::{WAIT, clusters, instantiate, summary};
 use kubevirt::*;
 use rollout::*;
+use storm::*;
 
 /// `{ns}` stands for the test's namespace.
 const WEB: &str = "apiVersion: v1

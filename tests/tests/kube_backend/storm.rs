@@ -524,11 +524,18 @@ pub(super) async fn concurrent_verbs_leave_no_stale_pod(server: &TestServer) {
     drop(agent);
 }
 
+/// Keeps the server's log of a failed storm (the sequence of verbs and sessions that
+/// led there), and says where.
 struct Dump<'a>(&'a TestServer);
+
 impl Drop for Dump<'_> {
     fn drop(&mut self) {
         if std::thread::panicking() {
-            let _ = std::fs::write("/tmp/storm-server.log", self.0.log());
+            let path =
+                std::env::temp_dir().join(format!("flotilla-storm-{}.log", std::process::id()));
+            if std::fs::write(&path, self.0.log()).is_ok() {
+                eprintln!("the storm's server log: {}", path.display());
+            }
         }
     }
 }

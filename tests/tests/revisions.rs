@@ -35,6 +35,7 @@ e2e_suite!(backend =>
     concurrent_verbs_without_an_etag_are_serialised,
     an_expired_revision_cannot_be_rolled_back_to,
     an_unreachable_cluster_waits_and_a_rollback_still_works,
+    a_verb_storm_leaves_no_pod_believed_present,
 );
 
 const WAIT: Duration = Duration::from_secs(60);
@@ -754,4 +755,126 @@ async fn an_unreachable_cluster_waits_and_a_rollback_still_works(backend: Backen
         .expect("a rollback while a cluster is down");
     flotilla_tests::reconnect(&client, &cluster2).await;
     converged(&client, DIG, 8, 8).await;
+}
+
+/// Rollout, terminate and instantiate back to back, round after round (issue 56: the
+/// server went on believing 8-12 pods present after such a storm): once the group is
+/// terminated, no instance lists anything present, and the simulator and actions
+/// find no pod to act on.
+async fn a_verb_storm_leaves_no_pod_believed_present(backend: Backend) {
+    let (server, _metrics) = start(backend).await;
+    let mut client = server.client().await;
+    demo::approve_and_instantiate(&mut client).await;
+    converged(&client, DIG, 8, 8).await;
+    for round in 0..6 {
+        set_collectd_replicas(&mut client, 2 + (round % 3)).await;
+        approve(&mut client, DIG).await;
+        let verbs = [
+            Some(tokio::spawn({
+                let mut client = client.clone();
+                async move { rollout(&mut client, DIG).await.map(|_| ()) }
+            })),
+            Some(tokio::spawn({
+                let mut client = client.clone();
+                async move {
+                    client
+                        .lifecycle
+                        .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+                            name: DIG.into(),
+                            ..Default::default()
+                        })
+                        .await
+                        .map(|_| ())
+                }
+            })),
+            Some(tokio::spawn({
+                let mut client = client.clone();
+                async move {
+                    client
+                        .lifecycle
+                        .instantiate_deployment_intent_group(
+                            InstantiateDeploymentIntentGroupRequest {
+                                name: DIG.into(),
+                                ..Default::default()
+                            },
+                        )
+                        .await
+                        .map(|_| ())
+                }
+            })),
+        ];
+        for verb in verbs.into_iter().flatten() {
+            if let Err(status) = verb.await.expect("the verb's task") {
+                assert!(
+                    matches!(status.code(), Code::FailedPrecondition | Code::Aborted),
+                    "{status:?}"
+                );
+            }
+        }
+    }
+    let _ = client
+        .lifecycle
+        .terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await;
+    let instances = client
+        .status
+        .list_instances(ListInstancesRequest {
+            name: DIG.into(),
+            page_size: 100,
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner()
+        .instances;
+    assert!(instances.len() > 2, "{instances:?}");
+    for instance in &instances {
+        nothing_left(&client, DIG, &instance.id).await;
+    }
+    for cluster in ["cluster1", "cluster2"] {
+        let cluster = names::cluster("edge", cluster);
+        for pod in [
+            "collectd-0",
+            "collectd-1",
+            "collectd-2",
+            "collectd-3",
+            "guest-0",
+        ] {
+            let deleted = client
+                .simulator
+                .delete_pod(DeletePodRequest {
+                    cluster: cluster.clone(),
+                    namespace: String::new(),
+                    pod: pod.into(),
+                })
+                .await
+                .expect_err("no pod to delete");
+            assert_eq!(
+                deleted.code(),
+                Code::NotFound,
+                "{pod} on {cluster}: {deleted:?}"
+            );
+            let acted = client
+                .actions
+                .create_pod_action(CreatePodActionRequest {
+                    cluster: cluster.clone(),
+                    pod: pod.into(),
+                    action_name: "Reboot".into(),
+                    params: Some(create_pod_action_request::Params::RebootParams(
+                        RebootParams::default(),
+                    )),
+                    ..Default::default()
+                })
+                .await
+                .expect_err("no pod to act on");
+            assert_eq!(
+                acted.code(),
+                Code::NotFound,
+                "{pod} on {cluster}: {acted:?}"
+            );
+        }
+    }
 }

@@ -72,7 +72,14 @@ impl State {
     }
 
     /// Stores `object` under `key`, keeping the deployment index.
-    fn put(&mut self, key: Key, object: SimObject) {
+    /// Stores `object` under `key`; returns the deployment id it leaves, if its label
+    /// moved it from another (that deployment's state changed too).
+    fn put(&mut self, key: Key, object: SimObject) -> Option<String> {
+        let left = self
+            .objects
+            .get(&key)
+            .and_then(|old| old.deployment.clone())
+            .filter(|old| object.deployment.as_ref() != Some(old));
         if let Some(id) = &object.deployment {
             self.by_deployment
                 .entry(id.clone())
@@ -88,6 +95,7 @@ impl State {
         if let Some(old) = self.objects.insert(key.clone(), object) {
             self.unindex(&key, &old);
         }
+        left
     }
 
     /// Removes the object under `key`, keeping the deployment index.
@@ -358,12 +366,16 @@ impl SimCluster {
             deployment: id.clone(),
         };
         let is_pod = kind == "Pod";
-        state.put(key.clone(), object);
+        let left = state.put(key.clone(), object);
         if is_pod {
             self.schedule_ready(&state, key.clone(), uid);
         }
         self.reconcile(&mut state, &key);
         drop(state);
+        // An object relabelled by a newer deployment (re-instantiated while its old
+        // one was still deleting) leaves the old one, with its pods: as a Kubernetes
+        // watch on the old label would, the old deployment is reported again.
+        self.notify(left);
         self.notify(id);
         Ok(())
     }
@@ -583,7 +595,7 @@ impl SimCluster {
                 _ => state.schedule(),
             };
             spec["nodeName"] = json!(node);
-            state.put(
+            let _ = state.put(
                 pk.clone(),
                 SimObject {
                     api_version: "v1".into(),

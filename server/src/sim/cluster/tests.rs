@@ -172,3 +172,25 @@ async fn fault_rules_fail_matching_applies_and_delete_removes_pods() {
     )
     .unwrap();
 }
+
+/// An object a newer deployment relabels leaves the old one with its pods: both
+/// deployments are reported, the old one empty (as a watch on the old label would
+/// see it), so no pod of the old one is believed present.
+#[tokio::test]
+async fn a_relabelled_object_reports_the_deployment_it_leaves() {
+    let (sim, mut changes) = SimCluster::new(Duration::from_millis(10));
+    sim.apply(&deployment("web", 2, "i-old"), 1).unwrap();
+    assert_eq!(changes.recv().await.unwrap(), "i-old");
+    while changes.try_recv().is_ok() {}
+    sim.apply(&deployment("web", 2, "i-new"), 2).unwrap();
+    let mut reported = BTreeSet::new();
+    while let Ok(id) = changes.try_recv() {
+        reported.insert(id);
+    }
+    assert_eq!(
+        reported,
+        BTreeSet::from(["i-new".to_string(), "i-old".to_string()])
+    );
+    assert!(sim.bundle("i-old").is_empty(), "{:?}", sim.bundle("i-old"));
+    assert_eq!(sim.bundle("i-new").len(), 3);
+}

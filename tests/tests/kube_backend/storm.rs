@@ -6,7 +6,9 @@
 //! running group's current instance lists every pod there is, each instance's
 //! counts agree with its tree, and an action on a pod that is gone is NOT_FOUND.
 //!
-//! The seed and the number of rounds are fixed (`STORM_SEED`, `STORM_ROUNDS`); a
+//! The seed and the number of rounds are fixed (`STORM_SEED`, `STORM_ROUNDS`: seeds 1
+//! to 4 at 30 rounds each found stale pods, leaked objects or frozen counts before the
+//! fixes of issue 56); a
 //! longer run: `FLOTILLA_STORM_ROUNDS=200 FLOTILLA_STORM_SEED=7 cargo test -p
 //! flotilla-tests --test kube_backend storm`.
 
@@ -16,8 +18,8 @@ use tonic::Code;
 
 use super::*;
 
-const STORM_SEED: u64 = 56;
-const STORM_ROUNDS: usize = 12;
+const STORM_SEED: u64 = 1;
+const STORM_ROUNDS: usize = 30;
 /// Rounds between two checks against the cluster.
 const CHECK_EVERY: usize = 4;
 

@@ -413,6 +413,22 @@ pub async fn wait_action(client: &Client, name: &str) -> flotilla_client::v1::Ac
 
 pub mod tls;
 
+/// The instances of `owner` (an intent group or a cluster), newest first (the first
+/// page of 100).
+pub async fn instances(client: &mut Client, owner: &str) -> Vec<flotilla_client::v1::Instance> {
+    client
+        .status
+        .list_instances(flotilla_client::v1::ListInstancesRequest {
+            name: owner.into(),
+            page_size: 100,
+            ..Default::default()
+        })
+        .await
+        .expect("ListInstances")
+        .into_inner()
+        .instances
+}
+
 /// The rsync counts of `instance` of group `dig` (its current one when empty) on
 /// `clusters` (every one when empty), from a summary status query.
 pub async fn rsync_counts(

@@ -819,17 +819,7 @@ async fn a_verb_storm_leaves_no_pod_believed_present(backend: Backend) {
             ..Default::default()
         })
         .await;
-    let instances = client
-        .status
-        .list_instances(ListInstancesRequest {
-            name: DIG.into(),
-            page_size: 100,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .instances;
+    let instances = flotilla_tests::instances(&mut client, DIG).await;
     assert!(instances.len() > 2, "{instances:?}");
     for instance in &instances {
         nothing_left(&client, DIG, &instance.id).await;

@@ -9,6 +9,7 @@ use super::rsync_resource::{RsyncResource, taken_over};
 use super::signals::PODS_GONE;
 use super::status::{
     CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_bulk_transition_unannounced,
+    rsync_let_go_unapplied,
 };
 use super::{Backend, Tx, db_error, now_micros};
 use crate::domain::status::RsyncStatus;
@@ -361,26 +362,8 @@ pub async fn instance_claim(
         )
         .await?;
     }
-    // What the owner's older instances hold that `by` does not render: deleted. Those
-    // rows never applied are Terminated at once, unless their object came to them from
-    // an instance before (it is on the cluster from that apply).
-    let dropped = Scope::NotRenderedBy { owner, by };
-    rsync_bulk_transition(
-        tx,
-        lock,
-        Scope::Inherited(&dropped),
-        &[RsyncStatus::Pending, RsyncStatus::Failed],
-        RsyncStatus::Retrying,
-    )
-    .await?;
-    rsync_bulk_transition(
-        tx,
-        lock,
-        dropped,
-        &[RsyncStatus::Pending],
-        RsyncStatus::Terminated,
-    )
-    .await?;
+    // What the owner's older instances hold that `by` does not render: deleted.
+    rsync_let_go_unapplied(tx, lock, Scope::NotRenderedBy { owner, by }).await?;
     Ok(())
 }
 

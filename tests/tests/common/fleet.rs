@@ -113,18 +113,42 @@ pub async fn group_in(
     apps: &[(String, String)],
     cluster_ids: &[&str],
 ) -> String {
-    let lc = &mut client.lifecycle;
-    lc.create_project(CreateProjectRequest {
-        project_id: project.into(),
-        ..Default::default()
-    })
+    client
+        .lifecycle
+        .create_project(CreateProjectRequest {
+            project_id: project.into(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    version_group(
+        client,
+        project,
+        composite_app,
+        "v1",
+        dig_id,
+        apps,
+        cluster_ids,
+    )
     .await
-    .unwrap();
-    let ca = names::composite_app(project, composite_app, "v1");
+}
+
+/// [`group_in`] of composite app version `version` in the existing project `project`.
+pub async fn version_group(
+    client: &mut Client,
+    project: &str,
+    composite_app: &str,
+    version: &str,
+    dig_id: &str,
+    apps: &[(String, String)],
+    cluster_ids: &[&str],
+) -> String {
+    let lc = &mut client.lifecycle;
+    let ca = names::composite_app(project, composite_app, version);
     lc.create_composite_app(CreateCompositeAppRequest {
         parent: names::project(project),
         composite_app_id: composite_app.into(),
-        version_id: "v1".into(),
+        version_id: version.into(),
         ..Default::default()
     })
     .await

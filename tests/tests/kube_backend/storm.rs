@@ -82,66 +82,8 @@ spec:
 
 /// Version v2 of composite app `shop` with group `prod` of app `web` on k1, approved.
 async fn version_two(client: &mut flotilla_client::Client, manifests: &str) -> String {
-    let lc = &mut client.lifecycle;
-    let ca = names::composite_app("p", "shop", "v2");
-    lc.create_composite_app(CreateCompositeAppRequest {
-        parent: names::project("p"),
-        composite_app_id: "shop".into(),
-        version_id: "v2".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_composite_profile(CreateCompositeProfileRequest {
-        parent: ca.clone(),
-        composite_profile_id: "prof".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let dig = names::deployment_intent_group(&ca, "prod");
-    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: ca.clone(),
-        deployment_intent_group_id: "prod".into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "prof".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_app(CreateAppRequest {
-        parent: ca.clone(),
-        app_id: "web".into(),
-        app: Some(App {
-            manifests: manifests.into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_placement_intent(CreatePlacementIntentRequest {
-        parent: dig.clone(),
-        placement_intent_id: "web".into(),
-        placement_intent: Some(PlacementIntent {
-            app: "web".into(),
-            cluster_provider: "cp".into(),
-            cluster_names: vec!["k1".into()],
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
-        name: dig.clone(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    dig
+    let apps = [("web".to_string(), manifests.to_string())];
+    fleet::version_group(client, "p", "shop", "v2", "prod", &apps, &["k1"]).await
 }
 
 /// One verb of the storm on `dig` (`other` is the group of the other version).
@@ -232,17 +174,7 @@ impl Verb {
                     .unwrap()
                     .into_inner();
                 // The oldest revision an instance was rendered from (and is kept).
-                let instances = client
-                    .status
-                    .list_instances(ListInstancesRequest {
-                        name: dig.clone(),
-                        page_size: 100,
-                        ..Default::default()
-                    })
-                    .await
-                    .unwrap()
-                    .into_inner()
-                    .instances;
+                let instances = flotilla_tests::instances(&mut client, &dig).await;
                 let revision = instances
                     .iter()
                     .map(|i| i.revision)
@@ -320,17 +252,7 @@ async fn said_of(
         .await
         .unwrap()
         .into_inner();
-    let instances = client
-        .status
-        .list_instances(ListInstancesRequest {
-            name: dig.into(),
-            page_size: 100,
-            ..Default::default()
-        })
-        .await
-        .unwrap()
-        .into_inner()
-        .instances;
+    let instances = flotilla_tests::instances(client, dig).await;
     let mut said = Vec::new();
     for instance in instances {
         let s = client

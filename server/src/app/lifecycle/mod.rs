@@ -59,7 +59,7 @@ use crate::store::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, Shown, rsync_resources_active_on_cluster,
     rsync_resources_awaiting_delete, rsync_resources_insert, rsync_resources_list,
 };
-use crate::store::status::{Scope, rsync_bulk_transition};
+use crate::store::status::{Scope, rsync_let_go_unapplied};
 use crate::store::{RowLock, Store, Tx, now_micros};
 
 /// A deployment intent group as returned by the API.
@@ -576,22 +576,7 @@ pub(super) static PARENTS: [(&Kind, &Kind); 8] = [
 /// it (the object is on the cluster from that instance's apply).
 pub(super) async fn terminate_instance(tx: &mut Tx, instance: InstanceId) -> Result<()> {
     let lock = tx.for_update();
-    rsync_bulk_transition(
-        tx,
-        lock,
-        Scope::Inherited(&Scope::Instance(instance)),
-        &[RsyncStatus::Pending, RsyncStatus::Failed],
-        RsyncStatus::Retrying,
-    )
-    .await?;
-    rsync_bulk_transition(
-        tx,
-        lock,
-        Scope::Instance(instance),
-        &[RsyncStatus::Pending],
-        RsyncStatus::Terminated,
-    )
-    .await?;
+    rsync_let_go_unapplied(tx, lock, Scope::Instance(instance)).await?;
     instance_terminate(tx, instance).await
 }
 

@@ -24,7 +24,8 @@ pub use counts::{
 };
 
 pub use transitions::{
-    Scope, StatusMove, rsync_bulk_transition, rsync_bulk_transition_unannounced, rsync_set_statuses,
+    Scope, StatusMove, rsync_bulk_transition, rsync_bulk_transition_unannounced,
+    rsync_let_go_unapplied, rsync_set_statuses,
 };
 
 /// One unit of rsync work: apply or delete one resource on a cluster.

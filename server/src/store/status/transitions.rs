@@ -121,6 +121,30 @@ pub async fn rsync_bulk_transition(
     bulk_transition(tx, lock, scope, from, to, true).await
 }
 
+/// Lets go of the rows of `scope` rsync has not applied: Pending ones need no delete and
+/// become Terminated at once, except those (Pending or Failed) whose object an older
+/// instance handed over ([`Scope::Inherited`]): the object is on the cluster from that
+/// instance's apply, so they go Retrying, for rsync to delete.
+pub async fn rsync_let_go_unapplied(tx: &mut Tx, lock: &str, scope: Scope<'_>) -> Result<()> {
+    rsync_bulk_transition(
+        tx,
+        lock,
+        Scope::Inherited(&scope),
+        &[RsyncStatus::Pending, RsyncStatus::Failed],
+        RsyncStatus::Retrying,
+    )
+    .await?;
+    rsync_bulk_transition(
+        tx,
+        lock,
+        scope,
+        &[RsyncStatus::Pending],
+        RsyncStatus::Terminated,
+    )
+    .await?;
+    Ok(())
+}
+
 /// [`rsync_bulk_transition`] without the event per resource, for resources no watch
 /// stream follows any more: those of an owner's older instances, moved in the
 /// transaction whose lifecycle event switches the owner's streams to its new instance.

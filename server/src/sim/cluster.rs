@@ -71,8 +71,7 @@ impl State {
         node
     }
 
-    /// Stores `object` under `key`, keeping the deployment index.
-    /// Stores `object` under `key`; returns the deployment id it leaves, if its label
+    /// Stores `object` under `key`, keeping the deployment index; returns the deployment id it leaves, if its label
     /// moved it from another (that deployment's state changed too).
     fn put(&mut self, key: Key, object: SimObject) -> Option<String> {
         let left = self

@@ -338,8 +338,8 @@ pub fn shown_rsync_status(prefix: &str) -> String {
 /// Whose observations an instance's rows show (see [`Shown::of`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Shown {
-    /// The newest instance of its deployment base: ingest keeps its rows' cluster
-    /// status and readiness, and its aggregates, up to date.
+    /// An instance not superseded and the newest of its deployment base: ingest keeps
+    /// its rows' cluster status and readiness, and its aggregates, up to date.
     Own,
     /// A superseded instance, or an older instance of a base a newer instance runs (a
     /// rollout, rollback or migrate replaced it): ingest updates only the newest

@@ -203,8 +203,8 @@ pub async fn counts_for_names(
     .await
 }
 
-/// The counts of a [`Shown::Shared`] instance (an older instance of a base a newer
-/// one runs), which its aggregates cannot answer: its rsync statuses are its own, its
+/// The counts of a [`Shown::Shared`] instance (superseded, or older than another
+/// instance of its base), which its aggregates cannot answer: its rsync statuses are its own, its
 /// cluster side what the base's reports say now (counted from the rows).
 pub async fn counts_shared(
     conn: &mut AnyConnection,

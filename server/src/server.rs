@@ -188,8 +188,25 @@ fn private_directory(dir: &std::path::Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// What a server that has started serving hands the one who embeds it (the tests'
+/// in-process servers): where it listens, and the connector of in-process connections.
+pub struct Listening {
+    pub address: SocketAddr,
+    pub local: net::LocalConnector,
+}
+
 /// Runs the server until `shutdown` is cancelled.
 pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<()> {
+    serve(config, shutdown, |_| {}).await
+}
+
+/// Runs the server until `shutdown` is cancelled, calling `listening` once it serves
+/// (its store, services and background tasks started).
+pub async fn serve(
+    config: Config,
+    shutdown: CancellationToken,
+    listening: impl FnOnce(Listening),
+) -> anyhow::Result<()> {
     private_directory(&config.data_dir).map_err(|e| {
         anyhow::anyhow!(
             "cannot create data directory {}: {e}",
@@ -470,6 +487,10 @@ pub async fn run(config: Config, shutdown: CancellationToken) -> anyhow::Result<
         ));
         embedded.start_all().await?;
     }
+    listening(Listening {
+        address,
+        local: incoming.local.clone(),
+    });
 
     let serving = tokio::select! {
         result = &mut serve => {

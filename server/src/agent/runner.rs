@@ -21,7 +21,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_util::sync::CancellationToken;
 use tonic::Code;
-use tonic::transport::{Channel, Endpoint};
+use tonic::transport::Channel;
 use tracing::{debug, info};
 
 use super::backend::ClusterBackend;
@@ -50,16 +50,10 @@ impl Dial {
                 .channel()
                 .await
                 .map_err(|e| tonic::Status::unavailable(e.chain())),
-            Dial::Local(local) => {
-                let local = local.clone();
-                Endpoint::from_static("http://in-process.flotilla.invalid")
-                    .connect_with_connector(tower::service_fn(move |_| {
-                        let local = local.clone();
-                        async move { local.connect().await.map(hyper_util::rt::TokioIo::new) }
-                    }))
-                    .await
-                    .map_err(|e| tonic::Status::unavailable(e.to_string()))
-            }
+            Dial::Local(local) => local
+                .channel()
+                .await
+                .map_err(|e| tonic::Status::unavailable(e.to_string())),
         }
     }
 }

@@ -160,6 +160,17 @@ impl LocalConnector {
             .map_err(|_| io::Error::new(io::ErrorKind::ConnectionRefused, "the server stopped"))?;
         Ok(client)
     }
+
+    /// A gRPC channel over in-process pipes (a new pipe whenever it reconnects).
+    pub async fn channel(&self) -> Result<tonic::transport::Channel, tonic::transport::Error> {
+        let local = self.clone();
+        tonic::transport::Endpoint::from_static("http://in-process.flotilla.invalid")
+            .connect_with_connector(tower::service_fn(move |_| {
+                let local = local.clone();
+                async move { local.connect().await.map(hyper_util::rt::TokioIo::new) }
+            }))
+            .await
+    }
 }
 
 /// The stream of connections to serve, and the connector of in-process ones.

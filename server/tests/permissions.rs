@@ -292,7 +292,7 @@ async fn place_project_a(admin: &mut Client) -> String {
 }
 
 async fn every_rpc_follows_the_table(backend: Backend) {
-    let server = TestServer::start(backend).await;
+    let server = TestServer::in_process(backend, &[]).await;
     let mut admin = server.client().await;
     let agent_token = place_project_a(&mut admin).await;
     let (c1, c2) = (names::cluster("p", "c1"), names::cluster("p", "c2"));
@@ -342,13 +342,7 @@ async fn every_rpc_follows_the_table(backend: Backend) {
     ];
     let rules = flotilla_server::api::auth::wire::resolve(flotilla_api::FILE_DESCRIPTOR_SET)
         .expect("the table covers the API");
-    let channel = server
-        .options()
-        .endpoint()
-        .unwrap()
-        .connect()
-        .await
-        .unwrap();
+    let channel = server.channel().await;
 
     let mut checked = 0;
     let mut mismatches = Vec::new();

@@ -8,6 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub mod controlplane;
+mod in_process;
 pub mod kubeapi;
 pub mod proxy;
 pub mod readme;
@@ -151,9 +152,32 @@ pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> Error
     ErrorView::from(result.expect_err("the call should have failed"))
 }
 
-/// Runs each named async test function against a server on SQLite and on PostgreSQL.
+/// Runs each named async test function against a server on SQLite and on PostgreSQL:
+/// a `flotilla-server` process, or with `in_process` first a server in the test's own
+/// process (`TestServer::in_process`), for suites that never kill or signal it.
 #[macro_export]
 macro_rules! e2e_suite {
+    (in_process, $($test:ident),+ $(,)?) => {
+        $crate::e2e_suite!(in_process, args = [], $($test),+);
+    };
+    (in_process, args = $args:expr, $($test:ident),+ $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                let args: &[&str] = &$args;
+                let server = $crate::TestServer::in_process($crate::Backend::Sqlite, args).await;
+                super::$test(&server).await;
+            })+
+        }
+        mod postgres {
+            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn $test() {
+                let args: &[&str] = &$args;
+                let server = $crate::TestServer::in_process($crate::Backend::Postgres, args).await;
+                super::$test(&server).await;
+            })+
+        }
+    };
     // Tests that start their own servers (own flags, restarts): each gets the backend.
     (backend => $($test:ident),+ $(,)?) => {
         mod sqlite {

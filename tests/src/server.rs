@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use flotilla_client::{Client, ConnectOptions, Token};
 
+use crate::in_process::InProcess;
 use crate::{Backend, binary, create_postgres_database, drop_postgres_database, free_port, tls};
 
 /// A running `flotilla-server` process.
@@ -22,7 +23,11 @@ pub struct TestServer {
     pub tls: Option<tls::TestPki>,
     /// The server's RUST_LOG (the test's own RUST_LOG, or info).
     pub log_filter: String,
+    /// Whether (re)starts run the server in this process (`in_process`) instead of as
+    /// a `flotilla-server` child.
+    pub in_process_mode: bool,
     child: Option<Child>,
+    in_process: Option<InProcess>,
 }
 
 impl TestServer {
@@ -49,6 +54,16 @@ impl TestServer {
         server
     }
 
+    /// Starts a server inside this process (see `in_process`) on a fresh database of
+    /// `backend`, with extra flags: for suites that never kill, signal or watch the
+    /// process. Clients reach it through in-process pipes; it listens on loopback too.
+    pub async fn in_process(backend: Backend, args: &[&str]) -> TestServer {
+        let mut server = Self::prepare(backend, args, None).await;
+        server.in_process_mode = true;
+        server.spawn().await;
+        server
+    }
+
     /// A server on a fresh database, not started yet: adjust it, then `spawn` it.
     pub async fn prepare(backend: Backend, args: &[&str], pki: Option<tls::TestPki>) -> TestServer {
         let data_dir = tempfile::tempdir().expect("temp dir");
@@ -68,7 +83,9 @@ impl TestServer {
             admin_token: Token::new(""),
             tls: pki,
             log_filter: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
+            in_process_mode: false,
             child: None,
+            in_process: None,
         };
         if !server
             .args
@@ -122,14 +139,21 @@ impl TestServer {
             let _ = old.kill();
             let _ = old.wait();
         }
+        if let Some(mut old) = self.in_process.take() {
+            let _ = old.stop();
+        }
         let logged = self.log().len();
         let log = std::fs::OpenOptions::new()
             .create(true)
             .append(true)
             .open(self.data_dir.path().join("server.log"))
             .expect("log file");
+        self.address = address;
+        if self.in_process_mode {
+            return self.start_in_process(log, new_port_on_conflict).await;
+        }
         let child = Command::new(binary("flotilla-server"))
-            .args(["--listen", &address, "--data-dir"])
+            .args(["--listen", &self.address, "--data-dir"])
             .arg(self.data_dir.path())
             .args(&self.args)
             .env("FLOTILLA_DATABASE_URL", &self.database_url)
@@ -139,8 +163,38 @@ impl TestServer {
             .spawn()
             .expect("start flotilla-server");
         self.child = Some(child);
-        self.address = address;
         self.wait_healthy(logged, new_port_on_conflict).await
+    }
+
+    /// Starts the server in this process on `self.address`; false if the port was taken
+    /// and `port_conflict_ok`.
+    async fn start_in_process(&mut self, log: std::fs::File, port_conflict_ok: bool) -> bool {
+        let mut args = vec![
+            "--listen".to_string(),
+            self.address.clone(),
+            "--data-dir".to_string(),
+            self.data_dir.path().display().to_string(),
+            "--database-url".to_string(),
+            self.database_url.clone(),
+        ];
+        args.extend(self.args.iter().cloned());
+        let filter = self.log_filter.clone();
+        let started = tokio::task::spawn_blocking(move || InProcess::start(args, log, &filter))
+            .await
+            .expect("in-process start");
+        match started {
+            Ok(server) => {
+                self.admin_token = Token::from_file(self.data_dir.path().join("admin.token"))
+                    .expect("the server wrote its admin token before serving");
+                self.in_process = Some(server);
+                true
+            }
+            Err(error) if port_conflict_ok && error.contains("Address already in use") => false,
+            Err(error) => panic!(
+                "in-process flotilla-server stopped: {error}\n{}",
+                self.log()
+            ),
+        }
     }
 
     /// Waits until the server answers; false if it exited because its port was taken
@@ -212,6 +266,9 @@ impl TestServer {
     /// under TLS).
     /// A raw channel to the server (no token): for health checks and hand-built calls.
     pub async fn channel(&self) -> tonic::transport::Channel {
+        if let Some(server) = &self.in_process {
+            return server.local.channel().await.expect("in-process channel");
+        }
         self.options()
             .endpoint()
             .expect("endpoint")
@@ -236,13 +293,23 @@ impl TestServer {
 
     /// A client with the admin token.
     pub async fn client(&self) -> Client {
-        self.options().connect().await.expect("connect")
+        let token = self.admin_token.clone();
+        self.client_with(Some(&token)).await
     }
 
     /// A client presenting `token`.
     pub async fn client_as(&self, token: &str) -> Client {
+        self.client_with(Some(&Token::new(token))).await
+    }
+
+    /// A client presenting `token` (none: no authorization header), over the
+    /// in-process pipes of an in-process server.
+    pub async fn client_with(&self, token: Option<&Token>) -> Client {
+        if self.in_process.is_some() {
+            return Client::with_token(self.channel().await, token).expect("token header");
+        }
         self.options()
-            .token(Some(Token::new(token)))
+            .token(token.cloned())
             .connect()
             .await
             .expect("connect")
@@ -290,6 +357,9 @@ impl Drop for TestServer {
         if let Some(mut child) = self.child.take() {
             let _ = child.kill();
             let _ = child.wait();
+        }
+        if let Some(mut server) = self.in_process.take() {
+            let _ = server.stop();
         }
         if std::thread::panicking() {
             // The data dir goes with the test: print what the server complained of, so

@@ -7,6 +7,7 @@ use flotilla_tests::{TestServer, e2e_suite, error_view};
 use tonic::Code;
 
 e2e_suite!(
+    in_process,
     invalid_and_empty_names,
     unknown_parents_and_references,
     malformed_manifests_name_document_and_field,

@@ -14,6 +14,7 @@ use flotilla_tests::{TestAgent, TestServer, e2e_suite, error_view, wait_connecti
 use tonic::Code;
 
 e2e_suite!(
+    in_process,
     args = ["--demo", "--sim-pod-ready-millis", "100"],
     agent_token_hijack_is_refused,
     tokens_are_managed_by_admins,
@@ -547,6 +548,13 @@ async fn audit_log_names_token_and_role(server: &TestServer) {
         "{}",
         audit[1]
     );
+    // The peer is where the call came from: this suite's server runs in the test's
+    // process and its clients reach it through in-process pipes.
+    let peer = match server.pid() {
+        None => "peer=\"in-process\"".to_string(),
+        Some(_) => "peer=\"127.0.0.1:".to_string(),
+    };
+    assert!(audit.iter().all(|l| l.contains(&peer)), "{audit:#?}");
 }
 
 /// A whole scenario at debug level: no token, agent token or database password may

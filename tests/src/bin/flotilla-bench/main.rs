@@ -22,6 +22,8 @@
 //! it; `P2LOOP=n` then reads the `all` tree n times (alternating with etcd's read
 //! when `P2ETCD` is set), `P5LOOP=n` runs P5 n times, and
 //! `P5CHANGES=1` lists every change of P5 (subscribers, first and last latencies).
+//! The unknown-names check (issue 21: 100,000 names that do not exist leave the
+//! server's RSS where it was) runs at both scales; `--names` runs it alone.
 //! `--p7`, `--p8`, `--p9`, `--p10` run that target alone (P9 on a freshly converged
 //! instance; P10 on three real Kubernetes control planes, which need FLOTILLA_KUBE_BIN:
 //! `export FLOTILLA_KUBE_BIN=$(scripts/kube/build.sh)`).
@@ -43,6 +45,7 @@ use tokio::sync::Mutex;
 mod cpu;
 mod etcd;
 mod fleet;
+mod names;
 mod p10;
 mod p5;
 mod p7;
@@ -594,6 +597,9 @@ struct Args {
     /// P10 (converging on kube-apiserver) alone; needs FLOTILLA_KUBE_BIN.
     #[arg(long)]
     p10: bool,
+    /// The unknown-names memory check alone.
+    #[arg(long)]
+    names: bool,
 }
 
 #[tokio::main]
@@ -656,7 +662,7 @@ async fn main() -> Result<()> {
 
     let etcd = Etcd::start().await?;
     eprintln!("loading etcd with the AppContext layout");
-    let context = if args.p7 || args.p8 || args.p9 || args.p10 {
+    let context = if args.p7 || args.p8 || args.p9 || args.p10 || args.names {
         String::new()
     } else {
         etcd_load(&etcd, scale).await?
@@ -674,6 +680,12 @@ async fn main() -> Result<()> {
     let (p7_only, p8_only, p9_only, p10_only) = (args.p7, args.p8, args.p9, args.p10);
     let p10_scale = if quick { p10::QUICK } else { p10::FULL };
     for (backend, label) in backends {
+        if args.names {
+            if let Err(error) = names::run(backend, label, &mut rows).await {
+                rows.push(Row::error(label, error));
+            }
+            continue;
+        }
         if p10_only || !(p7_only || p8_only || p9_only) {
             if let Err(error) = p10::run(backend, label, p10_scale, &mut rows).await {
                 rows.push(Row::error(label, error));
@@ -699,6 +711,11 @@ async fn main() -> Result<()> {
         }
         if !p7_only
             && let Err(error) = p8::run(backend, label, p8_scale, quick, &etcd, &mut rows).await
+        {
+            rows.push(Row::error(label, error));
+        }
+        if !(p7_only || p8_only)
+            && let Err(error) = names::run(backend, label, &mut rows).await
         {
             rows.push(Row::error(label, error));
         }

@@ -157,15 +157,13 @@ pub fn error_view<T: std::fmt::Debug>(result: Result<T, tonic::Status>) -> Error
 /// process (`TestServer::in_process`), for suites that never kill or signal it.
 #[macro_export]
 macro_rules! e2e_suite {
-    (in_process, $($test:ident),+ $(,)?) => {
-        $crate::e2e_suite!(in_process, args = [], $($test),+);
-    };
-    (in_process, args = $args:expr, $($test:ident),+ $(,)?) => {
+    // Each test on both backends, with a server `$start(backend, args)` gave it.
+    (@both $start:path, $args:expr, $($test:ident),+) => {
         mod sqlite {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $test() {
                 let args: &[&str] = &$args;
-                let server = $crate::TestServer::in_process($crate::Backend::Sqlite, args).await;
+                let server = $start($crate::Backend::Sqlite, args).await;
                 super::$test(&server).await;
             })+
         }
@@ -173,10 +171,16 @@ macro_rules! e2e_suite {
             $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
             async fn $test() {
                 let args: &[&str] = &$args;
-                let server = $crate::TestServer::in_process($crate::Backend::Postgres, args).await;
+                let server = $start($crate::Backend::Postgres, args).await;
                 super::$test(&server).await;
             })+
         }
+    };
+    (in_process, $($test:ident),+ $(,)?) => {
+        $crate::e2e_suite!(@both $crate::TestServer::in_process, [], $($test),+);
+    };
+    (in_process, args = $args:expr, $($test:ident),+ $(,)?) => {
+        $crate::e2e_suite!(@both $crate::TestServer::in_process, $args, $($test),+);
     };
     // Tests that start their own servers (own flags, restarts): each gets the backend.
     (backend => $($test:ident),+ $(,)?) => {
@@ -194,36 +198,10 @@ macro_rules! e2e_suite {
         }
     };
     (args = $args:expr, $($test:ident),+ $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $test() {
-                let server = $crate::TestServer::start_with($crate::Backend::Sqlite, &$args).await;
-                super::$test(&server).await;
-            })+
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $test() {
-                let server = $crate::TestServer::start_with($crate::Backend::Postgres, &$args).await;
-                super::$test(&server).await;
-            })+
-        }
+        $crate::e2e_suite!(@both $crate::TestServer::start_with, $args, $($test),+);
     };
     ($($test:ident),+ $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $test() {
-                let server = $crate::TestServer::start($crate::Backend::Sqlite).await;
-                super::$test(&server).await;
-            })+
-        }
-        mod postgres {
-            $(#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn $test() {
-                let server = $crate::TestServer::start($crate::Backend::Postgres).await;
-                super::$test(&server).await;
-            })+
-        }
+        $crate::e2e_suite!(@both $crate::TestServer::start_with, [], $($test),+);
     };
 }
 

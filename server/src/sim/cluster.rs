@@ -71,8 +71,9 @@ impl State {
         node
     }
 
-    /// Stores `object` under `key`, keeping the deployment index; returns the deployment id it leaves, if its label
-    /// moved it from another (that deployment's state changed too).
+    /// Stores `object` under `key`, keeping the deployment index; returns the
+    /// deployment id it leaves, if its label moved it from another (that deployment's
+    /// state changed too).
     fn put(&mut self, key: Key, object: SimObject) -> Option<String> {
         let left = self
             .objects

@@ -204,8 +204,8 @@ pub async fn counts_for_names(
 }
 
 /// The counts of a [`Shown::Shared`] instance (superseded, or older than another
-/// instance of its base), which its aggregates cannot answer: its rsync statuses are its own, its
-/// cluster side what the base's reports say now (counted from the rows).
+/// instance of its base), which its aggregates cannot answer: its rsync statuses are
+/// its own, its cluster side what the base's reports say now (counted from the rows).
 pub async fn counts_shared(
     conn: &mut AnyConnection,
     instance: InstanceId,

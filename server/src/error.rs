@@ -1,4 +1,4 @@
-//! The domain error type. It knows nothing about gRPC: `api::status` maps it to
+//! The domain error type. It knows nothing about gRPC: `wire::status` maps it to
 //! `tonic::Status` with `ErrorInfo`, `BadRequest`, `PreconditionFailure` and
 //! `ResourceInfo` details in one place.
 

@@ -44,3 +44,7 @@ pub mod store;
 pub mod tasks;
 pub mod vault;
 pub mod watch;
+pub mod wire;
+
+#[cfg(test)]
+mod layers;

@@ -33,7 +33,6 @@ use crate::api::container_clusters::ContainerClusterApi;
 use crate::api::lifecycle::LifecycleApi;
 use crate::api::simulator::SimulatorApi;
 use crate::api::status_api::StatusApi;
-use crate::api::status_route::StatusRoutes;
 use crate::app::Hooks;
 use crate::app::access::{Access, StoreFacts};
 use crate::app::actions::{ActionHooks, Actions};
@@ -56,6 +55,7 @@ use crate::tasks::upkeep::{StoreUpkeep, Upkeep};
 use crate::tasks::{self, Activator};
 use crate::vault::Vault;
 use crate::watch::{WatchHub, WatchOptions};
+use crate::wire::routes::StatusRoutes;
 
 /// How often the TLS files are checked for changes (SIGHUP reloads at once).
 const TLS_RELOAD_PERIOD: Duration = Duration::from_secs(2);
@@ -253,7 +253,9 @@ pub async fn serve(
     let incoming = net::incoming(listener, tls.clone(), shutdown.clone())?;
     let address: SocketAddr = incoming.address;
     if let Some(metrics) = config.metrics_listen {
-        crate::metrics::http::serve(metrics, store.clone(), shutdown.clone()).await?;
+        let store = store.clone();
+        let pools: crate::metrics::http::PoolUse = Arc::new(move || store.pool_use());
+        crate::metrics::http::serve(metrics, pools, shutdown.clone()).await?;
     }
 
     let workers = shutdown.child_token();
@@ -322,7 +324,7 @@ pub async fn serve(
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     let mut served = vec![
         <LifecycleServiceServer<LifecycleApi> as NamedService>::NAME,
-        <StatusRoutes as NamedService>::NAME,
+        <StatusRoutes<StatusApi> as NamedService>::NAME,
         <AccessServiceServer<AccessApi> as NamedService>::NAME,
         <ActionServiceServer<ActionApi> as NamedService>::NAME,
         <ContainerClusterServiceServer<ContainerClusterApi> as NamedService>::NAME,

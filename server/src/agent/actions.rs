@@ -13,11 +13,11 @@ use tokio::sync::mpsc;
 use tracing::{debug, warn};
 
 use super::hub::{AgentHub, Session};
-use crate::api::convert::{action_id, action_state_to_proto, action_to_proto, report_from_proto};
 use crate::app::actions::Actions;
 use crate::domain::action::{ActionState, Executor};
 use crate::error::Error;
 use crate::store::action::{ActionRecord, cluster_set_agent_facts};
+use crate::wire::convert::{action_id, action_state_to_proto, action_to_proto, report_from_proto};
 
 impl AgentHub {
     /// Lets sessions carry actions (attached once, after both exist).

@@ -16,8 +16,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 
 use super::backend::{ActionFailure, ClusterBackend};
-use crate::api::convert::timestamp;
 use crate::store::now_micros;
+use crate::wire::convert::timestamp;
 
 /// Finished actions remembered, at most (the oldest are forgotten first).
 const REMEMBERED: usize = 100_000;

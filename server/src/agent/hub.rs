@@ -21,7 +21,6 @@ use tokio_util::sync::CancellationToken;
 use tonic::Status;
 use tracing::{info, warn};
 
-use crate::api::convert::struct_to_json;
 use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::{Gvk, canonical_namespace};
@@ -29,6 +28,7 @@ use crate::error::{Error, Result};
 use crate::ids::TokenId;
 use crate::metrics::METRICS;
 use crate::store::Backend;
+use crate::wire::convert::struct_to_json;
 
 /// The link between the server and one cluster.
 pub struct ClusterLink {
@@ -476,7 +476,7 @@ impl AgentHub {
         for session in sessions {
             let _ = session
                 .outbound
-                .send(Err(crate::api::status::refusal(
+                .send(Err(crate::wire::status::refusal(
                     tonic::Code::Unauthenticated,
                     "TOKEN_REVOKED",
                     "the agent token was revoked or rotated",

@@ -28,11 +28,11 @@ use super::backend::ClusterBackend;
 use super::executor::ActionExecutor;
 use super::reports::Sent;
 use super::wire::{self, Incoming};
-use crate::api::convert::{json_into_struct, struct_to_json};
 use crate::domain::manifest::Gvk;
 use crate::domain::nesting::prune_nesting;
 use crate::net::LocalConnector;
 use crate::tasks::jittered;
+use crate::wire::convert::{json_into_struct, struct_to_json};
 
 /// How an agent reaches the server.
 #[derive(Clone)]
@@ -197,7 +197,7 @@ fn bundle_message<B: ClusterBackend>(
         message: Some(Up::BundleState(pb::ResourceBundleState {
             deployment_id: deployment_id.to_string(),
             resources,
-            observe_time: crate::api::convert::timestamp(crate::store::now_micros()),
+            observe_time: crate::wire::convert::timestamp(crate::store::now_micros()),
             partial: report.partial,
         })),
     })
@@ -284,7 +284,7 @@ async fn session<B: ClusterBackend>(
                     return Ok(SessionEnd::Lost("the cluster does not answer".into()));
                 }
                 let message = pb::ConnectRequest {
-                    message: Some(Up::Heartbeat(pb::Heartbeat { time: crate::api::convert::timestamp(crate::store::now_micros()) })),
+                    message: Some(Up::Heartbeat(pb::Heartbeat { time: crate::wire::convert::timestamp(crate::store::now_micros()) })),
                 };
                 if up.send(message).await.is_err() {
                     return Ok(SessionEnd::Lost("upstream closed".into()));

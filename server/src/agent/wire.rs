@@ -122,7 +122,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
-    use crate::api::convert::json_to_struct;
+    use crate::wire::convert::json_to_struct;
 
     fn nested(depth: usize) -> serde_json::Value {
         let mut value = json!("leaf");

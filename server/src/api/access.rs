@@ -8,7 +8,6 @@ use flotilla_api::v1 as pb;
 use pb::access_service_server::AccessService;
 use tonic::Request;
 
-use super::convert::{check_id, timestamp};
 use super::page::Paging;
 use super::rpc;
 use crate::app::access::{Access, NewToken};
@@ -17,6 +16,7 @@ use crate::error::{Error, Result, Violations};
 use crate::ids::TokenId;
 use crate::store::now_micros;
 use crate::store::token::TokenRecord;
+use crate::wire::convert::{check_id, timestamp};
 
 /// The default lifetime of a created token.
 pub const DEFAULT_TOKEN_TTL: Duration = Duration::from_secs(90 * 24 * 3600);

@@ -8,10 +8,6 @@ use pb::action_service_server::ActionService;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use super::convert::{
-    action_id, action_state_from_proto, action_to_proto, name, params_from_proto, parse_etag,
-    report_from_proto,
-};
 use super::page::Paging;
 use super::{check_size, request_key, rpc};
 use crate::app::RequestKey;
@@ -25,6 +21,10 @@ use crate::store::action::ActionFilter;
 use crate::watch::WatchHub;
 use crate::watch::actions::ActionWatch;
 use crate::watch::records::start;
+use crate::wire::convert::{
+    action_id, action_state_from_proto, action_to_proto, name, params_from_proto, parse_etag,
+    report_from_proto,
+};
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 type WatchStream = std::pin::Pin<

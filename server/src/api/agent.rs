@@ -15,8 +15,8 @@ use tracing::warn;
 
 use crate::agent::{AgentHub, Session};
 use crate::api::access::caller;
-use crate::api::status::refusal;
 use crate::error::Error;
+use crate::wire::status::refusal;
 
 /// The server-to-agent stream of a session.
 type ConnectStream = std::pin::Pin<
@@ -126,7 +126,7 @@ async fn beat(session: Arc<Session>, interval: Duration) {
         tokio::select! {
             () = session.closed.cancelled() => return,
             _ = ticker.tick() => {
-                let time = crate::api::convert::timestamp(crate::store::now_micros());
+                let time = crate::wire::convert::timestamp(crate::store::now_micros());
                 if session.send(Down::Heartbeat(pb::Heartbeat { time })).await.is_err() {
                     return;
                 }

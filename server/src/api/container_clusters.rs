@@ -9,11 +9,6 @@ use pb::container_cluster_service_server::ContainerClusterService;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use super::convert::{
-    check_description, check_labels, cluster_state_from_proto, cluster_to_proto,
-    container_cluster_id, container_cluster_to_proto, infra_spec_from_proto, infra_to_proto, name,
-    parse_etag, policy_from_proto, sim_infrastructure_id,
-};
 use super::page::Paging;
 use super::{request_key, rpc};
 use crate::app::container_clusters::{
@@ -28,6 +23,11 @@ use crate::ids::ContainerClusterId;
 use crate::store::container_cluster::{ClusterFilter, ClusterSpec};
 use crate::watch::WatchHub;
 use crate::watch::container_clusters::ClusterWatch;
+use crate::wire::convert::{
+    check_description, check_labels, cluster_state_from_proto, cluster_to_proto,
+    container_cluster_id, container_cluster_to_proto, infra_spec_from_proto, infra_to_proto, name,
+    parse_etag, policy_from_proto, sim_infrastructure_id,
+};
 
 /// The longest account, domain or registry field accepted, in characters.
 const MAX_FIELD_CHARS: usize = 255;

@@ -7,7 +7,6 @@ use prost::Message;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::convert::*;
 use super::page::Paging;
 use super::{request_key, rpc};
 use crate::app::cpu::off_executor;
@@ -24,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::object::Object;
 use crate::store::rsync_resource::{ResourceFilter, ResourceKey};
+use crate::wire::convert::*;
 
 /// The LifecycleService implementation.
 pub struct LifecycleApi {

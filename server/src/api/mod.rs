@@ -7,15 +7,11 @@ pub mod actions;
 pub mod agent;
 pub mod auth;
 pub mod container_clusters;
-pub mod convert;
 pub mod lifecycle;
 pub mod page;
 pub mod refusals;
 pub mod simulator;
-pub mod status;
 pub mod status_api;
-pub mod status_route;
-pub mod tree_wire;
 
 use prost::Message;
 use sha2::{Digest, Sha256};

@@ -1,6 +1,6 @@
 //! A layer in front of every service that makes each refusal carry an `ErrorInfo`.
 //!
-//! Flotilla's own errors get theirs in `api::status`; what tonic answers by itself
+//! Flotilla's own errors get theirs in `wire::status`; what tonic answers by itself
 //! does not: a request that does not decode (raw bytes, or a Struct nested past
 //! protobuf's recursion limit) came back INTERNAL "failed to decode Protobuf
 //! message", a message over the size limit OUT_OF_RANGE, a path nobody serves
@@ -18,8 +18,8 @@ use tonic::body::Body;
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
 
-use super::status::refusal;
 use crate::domain::nesting::MAX_NESTING;
+use crate::wire::status::refusal;
 
 /// The largest header list a request may carry (bytes, counted as HTTP/2 counts them:
 /// name, value and 32 per field); larger is refused RESOURCE_EXHAUSTED here.

@@ -10,7 +10,6 @@ use pb::simulator_service_server::SimulatorService;
 use tonic::{Request, Response, Status};
 
 use super::check_size;
-use super::convert::name;
 use crate::agent::AgentHub;
 use crate::app::actions::Actions;
 use crate::app::lifecycle::Lifecycle;
@@ -18,6 +17,7 @@ use crate::domain::names::CLUSTER;
 use crate::domain::resources::ConnectionMode;
 use crate::error::{Error, Result};
 use crate::infra::sim::SimIaas;
+use crate::wire::convert::name;
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 

@@ -13,20 +13,18 @@ use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
 use super::check_size;
-use super::convert::{
-    check_filters, cluster_id_and_provider, cluster_status_to_proto, conditions_to_proto, count,
-    json_into_view_struct, name, owner_name, readiness_to_proto, rsync_status_to_proto, timestamp,
-};
 use super::page::{Paging, decode_token, encode_token};
-use super::tree_wire;
-use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, StatusResult};
+use crate::app::status::{Output, StatusApp, StatusQuery};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
-use crate::store::instance::InstanceRow;
 use crate::store::rsync_resource::ResourceKey;
 use crate::watch::stream::{self, WatchRequest};
-use crate::watch::{Encoded, WatchHub, token};
+use crate::watch::{WatchHub, token};
+use crate::wire::Encoded;
+use crate::wire::convert::{check_filters, instance_to_proto, name, owner_name, status_to_proto};
+use crate::wire::routes::{EncodedStream, PreEncoded};
+use crate::wire::tree;
 
 type Rpc<T> = std::result::Result<Response<T>, Status>;
 
@@ -81,9 +79,6 @@ fn parse_output(output: i32) -> Result<Output> {
     }
 }
 
-/// A WatchStatus stream as the server writes it: encoded messages.
-pub type EncodedStream = Pin<Box<dyn Stream<Item = std::result::Result<Encoded, Status>> + Send>>;
-
 type WatchStream =
     Pin<Box<dyn Stream<Item = std::result::Result<pb::WatchStatusResponse, Status>> + Send>>;
 
@@ -93,7 +88,7 @@ impl StatusApi {
     }
 
     /// WatchStatus with messages encoded once for all subscribers (served by
-    /// [`super::status_route::StatusRoutes`]).
+    /// [`crate::wire::routes::StatusRoutes`]).
     pub async fn watch(&self, r: pb::WatchStatusRequest) -> Result<EncodedStream> {
         let owner = owner_name("name", &r.name)?;
         check_filters(&r.apps, &r.clusters, &r.resources)?;
@@ -136,7 +131,7 @@ impl StatusApi {
 
     /// A status query's answer, encoded: a page read from SQL as its message; a page
     /// read from a status tree as the message without its resources, followed by the
-    /// resources written from the tree (see [`tree_wire`]).
+    /// resources written from the tree (see [`tree`]).
     async fn status(&self, method: &str, kind: &'static Kind, args: StatusArgs) -> Result<Encoded> {
         let StatusArgs {
             name: owner,
@@ -185,11 +180,11 @@ impl StatusApi {
             .map(|key| encode_token(&scope, key))
             .unwrap_or_default();
         let tree_page = result.tree_page.take();
-        let message = to_proto(result, output, next);
+        let message = status_to_proto(result, output, next);
         let mut bytes = Vec::with_capacity(message.encoded_len());
         message.encode_raw(&mut bytes);
         if let Some(page) = &tree_page {
-            tree_wire::encode_resources(page, &mut bytes);
+            tree::encode_resources(page, &mut bytes);
         }
         tracing::debug!(
             query_us = queried.as_micros() as u64,
@@ -202,163 +197,34 @@ impl StatusApi {
     }
 }
 
-/// (dimension, value) -> count.
-pub(crate) type Counts = std::collections::BTreeMap<(String, String), i64>;
-
-/// The three count messages of `counts`; cluster and readiness counts only
-/// `with_cluster` (not for RSYNC output).
-pub(crate) fn counts_to_proto(
-    counts: &Counts,
-    with_cluster: bool,
-) -> (
-    Option<pb::RsyncStatusCounts>,
-    Option<pb::ClusterStatusCounts>,
-    Option<pb::ReadinessCounts>,
-) {
-    let c = |dimension: &str, value: &str| {
-        count(
-            counts
-                .get(&(dimension.to_string(), value.to_string()))
-                .copied()
-                .unwrap_or(0),
-        )
-    };
-    (
-        Some(pb::RsyncStatusCounts {
-            pending: c("rsync", "Pending"),
-            applied: c("rsync", "Applied"),
-            failed: c("rsync", "Failed"),
-            retrying: c("rsync", "Retrying"),
-            terminated: c("rsync", "Terminated"),
-            superseded: c("rsync", "Superseded"),
-        }),
-        with_cluster.then(|| pb::ClusterStatusCounts {
-            present: c("cluster", "Present"),
-            not_present: c("cluster", "NotPresent"),
-            unknown: c("cluster", "Unknown"),
-        }),
-        with_cluster.then(|| pb::ReadinessCounts {
-            ready: c("readiness", "Ready"),
-            not_ready: c("readiness", "NotReady"),
-        }),
-    )
-}
-
-pub(crate) fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
-    entry_into_proto(entry.clone())
-}
-
-/// [`entry_to_proto`], moving the entry's strings instead of copying them (a page
-/// converts up to 10,000 entries).
-fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
-    let object = |value: Option<serde_json::Value>| {
-        value
-            .filter(|v| v.is_object())
-            .map(|v| json_into_view_struct(v, 2))
-    };
-    pb::ResourceStatusEntry {
-        gvk: Some(pb::GroupVersionKind {
-            group: entry.key.group,
-            version: entry.version,
-            kind: entry.key.kind,
-        }),
-        name: entry.key.name,
-        namespace: entry.key.namespace,
-        metadata: entry.metadata.map(|v| json_into_view_struct(v, 2)),
-        spec: object(entry.spec),
-        status: object(entry.status),
-        rsync_status: rsync_status_to_proto(entry.rsync_status),
-        cluster_status: cluster_status_to_proto(entry.cluster_status),
-        readiness: readiness_to_proto(entry.readiness),
+#[tonic::async_trait]
+impl PreEncoded for StatusApi {
+    async fn watch(
+        &self,
+        request: Request<pb::WatchStatusRequest>,
+    ) -> std::result::Result<EncodedStream, Status> {
+        Ok(StatusApi::watch(self, check_size(request)?).await?)
     }
-}
 
-fn to_proto(result: StatusResult, output: Output, next_page_token: String) -> pb::ResourceStatus {
-    let owner = &result.owner;
-    let is_dig = owner.kind() == &DEPLOYMENT_INTENT_GROUP;
-    let mut resources: Vec<pb::AppResources> = Vec::new();
-    // The cluster (full name) of the last entry: entries come grouped by app, then
-    // cluster, so the name is split only when it changes.
-    let mut last_cluster = String::new();
-    for mut entry in result.entries {
-        let app_name = std::mem::take(&mut entry.key.app);
-        let new_app = resources.last().is_none_or(|a| a.app_name != app_name);
-        if new_app {
-            resources.push(pb::AppResources {
-                app_name,
-                clusters: Vec::new(),
-            });
-        }
-        let app = resources.last_mut().expect("just pushed");
-        if new_app || last_cluster != entry.key.cluster {
-            let cluster = std::mem::take(&mut entry.key.cluster);
-            let (id, provider) = cluster_id_and_provider(&cluster);
-            app.clusters.push(pb::ClusterResources {
-                name: id.to_string(),
-                cluster_provider: provider.to_string(),
-                resources: Vec::new(),
-            });
-            last_cluster = cluster;
-        }
-        app.clusters
-            .last_mut()
-            .expect("just pushed")
-            .resources
-            .push(entry_into_proto(entry));
+    async fn dig_status(
+        &self,
+        request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
+    ) -> std::result::Result<Encoded, Status> {
+        Ok(StatusApi::dig_status(self, check_size(request)?).await?)
     }
-    let (rsync_status, cluster_status, readiness) =
-        counts_to_proto(&result.counts, output != Output::Rsync);
-    pb::ResourceStatus {
-        name: owner.to_string(),
-        project: if is_dig {
-            owner.id_at(0).to_string()
-        } else {
-            String::new()
-        },
-        composite_app_name: if is_dig {
-            owner.id_at(1).to_string()
-        } else {
-            String::new()
-        },
-        composite_app_version: if is_dig {
-            owner.id_at(2).to_string()
-        } else {
-            String::new()
-        },
-        composite_profile_name: result.composite_profile.clone(),
-        state: result.state.clone(),
-        instance: result
-            .instance
-            .as_ref()
-            .map(|i| format!("{}/instances/{}", i.owner, i.id))
-            .unwrap_or_default(),
-        rsync_status,
-        cluster_status,
-        readiness,
-        resources,
-        conditions: conditions_to_proto(&result.conditions),
-        next_page_token,
-    }
-}
 
-fn instance_to_proto(row: &InstanceRow, current: bool) -> pb::Instance {
-    pb::Instance {
-        name: format!("{}/instances/{}", row.owner, row.id),
-        id: row.id.to_string(),
-        owner: row.owner.clone(),
-        revision: row.revision,
-        current,
-        terminated: row.terminate_time.is_some(),
-        resource_count: count(row.resource_count),
-        create_time: timestamp(row.create_time),
-        terminate_time: row.terminate_time.and_then(timestamp),
+    async fn network_status(
+        &self,
+        request: Request<pb::GetClusterNetworkStatusRequest>,
+    ) -> std::result::Result<Encoded, Status> {
+        Ok(StatusApi::network_status(self, check_size(request)?).await?)
     }
 }
 
 #[tonic::async_trait]
 impl StatusService for StatusApi {
     /// The generated form of [`StatusApi::dig_status`] (the server routes the method
-    /// there; see [`super::status_route::StatusRoutes`]).
+    /// there; see [`crate::wire::routes::StatusRoutes`]).
     async fn get_deployment_intent_group_status(
         &self,
         request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
@@ -422,7 +288,7 @@ impl StatusService for StatusApi {
         result.map(Response::new).map_err(Status::from)
     }
 
-    /// Only for a StatusServiceServer used without [`super::status_route::StatusRoutes`]
+    /// Only for a StatusServiceServer used without [`crate::wire::routes::StatusRoutes`]
     /// (the server routes WatchStatus to [`StatusApi::watch`]): the same stream,
     /// decoded back into messages.
     async fn watch_status(&self, request: Request<pb::WatchStatusRequest>) -> Rpc<WatchStream> {
@@ -435,157 +301,4 @@ impl StatusService for StatusApi {
 /// An encoded answer decoded back into its message.
 fn decoded<M: Message + Default>(encoded: Encoded) -> std::result::Result<M, Status> {
     M::decode(encoded.0).map_err(|e| Status::internal(e.to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::app::status_tree::Tree;
-    use crate::domain::readiness::{ClusterStatus, Readiness};
-    use crate::domain::status::RsyncStatus;
-    use crate::store::rsync_resource::ResourceFilter;
-
-    fn entry(
-        app: &str,
-        cluster: &str,
-        kind: &str,
-        group: &str,
-        name: &str,
-        n: usize,
-    ) -> StatusEntry {
-        StatusEntry {
-            key: ResourceKey {
-                app: app.into(),
-                cluster: format!("clusterProviders/edge/clusters/{cluster}"),
-                kind: kind.into(),
-                group: group.into(),
-                namespace: if n.is_multiple_of(3) {
-                    String::new()
-                } else {
-                    "default".into()
-                },
-                name: name.into(),
-            },
-            version: "v1".into(),
-            rsync_status: [
-                None,
-                Some(RsyncStatus::Pending),
-                Some(RsyncStatus::Applied),
-                Some(RsyncStatus::Failed),
-                Some(RsyncStatus::Retrying),
-                Some(RsyncStatus::Terminated),
-                Some(RsyncStatus::Superseded),
-            ][n % 7],
-            cluster_status: [
-                None,
-                Some(ClusterStatus::Unknown),
-                Some(ClusterStatus::NotPresent),
-                Some(ClusterStatus::Present),
-            ][n % 4],
-            readiness: [Readiness::None, Readiness::Ready, Readiness::NotReady][n % 3],
-            metadata: None,
-            spec: None,
-            status: None,
-        }
-    }
-
-    /// Entries in key order over a few apps and clusters, with every enum value and
-    /// empty and long strings.
-    fn entries() -> Vec<StatusEntry> {
-        let mut entries = Vec::new();
-        let mut n = 0;
-        for app in ["alpha", "beta", "gamma"] {
-            for cluster in ["c1", "c2", "c3"] {
-                for (kind, group) in [("ConfigMap", ""), ("Deployment", "apps")] {
-                    for i in 0..5 {
-                        n += 1;
-                        let name = format!("{app}-{}-{i}", "x".repeat(n * 7 % 200));
-                        entries.push(entry(app, cluster, kind, group, &name, n));
-                    }
-                }
-            }
-        }
-        entries.sort_by(|a, b| a.key.columns().cmp(&b.key.columns()));
-        entries
-    }
-
-    /// The `resources` prost writes for `entries` grouped as SQL pages are.
-    fn prost_bytes(entries: Vec<StatusEntry>) -> Vec<u8> {
-        let owner = ResourceName::parse(
-            &DEPLOYMENT_INTENT_GROUP,
-            "name",
-            "projects/p/compositeApps/ca/versions/v1/deploymentIntentGroups/d",
-        )
-        .unwrap();
-        let result = StatusResult {
-            owner,
-            state: String::new(),
-            composite_profile: String::new(),
-            instance: None,
-            counts: Counts::new(),
-            entries,
-            tree_page: None,
-            next: None,
-            conditions: Vec::new(),
-        };
-        let message = to_proto(result, Output::All, String::new());
-        pb::ResourceStatus {
-            resources: message.resources,
-            ..Default::default()
-        }
-        .encode_to_vec()
-    }
-
-    #[test]
-    fn tree_pages_are_written_as_prost_writes_them() {
-        let all = entries();
-        let tree = Tree::of_entries(InstanceId::new(), all.clone());
-        let filters = [
-            ResourceFilter::default(),
-            ResourceFilter {
-                apps: vec!["beta".into()],
-                ..Default::default()
-            },
-            ResourceFilter {
-                clusters: vec!["clusterProviders/edge/clusters/c2".into()],
-                ..Default::default()
-            },
-        ];
-        for filter in &filters {
-            for page_size in [1, 4, 7, 1000] {
-                let mut after: Option<ResourceKey> = None;
-                let mut pages = 0;
-                loop {
-                    let query = StatusQuery::all_page(None, page_size, after.clone());
-                    let (page, next) = tree.page(filter, &query);
-                    let expected: Vec<StatusEntry> = all
-                        .iter()
-                        .filter(|e| {
-                            after.as_ref().is_none_or(|a| e.key.columns() > a.columns())
-                                && filter.matches(&e.key.app, &e.key.cluster, &e.key.name)
-                        })
-                        .take(page_size)
-                        .cloned()
-                        .collect();
-                    assert_eq!(page.len(), expected.len());
-                    let mut bytes = Vec::new();
-                    tree_wire::encode_resources(&page, &mut bytes);
-                    assert_eq!(
-                        bytes,
-                        prost_bytes(expected.clone()),
-                        "{filter:?} {page_size}"
-                    );
-                    pages += 1;
-                    match next {
-                        Some(key) => {
-                            assert_eq!(Some(&key), expected.last().map(|e| &e.key));
-                            after = Some(key);
-                        }
-                        None => break,
-                    }
-                }
-                assert!(pages > 1 || page_size == 1000);
-            }
-        }
-    }
 }

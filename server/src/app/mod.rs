@@ -4,12 +4,14 @@
 
 pub mod access;
 pub mod actions;
+mod activator;
 pub mod container_clusters;
 pub mod cpu;
 pub mod group_commit;
 pub mod lifecycle;
 pub mod status;
-pub mod status_tree;
+
+pub use activator::Activator;
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -7,7 +7,7 @@
 //! document of 34 nested objects no longer decodes in an agent's `ApplyResource`. A
 //! document the server took and no agent could read cut that cluster's session for
 //! every tenant on it. The limit is checked once, where the input enters (the
-//! manifests' parser, the merge patches' conversion); `api::convert`'s tests hold it
+//! manifests' parser, the merge patches' conversion); `wire::convert`'s tests hold it
 //! against every message that carries a Struct.
 
 use serde_json::Value;

@@ -14,14 +14,16 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::METRICS;
-use crate::store::Store;
 
 const CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// The connections of each database pool at scrape time: (pool, open, idle).
+pub type PoolUse = Arc<dyn Fn() -> Vec<(&'static str, i64, i64)> + Send + Sync>;
 
 /// Binds `address` and serves the metrics until `shutdown`. Returns the bound address.
 pub async fn serve(
     address: SocketAddr,
-    store: Store,
+    pools: PoolUse,
     shutdown: CancellationToken,
 ) -> anyhow::Result<SocketAddr> {
     let listener = TcpListener::bind(address)
@@ -29,7 +31,6 @@ pub async fn serve(
         .map_err(|e| anyhow::anyhow!("cannot listen for metrics on {address}: {e}"))?;
     let bound = listener.local_addr()?;
     info!(address = %bound, "metrics endpoint listening (GET /metrics)");
-    let store = Arc::new(store);
     tokio::spawn(async move {
         loop {
             let accepted = tokio::select! {
@@ -43,12 +44,12 @@ pub async fn serve(
                     continue;
                 }
             };
-            let store = store.clone();
+            let pools = pools.clone();
             let shutdown = shutdown.clone();
             tokio::spawn(async move {
                 let service = hyper::service::service_fn(move |request| {
-                    let store = store.clone();
-                    async move { Ok::<_, std::convert::Infallible>(answer(&request, &store)) }
+                    let pools = pools.clone();
+                    async move { Ok::<_, std::convert::Infallible>(answer(&request, &pools)) }
                 });
                 let connection = hyper::server::conn::http1::Builder::new()
                     .serve_connection(TokioIo::new(stream), service);
@@ -62,7 +63,7 @@ pub async fn serve(
     Ok(bound)
 }
 
-fn answer(request: &Request<Incoming>, store: &Store) -> Response<Full<bytes::Bytes>> {
+fn answer(request: &Request<Incoming>, pools: &PoolUse) -> Response<Full<bytes::Bytes>> {
     let reply = |status, content_type, body: String| {
         Response::builder()
             .status(status)
@@ -85,7 +86,7 @@ fn answer(request: &Request<Incoming>, store: &Store) -> Response<Full<bytes::By
         );
     }
     // Gauges read at scrape time.
-    for (pool, open, idle) in store.pool_use() {
+    for (pool, open, idle) in pools() {
         METRICS
             .db_connections
             .with_label_values(&[pool, "open"])

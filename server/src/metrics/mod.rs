@@ -269,7 +269,9 @@ pub static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
 
 /// Seconds since the Unix epoch, for timestamp gauges.
 pub fn unix_seconds() -> i64 {
-    crate::store::now_micros() / 1_000_000
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
 
 /// Holds `n` in a gauge until released or dropped.

@@ -16,7 +16,6 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use crate::agent::{AgentHub, ClusterLink, Session};
-use crate::api::convert::json_into_struct;
 use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Outcome, StatusApp};
 use crate::error::Result;
@@ -25,6 +24,7 @@ use crate::store::cluster::cluster_list_all;
 use crate::store::rsync_resource::ResourceKey;
 use crate::store::status::{RsyncWork, rsync_work};
 use crate::tasks::jittered;
+use crate::wire::convert::json_into_struct;
 
 /// Tuning of the workers.
 #[derive(Debug, Clone)]

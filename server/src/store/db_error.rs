@@ -24,7 +24,7 @@ pub fn db_error(error: sqlx::Error) -> Error {
 }
 
 /// The prefix of the causes of `Error::Unavailable` that come from the database: the
-/// API answers those with a plain message and logs the cause (api/status.rs).
+/// API answers those with a plain message and logs the cause (wire/status.rs).
 pub const DATABASE: &str = "database: ";
 
 fn classify_db_error(error: sqlx::Error) -> Error {

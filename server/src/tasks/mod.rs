@@ -9,12 +9,13 @@ pub mod health;
 pub mod upkeep;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
+
+pub use crate::app::Activator;
 
 /// A background task.
 #[tonic::async_trait]
@@ -28,39 +29,6 @@ pub trait BackgroundTask: Send + Sync + 'static {
     /// time rather than at its period. None: at the period.
     async fn next_due(&self) -> Option<i64> {
         None
-    }
-}
-
-/// Signals a task to run before its period elapses: now (`activate`), or at a time
-/// (`schedule`: the earliest time scheduled wins until the task runs).
-#[derive(Clone)]
-pub struct Activator {
-    run: Arc<Notify>,
-    rescheduled: Arc<Notify>,
-    /// The earliest scheduled time, microseconds since the epoch (i64::MAX: none).
-    due: Arc<AtomicI64>,
-}
-
-impl Default for Activator {
-    fn default() -> Self {
-        Activator {
-            run: Arc::default(),
-            rescheduled: Arc::default(),
-            due: Arc::new(AtomicI64::new(i64::MAX)),
-        }
-    }
-}
-
-impl Activator {
-    pub fn activate(&self) {
-        self.run.notify_one();
-    }
-
-    /// Makes the task run at `at` (microseconds since the epoch) at the latest.
-    pub fn schedule(&self, at: i64) {
-        if self.due.fetch_min(at, Ordering::AcqRel) > at {
-            self.rescheduled.notify_one();
-        }
     }
 }
 

@@ -6,11 +6,11 @@ use flotilla_api::v1 as pb;
 use sqlx::AnyConnection;
 
 use super::records::{Kind, Records};
-use crate::api::convert::action_to_proto;
 use crate::app::actions::ACTIONS_TARGET;
 use crate::error::{Error, Result};
 use crate::store::action::{ActionFilter, ActionRecord, action_list};
 use crate::store::watch::{ActionChange, Event, Payload};
+use crate::wire::convert::action_to_proto;
 
 /// What a WatchActions call asks for.
 #[derive(Debug, Clone)]

@@ -7,13 +7,13 @@ use flotilla_api::v1 as pb;
 use sqlx::AnyConnection;
 
 use super::records::{Kind, Records};
-use crate::api::convert::container_cluster_to_proto;
 use crate::app::container_clusters::{CLUSTERS_TARGET, View};
 use crate::domain::container_cluster::ClusterState;
 use crate::error::{Error, Result};
 use crate::store::container_cluster::{ClusterFilter, cluster_list, cluster_vms};
 use crate::store::sim_infrastructure::cluster_infra;
 use crate::store::watch::{ActionChange, Event, Payload};
+use crate::wire::convert::container_cluster_to_proto;
 
 /// What a WatchContainerClusters call asks for.
 #[derive(Debug, Clone, Default)]

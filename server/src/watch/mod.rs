@@ -32,15 +32,16 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, RwLock, Weak};
 use std::time::Duration;
 
-use prost::bytes::{Buf, BufMut, Bytes, BytesMut};
+use prost::bytes::{BufMut, BytesMut};
 use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
 
-use crate::api::status_api::Counts;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::watch::{Event, Payload, events_after, target_revision};
+use crate::wire::Encoded;
+use crate::wire::convert::Counts;
 
 /// How long a stream that ends at shutdown waits for its client to take what it still
 /// holds (the last events, then the status).
@@ -54,7 +55,7 @@ pub(crate) fn shutting_down(resume_token: Option<String>) -> tonic::Status {
     let mut details = tonic_types::ErrorDetails::new();
     details.set_error_info(
         "SHUTTING_DOWN",
-        crate::api::status::ERROR_DOMAIN,
+        crate::wire::status::ERROR_DOMAIN,
         resume_token
             .map(|token| ("resume_token".to_string(), token))
             .into_iter()
@@ -119,55 +120,11 @@ struct Tail {
     events: VecDeque<Held>,
 }
 
-/// One encoded message of a watch stream, written to the wire as it is. Cloning shares
-/// the bytes, so a message every subscriber sends alike is encoded once.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Encoded(pub Bytes);
-
-impl Encoded {
-    /// `event` as one entry of a watch response's `events` (field 1 of every watch
-    /// response): its key, length and bytes, so a response is entries end to end.
-    pub fn entry(event: &impl prost::Message) -> Encoded {
-        let mut buf = BytesMut::with_capacity(event.encoded_len() + 8);
-        prost::encoding::message::encode(EVENTS_FIELD, event, &mut buf);
-        Encoded(buf.freeze())
-    }
-}
-
-/// The field number of `events` in every watch response message.
-pub const EVENTS_FIELD: u32 = 1;
-
 /// A response message is sent once it holds this many bytes of events (or when the
 /// subscriber has nothing more at hand): large enough that a burst is a few messages,
 /// small enough that a stream's buffered messages stay small (see the subscriber's
 /// buffer) and that clients see the first events of a burst without waiting for all.
 pub const BATCH_BYTES: usize = 16 * 1024;
-
-/// Encodes as the message it holds (the bytes already are its fields). Never decoded
-/// by the server: decoding skips every field.
-impl prost::Message for Encoded {
-    fn encode_raw(&self, buf: &mut impl BufMut) {
-        buf.put_slice(&self.0);
-    }
-
-    fn merge_field(
-        &mut self,
-        tag: u32,
-        wire_type: prost::encoding::WireType,
-        buf: &mut impl Buf,
-        ctx: prost::encoding::DecodeContext,
-    ) -> std::result::Result<(), prost::DecodeError> {
-        prost::encoding::skip_field(wire_type, tag, buf, ctx)
-    }
-
-    fn encoded_len(&self) -> usize {
-        self.0.len()
-    }
-
-    fn clear(&mut self) {
-        self.0.clear();
-    }
-}
 
 /// Output levels whose resource messages a feed event caches (ALL, DETAIL, RSYNC).
 pub const MESSAGE_LEVELS: usize = 3;

@@ -1,5 +1,7 @@
 //! Unit tests of the watch hub's feeds and segments.
 
+use prost::bytes::Bytes;
+
 use super::*;
 use crate::store::watch::Statuses;
 

@@ -34,10 +34,10 @@ use tracing::info;
 
 use self::wire::{Rule, read_string};
 use super::MAX_MESSAGE_BYTES;
-use super::status::ERROR_DOMAIN;
 use crate::app::access::{Access, FactSource, Rejection, Secret};
 use crate::domain::access::{Decision, Denial, Fact, Facts, PodRef, Principal, decide};
 use crate::net::Peer;
+use crate::wire::status::ERROR_DOMAIN;
 
 /// The auth layer.
 #[derive(Clone)]
@@ -188,7 +188,7 @@ impl Shared {
             )));
         }
         let Some(rule) = self.rules.get(&path).cloned() else {
-            return Err(Refusal::Answer(crate::api::status::refusal(
+            return Err(Refusal::Answer(crate::wire::status::refusal(
                 Code::Unimplemented,
                 "UNKNOWN_METHOD",
                 format!("this server does not serve {path}"),

@@ -22,6 +22,7 @@ use tokio::sync::Semaphore;
 pub use self::infra::NewInfra;
 use self::save::save;
 use super::{RequestKey, idempotent};
+use crate::app::Activator;
 use crate::domain::cluster_workflow::{Operation, Workflow};
 use crate::domain::container_cluster::{ClusterState, Event, Lifecycle, Verb, transition};
 use crate::error::{Error, Result};
@@ -34,7 +35,6 @@ use crate::store::container_cluster::{
 };
 use crate::store::sim_infrastructure::{InfraRecord, InfraSpec, cluster_infra};
 use crate::store::{Store, now_micros};
-use crate::tasks::Activator;
 use crate::vault::Vault;
 
 /// The target of container cluster events in the event log (one for all clusters).

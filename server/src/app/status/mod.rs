@@ -11,7 +11,6 @@ use std::sync::Arc;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::status_tree::{StatusTrees, Tree, TreePage};
 use crate::domain::conditions::{self, Condition, Severity, SummaryOptions};
 use crate::domain::lifecycle::{DigState, NetworkState};
 use crate::domain::manifest::Gvk;
@@ -45,9 +44,11 @@ use crate::store::status::{
 };
 use crate::store::watch::{Body, NewEvent, Statuses};
 use crate::store::{Backend, RowLock, Store, Tx, now_micros};
+use tree::{StatusTrees, Tree, TreePage};
 
 mod health;
 mod ingest;
+pub mod tree;
 
 pub use health::{refresh_conditions, refresh_ready_conditions};
 pub(crate) use ingest::carry_over;

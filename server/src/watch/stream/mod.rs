@@ -22,9 +22,7 @@ use tonic::Status;
 use tracing::{debug, warn};
 
 use super::token::{self, Position, TargetTokens};
-use super::{BATCH_BYTES, EVENTS_FIELD, Encoded, Feed, FeedEvent, Next, Segment, WatchHub, Whole};
-use crate::api::convert::timestamp;
-use crate::api::status_api::{Counts, counts_to_proto, entry_to_proto};
+use super::{BATCH_BYTES, Feed, FeedEvent, Next, Segment, WatchHub, Whole};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::{ClusterStatus, Readiness};
@@ -43,6 +41,9 @@ use crate::store::status::{
     rendered_reports_page,
 };
 use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, target_revision};
+use crate::wire::convert::timestamp;
+use crate::wire::convert::{Counts, counts_to_proto, entry_to_proto};
+use crate::wire::{EVENTS_FIELD, Encoded};
 
 mod events;
 mod start;

@@ -7,7 +7,10 @@
 //!   service would make each stream build and encode its own copy.
 //! - GetDeploymentIntentGroupStatus and GetClusterNetworkStatus: a page read from a
 //!   status tree is written from the tree's strings to the wire (see
-//!   `api::tree_wire`) instead of being copied into messages first.
+//!   [`super::tree`]) instead of being copied into messages first.
+//!
+//! The routes are generic over [`PreEncoded`], which the StatusService handlers
+//! implement, so the wire does not depend on the services.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -20,24 +23,54 @@ use tonic::server::{Grpc, NamedService, ServerStreamingService, UnaryService};
 use tonic::{Request, Response, Status};
 use tonic_prost::ProstCodec;
 
-use super::check_size;
-use super::status_api::{EncodedStream, StatusApi};
-use crate::watch::Encoded;
+use futures::Stream;
+use pb::status_service_server::StatusService;
+
+use super::Encoded;
 
 const WATCH_STATUS: &str = "/flotilla.v1.StatusService/WatchStatus";
 const DIG_STATUS: &str = "/flotilla.v1.StatusService/GetDeploymentIntentGroupStatus";
 const NETWORK_STATUS: &str = "/flotilla.v1.StatusService/GetClusterNetworkStatus";
 
-/// StatusService with WatchStatus routed to [`StatusApi::watch`] and the two status
-/// queries to [`StatusApi::dig_status`] and [`StatusApi::network_status`].
-#[derive(Clone)]
-pub struct StatusRoutes {
-    api: Arc<StatusApi>,
-    generated: StatusServiceServer<StatusApi>,
+/// A stream of already encoded WatchStatus responses.
+pub type EncodedStream =
+    std::pin::Pin<Box<dyn Stream<Item = std::result::Result<Encoded, Status>> + Send>>;
+
+/// The StatusService methods answered already encoded.
+#[tonic::async_trait]
+pub trait PreEncoded: StatusService {
+    async fn watch(
+        &self,
+        request: Request<pb::WatchStatusRequest>,
+    ) -> Result<EncodedStream, Status>;
+    async fn dig_status(
+        &self,
+        request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
+    ) -> Result<Encoded, Status>;
+    async fn network_status(
+        &self,
+        request: Request<pb::GetClusterNetworkStatusRequest>,
+    ) -> Result<Encoded, Status>;
 }
 
-impl StatusRoutes {
-    pub fn new(api: StatusApi) -> Self {
+/// StatusService with WatchStatus routed to [`PreEncoded::watch`] and the two status
+/// queries to [`PreEncoded::dig_status`] and [`PreEncoded::network_status`].
+pub struct StatusRoutes<S> {
+    api: Arc<S>,
+    generated: StatusServiceServer<S>,
+}
+
+impl<S> Clone for StatusRoutes<S> {
+    fn clone(&self) -> Self {
+        Self {
+            api: self.api.clone(),
+            generated: self.generated.clone(),
+        }
+    }
+}
+
+impl<S: PreEncoded> StatusRoutes<S> {
+    pub fn new(api: S) -> Self {
         let api = Arc::new(api);
         Self {
             generated: StatusServiceServer::from_arc(api.clone()),
@@ -46,11 +79,11 @@ impl StatusRoutes {
     }
 }
 
-impl NamedService for StatusRoutes {
-    const NAME: &'static str = <StatusServiceServer<StatusApi> as NamedService>::NAME;
+impl<S: PreEncoded> NamedService for StatusRoutes<S> {
+    const NAME: &'static str = <StatusServiceServer<S> as NamedService>::NAME;
 }
 
-impl Service<http::Request<Body>> for StatusRoutes {
+impl<S: PreEncoded> Service<http::Request<Body>> for StatusRoutes<S> {
     type Response = http::Response<Body>;
     type Error = Infallible;
     type Future = BoxFuture<Self::Response, Self::Error>;
@@ -82,25 +115,22 @@ impl Service<http::Request<Body>> for StatusRoutes {
     }
 }
 
-struct WatchStatus(Arc<StatusApi>);
+struct WatchStatus<S>(Arc<S>);
 
-impl ServerStreamingService<pb::WatchStatusRequest> for WatchStatus {
+impl<S: PreEncoded> ServerStreamingService<pb::WatchStatusRequest> for WatchStatus<S> {
     type Response = Encoded;
     type ResponseStream = EncodedStream;
     type Future = BoxFuture<Response<EncodedStream>, Status>;
 
     fn call(&mut self, request: Request<pb::WatchStatusRequest>) -> Self::Future {
         let api = self.0.clone();
-        Box::pin(async move {
-            let r = check_size(request)?;
-            Ok(Response::new(api.watch(r).await?))
-        })
+        Box::pin(async move { Ok(Response::new(api.watch(request).await?)) })
     }
 }
 
-struct DigStatus(Arc<StatusApi>);
+struct DigStatus<S>(Arc<S>);
 
-impl UnaryService<pb::GetDeploymentIntentGroupStatusRequest> for DigStatus {
+impl<S: PreEncoded> UnaryService<pb::GetDeploymentIntentGroupStatusRequest> for DigStatus<S> {
     type Response = Encoded;
     type Future = BoxFuture<Response<Encoded>, Status>;
 
@@ -109,24 +139,18 @@ impl UnaryService<pb::GetDeploymentIntentGroupStatusRequest> for DigStatus {
         request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
     ) -> Self::Future {
         let api = self.0.clone();
-        Box::pin(async move {
-            let r = check_size(request)?;
-            Ok(Response::new(api.dig_status(r).await?))
-        })
+        Box::pin(async move { Ok(Response::new(api.dig_status(request).await?)) })
     }
 }
 
-struct NetworkStatus(Arc<StatusApi>);
+struct NetworkStatus<S>(Arc<S>);
 
-impl UnaryService<pb::GetClusterNetworkStatusRequest> for NetworkStatus {
+impl<S: PreEncoded> UnaryService<pb::GetClusterNetworkStatusRequest> for NetworkStatus<S> {
     type Response = Encoded;
     type Future = BoxFuture<Response<Encoded>, Status>;
 
     fn call(&mut self, request: Request<pb::GetClusterNetworkStatusRequest>) -> Self::Future {
         let api = self.0.clone();
-        Box::pin(async move {
-            let r = check_size(request)?;
-            Ok(Response::new(api.network_status(r).await?))
-        })
+        Box::pin(async move { Ok(Response::new(api.network_status(request).await?)) })
     }
 }

@@ -25,7 +25,7 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use super::status::{StatusApp, StatusEntry, StatusQuery};
+use super::{StatusApp, StatusEntry, StatusQuery};
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;

@@ -12,7 +12,7 @@ use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint, k
 use super::convert::{
     cluster_id_and_provider, cluster_status_to_proto, readiness_to_proto, rsync_status_to_proto,
 };
-use crate::app::status_tree::{EntryRef, TreePage};
+use crate::app::status::tree::{EntryRef, TreePage};
 
 /// `ResourceStatus.resources`.
 const RESOURCES: u32 = 11;
@@ -189,5 +189,166 @@ fn put_enum(tag: u32, value: i32, buf: &mut Vec<u8>) {
     if value != 0 {
         encode_key(tag, WireType::Varint, buf);
         encode_varint(value as u64, buf);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use flotilla_api::v1 as pb;
+    use prost::Message;
+
+    use super::*;
+    use crate::app::status::tree::Tree;
+    use crate::app::status::{Output, StatusEntry, StatusQuery, StatusResult};
+    use crate::domain::names::{DEPLOYMENT_INTENT_GROUP, ResourceName};
+    use crate::domain::readiness::{ClusterStatus, Readiness};
+    use crate::domain::status::RsyncStatus;
+    use crate::ids::InstanceId;
+    use crate::store::rsync_resource::ResourceFilter;
+    use crate::store::rsync_resource::ResourceKey;
+    use crate::wire::convert::{Counts, status_to_proto};
+
+    fn entry(
+        app: &str,
+        cluster: &str,
+        kind: &str,
+        group: &str,
+        name: &str,
+        n: usize,
+    ) -> StatusEntry {
+        StatusEntry {
+            key: ResourceKey {
+                app: app.into(),
+                cluster: format!("clusterProviders/edge/clusters/{cluster}"),
+                kind: kind.into(),
+                group: group.into(),
+                namespace: if n.is_multiple_of(3) {
+                    String::new()
+                } else {
+                    "default".into()
+                },
+                name: name.into(),
+            },
+            version: "v1".into(),
+            rsync_status: [
+                None,
+                Some(RsyncStatus::Pending),
+                Some(RsyncStatus::Applied),
+                Some(RsyncStatus::Failed),
+                Some(RsyncStatus::Retrying),
+                Some(RsyncStatus::Terminated),
+                Some(RsyncStatus::Superseded),
+            ][n % 7],
+            cluster_status: [
+                None,
+                Some(ClusterStatus::Unknown),
+                Some(ClusterStatus::NotPresent),
+                Some(ClusterStatus::Present),
+            ][n % 4],
+            readiness: [Readiness::None, Readiness::Ready, Readiness::NotReady][n % 3],
+            metadata: None,
+            spec: None,
+            status: None,
+        }
+    }
+
+    /// Entries in key order over a few apps and clusters, with every enum value and
+    /// empty and long strings.
+    fn entries() -> Vec<StatusEntry> {
+        let mut entries = Vec::new();
+        let mut n = 0;
+        for app in ["alpha", "beta", "gamma"] {
+            for cluster in ["c1", "c2", "c3"] {
+                for (kind, group) in [("ConfigMap", ""), ("Deployment", "apps")] {
+                    for i in 0..5 {
+                        n += 1;
+                        let name = format!("{app}-{}-{i}", "x".repeat(n * 7 % 200));
+                        entries.push(entry(app, cluster, kind, group, &name, n));
+                    }
+                }
+            }
+        }
+        entries.sort_by(|a, b| a.key.columns().cmp(&b.key.columns()));
+        entries
+    }
+
+    /// The `resources` prost writes for `entries` grouped as SQL pages are.
+    fn prost_bytes(entries: Vec<StatusEntry>) -> Vec<u8> {
+        let owner = ResourceName::parse(
+            &DEPLOYMENT_INTENT_GROUP,
+            "name",
+            "projects/p/compositeApps/ca/versions/v1/deploymentIntentGroups/d",
+        )
+        .unwrap();
+        let result = StatusResult {
+            owner,
+            state: String::new(),
+            composite_profile: String::new(),
+            instance: None,
+            counts: Counts::new(),
+            entries,
+            tree_page: None,
+            next: None,
+            conditions: Vec::new(),
+        };
+        let message = status_to_proto(result, Output::All, String::new());
+        pb::ResourceStatus {
+            resources: message.resources,
+            ..Default::default()
+        }
+        .encode_to_vec()
+    }
+
+    #[test]
+    fn tree_pages_are_written_as_prost_writes_them() {
+        let all = entries();
+        let tree = Tree::of_entries(InstanceId::new(), all.clone());
+        let filters = [
+            ResourceFilter::default(),
+            ResourceFilter {
+                apps: vec!["beta".into()],
+                ..Default::default()
+            },
+            ResourceFilter {
+                clusters: vec!["clusterProviders/edge/clusters/c2".into()],
+                ..Default::default()
+            },
+        ];
+        for filter in &filters {
+            for page_size in [1, 4, 7, 1000] {
+                let mut after: Option<ResourceKey> = None;
+                let mut pages = 0;
+                loop {
+                    let query = StatusQuery::all_page(None, page_size, after.clone());
+                    let (page, next) = tree.page(filter, &query);
+                    let expected: Vec<StatusEntry> = all
+                        .iter()
+                        .filter(|e| {
+                            after.as_ref().is_none_or(|a| e.key.columns() > a.columns())
+                                && filter.matches(&e.key.app, &e.key.cluster, &e.key.name)
+                        })
+                        .take(page_size)
+                        .cloned()
+                        .collect();
+                    assert_eq!(page.len(), expected.len());
+                    let mut bytes = Vec::new();
+                    encode_resources(&page, &mut bytes);
+                    assert_eq!(
+                        bytes,
+                        prost_bytes(expected.clone()),
+                        "{filter:?} {page_size}"
+                    );
+                    pages += 1;
+                    match next {
+                        Some(key) => {
+                            assert_eq!(Some(&key), expected.last().map(|e| &e.key));
+                            after = Some(key);
+                        }
+                        None => break,
+                    }
+                }
+                assert!(pages > 1 || page_size == 1000);
+            }
+        }
     }
 }

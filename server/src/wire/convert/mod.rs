@@ -23,6 +23,7 @@ mod action;
 mod container_cluster;
 mod network;
 mod resources;
+mod status;
 
 use std::collections::BTreeMap;
 
@@ -33,6 +34,7 @@ pub use network::*;
 use prost_types::{FieldMask, Timestamp, value::Kind as ValueKind};
 pub use resources::*;
 use serde_json::Value;
+pub use status::*;
 
 use crate::domain::manifest::{check_dns_label, check_dns_subdomain, check_kind};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName, validate_id};
@@ -139,13 +141,13 @@ pub fn id(field: &str, value: &str) -> Result<()> {
     validate_id(value).map_err(|why| Error::invalid(field, why))
 }
 
-pub(super) fn check_id(violations: &mut Violations, field: &str, value: &str) {
+pub fn check_id(violations: &mut Violations, field: &str, value: &str) {
     if let Err(why) = validate_id(value) {
         violations.add(field, why);
     }
 }
 
-pub(super) fn check_description(violations: &mut Violations, field: &str, value: &str) {
+pub fn check_description(violations: &mut Violations, field: &str, value: &str) {
     if value.chars().count() > MAX_DESCRIPTION_CHARS {
         violations.add(
             field,
@@ -156,11 +158,7 @@ pub(super) fn check_description(violations: &mut Violations, field: &str, value:
 
 /// Kubernetes label syntax: keys are `[prefix/]name`, names and values at most 63
 /// characters of `[A-Za-z0-9._-]` starting and ending alphanumeric (values may be empty).
-pub(super) fn check_labels(
-    violations: &mut Violations,
-    field: &str,
-    labels: &BTreeMap<String, String>,
-) {
+pub fn check_labels(violations: &mut Violations, field: &str, labels: &BTreeMap<String, String>) {
     if labels.len() > MAX_LABELS {
         violations.add(field, format!("at most {MAX_LABELS} labels"));
     }
@@ -344,7 +342,7 @@ pub fn json_to_struct(value: &Value) -> prost_types::Struct {
 // Manifest patches
 // ---------------------------------------------------------------------------------
 
-pub(super) fn patches_from_proto(
+pub fn patches_from_proto(
     violations: &mut Violations,
     field: &str,
     patches: &[pb::ManifestPatch],
@@ -400,7 +398,7 @@ pub(super) fn patches_from_proto(
         .collect()
 }
 
-pub(super) fn patches_to_proto(patches: &[ManifestPatch]) -> Vec<pb::ManifestPatch> {
+pub fn patches_to_proto(patches: &[ManifestPatch]) -> Vec<pb::ManifestPatch> {
     patches
         .iter()
         .map(|p| pb::ManifestPatch {

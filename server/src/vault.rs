@@ -16,7 +16,7 @@ use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 
 use crate::error::{Error, Result};
-use crate::store::{Store, db_error};
+use crate::store::Store;
 
 /// What the check value seals, under the AAD `CHECK_CONTEXT`.
 const CHECK_PLAINTEXT: &[u8] = b"flotilla credentials key check";
@@ -86,8 +86,7 @@ impl Vault {
                 )
                 .bind(sealed)
                 .execute(store.pool())
-                .await
-                .map_err(db_error)?;
+                .await?;
             }
         }
         Ok(vault)
@@ -135,7 +134,7 @@ async fn check_value(store: &Store) -> Result<Option<String>> {
     sqlx::query_scalar("SELECT sealed FROM vault_check WHERE id = 1")
         .fetch_optional(store.pool())
         .await
-        .map_err(db_error)
+        .map_err(Error::from)
 }
 
 fn parse_key(text: &str) -> std::result::Result<[u8; 32], &'static str> {

@@ -11,7 +11,7 @@ use sqlx::Any;
 use sqlx::pool::PoolConnection;
 
 use super::slots::WritePermit;
-use super::{Signals, Store, db_error, watch};
+use super::{Signals, Store, watch};
 use crate::error::Result;
 
 /// A connection for autocommitted writes, holding a write slot.
@@ -26,7 +26,7 @@ impl Store {
     /// (`urgent`: ahead of the ordinary writers waiting for one).
     pub async fn autocommit(&self, urgent: bool) -> Result<Autocommit> {
         let slot = self.write_slot(urgent).await;
-        let conn = self.pool.acquire().await.map_err(db_error)?;
+        let conn = self.pool.acquire().await?;
         Ok(Autocommit {
             conn,
             _write_slot: slot,

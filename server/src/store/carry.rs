@@ -7,10 +7,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use sqlx::Row;
 
+use super::Tx;
 use super::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_each_page_of,
 };
-use super::{Tx, db_error};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -198,11 +198,10 @@ async fn document_manifests(
     )
     .bind(instance.to_string())
     .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter()
         .map(|r| {
-            let get = |c: &str| r.try_get::<String, _>(c).map_err(db_error);
+            let get = |c: &str| r.try_get::<String, _>(c).map_err(Error::from);
             let (lo, hi) = (get("lo")?, get("hi")?);
             Ok((
                 (
@@ -230,18 +229,13 @@ async fn applied_pairs(
     )
     .bind(instance.to_string())
     .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     let mut wholly: BTreeMap<(String, String), bool> = BTreeMap::new();
     let mut totals: HashMap<String, i64> = HashMap::new();
     for r in &rows {
-        let value: String = r.try_get("value").map_err(db_error)?;
-        let pair: (String, String) = (
-            r.try_get("app").map_err(db_error)?,
-            r.try_get("cluster").map_err(db_error)?,
-        );
-        *totals.entry(pair.0.clone()).or_default() +=
-            r.try_get::<i64, _>("count").map_err(db_error)?;
+        let value: String = r.try_get("value")?;
+        let pair: (String, String) = (r.try_get("app")?, r.try_get("cluster")?);
+        *totals.entry(pair.0.clone()).or_default() += r.try_get::<i64, _>("count")?;
         *wholly.entry(pair).or_insert(true) &= value == RsyncStatus::Applied.as_str();
     }
     let pairs = wholly
@@ -300,7 +294,7 @@ async fn copy_applied(
     for value in binds {
         query = query.bind(value);
     }
-    let done = query.execute(&mut **tx).await.map_err(db_error)?;
+    let done = query.execute(&mut **tx).await?;
     Ok(done.rows_affected())
 }
 
@@ -329,8 +323,7 @@ async fn count_copied(tx: &mut Tx, instance: InstanceId) -> Result<()> {
     .bind(&id)
     .bind(RsyncStatus::Applied.as_str())
     .execute(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     sqlx::query(
         "INSERT INTO status_totals (instance_id, dimension, value, count) \
          SELECT instance_id, dimension, value, CAST(SUM(count) AS BIGINT) FROM status_counts \
@@ -340,8 +333,7 @@ async fn count_copied(tx: &mut Tx, instance: InstanceId) -> Result<()> {
     )
     .bind(&id)
     .execute(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(())
 }
 
@@ -360,8 +352,7 @@ pub async fn record_carried(tx: &mut Tx, instance: InstanceId, carried: i64) -> 
         .bind(carried)
         .bind(instance.to_string())
         .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }
 
@@ -370,10 +361,9 @@ pub async fn instance_carried(conn: &mut sqlx::AnyConnection, instance: Instance
     let row = sqlx::query("SELECT carried FROM instances WHERE id = $1")
         .bind(instance.to_string())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     match row {
-        Some(row) => row.try_get("carried").map_err(db_error),
+        Some(row) => row.try_get("carried").map_err(Error::from),
         None => Ok(0),
     }
 }
@@ -387,8 +377,7 @@ pub async fn carried_keys(tx: &mut Tx, instance: InstanceId) -> Result<Vec<Resou
     )
     .bind(instance.to_string())
     .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter().map(ResourceKey::decode).collect()
 }
 
@@ -412,14 +401,13 @@ pub async fn start_counts(
     }
     query
         .fetch_all(conn)
-        .await
-        .map_err(db_error)?
+        .await?
         .iter()
         .map(|row| {
             Ok((
-                row.try_get("cluster_status").map_err(db_error)?,
-                row.try_get("readiness").map_err(db_error)?,
-                row.try_get("n").map_err(db_error)?,
+                row.try_get("cluster_status")?,
+                row.try_get("readiness")?,
+                row.try_get("n")?,
             ))
         })
         .collect()

@@ -2,7 +2,6 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::db_error;
 use crate::error::Result;
 
 /// Records the connectivity of a cluster; returns whether it changed.
@@ -16,8 +15,7 @@ pub async fn cluster_set_connectivity(
             .bind(connectivity)
             .bind(cluster)
             .execute(conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -26,12 +24,10 @@ pub async fn cluster_connectivity(conn: &mut AnyConnection, cluster: &str) -> Re
     let row = sqlx::query("SELECT connectivity FROM clusters WHERE name = $1")
         .bind(cluster)
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(row
         .map(|r| r.try_get::<String, _>("connectivity"))
-        .transpose()
-        .map_err(db_error)?
+        .transpose()?
         .unwrap_or_else(|| "Unknown".to_string()))
 }
 
@@ -49,8 +45,7 @@ pub async fn cluster_spec(
     let body: Option<String> = sqlx::query_scalar("SELECT body FROM clusters WHERE name = $1")
         .bind(cluster)
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     body.map(|body| {
         serde_json::from_str(&body)
             .map_err(|e| crate::error::Error::internal(format!("stored cluster {cluster}: {e}")))

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, fetch_all, fetch_optional, placeholders};
+use super::{fetch_all, fetch_optional, placeholders};
 use crate::domain::cluster_workflow::Observed;
 use crate::domain::conditions::Condition;
 use crate::domain::container_cluster::{ClusterState, Desired, Lifecycle};
@@ -130,8 +130,8 @@ fn desired_text(desired: Desired) -> &'static str {
 }
 
 fn from_row(row: &AnyRow) -> Result<ContainerClusterRecord> {
-    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
-    let int = |column: &str| -> Result<i64> { row.try_get(column).map_err(db_error) };
+    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(Error::from) };
+    let int = |column: &str| -> Result<i64> { row.try_get(column).map_err(Error::from) };
     let bad = |what: &str, value: &str| Error::internal(format!("stored {what} {value:?}"));
     let id = text("id")?;
     let state = text("state")?;
@@ -161,8 +161,8 @@ fn from_row(row: &AnyRow) -> Result<ContainerClusterRecord> {
         },
         spec: serde_json::from_str(&spec).map_err(|_| bad("spec", &spec))?,
         status: serde_json::from_str(&status).map_err(|_| bad("status", &status))?,
-        operation: row.try_get("operation").map_err(db_error)?,
-        next_run: row.try_get("next_run").map_err(db_error)?,
+        operation: row.try_get("operation")?,
+        next_run: row.try_get("next_run")?,
         generation: int("generation")?,
         create_time: int("create_time")?,
         update_time: int("update_time")?,
@@ -198,8 +198,7 @@ pub async fn cluster_insert(conn: &mut AnyConnection, c: &ContainerClusterRecord
         .bind(c.create_time)
         .bind(c.update_time)
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }
 
@@ -240,8 +239,7 @@ pub async fn cluster_update(
     .bind(c.id.to_string())
     .bind(expected)
     .execute(conn)
-    .await
-    .map_err(db_error)?
+    .await?
     .rows_affected();
     Ok(changed == 1)
 }
@@ -315,13 +313,13 @@ pub async fn cluster_due(
 }
 
 fn vm_from_row(row: &AnyRow) -> Result<(String, ClusterVm)> {
-    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
+    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(Error::from) };
     Ok((
         text("cluster_id")?,
         ClusterVm {
             vm_id: text("vm_id")?,
             name: text("name")?,
-            ordinal: row.try_get("ordinal").map_err(db_error)?,
+            ordinal: row.try_get("ordinal")?,
             observed: {
                 let observed = text("observed")?;
                 Observed::parse(&observed)
@@ -376,8 +374,7 @@ pub async fn cluster_vm_put(
     .bind(vm.observed.as_str())
     .bind(&vm.ip_address)
     .execute(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(())
 }
 
@@ -391,8 +388,7 @@ pub async fn cluster_vm_remove(
         .bind(cluster.to_string())
         .bind(vm_id)
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }
 
@@ -409,8 +405,7 @@ pub async fn cluster_details_put(
     .bind(cluster.to_string())
     .bind(sealed)
     .execute(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(())
 }
 
@@ -423,5 +418,5 @@ pub async fn cluster_details_get(
         .bind(cluster.to_string())
         .fetch_optional(conn)
         .await
-        .map_err(db_error)
+        .map_err(Error::from)
 }

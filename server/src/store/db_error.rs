@@ -23,6 +23,13 @@ pub fn db_error(error: sqlx::Error) -> Error {
     mapped
 }
 
+/// `?` on a database result translates its error with [`db_error`].
+impl From<sqlx::Error> for Error {
+    fn from(error: sqlx::Error) -> Self {
+        db_error(error)
+    }
+}
+
 /// The prefix of the causes of `Error::Unavailable` that come from the database: the
 /// API answers those with a plain message and logs the cause (wire/status.rs).
 pub const DATABASE: &str = "database: ";

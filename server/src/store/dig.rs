@@ -3,8 +3,8 @@
 
 use sqlx::{AnyConnection, Row};
 
+use super::now_micros;
 use super::object::{ExtraValue, Object, object_insert};
-use super::{db_error, now_micros};
 use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::DigState;
 use crate::domain::names::ResourceName;
@@ -46,14 +46,14 @@ pub async fn dig_insert(conn: &mut AnyConnection, object: &Object<DigSpec>) -> R
 }
 
 fn decode_status(row: &sqlx::any::AnyRow) -> Result<DigStatus> {
-    let state: String = row.try_get("state").map_err(db_error)?;
-    let current: String = row.try_get("current_instance").map_err(db_error)?;
-    let conditions: String = row.try_get("conditions").map_err(db_error)?;
+    let state: String = row.try_get("state")?;
+    let current: String = row.try_get("current_instance")?;
+    let conditions: String = row.try_get("conditions")?;
     Ok(DigStatus {
         conditions: serde_json::from_str(&conditions).map_err(Error::internal)?,
         state: state.parse().map_err(Error::internal)?,
-        revision: row.try_get("revision").map_err(db_error)?,
-        approved_hash: row.try_get("approved_hash").map_err(db_error)?,
+        revision: row.try_get("revision")?,
+        approved_hash: row.try_get("approved_hash")?,
         current_instance: if current.is_empty() {
             None
         } else {
@@ -75,8 +75,7 @@ pub async fn dig_status(
     let row = sqlx::query(&sql)
         .bind(name.to_string())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     row.map(|r| decode_status(&r)).transpose()
 }
 
@@ -122,10 +121,9 @@ pub async fn dig_update_state(
         .bind(expected.as_str())
         .bind(change.revision_read.unwrap_or(-1))
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     if let Some(row) = row {
-        row.try_get("revision").map_err(db_error)
+        row.try_get("revision").map_err(Error::from)
     } else {
         Err(Error::Aborted {
             reason: "CONCURRENT_TRANSITION",
@@ -153,12 +151,11 @@ pub async fn dig_list_users(
         .bind(version)
         .bind(composite_profile.unwrap_or_default())
         .fetch_all(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     rows.iter()
         .map(|row| {
-            let name: String = row.try_get("name").map_err(db_error)?;
-            let state: String = row.try_get("state").map_err(db_error)?;
+            let name: String = row.try_get("name")?;
+            let state: String = row.try_get("state")?;
             Ok((name, state.parse().map_err(Error::internal)?))
         })
         .collect()
@@ -175,14 +172,13 @@ pub async fn placement_intent_using_provider(
         sqlx::query("SELECT name, body FROM placement_intents WHERE body LIKE $1 ORDER BY name")
             .bind(format!("%\"{provider}\"%"))
             .fetch_all(conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     for row in rows {
-        let body: String = row.try_get("body").map_err(db_error)?;
+        let body: String = row.try_get("body")?;
         let spec: crate::domain::resources::PlacementIntentSpec =
             serde_json::from_str(&body).map_err(Error::internal)?;
         if spec.cluster_provider == provider {
-            return Ok(Some(row.try_get("name").map_err(db_error)?));
+            return Ok(Some(row.try_get("name")?));
         }
     }
     Ok(None)
@@ -198,7 +194,6 @@ pub async fn dig_set_conditions(
         .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
         .bind(name)
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }

@@ -4,7 +4,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::watch::NewEvent;
-use super::{Tx, db_error, now_micros};
+use super::{Tx, now_micros};
 use crate::error::Result;
 
 /// The lifecycle state a watch reports when its target was deleted.
@@ -39,11 +39,9 @@ pub async fn history_append(
     )
     .bind(owner)
     .fetch_optional(&mut **tx)
-    .await
-    .map_err(db_error)?
+    .await?
     .map(|r| r.try_get("instance"))
-    .transpose()
-    .map_err(db_error)?
+    .transpose()?
     .unwrap_or_default();
     let current = if instance.is_empty() {
         previous.clone()
@@ -63,8 +61,7 @@ pub async fn history_append(
     .bind(now_micros())
     .bind(revision)
     .execute(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(())
 }
 
@@ -76,15 +73,14 @@ pub async fn history_list(conn: &mut AnyConnection, owner: &str) -> Result<Vec<H
     )
     .bind(owner)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter()
         .map(|row| {
             Ok(HistoryEntry {
-                state: row.try_get("state").map_err(db_error)?,
-                instance: row.try_get("instance").map_err(db_error)?,
-                time: row.try_get("time").map_err(db_error)?,
-                revision: row.try_get("revision").map_err(db_error)?,
+                state: row.try_get("state")?,
+                instance: row.try_get("instance")?,
+                time: row.try_get("time")?,
+                revision: row.try_get("revision")?,
             })
         })
         .collect()
@@ -97,7 +93,6 @@ pub async fn history_delete(tx: &mut Tx, owner: &str) -> Result<()> {
     sqlx::query("DELETE FROM lifecycle_history WHERE owner = $1")
         .bind(owner)
         .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }

@@ -11,7 +11,7 @@ use super::status::{
     CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_bulk_transition_unannounced,
     rsync_let_go_unapplied,
 };
-use super::{Backend, Tx, db_error, now_micros};
+use super::{Backend, Tx, now_micros};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -38,17 +38,17 @@ pub struct InstanceRow {
 const INSTANCE_COLUMNS: &str = "id, owner, revision, resource_count, create_time, terminate_time, deployment_base, content_digest";
 
 fn decode_instance(row: &sqlx::any::AnyRow) -> Result<InstanceRow> {
-    let id: String = row.try_get("id").map_err(db_error)?;
-    let base: String = row.try_get("deployment_base").map_err(db_error)?;
+    let id: String = row.try_get("id")?;
+    let base: String = row.try_get("deployment_base")?;
     Ok(InstanceRow {
         id: id.parse().map_err(Error::internal)?,
-        owner: row.try_get("owner").map_err(db_error)?,
-        revision: row.try_get("revision").map_err(db_error)?,
-        resource_count: row.try_get("resource_count").map_err(db_error)?,
-        create_time: row.try_get("create_time").map_err(db_error)?,
-        terminate_time: row.try_get("terminate_time").map_err(db_error)?,
+        owner: row.try_get("owner")?,
+        revision: row.try_get("revision")?,
+        resource_count: row.try_get("resource_count")?,
+        create_time: row.try_get("create_time")?,
+        terminate_time: row.try_get("terminate_time")?,
         base: base.parse().map_err(Error::internal)?,
-        content_digest: row.try_get("content_digest").map_err(db_error)?,
+        content_digest: row.try_get("content_digest")?,
     })
 }
 
@@ -70,8 +70,7 @@ pub async fn instance_insert(
     .bind(instance.base.to_string())
     .bind(&instance.content_digest)
     .execute(&mut *conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     // rsync stops acting on the owner's older instances.
     sqlx::query(
         "UPDATE instances SET superseded = 1 WHERE owner = $1 AND id <> $2 AND superseded = 0",
@@ -79,15 +78,13 @@ pub async fn instance_insert(
     .bind(&instance.owner)
     .bind(instance.id.to_string())
     .execute(&mut *conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     for cluster in clusters {
         sqlx::query("INSERT INTO instance_clusters (instance_id, cluster) VALUES ($1, $2)")
             .bind(instance.id.to_string())
             .bind(cluster)
             .execute(&mut *conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     }
     Ok(())
 }
@@ -100,8 +97,7 @@ pub async fn instance_terminate(conn: &mut AnyConnection, id: InstanceId) -> Res
     .bind(now_micros())
     .bind(id.to_string())
     .execute(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(())
 }
 
@@ -115,8 +111,7 @@ pub async fn instance_find(
     ))
     .bind(id.to_string())
     .fetch_optional(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     row.as_ref().map(decode_instance).transpose()
 }
 
@@ -132,8 +127,7 @@ pub async fn instance_of_base(
     ))
     .bind(base.to_string())
     .fetch_optional(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     row.as_ref().map(decode_instance).transpose()
 }
 
@@ -151,8 +145,7 @@ pub async fn instance_expire(tx: &mut Tx, owner: &str, keep: usize) -> Result<us
     )
     .bind(owner)
     .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     // The current instance counts towards `keep`; ids are UUID v7, newest last.
     let expired: Vec<String> = ids
         .into_iter()
@@ -185,8 +178,7 @@ async fn delete_instances(tx: &mut Tx, selection: &str, value: &str) -> Result<(
     ))
     .bind(value)
     .execute(&mut *conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     for table in [
         "status_counts",
         "status_totals",
@@ -197,17 +189,12 @@ async fn delete_instances(tx: &mut Tx, selection: &str, value: &str) -> Result<(
         let sql = format!(
             "DELETE FROM {table} WHERE instance_id IN (SELECT id FROM instances WHERE {selection})"
         );
-        sqlx::query(&sql)
-            .bind(value)
-            .execute(&mut *conn)
-            .await
-            .map_err(db_error)?;
+        sqlx::query(&sql).bind(value).execute(&mut *conn).await?;
     }
     sqlx::query(&format!("DELETE FROM instances WHERE {selection}"))
         .bind(value)
         .execute(&mut *conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }
 
@@ -224,9 +211,8 @@ pub async fn instance_instantiated_user_of_cluster(
     )
     .bind(cluster)
     .fetch_optional(conn)
-    .await
-    .map_err(db_error)?;
-    row.map(|r| r.try_get::<String, _>("name").map_err(db_error))
+    .await?;
+    row.map(|r| r.try_get::<String, _>("name").map_err(Error::from))
         .transpose()
 }
 
@@ -242,10 +228,9 @@ pub async fn instance_instantiated_users_of_cluster(
     )
     .bind(cluster)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter()
-        .map(|r| r.try_get::<String, _>("name").map_err(db_error))
+        .map(|r| r.try_get::<String, _>("name").map_err(Error::from))
         .collect()
 }
 
@@ -280,8 +265,7 @@ pub async fn instance_list(
     .bind(before.unwrap_or_default())
     .bind(limit)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter().map(decode_instance).collect()
 }
 
@@ -314,8 +298,7 @@ pub async fn instance_claim(
             sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 21))::TEXT AS locked")
                 .bind(cluster)
                 .fetch_one(&mut **tx)
-                .await
-                .map_err(db_error)?;
+                .await?;
         }
     }
     if let Some((cluster, kind, namespace, name, holder)) =
@@ -399,8 +382,7 @@ pub async fn instance_supersede(
     )
     .bind(previous.to_string())
     .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     let apps: Vec<String> = apps
         .into_iter()
         .map(|(app,)| app)
@@ -422,8 +404,7 @@ pub async fn instance_supersede(
         .bind(&prev)
         .bind(app)
         .fetch_all(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
         let gone: Vec<&Key> = keys
             .iter()
             .filter(|(c, k, g, ns, n)| !objects.contains(&(&**c, &**k, &**g, &**ns, &**n)))
@@ -452,7 +433,7 @@ pub async fn instance_supersede(
             for bind in binds {
                 query = query.bind(bind.to_string());
             }
-            query.execute(&mut **tx).await.map_err(db_error)?;
+            query.execute(&mut **tx).await?;
         }
         for (cluster, ..) in gone {
             *removed.entry((app.clone(), cluster.clone())).or_default() += 1;
@@ -480,8 +461,7 @@ pub async fn instance_supersede(
         .bind(applied)
         .bind(superseded)
         .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
         sqlx::query(&format!(
             "UPDATE {table} SET count = 0 WHERE instance_id = $1 AND dimension = 'rsync' \
              AND value = $2 AND count <> 0"
@@ -489,14 +469,12 @@ pub async fn instance_supersede(
         .bind(previous.to_string())
         .bind(applied)
         .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
     }
     sqlx::query("UPDATE instances SET taken_over = 1 WHERE id = $1")
         .bind(previous.to_string())
         .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
     let mut deltas = CountDeltas::default();
     for ((app, cluster), n) in removed {
         deltas.add(previous, &app, &cluster, Dimension::Rsync, superseded, -n);
@@ -525,8 +503,7 @@ async fn held_elsewhere(
         .bind(&instance.owner)
         .bind(migrated_from)
         .fetch_optional(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
         if row.is_some() {
             others = true;
             break;
@@ -553,15 +530,14 @@ async fn held_elsewhere(
     .bind(RsyncStatus::Retrying.as_str())
     .bind(migrated_from)
     .fetch_optional(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     row.map(|r| {
         Ok((
-            r.try_get("cluster").map_err(db_error)?,
-            r.try_get("kind").map_err(db_error)?,
-            r.try_get("namespace").map_err(db_error)?,
-            r.try_get("name").map_err(db_error)?,
-            r.try_get("owner").map_err(db_error)?,
+            r.try_get("cluster")?,
+            r.try_get("kind")?,
+            r.try_get("namespace")?,
+            r.try_get("name")?,
+            r.try_get("owner")?,
         ))
     })
     .transpose()
@@ -582,11 +558,10 @@ pub async fn instance_settle_late_applies(tx: &mut Tx, instances: &[InstanceId])
         )
         .bind(instance.to_string())
         .fetch_optional(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
         let Some(row) = row else { continue };
-        let owner: String = row.try_get("owner").map_err(db_error)?;
-        let current: String = row.try_get("current").map_err(db_error)?;
+        let owner: String = row.try_get("owner")?;
+        let current: String = row.try_get("current")?;
         let by: InstanceId = current.parse().map_err(Error::internal)?;
         let lock = tx.for_update();
         rsync_bulk_transition(

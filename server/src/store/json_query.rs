@@ -4,7 +4,6 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::db_error;
 use crate::error::{Error, Result};
 
 /// `column` is one of the strings of the JSON array bound at `$n`: one bind, and one
@@ -61,8 +60,7 @@ pub(crate) async fn execute_for_rows<T: serde::Serialize>(
         sqlx::query(sql)
             .bind(serde_json::to_string(chunk).map_err(Error::internal)?)
             .execute(&mut *conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     }
     Ok(())
 }
@@ -94,8 +92,8 @@ pub(crate) async fn json_rows<T: serde::de::DeserializeOwned>(
     for bind in binds {
         query = query.bind(bind);
     }
-    let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
-    let page: String = row.try_get("page").map_err(db_error)?;
+    let row = query.fetch_one(&mut *conn).await?;
+    let page: String = row.try_get("page")?;
     let mut rows: Vec<T> = serde_json::from_str(&page).map_err(Error::internal)?;
     if !postgres {
         rows.sort_by(cmp);

@@ -139,8 +139,7 @@ impl Store {
             SQLITE_READ_CACHE_KIB,
         )
         .connect_with(options.clone())
-        .await
-        .map_err(db_error)?;
+        .await?;
         let migrator = match backend {
             Backend::Sqlite => &SQLITE_MIGRATIONS,
             Backend::Postgres => &POSTGRES_MIGRATIONS,
@@ -160,8 +159,7 @@ impl Store {
             Backend::Sqlite => Some(
                 Self::pool_options(backend, 1, SQLITE_WRITE_CACHE_KIB)
                     .connect_with(options)
-                    .await
-                    .map_err(db_error)?,
+                    .await?,
             ),
             Backend::Postgres => None,
         };
@@ -236,7 +234,7 @@ impl Store {
 
     /// Acquires a connection for a group of reads.
     pub async fn read(&self) -> Result<sqlx::pool::PoolConnection<Any>> {
-        self.pool.acquire().await.map_err(db_error)
+        self.pool.acquire().await.map_err(Error::from)
     }
 
     /// The event-log wake-ups.
@@ -273,10 +271,9 @@ impl Store {
              ORDER BY relname",
         )
         .fetch_all(&mut *conn)
-        .await
-        .map_err(db_error)?
+        .await?
         .iter()
-        .map(|row| row.try_get::<String, _>("relname").map_err(db_error))
+        .map(|row| row.try_get::<String, _>("relname").map_err(Error::from))
         .collect::<Result<_>>()?;
         if stale.is_empty() {
             return Ok(stale);
@@ -286,14 +283,12 @@ impl Store {
         drop(conn);
         let mut tx = tx::begin_detached(&self.pool, None).await?;
         tx.execute(format!("SET LOCAL default_statistics_target = {STATISTICS_TARGET}").as_str())
-            .await
-            .map_err(db_error)?;
+            .await?;
         for table in &stale {
             tx.execute(format!("ANALYZE \"{}\"", table.replace('"', "\"\"")).as_str())
-                .await
-                .map_err(db_error)?;
+                .await?;
         }
-        tx.commit().await.map_err(db_error)?;
+        tx.commit().await?;
         Ok(stale)
     }
 
@@ -322,7 +317,7 @@ impl Store {
     /// Checks that the database answers.
     pub async fn ping(&self) -> Result<()> {
         let mut conn = self.read().await?;
-        conn.ping().await.map_err(db_error)
+        conn.ping().await.map_err(Error::from)
     }
 }
 
@@ -343,8 +338,7 @@ const REWRITTEN_MIGRATIONS: [(i64, &str); 1] = [(
 async fn repair_checksums(pool: &AnyPool, migrator: &Migrator) -> Result<()> {
     let (present,): (bool,) = sqlx::query_as("SELECT to_regclass('_sqlx_migrations') IS NOT NULL")
         .fetch_one(pool)
-        .await
-        .map_err(db_error)?;
+        .await?;
     if !present {
         return Ok(());
     }
@@ -365,8 +359,7 @@ async fn repair_checksums(pool: &AnyPool, migrator: &Migrator) -> Result<()> {
         .bind(version)
         .bind(old)
         .execute(pool)
-        .await
-        .map_err(db_error)?;
+        .await?;
         if moved.rows_affected() > 0 {
             tracing::info!(
                 version,
@@ -434,7 +427,7 @@ pub(crate) async fn fetch_optional<T>(
     query: AnyQuery<'_>,
     decode: Decode<T>,
 ) -> Result<Option<T>> {
-    let row = query.fetch_optional(conn).await.map_err(db_error)?;
+    let row = query.fetch_optional(conn).await?;
     row.as_ref().map(decode).transpose()
 }
 
@@ -444,7 +437,7 @@ pub(crate) async fn fetch_all<T>(
     query: AnyQuery<'_>,
     decode: Decode<T>,
 ) -> Result<Vec<T>> {
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    let rows = query.fetch_all(conn).await?;
     rows.iter().map(decode).collect()
 }
 
@@ -455,14 +448,9 @@ pub(crate) async fn fetch_text_pairs(
     first: &str,
     second: &str,
 ) -> Result<Vec<(String, String)>> {
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    let rows = query.fetch_all(conn).await?;
     rows.iter()
-        .map(|r| {
-            Ok((
-                r.try_get(first).map_err(db_error)?,
-                r.try_get(second).map_err(db_error)?,
-            ))
-        })
+        .map(|r| Ok((r.try_get(first)?, r.try_get(second)?)))
         .collect()
 }
 

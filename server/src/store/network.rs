@@ -2,8 +2,8 @@
 
 use sqlx::{AnyConnection, Row};
 
+use super::now_micros;
 use super::object::{ExtraValue, Object, object_insert};
-use super::{db_error, now_micros};
 use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::NetworkState;
 use crate::domain::names::ResourceName;
@@ -69,23 +69,22 @@ pub async fn cluster_network_status(
     let row = sqlx::query(&sql)
         .bind(name.to_string())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     let Some(row) = row else { return Ok(None) };
-    let state: String = row.try_get("network_state").map_err(db_error)?;
-    let current: String = row.try_get("current_network_instance").map_err(db_error)?;
-    let conditions: String = row.try_get("conditions").map_err(db_error)?;
-    let nodes: String = row.try_get("nodes").map_err(db_error)?;
+    let state: String = row.try_get("network_state")?;
+    let current: String = row.try_get("current_network_instance")?;
+    let conditions: String = row.try_get("conditions")?;
+    let nodes: String = row.try_get("nodes")?;
     Ok(Some(NetworkStatus {
-        connectivity: row.try_get("connectivity").map_err(db_error)?,
+        connectivity: row.try_get("connectivity")?,
         agent: AgentFacts {
             nodes: serde_json::from_str(&nodes).map_err(Error::internal)?,
-            backend: row.try_get("agent_backend").map_err(db_error)?,
-            version: row.try_get("cluster_version").map_err(db_error)?,
+            backend: row.try_get("agent_backend")?,
+            version: row.try_get("cluster_version")?,
         },
         conditions: serde_json::from_str(&conditions).map_err(Error::internal)?,
         state: state.parse().map_err(Error::internal)?,
-        revision: row.try_get("network_revision").map_err(db_error)?,
+        revision: row.try_get("network_revision")?,
         current_instance: if current.is_empty() {
             None
         } else {
@@ -118,10 +117,9 @@ pub async fn cluster_update_network_state(
         .bind(name.to_string())
         .bind(expected.as_str())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     if let Some(row) = row {
-        row.try_get("network_revision").map_err(db_error)
+        row.try_get("network_revision").map_err(Error::from)
     } else {
         Err(Error::Aborted {
             reason: "CONCURRENT_TRANSITION",
@@ -142,7 +140,6 @@ pub async fn cluster_set_conditions(
         .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
         .bind(name)
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }

@@ -58,9 +58,9 @@ pub static KINDS: [&Kind; 10] = [
 const COLUMNS: &str = "name, uid, body, generation, create_time, update_time";
 
 fn decode<S: DeserializeOwned>(kind: &'static Kind, row: &sqlx::any::AnyRow) -> Result<Object<S>> {
-    let name: String = row.try_get("name").map_err(db_error)?;
-    let uid: String = row.try_get("uid").map_err(db_error)?;
-    let body: String = row.try_get("body").map_err(db_error)?;
+    let name: String = row.try_get("name")?;
+    let uid: String = row.try_get("uid")?;
+    let body: String = row.try_get("body")?;
     Ok(Object {
         name: ResourceName::parse(kind, "name", &name)
             .map_err(|v| Error::internal(format!("stored name {name:?}: {}", v.description)))?,
@@ -69,9 +69,9 @@ fn decode<S: DeserializeOwned>(kind: &'static Kind, row: &sqlx::any::AnyRow) -> 
             .map_err(|e| Error::internal(format!("stored uid of {name}: {e}")))?,
         spec: serde_json::from_str(&body)
             .map_err(|e| Error::internal(format!("stored body of {name}: {e}")))?,
-        generation: row.try_get("generation").map_err(db_error)?,
-        create_time: row.try_get("create_time").map_err(db_error)?,
-        update_time: row.try_get("update_time").map_err(db_error)?,
+        generation: row.try_get("generation")?,
+        create_time: row.try_get("create_time")?,
+        update_time: row.try_get("update_time")?,
     })
 }
 
@@ -167,8 +167,7 @@ pub async fn object_find_locked<S: DeserializeOwned>(
     let row = sqlx::query(&sql)
         .bind(name.to_string())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     row.map(|row| decode(kind, &row)).transpose()
 }
 
@@ -209,8 +208,7 @@ pub async fn object_require(
     let found = sqlx::query(&sql)
         .bind(name.to_string())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     match found {
         Some(_) => Ok(()),
         None => Err(Error::NotFound {
@@ -239,8 +237,7 @@ pub async fn object_list<S: DeserializeOwned>(
         .bind(after)
         .bind(limit)
         .fetch_all(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     rows.iter().map(|row| decode(kind, row)).collect()
 }
 
@@ -261,8 +258,7 @@ pub async fn object_list_under<S: DeserializeOwned>(
         .bind(format!("{prefix}/"))
         .bind(format!("{prefix}0"))
         .fetch_all(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     rows.iter().map(|row| decode(kind, row)).collect()
 }
 
@@ -286,8 +282,7 @@ pub async fn object_update<S: Serialize>(
         .bind(name.to_string())
         .bind(expected)
         .execute(&mut *conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     if result.rows_affected() == 1 {
         return Ok((expected + 1, now));
     }
@@ -304,8 +299,7 @@ pub async fn object_touch(conn: &mut AnyConnection, name: &ResourceName) -> Resu
         .bind(now_micros())
         .bind(name.to_string())
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }
 
@@ -323,8 +317,7 @@ pub async fn object_delete(
         .bind(name.to_string())
         .bind(expected)
         .execute(&mut *conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     if result.rows_affected() == 1 {
         return Ok(());
     }
@@ -359,9 +352,8 @@ pub async fn object_first_child(
     let row = sqlx::query(&sql)
         .bind(parent.to_string())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
-    row.map(|r| r.try_get::<String, _>("name").map_err(db_error))
+        .await?;
+    row.map(|r| r.try_get::<String, _>("name").map_err(Error::from))
         .transpose()
 }
 

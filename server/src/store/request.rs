@@ -25,13 +25,12 @@ pub async fn request_find(
         sqlx::query("SELECT scope, request_hash, response FROM request_ids WHERE request_id = $1")
             .bind(request_id)
             .fetch_optional(conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     row.map(|row| {
         Ok(RecordedRequest {
-            scope: row.try_get("scope").map_err(db_error)?,
-            request_hash: row.try_get("request_hash").map_err(db_error)?,
-            response: row.try_get("response").map_err(db_error)?,
+            scope: row.try_get("scope")?,
+            request_hash: row.try_get("request_hash")?,
+            response: row.try_get("response")?,
         })
     })
     .transpose()
@@ -73,7 +72,6 @@ pub async fn request_expire(conn: &mut AnyConnection, cutoff: i64) -> Result<u64
     let result = sqlx::query("DELETE FROM request_ids WHERE create_time < $1")
         .bind(cutoff)
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(result.rows_affected())
 }

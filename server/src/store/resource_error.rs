@@ -3,8 +3,8 @@
 
 use sqlx::Row;
 
+use super::Tx;
 use super::rsync_resource::ResourceKey;
-use super::{Tx, db_error};
 use crate::error::Result;
 use crate::ids::InstanceId;
 
@@ -25,11 +25,7 @@ pub async fn resource_error_set(
     for column in key.columns() {
         query = query.bind(column);
     }
-    query
-        .bind(error)
-        .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+    query.bind(error).execute(&mut **tx).await?;
     Ok(())
 }
 
@@ -44,8 +40,7 @@ pub async fn resource_errors_clear(
     let any = sqlx::query("SELECT 1 AS one FROM resource_errors WHERE instance_id = $1 LIMIT 1")
         .bind(&id)
         .fetch_optional(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
     if any.is_none() {
         return Ok(());
     }
@@ -58,7 +53,7 @@ pub async fn resource_errors_clear(
         for column in key.columns() {
             query = query.bind(column);
         }
-        query.execute(&mut **tx).await.map_err(db_error)?;
+        query.execute(&mut **tx).await?;
     }
     Ok(())
 }
@@ -81,11 +76,13 @@ pub async fn resource_errors_first(
     .bind(instance.to_string())
     .bind(limit)
     .fetch_all(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter()
         .map(|row| {
-            let text = |c: &str| row.try_get::<String, _>(c).map_err(db_error);
+            let text = |c: &str| {
+                row.try_get::<String, _>(c)
+                    .map_err(crate::error::Error::from)
+            };
             let (kind, namespace, name) = (text("kind")?, text("namespace")?, text("name")?);
             let object = if namespace.is_empty() {
                 format!("{kind} {name}")

@@ -4,7 +4,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::status::CountDeltas;
-use super::{db_error, json_rows, placeholders};
+use super::{json_rows, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -67,12 +67,12 @@ impl ResourceKey {
     /// The key from a row with the columns app, cluster, kind, api_group, namespace, name.
     pub fn decode(r: &sqlx::any::AnyRow) -> Result<ResourceKey> {
         Ok(ResourceKey {
-            app: r.try_get("app").map_err(db_error)?,
-            cluster: r.try_get("cluster").map_err(db_error)?,
-            kind: r.try_get("kind").map_err(db_error)?,
-            group: r.try_get("api_group").map_err(db_error)?,
-            namespace: r.try_get("namespace").map_err(db_error)?,
-            name: r.try_get("name").map_err(db_error)?,
+            app: r.try_get("app")?,
+            cluster: r.try_get("cluster")?,
+            kind: r.try_get("kind")?,
+            group: r.try_get("api_group")?,
+            namespace: r.try_get("namespace")?,
+            name: r.try_get("name")?,
         })
     }
 }
@@ -80,9 +80,9 @@ impl ResourceKey {
 /// The GVK from a row with the columns api_group, api_version, kind.
 pub fn decode_gvk(r: &sqlx::any::AnyRow) -> Result<Gvk> {
     Ok(Gvk {
-        group: r.try_get("api_group").map_err(db_error)?,
-        version: r.try_get("api_version").map_err(db_error)?,
-        kind: r.try_get("kind").map_err(db_error)?,
+        group: r.try_get("api_group")?,
+        version: r.try_get("api_version")?,
+        kind: r.try_get("kind")?,
     })
 }
 
@@ -153,7 +153,7 @@ pub async fn rsync_resources_insert<'r>(
                 .bind(start_cluster_status.to_string())
                 .bind(start_readiness.to_string());
         }
-        query.execute(&mut *conn).await.map_err(db_error)?;
+        query.execute(&mut *conn).await?;
     }
     let mut deltas = CountDeltas::default();
     for r in &resources {
@@ -183,8 +183,8 @@ pub async fn rendered_count(
     for bind in binds {
         query = query.bind(bind);
     }
-    let row = query.fetch_one(conn).await.map_err(db_error)?;
-    row.try_get::<i64, _>("n").map_err(db_error)
+    let row = query.fetch_one(conn).await?;
+    row.try_get::<i64, _>("n").map_err(Error::from)
 }
 
 /// Filters of a listing; empty lists match everything.
@@ -361,8 +361,7 @@ impl Shown {
         )
         .bind(instance.to_string())
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
         Ok(if newer.is_some() {
             Shown::Shared
         } else {
@@ -476,20 +475,20 @@ async fn list_at(
     for value in binds {
         query = query.bind(value);
     }
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    let rows = query.fetch_all(conn).await?;
     rows.iter()
         .map(|row| {
-            let status: String = row.try_get("rsync_status").map_err(db_error)?;
+            let status: String = row.try_get("rsync_status")?;
             Ok(RsyncResource {
-                app: row.try_get("app").map_err(db_error)?,
-                cluster: row.try_get("cluster").map_err(db_error)?,
+                app: row.try_get("app")?,
+                cluster: row.try_get("cluster")?,
                 gvk: decode_gvk(row)?,
-                namespace: row.try_get("namespace").map_err(db_error)?,
-                name: row.try_get("name").map_err(db_error)?,
-                manifest: row.try_get("manifest").map_err(db_error)?,
+                namespace: row.try_get("namespace")?,
+                name: row.try_get("name")?,
+                manifest: row.try_get("manifest")?,
                 status: status.parse().map_err(Error::internal)?,
-                cluster_status: row.try_get("cluster_status").map_err(db_error)?,
-                readiness: row.try_get("readiness").map_err(db_error)?,
+                cluster_status: row.try_get("cluster_status")?,
+                readiness: row.try_get("readiness")?,
             })
         })
         .collect()
@@ -641,9 +640,8 @@ pub async fn rsync_resources_awaiting_delete(conn: &mut AnyConnection, owner: &s
     .bind(RsyncStatus::Applied.as_str())
     .bind(RsyncStatus::Retrying.as_str())
     .fetch_one(conn)
-    .await
-    .map_err(db_error)?;
-    row.try_get("n").map_err(db_error)
+    .await?;
+    row.try_get("n").map_err(Error::from)
 }
 
 /// Whether any instance still has resources on `cluster` that rsync must act on.
@@ -661,8 +659,7 @@ pub async fn rsync_resources_active_on_cluster(
     .bind(RsyncStatus::Applied.as_str())
     .bind(RsyncStatus::Retrying.as_str())
     .fetch_optional(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(row.is_some())
 }
 

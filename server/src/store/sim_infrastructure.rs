@@ -7,7 +7,7 @@ use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{db_error, fetch_all, fetch_optional};
+use super::{fetch_all, fetch_optional};
 use crate::domain::cluster_workflow::Phase;
 use crate::domain::conditions::Condition;
 use crate::error::{Error, Result};
@@ -63,8 +63,8 @@ impl InfraRecord {
 const COLUMNS: &str = "id, spec, owner, status, generation, create_time, update_time";
 
 fn from_row(row: &AnyRow) -> Result<InfraRecord> {
-    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
-    let int = |column: &str| -> Result<i64> { row.try_get(column).map_err(db_error) };
+    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(Error::from) };
+    let int = |column: &str| -> Result<i64> { row.try_get(column).map_err(Error::from) };
     let (spec, status) = (text("spec")?, text("status")?);
     let bad = |what: &str, value: &str| Error::internal(format!("stored {what} {value:?}"));
     Ok(InfraRecord {
@@ -97,8 +97,7 @@ pub async fn infra_insert(conn: &mut AnyConnection, r: &InfraRecord) -> Result<b
         .bind(r.create_time)
         .bind(r.update_time)
         .execute(conn)
-        .await
-        .map_err(db_error)?
+        .await?
         .rows_affected();
     Ok(inserted == 1)
 }
@@ -138,8 +137,7 @@ pub async fn infra_update(
     .bind(&r.id)
     .bind(expected)
     .execute(conn)
-    .await
-    .map_err(db_error)?
+    .await?
     .rows_affected();
     Ok(changed == 1)
 }
@@ -171,8 +169,7 @@ pub async fn infra_delete(
     .bind(expected)
     .bind(owner)
     .execute(conn)
-    .await
-    .map_err(db_error)?
+    .await?
     .rows_affected();
     Ok(deleted == 1)
 }

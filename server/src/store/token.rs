@@ -4,7 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, fetch_all, fetch_optional};
+use super::{fetch_all, fetch_optional};
 use crate::domain::access::Role;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
@@ -39,21 +39,21 @@ const COLUMNS: &str = "id, hash, role, projects, cluster, description, creator, 
                        expire_time, revoke_time";
 
 fn from_row(row: &AnyRow) -> Result<TokenRecord> {
-    let id: String = row.try_get("id").map_err(db_error)?;
-    let role: String = row.try_get("role").map_err(db_error)?;
-    let projects: String = row.try_get("projects").map_err(db_error)?;
-    let creator: String = row.try_get("creator").map_err(db_error)?;
+    let id: String = row.try_get("id")?;
+    let role: String = row.try_get("role")?;
+    let projects: String = row.try_get("projects")?;
+    let creator: String = row.try_get("creator")?;
     Ok(TokenRecord {
         id: id
             .parse()
             .map_err(|_| Error::internal(format!("stored token id {id:?} is not a uuid")))?,
-        hash: row.try_get("hash").map_err(db_error)?,
+        hash: row.try_get("hash")?,
         role: Role::parse(&role)
             .ok_or_else(|| Error::internal(format!("stored token role {role:?} is unknown")))?,
         projects: serde_json::from_str(&projects)
             .map_err(|e| Error::internal(format!("stored token projects: {e}")))?,
-        cluster: row.try_get("cluster").map_err(db_error)?,
-        description: row.try_get("description").map_err(db_error)?,
+        cluster: row.try_get("cluster")?,
+        description: row.try_get("description")?,
         creator: match creator.as_str() {
             "" => None,
             id => Some(
@@ -61,9 +61,9 @@ fn from_row(row: &AnyRow) -> Result<TokenRecord> {
                     .map_err(|_| Error::internal(format!("stored creator {id:?} is not a uuid")))?,
             ),
         },
-        create_time: row.try_get("create_time").map_err(db_error)?,
-        expire_time: row.try_get("expire_time").map_err(db_error)?,
-        revoke_time: row.try_get("revoke_time").map_err(db_error)?,
+        create_time: row.try_get("create_time")?,
+        expire_time: row.try_get("expire_time")?,
+        revoke_time: row.try_get("revoke_time")?,
     })
 }
 
@@ -82,8 +82,7 @@ pub async fn token_insert(conn: &mut AnyConnection, token: &TokenRecord) -> Resu
     .bind(token.expire_time)
     .bind(token.revoke_time)
     .execute(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(())
 }
 
@@ -146,8 +145,7 @@ pub async fn token_revoke(conn: &mut AnyConnection, id: TokenId, now: i64) -> Re
             .bind(now)
             .bind(id.to_string())
             .execute(conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -162,7 +160,7 @@ pub async fn token_revoke_agent(
          WHERE cluster = $2 AND role = 'agent' AND revoke_time IS NULL RETURNING id",
     );
     fetch_all(conn, query.bind(now).bind(cluster), |row| {
-        let id: String = row.try_get("id").map_err(db_error)?;
+        let id: String = row.try_get("id")?;
         id.parse()
             .map_err(|_| Error::internal(format!("stored token id {id:?} is not a uuid")))
     })
@@ -177,7 +175,6 @@ pub async fn token_active_admin_exists(conn: &mut AnyConnection, now: i64) -> Re
     )
     .bind(now)
     .fetch_optional(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(row.is_some())
 }

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use sqlx::{Any, AnyConnection, AnyPool, Connection, Executor, Transaction};
 
 use super::slots::WritePermit;
-use super::{Backend, Signals, Store, db_error, json_query, watch};
+use super::{Backend, Signals, Store, json_query, watch};
 use crate::error::{Error, Result};
 
 /// A write transaction. Dereferences to a connection for queries.
@@ -58,7 +58,7 @@ impl Tx {
             watch::append(&mut self.tx, events).await?
         };
         let appended = started.elapsed();
-        self.tx.commit().await.map_err(db_error)?;
+        self.tx.commit().await?;
         let metrics = &crate::metrics::METRICS;
         metrics
             .commit_duration
@@ -125,8 +125,7 @@ impl Tx {
         sqlx::query(&sql)
             .bind(names)
             .fetch_all(&mut *self.tx)
-            .await
-            .map_err(db_error)?;
+            .await?;
         Ok(())
     }
 
@@ -187,11 +186,10 @@ impl Store {
         let pool = self.pool.clone();
         let backend = self.backend;
         detached(async move {
-            let mut tx = pool.begin().await.map_err(db_error)?;
+            let mut tx = pool.begin().await?;
             if backend == Backend::Postgres {
                 tx.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-                    .await
-                    .map_err(db_error)?;
+                    .await?;
             }
             Ok(tx)
         })
@@ -224,7 +222,7 @@ pub(super) async fn begin_detached(
             Some(statement) => pool.begin_with(statement).await,
             None => pool.begin().await,
         }
-        .map_err(db_error)
+        .map_err(Error::from)
     })
     .await
 }

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use sqlx::{AnyConnection, Row};
 
-use super::{Backend, SQLITE_BUSY_MILLIS, Store, db_error};
+use super::{Backend, SQLITE_BUSY_MILLIS, Store};
 use crate::error::Result;
 
 /// Past this many frames in the log (16 MB), a checkpoint also starts the log over.
@@ -135,8 +135,7 @@ pub(super) fn sqlite_directory(url: &str) -> Option<PathBuf> {
 async fn busy_timeout(conn: &mut AnyConnection, millis: u32) -> Result<()> {
     sqlx::query(&format!("PRAGMA busy_timeout = {millis}"))
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(())
 }
 
@@ -154,12 +153,11 @@ struct Checkpointed {
 async fn wal_checkpoint(conn: &mut AnyConnection, mode: &str) -> Result<Checkpointed> {
     let row = sqlx::query(&format!("PRAGMA wal_checkpoint({mode})"))
         .fetch_one(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(Checkpointed {
-        busy: row.try_get::<i64, _>(0).map_err(db_error)? != 0,
-        log: row.try_get(1).map_err(db_error)?,
-        done: row.try_get(2).map_err(db_error)?,
+        busy: row.try_get::<i64, _>(0)? != 0,
+        log: row.try_get(1)?,
+        done: row.try_get(2)?,
     })
 }
 

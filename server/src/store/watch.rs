@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
-use super::{Tx, db_error, now_micros, placeholders};
+use super::{Tx, now_micros, placeholders};
 use crate::error::{Error, Result};
 
 /// The rsync status, cluster status and readiness of a resource ("" = none).
@@ -319,9 +319,8 @@ pub async fn append(
         .bind(&target)
         .bind(n)
         .fetch_one(&mut *conn)
-        .await
-        .map_err(db_error)?;
-        let last: i64 = row.try_get("revision").map_err(db_error)?;
+        .await?;
+        let last: i64 = row.try_get("revision")?;
         let first = last - n + 1;
         // (first revision, last revision, events JSON) of each row.
         let rows = list
@@ -347,7 +346,7 @@ pub async fn append(
                     .bind(time)
                     .bind(json.as_str());
             }
-            query.execute(&mut *conn).await.map_err(db_error)?;
+            query.execute(&mut *conn).await?;
         }
         written.push((target, stored_events(list, last, time)));
     }
@@ -374,9 +373,8 @@ async fn append_one_row(
     .bind(time)
     .bind(row_json(list)?)
     .fetch_one(&mut *conn)
-    .await
-    .map_err(db_error)?;
-    row.try_get("revision").map_err(db_error)
+    .await?;
+    row.try_get("revision").map_err(Error::from)
 }
 
 /// The JSON array a log row holds for `events`.
@@ -418,13 +416,9 @@ pub async fn target_revision(conn: &mut AnyConnection, target: &str) -> Result<(
     let row = sqlx::query("SELECT revision, compacted FROM watch_targets WHERE target = $1")
         .bind(target)
         .fetch_optional(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     match row {
-        Some(r) => Ok((
-            r.try_get("revision").map_err(db_error)?,
-            r.try_get("compacted").map_err(db_error)?,
-        )),
+        Some(r) => Ok((r.try_get("revision")?, r.try_get("compacted")?)),
         None => Ok((0, 0)),
     }
 }
@@ -447,8 +441,7 @@ pub async fn events_after(
     .bind(until)
     .bind(limit)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     let mut events: Vec<Event> = Vec::new();
     for row in &rows {
         for event in decode_row(row)? {
@@ -475,10 +468,10 @@ pub async fn events_after(
 
 /// The events of one row of the log.
 fn decode_row(row: &sqlx::any::AnyRow) -> Result<Vec<Event>> {
-    let first: i64 = row.try_get("first").map_err(db_error)?;
-    let batch: i64 = row.try_get("batch").map_err(db_error)?;
-    let time: i64 = row.try_get("time").map_err(db_error)?;
-    let json: &str = row.try_get("events").map_err(db_error)?;
+    let first: i64 = row.try_get("first")?;
+    let batch: i64 = row.try_get("batch")?;
+    let time: i64 = row.try_get("time")?;
+    let json: &str = row.try_get("events")?;
     let stored: Vec<Stored> = serde_json::from_str(json).map_err(Error::internal)?;
     Ok(stored
         .into_iter()
@@ -515,15 +508,14 @@ pub async fn batch_events(
         .bind(target)
         .bind(below)
         .fetch_all(&mut *conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
         let full = page.len() == 8;
         for row in page {
-            let row_batch: i64 = row.try_get("batch").map_err(db_error)?;
+            let row_batch: i64 = row.try_get("batch")?;
             if row_batch != batch {
                 return collect_batch(rows, until);
             }
-            below = row.try_get("last").map_err(db_error)?;
+            below = row.try_get("last")?;
             rows.push(row);
         }
         if !full {
@@ -551,25 +543,21 @@ pub async fn compact(tx: &mut Tx, cutoff: i64) -> Result<u64> {
     )
     .bind(cutoff)
     .execute(&mut **tx)
-    .await
-    .map_err(db_error)?;
+    .await?;
     let events: i64 = sqlx::query(
         "SELECT CAST(COALESCE(SUM(last - first + 1), 0) AS BIGINT) AS n FROM watch_log WHERE time < $1",
     )
     .bind(cutoff)
     .fetch_one(&mut **tx)
-    .await
-    .map_err(db_error)?
-    .try_get("n")
-    .map_err(db_error)?;
+    .await?
+    .try_get("n")?;
     // Every event older than the cutoff is at or below its target's watermark now; an
     // event at or below it but newer stays until a later pass (readers detect the gap
     // by revision, not by what is left).
     sqlx::query("DELETE FROM watch_log WHERE time < $1")
         .bind(cutoff)
         .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(events as u64)
 }
 

@@ -10,7 +10,7 @@ use crate::error::{Error, Result};
 use crate::store::container_cluster::{ClusterVm, ContainerClusterRecord, cluster_update};
 use crate::store::sim_infrastructure::{infra_delete, infra_get, infra_update};
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
-use crate::store::{Tx, db_error, now_micros};
+use crate::store::{Tx, now_micros};
 
 use super::{CLUSTERS_TARGET, View};
 
@@ -95,8 +95,7 @@ pub async fn save(
         sqlx::query_scalar("SELECT state FROM container_clusters WHERE id = $1")
             .bind(record.id.to_string())
             .fetch_optional(&mut **tx)
-            .await
-            .map_err(db_error)?;
+            .await?;
     record.generation = expected + 1;
     record.update_time = now;
     if !cluster_update(tx, record, expected).await? {

@@ -11,7 +11,6 @@ use crate::domain::action::Target;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::ActionRecord;
-use crate::store::db_error;
 
 /// What [`action_write_at_once`] wrote.
 #[derive(Debug)]
@@ -82,10 +81,9 @@ pub async fn action_write_at_once(
         .bind(target)
         .bind(time)
         .fetch_one(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     let list = |column: &str| -> Result<Vec<String>> {
-        let text: String = row.try_get(column).map_err(db_error)?;
+        let text: String = row.try_get(column)?;
         serde_json::from_str(&text).map_err(Error::internal)
     };
     let ids = |column: &str| -> Result<HashSet<ActionId>> {
@@ -95,7 +93,7 @@ pub async fn action_write_at_once(
         inserted: ids("inserted")?,
         updated: ids("updated")?,
         clusters: list("clusters")?.into_iter().collect(),
-        revision: row.try_get("revision").map_err(db_error)?,
+        revision: row.try_get("revision")?,
     })
 }
 

@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, fetch_all, fetch_optional, json_in, json_rows, placeholders};
+use super::{fetch_all, fetch_optional, json_in, json_rows, placeholders};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
@@ -102,9 +102,10 @@ const COLUMNS: &str = "id, cluster, node, spec, state, executor, status, generat
                        create_time, update_time, deadline, expire_time";
 
 fn from_row(row: &AnyRow) -> Result<ActionRecord> {
-    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(db_error) };
-    let number = |column: &str| -> Result<i64> { row.try_get(column).map_err(db_error) };
-    let optional = |column: &str| -> Result<Option<i64>> { row.try_get(column).map_err(db_error) };
+    let text = |column: &str| -> Result<String> { row.try_get(column).map_err(Error::from) };
+    let number = |column: &str| -> Result<i64> { row.try_get(column).map_err(Error::from) };
+    let optional =
+        |column: &str| -> Result<Option<i64>> { row.try_get(column).map_err(Error::from) };
     from_columns(Columns {
         id: text("id")?,
         cluster: text("cluster")?,
@@ -164,11 +165,7 @@ pub async fn action_insert_many(
                 .bind(action.expire_time);
         }
         // DO NOTHING: a conflict leaves PostgreSQL's transaction usable, to name the holder.
-        let rows = query
-            .execute(&mut *conn)
-            .await
-            .map_err(db_error)?
-            .rows_affected();
+        let rows = query.execute(&mut *conn).await?.rows_affected();
         let ids = chunk.iter().map(|action| action.id);
         if rows == chunk.len() as u64 {
             inserted.extend(ids);
@@ -265,16 +262,14 @@ pub async fn action_update_many(
                 .bind(action.expire_time);
         }
         let ids: Vec<String> = if postgres {
-            let row = query.fetch_one(&mut *conn).await.map_err(db_error)?;
-            serde_json::from_str(&row.try_get::<String, _>("ids").map_err(db_error)?)
-                .map_err(Error::internal)?
+            let row = query.fetch_one(&mut *conn).await?;
+            serde_json::from_str(&row.try_get::<String, _>("ids")?).map_err(Error::internal)?
         } else {
             query
                 .fetch_all(&mut *conn)
-                .await
-                .map_err(db_error)?
+                .await?
                 .iter()
-                .map(|row| row.try_get::<String, _>("id").map_err(db_error))
+                .map(|row| row.try_get::<String, _>("id").map_err(Error::from))
                 .collect::<Result<_>>()?
         };
         for id in ids {
@@ -290,8 +285,7 @@ pub async fn action_delete(conn: &mut AnyConnection, id: ActionId, expected: i64
         .bind(id.to_string())
         .bind(expected)
         .execute(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     Ok(result.rows_affected() == 1)
 }
 
@@ -382,10 +376,9 @@ pub async fn action_next_due(conn: &mut AnyConnection) -> Result<Option<i64>> {
          (SELECT MIN(expire_time) FROM actions WHERE expire_time IS NOT NULL) AS expire_time",
     )
     .fetch_one(conn)
-    .await
-    .map_err(db_error)?;
-    let deadline: Option<i64> = row.try_get("deadline").map_err(db_error)?;
-    let expire: Option<i64> = row.try_get("expire_time").map_err(db_error)?;
+    .await?;
+    let deadline: Option<i64> = row.try_get("deadline")?;
+    let expire: Option<i64> = row.try_get("expire_time")?;
     Ok(match (deadline, expire) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -452,8 +445,7 @@ pub async fn pod_projects(
     .bind(spelled)
     .bind(pod)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     let mut projects: Vec<String> = rows
         .iter()
         .filter_map(|(owner,)| owner.strip_prefix("projects/")?.split('/').next())
@@ -660,8 +652,7 @@ pub async fn cluster_set_agent_facts(
     .bind(backend)
     .bind(version)
     .execute(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     Ok(())
 }
 

@@ -172,15 +172,12 @@ pub async fn counts_sum(
     for bind in binds {
         query = query.bind(bind);
     }
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    let rows = query.fetch_all(conn).await?;
     rows.iter()
         .map(|r| {
             Ok((
-                (
-                    r.try_get("dimension").map_err(db_error)?,
-                    r.try_get("value").map_err(db_error)?,
-                ),
-                r.try_get("total").map_err(db_error)?,
+                (r.try_get("dimension")?, r.try_get("value")?),
+                r.try_get("total")?,
             ))
         })
         .collect()
@@ -267,9 +264,9 @@ async fn count_rows(
         for bind in &binds {
             query = query.bind(bind.clone());
         }
-        for row in query.fetch_all(&mut *conn).await.map_err(db_error)? {
+        for row in query.fetch_all(&mut *conn).await? {
             for (column, dimension) in ["a", "b", "c"].into_iter().zip(dims) {
-                let value: String = row.try_get(column).map_err(db_error)?;
+                let value: String = row.try_get(column)?;
                 if !value.is_empty() {
                     *totals.entry((dimension.to_string(), value)).or_default() += 1;
                 }

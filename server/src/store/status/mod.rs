@@ -10,7 +10,7 @@ use super::json_query::{execute_for_rows, json_table};
 use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
-use super::{Tx, db_error, placeholders};
+use super::{Tx, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -80,14 +80,13 @@ pub async fn rsync_work(
     }
     let instances: Vec<(String, i64, bool)> = query
         .fetch_all(&mut *conn)
-        .await
-        .map_err(db_error)?
+        .await?
         .iter()
         .map(|row| {
             Ok((
-                row.try_get("id").map_err(db_error)?,
-                row.try_get("create_time").map_err(db_error)?,
-                row.try_get::<i64, _>("deleting").map_err(db_error)? == 1,
+                row.try_get("id")?,
+                row.try_get("create_time")?,
+                row.try_get::<i64, _>("deleting")? == 1,
             ))
         })
         .collect::<Result<_>>()?;
@@ -242,8 +241,7 @@ async fn bundle_rows(
             .bind(id)
             .bind(serde_json::to_string(&pairs).map_err(Error::internal)?)
             .fetch_all(&mut *conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     }
     if !wanted.listed.is_empty() {
         let sql = format!(
@@ -258,8 +256,7 @@ async fn bundle_rows(
                 .bind(id)
                 .bind(serde_json::to_string(&wanted.listed).map_err(Error::internal)?)
                 .fetch_all(conn)
-                .await
-                .map_err(db_error)?,
+                .await?,
         );
     }
     Ok(rows)
@@ -277,18 +274,18 @@ pub async fn rsync_rows_for_bundles(
                    cluster_status, readiness";
     let id = instance.to_string();
     for r in bundle_rows(conn, columns, "rsync_resources", "instance_id", &id, wanted).await? {
-        let cluster: String = r.try_get("cluster").map_err(db_error)?;
-        let app: String = r.try_get("app").map_err(db_error)?;
+        let cluster: String = r.try_get("cluster")?;
+        let app: String = r.try_get("app")?;
         by_deployment
             .entry((cluster, app))
             .or_default()
             .push(ObservedRsyncRow {
                 gvk: decode_gvk(&r)?,
-                rsync_status: r.try_get("rsync_status").map_err(db_error)?,
-                namespace: r.try_get("namespace").map_err(db_error)?,
-                name: r.try_get("name").map_err(db_error)?,
-                cluster_status: r.try_get("cluster_status").map_err(db_error)?,
-                readiness: r.try_get("readiness").map_err(db_error)?,
+                rsync_status: r.try_get("rsync_status")?,
+                namespace: r.try_get("namespace")?,
+                name: r.try_get("name")?,
+                cluster_status: r.try_get("cluster_status")?,
+                readiness: r.try_get("readiness")?,
             });
     }
     Ok(by_deployment)
@@ -375,8 +372,7 @@ pub async fn cluster_only_of_base(
     let rows = sqlx::query(&sql)
         .bind(instance.to_string())
         .fetch_all(conn)
-        .await
-        .map_err(db_error)?;
+        .await?;
     rows.iter().map(decode_cluster_resource).collect()
 }
 
@@ -496,7 +492,7 @@ impl IngestWrites {
             for (base, row) in chunk {
                 query = bind_key(query, base, row.key_columns());
             }
-            query.execute(&mut *conn).await.map_err(db_error)?;
+            query.execute(&mut *conn).await?;
         }
         for chunk in self.upserts.chunks(WRITE_CHUNK) {
             let sql = format!(
@@ -523,7 +519,7 @@ impl IngestWrites {
                     .bind(&row.readiness)
                     .bind(&row.body);
             }
-            query.execute(&mut *conn).await.map_err(db_error)?;
+            query.execute(&mut *conn).await?;
         }
         Ok(())
     }
@@ -590,7 +586,7 @@ async fn reports_page(
     for bind in binds {
         query = query.bind(bind);
     }
-    let rows = query.fetch_all(conn).await.map_err(db_error)?;
+    let rows = query.fetch_all(conn).await?;
     rows.iter().map(decode_cluster_resource).collect()
 }
 
@@ -668,18 +664,18 @@ const CLUSTER_RESOURCE_COLUMNS: &str = "app, cluster, kind, api_group, api_versi
      name, rsync_backed, present, readiness, body";
 
 fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> {
-    let rsync_backed: i64 = r.try_get("rsync_backed").map_err(db_error)?;
-    let present: i64 = r.try_get("present").map_err(db_error)?;
+    let rsync_backed: i64 = r.try_get("rsync_backed")?;
+    let present: i64 = r.try_get("present")?;
     Ok(ClusterResourceRow {
-        app: r.try_get("app").map_err(db_error)?,
-        cluster: r.try_get("cluster").map_err(db_error)?,
+        app: r.try_get("app")?,
+        cluster: r.try_get("cluster")?,
         gvk: decode_gvk(r)?,
-        namespace: r.try_get("namespace").map_err(db_error)?,
-        name: r.try_get("name").map_err(db_error)?,
+        namespace: r.try_get("namespace")?,
+        name: r.try_get("name")?,
         rsync_backed: rsync_backed == 1,
         present: present == 1,
-        readiness: r.try_get("readiness").map_err(db_error)?,
-        body: r.try_get("body").map_err(db_error)?,
+        readiness: r.try_get("readiness")?,
+        body: r.try_get("body")?,
     })
 }
 
@@ -689,10 +685,9 @@ pub async fn instance_apps(conn: &mut AnyConnection, instance: InstanceId) -> Re
         sqlx::query("SELECT DISTINCT app FROM status_counts WHERE instance_id = $1 ORDER BY app")
             .bind(instance.to_string())
             .fetch_all(conn)
-            .await
-            .map_err(db_error)?;
+            .await?;
     rows.iter()
-        .map(|r| r.try_get::<String, _>("app").map_err(db_error))
+        .map(|r| r.try_get::<String, _>("app").map_err(Error::from))
         .collect()
 }
 
@@ -712,10 +707,9 @@ pub async fn clusters_with_rsync_status(
     .bind(status.as_str())
     .bind(limit)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter()
-        .map(|r| r.try_get::<String, _>("cluster").map_err(db_error))
+        .map(|r| r.try_get::<String, _>("cluster").map_err(Error::from))
         .collect()
 }
 
@@ -727,10 +721,9 @@ pub async fn owners_placed_on(conn: &mut AnyConnection, cluster: &str) -> Result
     )
     .bind(cluster)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter()
-        .map(|r| r.try_get::<String, _>("owner").map_err(db_error))
+        .map(|r| r.try_get::<String, _>("owner").map_err(Error::from))
         .collect()
 }
 
@@ -760,16 +753,15 @@ pub async fn applied_deployments(
     )
     .bind(cluster)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.iter()
         .map(|r| {
-            let instance: String = r.try_get("instance_id").map_err(db_error)?;
-            let base: String = r.try_get("base").map_err(db_error)?;
+            let instance: String = r.try_get("instance_id")?;
+            let base: String = r.try_get("base")?;
             Ok((
                 instance.parse().map_err(Error::internal)?,
                 base.parse().map_err(Error::internal)?,
-                r.try_get("app").map_err(db_error)?,
+                r.try_get("app")?,
             ))
         })
         .collect()
@@ -789,8 +781,7 @@ pub async fn reported_deployments(
     )
     .bind(cluster)
     .fetch_all(conn)
-    .await
-    .map_err(db_error)?;
+    .await?;
     rows.into_iter()
         .map(|(base, app)| Ok((base.parse().map_err(Error::internal)?, app)))
         .collect()

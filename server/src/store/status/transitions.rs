@@ -104,7 +104,7 @@ impl Scope<'_> {
         for status in from {
             query = query.bind(status.as_str());
         }
-        let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
+        let rows = query.fetch_all(&mut **tx).await?;
         Ok(Some(rows.into_iter().map(|(id,)| id).collect()))
     }
 }
@@ -199,19 +199,19 @@ async fn bulk_transition(
     for value in &binds {
         query = query.bind(value.clone());
     }
-    let rows = query.fetch_all(&mut **tx).await.map_err(db_error)?;
+    let rows = query.fetch_all(&mut **tx).await?;
     if rows.is_empty() {
         return Ok(0);
     }
     let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
     let mut owners: BTreeMap<String, String> = BTreeMap::new();
     for row in &rows {
-        let instance: String = row.try_get("instance_id").map_err(db_error)?;
+        let instance: String = row.try_get("instance_id")?;
         let key = ResourceKey::decode(row)?;
         let old = Statuses {
-            rsync: row.try_get("rsync_status").map_err(db_error)?,
-            cluster: row.try_get("cluster_status").map_err(db_error)?,
-            readiness: row.try_get("readiness").map_err(db_error)?,
+            rsync: row.try_get("rsync_status")?,
+            cluster: row.try_get("cluster_status")?,
+            readiness: row.try_get("readiness")?,
         };
         if !owners.contains_key(&instance) {
             let id: InstanceId = instance.parse().map_err(Error::internal)?;
@@ -221,7 +221,7 @@ async fn bulk_transition(
                 .unwrap_or_default();
             owners.insert(instance.clone(), owner);
         }
-        let version: String = row.try_get("api_version").map_err(db_error)?;
+        let version: String = row.try_get("api_version")?;
         let new = Statuses {
             rsync: to.as_str().to_string(),
             ..old.clone()
@@ -264,11 +264,7 @@ async fn move_selection(
     for value in binds {
         query = query.bind(value.clone());
     }
-    query
-        .bind(to.as_str())
-        .execute(&mut **tx)
-        .await
-        .map_err(db_error)?;
+    query.bind(to.as_str()).execute(&mut **tx).await?;
     Ok(())
 }
 
@@ -324,25 +320,18 @@ async fn bulk_transition_counted(
     for value in &binds {
         query = query.bind(value.clone());
     }
-    let rows = query
-        .bind(to.as_str())
-        .fetch_all(&mut **tx)
-        .await
-        .map_err(db_error)?;
+    let rows = query.bind(to.as_str()).fetch_all(&mut **tx).await?;
     let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
     for row in &rows {
         let (status, n) = if postgres {
-            (
-                row.try_get("rsync_status").map_err(db_error)?,
-                row.try_get::<i64, _>("n").map_err(db_error)?,
-            )
+            (row.try_get("rsync_status")?, row.try_get::<i64, _>("n")?)
         } else {
-            (row.try_get("superseded_from").map_err(db_error)?, 1)
+            (row.try_get("superseded_from")?, 1)
         };
         let group = (
-            row.try_get("instance_id").map_err(db_error)?,
-            row.try_get("app").map_err(db_error)?,
-            row.try_get("cluster").map_err(db_error)?,
+            row.try_get("instance_id")?,
+            row.try_get("app")?,
+            row.try_get("cluster")?,
             status,
         );
         *groups.entry(group).or_default() += n;
@@ -400,16 +389,16 @@ pub async fn rsync_set_statuses(
         }
         // (status, statuses, api version) of each move's resource, by index.
         let mut current: Vec<Option<(RsyncStatus, Statuses, String)>> = vec![None; chunk.len()];
-        for row in query.fetch_all(&mut **tx).await.map_err(db_error)? {
-            let i: i64 = row.try_get("i").map_err(db_error)?;
-            let rsync: String = row.try_get("rsync_status").map_err(db_error)?;
+        for row in query.fetch_all(&mut **tx).await? {
+            let i: i64 = row.try_get("i")?;
+            let rsync: String = row.try_get("rsync_status")?;
             let status = rsync.parse().map_err(Error::internal)?;
             let statuses = Statuses {
                 rsync,
-                cluster: row.try_get("cluster_status").map_err(db_error)?,
-                readiness: row.try_get("readiness").map_err(db_error)?,
+                cluster: row.try_get("cluster_status")?,
+                readiness: row.try_get("readiness")?,
             };
-            let version = row.try_get("api_version").map_err(db_error)?;
+            let version = row.try_get("api_version")?;
             if let Some(slot) = usize::try_from(i).ok().and_then(|i| current.get_mut(i)) {
                 *slot = Some((status, statuses, version));
             }
@@ -447,11 +436,7 @@ pub async fn rsync_set_statuses(
             .bind(chunk[*i].to.as_str())
             .bind(from.as_str());
         }
-        let updated = query
-            .execute(&mut **tx)
-            .await
-            .map_err(db_error)?
-            .rows_affected();
+        let updated = query.execute(&mut **tx).await?.rows_affected();
         if updated != planned.len() as u64 {
             return Err(Error::Aborted {
                 reason: "CONCURRENT_STATUS_CHANGE",

@@ -47,7 +47,7 @@ impl Vault {
     /// value. A missing file is created (mode 0600) only while the database holds no
     /// check value: a database with sealed values needs the key they were sealed with.
     pub async fn open(store: &Store, key_file: &Path) -> anyhow::Result<Vault> {
-        let check = check_value(store).await?;
+        let check = crate::store::vault_check::check_get(store).await?;
         let vault = match std::fs::read_to_string(key_file) {
             Ok(text) => Vault::with_key(&parse_key(&text).map_err(|why| {
                 anyhow::anyhow!("the credentials key file {} {why}", key_file.display())
@@ -81,12 +81,7 @@ impl Vault {
             }
             None => {
                 let sealed = vault.seal(CHECK_CONTEXT, CHECK_PLAINTEXT);
-                sqlx::query(
-                    "INSERT INTO vault_check (id, sealed) VALUES (1, $1) ON CONFLICT DO NOTHING",
-                )
-                .bind(sealed)
-                .execute(store.pool())
-                .await?;
+                crate::store::vault_check::check_put(store, &sealed).await?;
             }
         }
         Ok(vault)
@@ -128,13 +123,6 @@ impl Vault {
             )
             .map_err(|_| refused())
     }
-}
-
-async fn check_value(store: &Store) -> Result<Option<String>> {
-    sqlx::query_scalar("SELECT sealed FROM vault_check WHERE id = 1")
-        .fetch_optional(store.pool())
-        .await
-        .map_err(Error::from)
 }
 
 fn parse_key(text: &str) -> std::result::Result<[u8; 32], &'static str> {

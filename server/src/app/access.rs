@@ -447,16 +447,9 @@ mod tests {
         assert_eq!(access.bootstrap_admin(dir.path()).await.unwrap(), None);
 
         // Only the hash is stored.
-        let stored: Vec<String> = {
+        let stored = {
             let mut conn = store.read().await.unwrap();
-            use sqlx::Row;
-            sqlx::query("SELECT hash FROM tokens")
-                .fetch_all(&mut *conn)
-                .await
-                .unwrap()
-                .iter()
-                .map(|r| r.get::<String, _>("hash"))
-                .collect()
+            crate::store::token::token_hashes(&mut conn).await.unwrap()
         };
         assert_eq!(stored, vec![secret.hash()]);
         assert!(!stored.iter().any(|h| h.contains(secret.expose())));

@@ -51,6 +51,7 @@ pub mod action;
 pub mod cluster_workflow;
 pub mod conditions;
 pub mod container_cluster;
+pub mod iaas;
 pub mod lifecycle;
 pub mod manifest;
 pub mod names;

@@ -9,81 +9,8 @@ pub mod sim;
 
 use std::fmt;
 
+pub use crate::domain::iaas::{Network, Offering, Vm, VmSpec, VmState, Zone};
 use crate::error::Error;
-
-/// A zone VMs are provisioned in.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Zone {
-    pub id: String,
-    pub name: String,
-    /// How many more VMs the zone accepts.
-    pub capacity: i64,
-}
-
-/// A service offering: the size of a VM.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Offering {
-    pub id: String,
-    pub name: String,
-    pub cpus: i64,
-    pub memory_mib: i64,
-}
-
-/// A network VMs are attached to.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Network {
-    pub id: String,
-    pub zone_id: String,
-    pub name: String,
-    /// An isolated network with source NAT (the kind provisioned for a cluster).
-    pub source_nat: bool,
-}
-
-/// The power state of a VM.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VmState {
-    Running,
-    Stopped,
-}
-
-impl VmState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VmState::Running => "Running",
-            VmState::Stopped => "Stopped",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<VmState> {
-        match text {
-            "Running" => Some(VmState::Running),
-            "Stopped" => Some(VmState::Stopped),
-            _ => None,
-        }
-    }
-}
-
-/// A VM as the IaaS has it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Vm {
-    pub id: String,
-    pub name: String,
-    pub zone_id: String,
-    pub offering_id: String,
-    pub network_id: String,
-    pub host_id: String,
-    pub state: VmState,
-    pub ip_address: String,
-}
-
-/// What a new VM is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct VmSpec {
-    pub name: String,
-    pub zone_id: String,
-    pub offering_id: String,
-    pub network_id: String,
-}
 
 /// Why the IaaS refused or failed an operation.
 #[derive(Debug)]

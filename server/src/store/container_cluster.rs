@@ -211,6 +211,19 @@ pub async fn cluster_get(
     fetch_optional(conn, sqlx::query(&sql).bind(id.to_string()), from_row).await
 }
 
+/// The stored state of a cluster (as stored: the event of a change carries it).
+pub async fn cluster_state(
+    conn: &mut AnyConnection,
+    id: ContainerClusterId,
+) -> Result<Option<String>> {
+    Ok(
+        sqlx::query_scalar("SELECT state FROM container_clusters WHERE id = $1")
+            .bind(id.to_string())
+            .fetch_optional(conn)
+            .await?,
+    )
+}
+
 /// Writes `c` over the stored cluster if its generation is still `expected`; false if
 /// it changed meanwhile (the caller answers ABORTED).
 pub async fn cluster_update(

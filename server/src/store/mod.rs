@@ -28,11 +28,13 @@ pub mod request;
 pub mod resource_error;
 pub mod rsync_resource;
 pub mod signals;
+pub mod sim_iaas;
 pub mod sim_infrastructure;
 mod slots;
 pub mod status;
 pub mod token;
 mod tx;
+pub mod vault_check;
 mod wal;
 pub mod watch;
 
@@ -51,6 +53,9 @@ pub use self::signals::Signals;
 use self::slots::WriteSlots;
 pub use self::tx::{RowLock, Tx};
 use crate::error::{Error, Result};
+
+/// A database connection, as the store's functions take it (a [`Tx`] derefs to one).
+pub type Conn = sqlx::AnyConnection;
 
 /// The pool size on PostgreSQL.
 const POSTGRES_CONNECTIONS: u32 = 16;

@@ -99,6 +99,13 @@ pub async fn token_find_by_hash(
     .await
 }
 
+/// The stored hashes of every token (for tests that check no secret is stored).
+pub async fn token_hashes(conn: &mut AnyConnection) -> Result<Vec<String>> {
+    Ok(sqlx::query_scalar("SELECT hash FROM tokens ORDER BY hash")
+        .fetch_all(conn)
+        .await?)
+}
+
 pub async fn token_get(conn: &mut AnyConnection, id: TokenId) -> Result<Option<TokenRecord>> {
     fetch_optional(
         conn,

@@ -2,8 +2,8 @@
 //! then every create, change and deletion (`records`' contract). Every cluster's action
 //! events share the target `actions`; a stream selects its cluster's (and node's).
 
+use crate::store::Conn;
 use flotilla_api::v1 as pb;
-use sqlx::AnyConnection;
 
 use super::records::{Kind, Records};
 use crate::app::actions::ACTIONS_TARGET;
@@ -53,7 +53,7 @@ impl Records for ActionWatch {
 
     async fn snapshot(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Conn,
         token: &mut (dyn FnMut() -> String + Send),
     ) -> Result<Vec<pb::ActionEvent>> {
         let filter = ActionFilter {

@@ -3,8 +3,8 @@
 //! optionally only of clusters in some states: an event of a cluster leaving those
 //! states is sent too, so a client's view never keeps a cluster that left them.
 
+use crate::store::Conn;
 use flotilla_api::v1 as pb;
-use sqlx::AnyConnection;
 
 use super::records::{Kind, Records};
 use crate::app::container_clusters::{CLUSTERS_TARGET, View};
@@ -56,7 +56,7 @@ impl Records for ClusterWatch {
 
     async fn snapshot(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Conn,
         token: &mut (dyn FnMut() -> String + Send),
     ) -> Result<Vec<pb::ContainerClusterEvent>> {
         let clusters = cluster_list(conn, &ClusterFilter::default(), None, usize::MAX >> 1).await?;

@@ -8,7 +8,7 @@
 
 use std::sync::Arc;
 
-use sqlx::AnyConnection;
+use crate::store::Conn;
 use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
 use tonic::Status;
@@ -52,7 +52,7 @@ pub trait Records: Send + Sync + 'static {
     /// The records a snapshot starts with, as ADDED events (tokens from `token`).
     async fn snapshot(
         &self,
-        conn: &mut AnyConnection,
+        conn: &mut Conn,
         token: &mut (dyn FnMut() -> String + Send),
     ) -> Result<Vec<Self::Event>>;
     /// The event a logged event becomes for this stream, None if it does not select it.

@@ -17,7 +17,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Instant;
 
-use sqlx::AnyConnection;
+use crate::store::Conn;
 use tokio::sync::{Semaphore, oneshot};
 use tracing::debug;
 
@@ -244,7 +244,7 @@ impl Writer {
         })
     }
 
-    fn conn(&mut self) -> &mut AnyConnection {
+    fn conn(&mut self) -> &mut Conn {
         match self {
             Writer::Tx(tx) => tx,
             Writer::AtOnce(conn) => conn,
@@ -345,7 +345,7 @@ struct Decision {
 /// [`decide_moves`]). A move decided from a copy that writes nothing is decided again
 /// from the database.
 async fn read_and_decide(
-    conn: &mut AnyConnection,
+    conn: &mut Conn,
     changes: Vec<Change>,
     options: &ActionOptions,
     open: Option<&OpenActions>,
@@ -540,7 +540,7 @@ fn written(
 
 /// Each change's answer once the group is written.
 async fn settle(
-    conn: &mut AnyConnection,
+    conn: &mut Conn,
     decided: Vec<Decided>,
     inserted: &HashSet<ActionId>,
     updated: &HashSet<ActionId>,
@@ -598,7 +598,7 @@ fn refuse_creates_where(decided: &mut [Decided], gone: impl Fn(&str) -> bool) {
 }
 
 /// The refusal of a create whose pod or node has an open action, naming it.
-async fn busy(conn: &mut AnyConnection, action: &ActionRecord) -> Result<Error> {
+async fn busy(conn: &mut Conn, action: &ActionRecord) -> Result<Error> {
     let key = action.open_key().expect("a new action is open");
     let holder = action_open_by_key(conn, &key).await?;
     let name = holder

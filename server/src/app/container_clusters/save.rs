@@ -7,7 +7,9 @@ use crate::domain::cluster_workflow::{Observed, infrastructure_ready, phase_of};
 use crate::domain::conditions;
 use crate::domain::container_cluster::{ClusterState, Desired, Observed as Seen, conditions_of};
 use crate::error::{Error, Result};
-use crate::store::container_cluster::{ClusterVm, ContainerClusterRecord, cluster_update};
+use crate::store::container_cluster::{
+    ClusterVm, ContainerClusterRecord, cluster_state, cluster_update,
+};
 use crate::store::sim_infrastructure::{infra_delete, infra_get, infra_update};
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
 use crate::store::{Tx, now_micros};
@@ -91,11 +93,7 @@ pub async fn save(
         failure,
     };
     conditions_of(&mut record.status.conditions, &observed, now);
-    let previous: Option<String> =
-        sqlx::query_scalar("SELECT state FROM container_clusters WHERE id = $1")
-            .bind(record.id.to_string())
-            .fetch_optional(&mut **tx)
-            .await?;
+    let previous = cluster_state(tx, record.id).await?;
     record.generation = expected + 1;
     record.update_time = now;
     if !cluster_update(tx, record, expected).await? {

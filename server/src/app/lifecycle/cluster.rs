@@ -9,7 +9,7 @@ use crate::store::watch::ActionChange;
 impl Lifecycle {
     pub(super) async fn cluster_view(
         &self,
-        conn: &mut sqlx::AnyConnection,
+        conn: &mut crate::store::Conn,
         name: &ResourceName,
     ) -> Result<ClusterView> {
         let object = object_get(conn, name).await?;

@@ -29,7 +29,7 @@ impl Verb {
 impl Lifecycle {
     pub(super) async fn dig_view(
         &self,
-        conn: &mut sqlx::AnyConnection,
+        conn: &mut crate::store::Conn,
         name: &ResourceName,
     ) -> Result<DigView> {
         let object = object_get(conn, name).await?;
@@ -393,7 +393,7 @@ impl Lifecycle {
     /// Everything a group's rendering depends on, and its JSON (hashed by approval).
     pub(super) async fn dig_content(
         &self,
-        tx: &mut sqlx::AnyConnection,
+        tx: &mut crate::store::Conn,
         dig: &Object<DigSpec>,
     ) -> Result<DigContent> {
         let version = dig.name.ancestor(&COMPOSITE_APP);

@@ -374,7 +374,7 @@ impl StatusApp {
     /// [`StatusApp::query`] on a given connection (a snapshot transaction for watches).
     pub async fn query_on(
         &self,
-        conn: &mut sqlx::AnyConnection,
+        conn: &mut crate::store::Conn,
         owner: &ResourceName,
         query: &StatusQuery,
     ) -> Result<StatusResult> {
@@ -385,7 +385,7 @@ impl StatusApp {
     /// instance and is still current once everything else has been read.
     async fn query_with(
         &self,
-        conn: &mut sqlx::AnyConnection,
+        conn: &mut crate::store::Conn,
         owner: &ResourceName,
         query: &StatusQuery,
         tree: Option<Arc<Tree>>,
@@ -498,7 +498,7 @@ impl StatusApp {
     /// Validates the filters: apps and clusters must belong to the instance.
     async fn resolve_filter(
         &self,
-        conn: &mut sqlx::AnyConnection,
+        conn: &mut crate::store::Conn,
         instance: InstanceId,
         query: &StatusQuery,
     ) -> Result<ResourceFilter> {
@@ -547,7 +547,7 @@ impl StatusApp {
     /// in key order.
     pub(crate) async fn page(
         &self,
-        conn: &mut sqlx::AnyConnection,
+        conn: &mut crate::store::Conn,
         instance: InstanceId,
         shown: Shown,
         filter: &ResourceFilter,

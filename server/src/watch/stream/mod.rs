@@ -13,9 +13,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::store::Conn;
 use flotilla_api::v1 as pb;
 use prost::bytes::{BufMut, BytesMut};
-use sqlx::AnyConnection;
 use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
 use tonic::Status;
@@ -714,11 +714,7 @@ impl Subscriber {
     }
 
     /// The selection as SQL for `instance` (cluster ids resolved to its clusters).
-    async fn sql_filter(
-        &self,
-        conn: &mut AnyConnection,
-        instance: InstanceId,
-    ) -> Result<ResourceFilter> {
+    async fn sql_filter(&self, conn: &mut Conn, instance: InstanceId) -> Result<ResourceFilter> {
         let mut clusters = Vec::new();
         if !self.request.clusters.is_empty() {
             clusters = instance_clusters(conn, instance)

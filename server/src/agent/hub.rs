@@ -24,6 +24,7 @@ use tracing::{info, warn};
 use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::{Gvk, canonical_namespace};
+use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
 use crate::metrics::METRICS;
@@ -406,7 +407,11 @@ impl AgentHub {
             // A newer session (or a close) may have come meanwhile: it writes its own.
             if link.current().is_some_and(|c| c.id == session.id) {
                 METRICS.connectivity(cluster, true);
-                if let Err(error) = self.status.connectivity_changed(cluster, "Available").await {
+                if let Err(error) = self
+                    .status
+                    .connectivity_changed(cluster, Connectivity::Available)
+                    .await
+                {
                     warn!(%cluster, %error, "cannot record connectivity");
                 }
             }
@@ -442,7 +447,7 @@ impl AgentHub {
                 METRICS.connectivity(&session.cluster, false);
                 if let Err(error) = self
                     .status
-                    .connectivity_changed(&session.cluster, "Retrying")
+                    .connectivity_changed(&session.cluster, Connectivity::Retrying)
                     .await
                 {
                     warn!(cluster = %session.cluster, %error, "cannot record connectivity");

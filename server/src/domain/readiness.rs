@@ -228,3 +228,15 @@ mod tests {
         }
     }
 }
+
+super::named_enum! {
+    /// Whether a cluster's agent session is up, as the server last saw it.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+    pub enum Connectivity ("connectivity") {
+        /// No agent session yet.
+        Unknown = "Unknown",
+        Available = "Available",
+        /// The session is down; rsync retries.
+        Retrying = "Retrying",
+    }
+}

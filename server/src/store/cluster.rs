@@ -1,14 +1,15 @@
 //! Clusters: connectivity (agent tokens live in `token.rs`).
 
-use sqlx::{AnyConnection, Row};
+use sqlx::AnyConnection;
 
+use crate::domain::readiness::Connectivity;
 use crate::error::Result;
 
 /// Records the connectivity of a cluster; returns whether it changed.
 pub async fn cluster_set_connectivity(
     conn: &mut AnyConnection,
     cluster: &str,
-    connectivity: &str,
+    connectivity: Connectivity,
 ) -> Result<bool> {
     let result =
         sqlx::query("UPDATE clusters SET connectivity = $1 WHERE name = $2 AND connectivity <> $1")
@@ -17,18 +18,6 @@ pub async fn cluster_set_connectivity(
             .execute(conn)
             .await?;
     Ok(result.rows_affected() == 1)
-}
-
-/// The connectivity of a cluster ("Unknown" if it does not exist).
-pub async fn cluster_connectivity(conn: &mut AnyConnection, cluster: &str) -> Result<String> {
-    let row = sqlx::query("SELECT connectivity FROM clusters WHERE name = $1")
-        .bind(cluster)
-        .fetch_optional(conn)
-        .await?;
-    Ok(row
-        .map(|r| r.try_get::<String, _>("connectivity"))
-        .transpose()?
-        .unwrap_or_else(|| "Unknown".to_string()))
 }
 
 /// Every cluster name with its connection mode stored in the body, for start-up.

@@ -16,6 +16,7 @@ pub mod action;
 mod autocommit;
 pub mod carry;
 pub mod cluster;
+mod codec;
 pub mod container_cluster;
 mod db_error;
 pub mod dig;

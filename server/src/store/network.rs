@@ -7,6 +7,7 @@ use super::object::{ExtraValue, Object, object_insert};
 use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::NetworkState;
 use crate::domain::names::ResourceName;
+use crate::domain::readiness::Connectivity;
 use crate::domain::resources::ClusterSpec;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -20,7 +21,7 @@ pub struct NetworkStatus {
     /// The last network intents instance.
     pub current_instance: Option<InstanceId>,
     /// Unknown | Available | Retrying.
-    pub connectivity: String,
+    pub connectivity: Connectivity,
     /// Conditions: AgentConnected, NetworkIntentsApplied, Ready.
     pub conditions: Vec<Condition>,
     /// What the cluster's last agent said of it.

@@ -15,6 +15,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
 use super::{Tx, now_micros, placeholders};
+use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Result};
 
 /// The rsync status, cluster status and readiness of a resource ("" = none).
@@ -58,7 +59,7 @@ pub enum Payload {
         previous: String,
     },
     /// The connectivity of the event's cluster changed.
-    Connectivity { connectivity: String },
+    Connectivity { connectivity: Connectivity },
     /// An action was added, modified or deleted (WatchActions targets only); `record`
     /// is the action as stored after the change (before it, for a deletion).
     Action { change: ActionChange, record: Body },
@@ -144,16 +145,14 @@ impl NewEvent {
     }
 
     /// `cluster`'s connectivity, for the watchers of `target`.
-    pub fn connectivity(target: &str, cluster: &str, connectivity: &str) -> NewEvent {
+    pub fn connectivity(target: &str, cluster: &str, connectivity: Connectivity) -> NewEvent {
         NewEvent {
             target: target.to_string(),
             instance: String::new(),
             app: String::new(),
             cluster: cluster.to_string(),
             name: String::new(),
-            payload: Payload::Connectivity {
-                connectivity: connectivity.to_string(),
-            },
+            payload: Payload::Connectivity { connectivity },
         }
     }
 }
@@ -602,7 +601,7 @@ mod tests {
         NewEvent::connectivity(
             target,
             &format!("clusterProviders/p/clusters/c{n}"),
-            "Available",
+            Connectivity::Available,
         )
     }
 

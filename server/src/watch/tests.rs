@@ -3,6 +3,7 @@
 use prost::bytes::Bytes;
 
 use super::*;
+use crate::domain::readiness::Connectivity;
 use crate::store::watch::Statuses;
 
 fn resource(revision: i64, batch: i64, cluster: &str) -> Event {
@@ -75,7 +76,7 @@ fn only_runs_of_one_instances_resources_can_be_taken_whole() {
     let mut mixed = run.clone();
     mixed.push(Arc::new(FeedEvent::new(Event {
         payload: Payload::Connectivity {
-            connectivity: "AVAILABLE".into(),
+            connectivity: Connectivity::Available,
         },
         ..resource(14, 14, "a")
     })));
@@ -100,7 +101,7 @@ fn passes_over_unwanted_transactions_only() {
     let feed = feed(10);
     let connectivity = |revision: i64, cluster: &str| Event {
         payload: Payload::Connectivity {
-            connectivity: "AVAILABLE".into(),
+            connectivity: Connectivity::Available,
         },
         ..resource(revision, revision, cluster)
     };
@@ -188,7 +189,7 @@ async fn concurrent_starts_keep_the_hand_over(url: &str) {
     tx.emit(crate::store::watch::NewEvent::connectivity(
         target,
         "clusterProviders/p/clusters/c",
-        "Available",
+        Connectivity::Available,
     ));
     tx.commit().await.unwrap();
     tokio::time::timeout(Duration::from_secs(5), waiter.notified())
@@ -243,7 +244,7 @@ fn wakes_only_the_subscribers_a_transaction_may_concern() {
     // everyone.
     let connectivity = Event {
         payload: Payload::Connectivity {
-            connectivity: "AVAILABLE".into(),
+            connectivity: Connectivity::Available,
         },
         ..resource(3, 3, "cp/clusters/a")
     };

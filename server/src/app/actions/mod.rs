@@ -20,6 +20,7 @@ use self::targets::TargetReads;
 use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
+use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
@@ -373,8 +374,8 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
         connectivity,
         pod: observed,
     } = cluster.ok_or_else(|| cluster_not_found(&new.cluster))?;
-    let connected = connectivity == "Available";
-    if connectivity == "Unknown" {
+    let connected = connectivity == Connectivity::Available;
+    if connectivity == Connectivity::Unknown {
         let why = format!(
             "{} has never been connected: the server knows its pods and nodes from its agent",
             new.cluster

@@ -2,6 +2,7 @@
 //! from the aggregates in the transactions that change them.
 
 use super::*;
+use crate::domain::readiness::Connectivity;
 
 /// Recomputes and stores the conditions of `owner` (an intent group or a cluster).
 pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
@@ -80,15 +81,17 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
             return Ok(());
         };
         let mut list = network.conditions.clone();
-        let agent = match network.connectivity.as_str() {
-            "Available" => Condition::true_("AgentConnected"),
-            "Retrying" => Condition::false_(
+        let agent = match network.connectivity {
+            Connectivity::Available => Condition::true_("AgentConnected"),
+            Connectivity::Retrying => Condition::false_(
                 "AgentConnected",
                 Severity::Warning,
                 "AgentDisconnected",
                 "the agent session is down; rsync retries",
             ),
-            _ => Condition::unknown("AgentConnected", "NeverConnected", "no agent session yet"),
+            Connectivity::Unknown => {
+                Condition::unknown("AgentConnected", "NeverConnected", "no agent session yet")
+            }
         };
         conditions::set(&mut list, agent, now);
         match (network.state, network.current_instance) {
@@ -225,13 +228,16 @@ fn ready_condition(counts: &BTreeMap<(String, String), i64>) -> Condition {
     }
 }
 
-fn reachable_condition(placed: &[(String, String)]) -> Condition {
+fn reachable_condition(placed: &[(String, Connectivity)]) -> Condition {
     let down: Vec<&str> = placed
         .iter()
-        .filter(|(_, c)| c == "Retrying")
+        .filter(|(_, c)| *c == Connectivity::Retrying)
         .map(|(n, _)| n.as_str())
         .collect();
-    let unknown = placed.iter().filter(|(_, c)| c == "Unknown").count();
+    let unknown = placed
+        .iter()
+        .filter(|(_, c)| *c == Connectivity::Unknown)
+        .count();
     if !down.is_empty() {
         Condition::false_(
             "ClustersReachable",

@@ -9,11 +9,16 @@ use std::time::Instant;
 use tracing::debug;
 
 use super::*;
+use crate::domain::readiness::Connectivity;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 impl StatusApp {
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
-    pub async fn connectivity_changed(&self, cluster: &str, connectivity: &str) -> Result<()> {
+    pub async fn connectivity_changed(
+        &self,
+        cluster: &str,
+        connectivity: Connectivity,
+    ) -> Result<()> {
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
         lock_owners(&mut tx, owners.iter().cloned(), [cluster]).await?;
@@ -397,9 +402,10 @@ impl StatusApp {
             RsyncStatus::Retrying,
         )
         .await?;
-        let changed = moved > 0 && cluster_set_connectivity(&mut tx, cluster, "Retrying").await?;
+        let changed =
+            moved > 0 && cluster_set_connectivity(&mut tx, cluster, Connectivity::Retrying).await?;
         if changed {
-            emit_connectivity(&mut tx, cluster, "Retrying").await?;
+            emit_connectivity(&mut tx, cluster, Connectivity::Retrying).await?;
         }
         if moved > 0 || changed {
             refresh_conditions(&mut tx, cluster).await?;
@@ -439,7 +445,7 @@ fn cluster_row(
 
 /// Tells the watchers of `cluster` and of every owner placed on it that its
 /// connectivity changed.
-async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: &str) -> Result<()> {
+async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: Connectivity) -> Result<()> {
     let mut targets = owners_placed_on(tx, cluster).await?;
     targets.push(cluster.to_string());
     for target in targets {

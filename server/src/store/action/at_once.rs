@@ -162,6 +162,7 @@ fn changing(action: &ActionRecord) -> serde_json::Map<String, Value> {
 mod tests {
     use super::*;
     use crate::domain::action::{ActionState, Operation};
+    use crate::domain::readiness::Connectivity;
     use crate::store::Store;
     use crate::store::action::{ActionOutcome, ActionSpec, action_get};
     use crate::store::watch::{NewEvent, events_after, row_json, target_revision};
@@ -196,7 +197,9 @@ mod tests {
     fn events(of: &[(usize, ActionId)]) -> (Vec<ActionId>, String) {
         let events: Vec<NewEvent> = of
             .iter()
-            .map(|(n, _)| NewEvent::connectivity("actions", &format!("e{n}"), "Available"))
+            .map(|(n, _)| {
+                NewEvent::connectivity("actions", &format!("e{n}"), Connectivity::Available)
+            })
             .collect();
         (
             of.iter().map(|(_, id)| *id).collect(),

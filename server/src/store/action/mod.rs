@@ -13,6 +13,7 @@ use super::{fetch_all, fetch_optional, json_in, json_rows, placeholders};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
+use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
 
@@ -405,7 +406,7 @@ pub async fn action_open_with_pod_gone(conn: &mut AnyConnection) -> Result<Vec<A
 #[derive(Debug, Clone)]
 pub struct ActionCluster {
     pub nodes: Vec<String>,
-    pub connectivity: String,
+    pub connectivity: Connectivity,
     /// `{"metadata", "spec", "status"}` of the present pod, as JSON text.
     pub pod: Option<String>,
 }
@@ -516,7 +517,7 @@ pub async fn action_clusters(
         *slot = Some(ActionCluster {
             nodes: serde_json::from_str(&nodes)
                 .map_err(|e| Error::internal(format!("stored nodes: {e}")))?,
-            connectivity,
+            connectivity: connectivity.parse().map_err(Error::internal)?,
             pod,
         });
     }
@@ -717,7 +718,7 @@ pub(crate) mod tests {
         )
         .await
         .unwrap();
-        type Seen = Option<(Vec<String>, String, Option<String>)>;
+        type Seen = Option<(Vec<String>, Connectivity, Option<String>)>;
         let seen: Vec<Seen> = found
             .into_iter()
             .map(|c| c.map(|c| (c.nodes, c.connectivity, c.pod)))
@@ -725,7 +726,7 @@ pub(crate) mod tests {
         let c1 = |pod: Option<&str>| {
             Some((
                 vec!["n0".to_string(), "n1".to_string()],
-                "Available".to_string(),
+                Connectivity::Available,
                 pod.map(str::to_string),
             ))
         };

@@ -12,6 +12,7 @@ use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
 use super::{Tx, placeholders};
 use crate::domain::manifest::Gvk;
+use crate::domain::readiness::Connectivity;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -731,13 +732,17 @@ pub async fn owners_placed_on(conn: &mut AnyConnection, cluster: &str) -> Result
 pub async fn placed_connectivity(
     conn: &mut AnyConnection,
     instance: InstanceId,
-) -> Result<Vec<(String, String)>> {
-    let query = sqlx::query(
+) -> Result<Vec<(String, Connectivity)>> {
+    let rows = sqlx::query(
         "SELECT c.cluster AS cluster, COALESCE(k.connectivity, 'Unknown') AS connectivity FROM instance_clusters c \
          LEFT JOIN clusters k ON k.name = c.cluster WHERE c.instance_id = $1 ORDER BY c.cluster",
     )
-    .bind(instance.to_string());
-    crate::store::fetch_text_pairs(conn, query, "cluster", "connectivity").await
+    .bind(instance.to_string())
+    .fetch_all(conn)
+    .await?;
+    rows.iter()
+        .map(|r| Ok((r.try_get("cluster")?, r.try_get("connectivity")?)))
+        .collect()
 }
 
 /// (instance, its base, app) of the deployments with Applied resources on `cluster` in

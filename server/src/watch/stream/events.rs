@@ -72,12 +72,12 @@ pub(super) fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchEvent {
     }
 }
 
-pub(super) fn connectivity_event(cluster: &str, connectivity: &str, time: i64) -> pb::WatchEvent {
-    let value = match connectivity {
-        "Available" => pb::Connectivity::Available,
-        "Retrying" => pb::Connectivity::Retrying,
-        _ => pb::Connectivity::Unknown,
-    };
+pub(super) fn connectivity_event(
+    cluster: &str,
+    connectivity: Connectivity,
+    time: i64,
+) -> pb::WatchEvent {
+    let value = connectivity_to_proto(connectivity);
     pb::WatchEvent {
         r#type: pb::WatchEventType::ConnectivityChanged as i32,
         time: timestamp(time),

@@ -25,7 +25,7 @@ use super::token::{self, Position, TargetTokens};
 use super::{BATCH_BYTES, Feed, FeedEvent, Next, Segment, WatchHub, Whole};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
 use crate::domain::names::ResourceName;
-use crate::domain::readiness::{ClusterStatus, Readiness};
+use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -42,7 +42,7 @@ use crate::store::status::{
 };
 use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, target_revision};
 use crate::wire::convert::timestamp;
-use crate::wire::convert::{Counts, counts_to_proto, entry_to_proto};
+use crate::wire::convert::{Counts, connectivity_to_proto, counts_to_proto, entry_to_proto};
 use crate::wire::{EVENTS_FIELD, Encoded};
 
 mod events;
@@ -481,7 +481,7 @@ impl Subscriber {
             Payload::Action { .. } | Payload::ContainerCluster { .. } => {}
             Payload::Connectivity { connectivity } => {
                 if self.cluster_matches(&event.cluster) {
-                    let message = connectivity_event(&event.cluster, connectivity, event.time);
+                    let message = connectivity_event(&event.cluster, *connectivity, event.time);
                     self.send_at(message, position).await?;
                 }
             }

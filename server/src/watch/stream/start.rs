@@ -58,7 +58,7 @@ impl Subscriber {
                 continue;
             }
             sub += 1;
-            let event = connectivity_event(&cluster, &state, now);
+            let event = connectivity_event(&cluster, state, now);
             self.send_at(event, at(sub)).await?;
         }
         // Drained as sent: a large snapshot's entries are freed while it streams.

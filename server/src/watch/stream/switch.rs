@@ -41,7 +41,7 @@ impl Subscriber {
                 .collect(),
             Err(_) => Default::default(),
         };
-        let arriving: Vec<(String, String)> = placed_connectivity(&mut conn, id)
+        let arriving: Vec<(String, Connectivity)> = placed_connectivity(&mut conn, id)
             .await?
             .into_iter()
             .filter(|(cluster, _)| !before.contains(cluster) && self.cluster_matches(cluster))
@@ -79,7 +79,7 @@ impl Subscriber {
             if sub <= skip {
                 continue;
             }
-            let message = connectivity_event(&cluster, &state, event.time);
+            let message = connectivity_event(&cluster, state, event.time);
             let position = Position {
                 sub,
                 ..Position::after(event.revision)

@@ -39,7 +39,7 @@ pub use status::*;
 use crate::domain::manifest::{check_dns_label, check_dns_subdomain, check_kind};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName, validate_id};
 use crate::domain::nesting::{check_nesting, prune_nesting};
-use crate::domain::readiness::{ClusterStatus, Readiness};
+use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::resources::{Labels, ManifestPatch};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result, Violations};
@@ -442,11 +442,11 @@ pub fn conditions_to_proto(
 }
 
 /// A stored connectivity as its proto enum.
-pub fn connectivity_to_proto(connectivity: &str) -> pb::Connectivity {
+pub fn connectivity_to_proto(connectivity: Connectivity) -> pb::Connectivity {
     match connectivity {
-        "Available" => pb::Connectivity::Available,
-        "Retrying" => pb::Connectivity::Retrying,
-        _ => pb::Connectivity::Unknown,
+        Connectivity::Unknown => pb::Connectivity::Unknown,
+        Connectivity::Available => pb::Connectivity::Available,
+        Connectivity::Retrying => pb::Connectivity::Retrying,
     }
 }
 

@@ -409,7 +409,7 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
             .as_ref()
             .map(|t| t.expose().to_string())
             .unwrap_or_default(),
-        connectivity: connectivity_to_proto(&view.network.connectivity) as i32,
+        connectivity: connectivity_to_proto(view.network.connectivity) as i32,
         agent_backend: view.network.agent.backend.clone(),
         cluster_version: view.network.agent.version.clone(),
         nodes: view.network.agent.nodes.clone(),

@@ -185,7 +185,10 @@ async fn main() {
     let count = |key: (&str, &str)| {
         summary
             .counts
-            .get(&(key.0.to_string(), key.1.to_string()))
+            .get(
+                &flotilla_server::domain::status::CountKey::parse(key.0, key.1)
+                    .expect("a count key"),
+            )
             .copied()
             .unwrap_or(0)
     };

@@ -37,3 +37,54 @@ impl RsyncStatus {
         RsyncStatus::Retrying,
     ];
 }
+
+/// A key of the status counts: a dimension (`rsync`, `cluster`, `readiness`, as
+/// stored) and one of its values. Resources with no readiness are not counted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CountKey {
+    Rsync(RsyncStatus),
+    Cluster(crate::domain::readiness::ClusterStatus),
+    Readiness(crate::domain::readiness::Readiness),
+}
+
+impl CountKey {
+    /// The stored name of the key's dimension.
+    pub fn dimension(self) -> &'static str {
+        match self {
+            CountKey::Rsync(_) => "rsync",
+            CountKey::Cluster(_) => "cluster",
+            CountKey::Readiness(_) => "readiness",
+        }
+    }
+
+    /// The stored name of the key's value.
+    pub fn value(self) -> &'static str {
+        match self {
+            CountKey::Rsync(status) => status.as_str(),
+            CountKey::Cluster(status) => status.as_str(),
+            CountKey::Readiness(readiness) => readiness.as_str(),
+        }
+    }
+
+    /// The key of a stored dimension and value; None for a value the dimension does
+    /// not count ("", or a name no variant has).
+    pub fn parse(dimension: &str, value: &str) -> Option<CountKey> {
+        use crate::domain::readiness::{ClusterStatus, Readiness};
+        match dimension {
+            "rsync" => value.parse().ok().map(CountKey::Rsync),
+            "cluster" => ClusterStatus::parse(value).map(CountKey::Cluster),
+            "readiness" => Readiness::parse(value)
+                .filter(|r| *r != Readiness::None)
+                .map(CountKey::Readiness),
+            _ => None,
+        }
+    }
+}
+
+/// How many resources count under each key (absent: none).
+pub type Counts = std::collections::BTreeMap<CountKey, i64>;
+
+/// The count of `key` in `counts`.
+pub fn count_of(counts: &Counts, key: CountKey) -> i64 {
+    counts.get(&key).copied().unwrap_or(0)
+}

@@ -37,11 +37,11 @@ use tokio::sync::{Notify, OwnedSemaphorePermit, Semaphore, watch};
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, warn};
 
+use crate::domain::status::Counts;
 use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::store::watch::{Event, Payload, events_after, target_revision};
 use crate::wire::Encoded;
-use crate::wire::convert::Counts;
 
 /// How long a stream that ends at shutdown waits for its client to take what it still
 /// holds (the last events, then the status).

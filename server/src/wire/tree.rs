@@ -202,11 +202,12 @@ mod tests {
     use crate::app::status::{Output, StatusEntry, StatusQuery, StatusResult};
     use crate::domain::names::{DEPLOYMENT_INTENT_GROUP, ResourceName};
     use crate::domain::readiness::{ClusterStatus, Readiness};
+    use crate::domain::status::Counts;
     use crate::domain::status::RsyncStatus;
     use crate::ids::InstanceId;
     use crate::store::rsync_resource::ResourceFilter;
     use crate::store::rsync_resource::ResourceKey;
-    use crate::wire::convert::{Counts, status_to_proto};
+    use crate::wire::convert::status_to_proto;
 
     fn entry(
         app: &str,

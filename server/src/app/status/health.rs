@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::domain::readiness::Connectivity;
+use crate::domain::status::{CountKey, Counts, count_of};
 
 /// Recomputes and stores the conditions of `owner` (an intent group or a cluster).
 pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
@@ -42,7 +43,7 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
                         .all(|t| list.iter().any(|c| c.type_ == *t));
                 if !kept {
                     let at = worst_clusters(tx, instance, &counts).await?;
-                    let errors = if count(&counts, "rsync", "Failed") > 0 {
+                    let errors = if count_of(&counts, CountKey::Rsync(RsyncStatus::Failed)) > 0 {
                         resource_errors_first(tx, instance, REFUSALS_NAMED).await?
                     } else {
                         Vec::new()
@@ -113,22 +114,11 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
     }
 }
 
-fn count(counts: &BTreeMap<(String, String), i64>, dimension: &str, value: &str) -> i64 {
-    counts
-        .get(&(dimension.to_string(), value.to_string()))
-        .copied()
-        .unwrap_or(0)
-}
-
 /// The clusters holding the resources that make ResourcesApplied false (Failed, else
 /// Retrying), read only when there are such resources.
-async fn worst_clusters(
-    tx: &mut Tx,
-    instance: InstanceId,
-    counts: &BTreeMap<(String, String), i64>,
-) -> Result<Vec<String>> {
+async fn worst_clusters(tx: &mut Tx, instance: InstanceId, counts: &Counts) -> Result<Vec<String>> {
     for status in [RsyncStatus::Failed, RsyncStatus::Retrying] {
-        if count(counts, "rsync", status.as_str()) > 0 {
+        if count_of(counts, CountKey::Rsync(status)) > 0 {
             return clusters_with_rsync_status(tx, instance, status, 4).await;
         }
     }
@@ -151,14 +141,18 @@ const REFUSALS_NAMED: i64 = 3;
 /// `errors`: what clusters said of the first resources they refused.
 pub(super) fn applied_condition(
     type_: &str,
-    counts: &BTreeMap<(String, String), i64>,
+    counts: &Counts,
     at: &[String],
     errors: &[String],
 ) -> Condition {
-    let c = |v| count(counts, "rsync", v);
-    let total: i64 = RsyncStatus::ALL.iter().map(|s| c(s.as_str())).sum();
-    let (failed, retrying, pending, applied) =
-        (c("Failed"), c("Retrying"), c("Pending"), c("Applied"));
+    let c = |status| count_of(counts, CountKey::Rsync(status));
+    let total: i64 = RsyncStatus::ALL.into_iter().map(c).sum();
+    let (failed, retrying, pending, applied) = (
+        c(RsyncStatus::Failed),
+        c(RsyncStatus::Retrying),
+        c(RsyncStatus::Pending),
+        c(RsyncStatus::Applied),
+    );
     if failed > 0 {
         Condition::false_(
             type_,
@@ -196,11 +190,15 @@ pub(super) fn applied_condition(
     }
 }
 
-fn ready_condition(counts: &BTreeMap<(String, String), i64>) -> Condition {
-    let c = |v| count(counts, "cluster", v);
-    let (present, not_present, unknown) = (c("Present"), c("NotPresent"), c("Unknown"));
-    let ready = count(counts, "readiness", "Ready");
-    let not_ready = count(counts, "readiness", "NotReady");
+fn ready_condition(counts: &Counts) -> Condition {
+    let c = |status| count_of(counts, CountKey::Cluster(status));
+    let (present, not_present, unknown) = (
+        c(ClusterStatus::Present),
+        c(ClusterStatus::NotPresent),
+        c(ClusterStatus::Unknown),
+    );
+    let ready = count_of(counts, CountKey::Readiness(Readiness::Ready));
+    let not_ready = count_of(counts, CountKey::Readiness(Readiness::NotReady));
     let total = present + not_present + unknown;
     if not_present > 0 {
         Condition::false_(

@@ -17,6 +17,7 @@ use crate::domain::manifest::Gvk;
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, ResourceName};
 use crate::domain::readiness::{ClusterStatus, Readiness, is_monitored, readiness};
 use crate::domain::render::deployment_id;
+use crate::domain::status::CountKey;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -228,7 +229,7 @@ pub struct StatusResult {
     pub composite_profile: String,
     pub instance: Option<InstanceRow>,
     /// (dimension, value) -> count.
-    pub counts: BTreeMap<(String, String), i64>,
+    pub counts: crate::domain::status::Counts,
     /// The page's entries, when read from SQL.
     pub entries: Vec<StatusEntry>,
     /// The page's entries, when read from the group's status tree (then `entries` is
@@ -473,8 +474,8 @@ impl StatusApp {
             _ if filter.names.is_empty() => counts_sum(conn, instance_id, &filter).await?,
             _ => counts_for_names(conn, instance_id, &filter).await?,
         };
-        result.counts.retain(|(dimension, _), count| {
-            *count != 0 && (query.output != Output::Rsync || dimension == "rsync")
+        result.counts.retain(|key, count| {
+            *count != 0 && (query.output != Output::Rsync || matches!(key, CountKey::Rsync(_)))
         });
         result.instance = Some(instance);
         if query.output != Output::Summary {
@@ -782,8 +783,8 @@ mod tests {
         let counts = |pairs: &[(&str, i64)]| {
             pairs
                 .iter()
-                .map(|(v, n)| (("rsync".to_string(), v.to_string()), *n))
-                .collect::<BTreeMap<_, _>>()
+                .map(|(v, n)| (CountKey::parse("rsync", v).unwrap(), *n))
+                .collect::<crate::domain::status::Counts>()
         };
         assert_eq!(
             applied_condition("A", &counts(&[("Applied", 3)]), &[], &[]).status,

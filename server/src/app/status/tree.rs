@@ -17,7 +17,7 @@
 //! per resource, so 100,000 resources cost ~7 MB. `max_entries` bounds the sum over
 //! all groups; an instance that does not fit is not kept.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -65,7 +65,7 @@ pub struct Tree {
     /// The group's commit signal as of the build's first read.
     changes: watch::Receiver<u64>,
     /// The instance's unfiltered counts, (dimension, value) -> resources.
-    pub counts: BTreeMap<(String, String), i64>,
+    pub counts: crate::domain::status::Counts,
     strings: Vec<Box<str>>,
     entries: Vec<Compact>,
 }
@@ -325,7 +325,7 @@ impl Tree {
         Arc::new(Tree {
             instance,
             changes: watch::channel(0).1,
-            counts: BTreeMap::new(),
+            counts: Default::default(),
             strings: strings.strings,
             entries,
         })

@@ -6,6 +6,7 @@ use crate::store::rsync_resource::Shown;
 use serde_json::json;
 
 use super::*;
+use crate::domain::status::{CountKey, Counts};
 use crate::store::json_query::execute_for_rows;
 
 /// An aggregate dimension.
@@ -153,7 +154,7 @@ pub async fn counts_sum(
     conn: &mut AnyConnection,
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
-) -> Result<BTreeMap<(String, String), i64>> {
+) -> Result<Counts> {
     debug_assert!(filter.names.is_empty(), "aggregates are not kept per name");
     let mut binds = vec![instance.to_string()];
     let sql = if filter.apps.is_empty() && filter.clusters.is_empty() {
@@ -173,14 +174,16 @@ pub async fn counts_sum(
         query = query.bind(bind);
     }
     let rows = query.fetch_all(conn).await?;
-    rows.iter()
-        .map(|r| {
-            Ok((
-                (r.try_get("dimension")?, r.try_get("value")?),
-                r.try_get("total")?,
-            ))
-        })
-        .collect()
+    let mut counts = Counts::new();
+    for r in &rows {
+        let dimension: String = r.try_get("dimension")?;
+        let value: String = r.try_get("value")?;
+        // Keys no dimension counts (never written) are left out, as rows of 0 are.
+        if let Some(key) = CountKey::parse(&dimension, &value) {
+            *counts.entry(key).or_default() += r.try_get::<i64, _>("total")?;
+        }
+    }
+    Ok(counts)
 }
 
 /// Counts for a selection that names resources: the aggregates cannot answer it, so
@@ -189,7 +192,7 @@ pub async fn counts_for_names(
     conn: &mut AnyConnection,
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
-) -> Result<BTreeMap<(String, String), i64>> {
+) -> Result<Counts> {
     let shown = crate::store::rsync_resource::shown_rsync_status("");
     count_rows(
         conn,
@@ -207,7 +210,7 @@ pub async fn counts_shared(
     conn: &mut AnyConnection,
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
-) -> Result<BTreeMap<(String, String), i64>> {
+) -> Result<Counts> {
     let shown = crate::store::rsync_resource::shown_rsync_status("");
     let [cluster, readiness] = Shown::Shared.cluster_side();
     count_rows(conn, instance, filter, [&shown, &cluster, &readiness]).await
@@ -222,7 +225,7 @@ pub async fn counts_before_takeover(
     conn: &mut AnyConnection,
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
-) -> Result<BTreeMap<(String, String), i64>> {
+) -> Result<Counts> {
     let rsync = "CASE WHEN superseded_from = '' THEN rsync_status ELSE superseded_from END";
     count_rows(
         conn,
@@ -241,8 +244,8 @@ async fn count_rows(
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
     [rsync, cluster, readiness]: [&str; 3],
-) -> Result<BTreeMap<(String, String), i64>> {
-    let mut totals: BTreeMap<(String, String), i64> = BTreeMap::new();
+) -> Result<Counts> {
+    let mut totals = Counts::new();
     let mut binds = vec![instance.to_string()];
     let where_ = filter.sql("", &mut binds);
     for (sql, dims) in [
@@ -267,8 +270,8 @@ async fn count_rows(
         for row in query.fetch_all(&mut *conn).await? {
             for (column, dimension) in ["a", "b", "c"].into_iter().zip(dims) {
                 let value: String = row.try_get(column)?;
-                if !value.is_empty() {
-                    *totals.entry((dimension.to_string(), value)).or_default() += 1;
+                if let Some(key) = CountKey::parse(dimension, &value) {
+                    *totals.entry(key).or_default() += 1;
                 }
             }
         }

@@ -24,18 +24,8 @@ pub(super) fn apply_delta(
     sign: i64,
 ) {
     for (dimension, value) in DIMENSIONS.into_iter().zip(dimensions(rendered, statuses)) {
-        if value.is_empty() {
-            continue;
-        }
-        // A handful of keys: found in place, allocated only when new.
-        match counts
-            .iter_mut()
-            .find(|((d, v), _)| d == dimension && v == value)
-        {
-            Some((_, n)) => *n += sign,
-            None => {
-                counts.insert((dimension.to_string(), value.to_string()), sign);
-            }
+        if let Some(key) = CountKey::parse(dimension, value) {
+            *counts.entry(key).or_default() += sign;
         }
     }
 }

@@ -27,6 +27,7 @@ use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
+use crate::domain::status::{CountKey, Counts};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::carry::{instance_carried, start_counts};
@@ -42,7 +43,7 @@ use crate::store::status::{
 };
 use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, target_revision};
 use crate::wire::convert::timestamp;
-use crate::wire::convert::{Counts, connectivity_to_proto, counts_to_proto, entry_to_proto};
+use crate::wire::convert::{connectivity_to_proto, counts_to_proto, entry_to_proto};
 use crate::wire::{EVENTS_FIELD, Encoded};
 
 mod events;
@@ -659,7 +660,7 @@ impl Subscriber {
         let (net, moved) = delta;
         if *moved {
             for (key, n) in net {
-                *self.counts.entry(key.clone()).or_default() += n;
+                *self.counts.entry(*key).or_default() += n;
             }
             self.counts.retain(|_, n| *n != 0);
             self.counts_dirty = true;

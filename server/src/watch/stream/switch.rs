@@ -65,11 +65,10 @@ impl Subscriber {
                 ("cluster", cluster),
                 ("readiness", readiness.as_str()),
             ] {
-                if !value.is_empty() && n > 0 {
-                    *self
-                        .counts
-                        .entry((dimension.into(), value.into()))
-                        .or_default() += n;
+                if let Some(key) = CountKey::parse(dimension, value)
+                    && n > 0
+                {
+                    *self.counts.entry(key).or_default() += n;
                 }
             }
         }

@@ -8,10 +8,9 @@ use super::{
 };
 use crate::app::status::{Output, StatusEntry, StatusResult};
 use crate::domain::names::DEPLOYMENT_INTENT_GROUP;
+use crate::domain::readiness::{ClusterStatus, Readiness};
+use crate::domain::status::{CountKey, Counts, RsyncStatus, count_of};
 use crate::store::instance::InstanceRow;
-
-/// (dimension, value) -> count.
-pub type Counts = std::collections::BTreeMap<(String, String), i64>;
 
 /// The three count messages of `counts`; cluster and readiness counts only
 /// `with_cluster` (not for RSYNC output).
@@ -23,31 +22,26 @@ pub fn counts_to_proto(
     Option<pb::ClusterStatusCounts>,
     Option<pb::ReadinessCounts>,
 ) {
-    let c = |dimension: &str, value: &str| {
-        count(
-            counts
-                .get(&(dimension.to_string(), value.to_string()))
-                .copied()
-                .unwrap_or(0),
-        )
-    };
+    let rsync = |status| count(count_of(counts, CountKey::Rsync(status)));
+    let cluster = |status| count(count_of(counts, CountKey::Cluster(status)));
+    let readiness = |value| count(count_of(counts, CountKey::Readiness(value)));
     (
         Some(pb::RsyncStatusCounts {
-            pending: c("rsync", "Pending"),
-            applied: c("rsync", "Applied"),
-            failed: c("rsync", "Failed"),
-            retrying: c("rsync", "Retrying"),
-            terminated: c("rsync", "Terminated"),
-            superseded: c("rsync", "Superseded"),
+            pending: rsync(RsyncStatus::Pending),
+            applied: rsync(RsyncStatus::Applied),
+            failed: rsync(RsyncStatus::Failed),
+            retrying: rsync(RsyncStatus::Retrying),
+            terminated: rsync(RsyncStatus::Terminated),
+            superseded: rsync(RsyncStatus::Superseded),
         }),
         with_cluster.then(|| pb::ClusterStatusCounts {
-            present: c("cluster", "Present"),
-            not_present: c("cluster", "NotPresent"),
-            unknown: c("cluster", "Unknown"),
+            present: cluster(ClusterStatus::Present),
+            not_present: cluster(ClusterStatus::NotPresent),
+            unknown: cluster(ClusterStatus::Unknown),
         }),
         with_cluster.then(|| pb::ReadinessCounts {
-            ready: c("readiness", "Ready"),
-            not_ready: c("readiness", "NotReady"),
+            ready: readiness(Readiness::Ready),
+            not_ready: readiness(Readiness::NotReady),
         }),
     )
 }

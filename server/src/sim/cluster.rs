@@ -49,6 +49,10 @@ pub(super) struct State {
     ready_waiters: HashMap<Key, Vec<oneshot::Sender<()>>>,
     /// Every deployment id an apply or delete named, so empty bundles get reported.
     deployment_ids: BTreeSet<String>,
+    /// The deployments whose objects a change under the lock moved away or removed
+    /// (a controller's pods included): [`SimCluster::release`] reports each, as a
+    /// Kubernetes watch on their label would.
+    left: BTreeSet<String>,
     pub(super) pod_ready_delay: Duration,
     /// (kind glob, name glob) rules that make applies fail.
     fail_rules: Vec<(String, String)>,
@@ -71,15 +75,17 @@ impl State {
         node
     }
 
-    /// Stores `object` under `key`, keeping the deployment index; returns the
-    /// deployment id it leaves, if its label moved it from another (that deployment's
-    /// state changed too).
-    fn put(&mut self, key: Key, object: SimObject) -> Option<String> {
-        let left = self
+    /// Stores `object` under `key`, keeping the deployment index; a deployment whose
+    /// object this relabels (moves to another) is marked left.
+    fn put(&mut self, key: Key, object: SimObject) {
+        if let Some(old) = self
             .objects
             .get(&key)
             .and_then(|old| old.deployment.clone())
-            .filter(|old| object.deployment.as_ref() != Some(old));
+            .filter(|old| object.deployment.as_ref() != Some(old))
+        {
+            self.left.insert(old);
+        }
         if let Some(id) = &object.deployment {
             self.by_deployment
                 .entry(id.clone())
@@ -95,13 +101,16 @@ impl State {
         if let Some(old) = self.objects.insert(key.clone(), object) {
             self.unindex(&key, &old);
         }
-        left
     }
 
-    /// Removes the object under `key`, keeping the deployment index.
+    /// Removes the object under `key`, keeping the deployment index; its deployment
+    /// is marked left.
     fn take(&mut self, key: &Key) -> Option<SimObject> {
         let old = self.objects.remove(key)?;
         self.unindex(key, &old);
+        if let Some(id) = &old.deployment {
+            self.left.insert(id.clone());
+        }
         self.wake(key);
         Some(old)
     }
@@ -134,6 +143,11 @@ impl State {
         waiters.retain(|w| !w.is_closed());
         waiters.push(waiter);
         woken
+    }
+
+    /// The keys of the pods a controller owns.
+    fn owned_keys(&self, owner: &Key) -> impl Iterator<Item = Key> + use<'_> {
+        self.by_owner.get(owner).into_iter().flatten().cloned()
     }
 
     /// The pods a controller owns.
@@ -241,6 +255,7 @@ impl SimCluster {
                 by_owner: HashMap::new(),
                 ready_waiters: HashMap::new(),
                 deployment_ids: BTreeSet::new(),
+                left: BTreeSet::new(),
                 pod_ready_delay,
                 fail_rules: Vec::new(),
                 action_faults: Vec::new(),
@@ -264,6 +279,17 @@ impl SimCluster {
     /// change).
     pub fn report(&self, id: &str) {
         self.notify(Some(id.to_string()));
+    }
+
+    /// Releases the lock and reports `id` and every deployment the change under the
+    /// lock left (see `State::left`).
+    pub(super) fn release(&self, mut state: std::sync::MutexGuard<'_, State>, id: Option<String>) {
+        let mut ids = std::mem::take(&mut state.left);
+        drop(state);
+        ids.extend(id);
+        for id in ids {
+            self.notify(Some(id));
+        }
     }
 
     pub(super) fn notify(&self, id: Option<String>) {
@@ -366,17 +392,15 @@ impl SimCluster {
             deployment: id.clone(),
         };
         let is_pod = kind == "Pod";
-        let left = state.put(key.clone(), object);
+        state.put(key.clone(), object);
         if is_pod {
             self.schedule_ready(&state, key.clone(), uid);
         }
         self.reconcile(&mut state, &key);
-        drop(state);
         // An object relabelled by a newer deployment (re-instantiated while its old
         // one was still deleting) leaves the old one, with its pods: as a Kubernetes
         // watch on the old label would, the old deployment is reported again.
-        self.notify(left);
-        self.notify(id);
+        self.release(state, id);
         Ok(())
     }
 
@@ -395,22 +419,14 @@ impl SimCluster {
         }
         let removed = state.take(&key);
         if removed.is_some() && is_controller(&key.0) {
-            let owned: Vec<Key> = state
-                .objects
-                .iter()
-                .filter(|(_, o)| o.owner.as_ref() == Some(&key))
-                .map(|(k, _)| k.clone())
-                .collect();
+            let owned: Vec<Key> = state.owned_keys(&key).collect();
             for pod in owned {
                 state.take(&pod);
             }
         }
-        drop(state);
-        self.notify(
-            removed
-                .and_then(|o| o.deployment)
-                .or(deployment.map(str::to_string)),
-        );
+        // The controller's deployment and its pods' (which a relabel may have left on
+        // another) are reported; the named one too, so an absent object's is.
+        self.release(state, deployment.map(str::to_string));
         Ok(())
     }
 
@@ -432,14 +448,12 @@ impl SimCluster {
                     if state.objects.contains_key(&owner) {
                         cluster.reconcile(&mut state, &owner);
                         let id = state.objects.get(&owner).and_then(|o| o.deployment.clone());
-                        drop(state);
-                        cluster.notify(id);
+                        cluster.release(state, id);
                     }
                 }
             });
         }
-        drop(state);
-        self.notify(pod.deployment);
+        self.release(state, pod.deployment);
         true
     }
 
@@ -480,6 +494,7 @@ impl SimCluster {
         keys.iter()
             .filter(|(kind, ..)| is_monitored(kind))
             .filter_map(|key| state.objects.get(key).map(|o| (key, o)))
+            .filter(|(_, o)| o.deployment.as_deref() == Some(deployment_id_value))
             .map(|((kind, _, namespace, name), o)| Observed {
                 gvk: Gvk::from_api_version(&o.api_version, kind),
                 namespace: namespace.clone(),
@@ -537,9 +552,15 @@ impl SimCluster {
                 name.to_string(),
             )
         };
-        state
-            .objects
-            .retain(|k, o| o.owner.as_ref() != Some(key) || desired.contains(&k.3));
+        // Extra pods go through `take`, which keeps the indexes and marks their
+        // deployments left (a pod may still carry an older label than its controller).
+        let extra: Vec<Key> = state
+            .owned_keys(key)
+            .filter(|k| !desired.contains(&k.3))
+            .collect();
+        for pod in extra {
+            state.take(&pod);
+        }
         let mut labels = object
             .spec
             .pointer("/template/metadata/labels")
@@ -595,7 +616,7 @@ impl SimCluster {
                 _ => state.schedule(),
             };
             spec["nodeName"] = json!(node);
-            let _ = state.put(
+            state.put(
                 pk.clone(),
                 SimObject {
                     api_version: "v1".into(),

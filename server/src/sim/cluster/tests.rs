@@ -72,6 +72,41 @@ async fn a_reapplied_controller_rolls_its_pods_to_the_new_deployment() {
     assert!(sim.bundle("i-old").is_empty(), "{:?}", sim.bundle("i-old"));
 }
 
+/// A pod its controller scales away leaves every index, and its deployment hears of
+/// it: once another deployment runs a pod of that name, the first does not report it
+/// (it did, Present, after a verb storm: the server then believed a pod that was not
+/// its own).
+#[tokio::test]
+async fn a_scaled_away_pod_is_reported_only_by_the_deployment_that_runs_it() {
+    let (sim, mut changes) = SimCluster::new(Duration::from_millis(10));
+    sim.apply(&deployment("web", 2, "i-a"), 1).unwrap();
+    sim.apply(&deployment("web", 1, "i-a"), 2).unwrap();
+    while changes.try_recv().is_ok() {}
+    sim.apply(&deployment("web", 2, "i-b"), 3).unwrap();
+    let old = sim.bundle("i-a");
+    assert!(old.is_empty(), "i-a holds nothing now: {old:?}");
+    assert_eq!(sim.bundle("i-b").len(), 3, "deployment and its two pods");
+    let mut heard = BTreeSet::new();
+    while let Ok(id) = changes.try_recv() {
+        heard.insert(id);
+    }
+    assert_eq!(
+        heard,
+        BTreeSet::from(["i-a".to_string(), "i-b".to_string()])
+    );
+    // Deleting the controller reports the deployment its pods carried.
+    while changes.try_recv().is_ok() {}
+    sim.delete(
+        &Gvk::from_api_version("apps/v1", "Deployment"),
+        "",
+        "web",
+        None,
+    )
+    .unwrap();
+    assert_eq!(changes.try_recv().ok().as_deref(), Some("i-b"));
+    assert!(sim.bundle("i-b").is_empty());
+}
+
 /// A rollout that only scales keeps the running pods; one that changes the pod
 /// template replaces them, as Kubernetes does.
 #[tokio::test]

@@ -841,6 +841,7 @@ async fn a_verb_storm_leaves_no_pod_believed_present(backend: Backend) {
                     pod: pod.into(),
                 })
                 .await
+                .map(|_| format!("{pod} on {cluster} was still there"))
                 .expect_err("no pod to delete");
             assert_eq!(
                 deleted.code(),

@@ -342,8 +342,13 @@ impl StatusApp {
         tree: Option<Arc<Tree>>,
     ) -> Result<StatusResult> {
         if !cacheable {
-            let mut conn = self.store.read().await?;
-            return self.query_with(&mut conn, owner, query, tree).await;
+            // Counts and entries come from one snapshot: read statement by statement, an
+            // ingest committing in between gave a response whose counts said nothing was
+            // present while its entries listed objects Present (or the other way).
+            let mut snapshot = self.store.snapshot().await?;
+            let result = self.query_with(&mut snapshot, owner, query, tree).await?;
+            snapshot.commit().await?;
+            return Ok(result);
         }
         let key = owner.to_string();
         if let Some(cached) = self.summaries.lock().expect("summary cache").get(&key)

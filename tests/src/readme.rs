@@ -1,18 +1,36 @@
-//! The README's blocks, run verbatim by the tests.
+//! The blocks of the README and of its guides (`docs/guide/*.md`), run verbatim by the
+//! tests.
 
 use std::process::Command;
 
 use crate::TestServer;
 
-/// The first ```bash block after `heading` in the README.
+/// The README followed by its guides, in name order: the text the headings are found in.
+pub fn docs() -> String {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut text = std::fs::read_to_string(format!("{root}/README.md")).expect("README.md");
+    let mut guides: Vec<_> = std::fs::read_dir(format!("{root}/docs/guide"))
+        .expect("docs/guide")
+        .map(|entry| entry.expect("a guide").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    guides.sort();
+    for guide in guides {
+        text.push('\n');
+        text.push_str(&std::fs::read_to_string(&guide).expect("a guide"));
+    }
+    text
+}
+
+/// The first ```bash block after `heading` in the README or a guide.
 pub fn readme_block(heading: &str) -> String {
     readme_blocks(heading).remove(0)
 }
 
-/// The ```bash blocks of the section under `heading`, up to the next `## ` heading.
+/// The ```bash blocks of the section under `heading` (in the README or a guide), up to
+/// the next `## ` heading.
 pub fn readme_blocks(heading: &str) -> Vec<String> {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let readme = docs();
     let mut section = &readme[readme.find(heading).expect("README heading") + heading.len()..];
     if let Some(next) = section.find("\n## ") {
         section = &section[..next];
@@ -74,10 +92,9 @@ pub fn run_block(server: &TestServer, env: &[(&str, &str)], script: &str) -> Str
     String::from_utf8_lossy(&output.stdout).to_string() + &String::from_utf8_lossy(&output.stderr)
 }
 
-/// The first plain ``` block after `marker`.
+/// The first plain ``` block after `marker` (in the README or a guide).
 pub fn readme_output(marker: &str) -> String {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let readme = docs();
     let section = &readme[readme.find(marker).expect("README marker")..];
     let start = section.find("```\n").expect("block") + 4;
     let end = start + section[start..].find("\n```").expect("block end");

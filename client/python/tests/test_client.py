@@ -44,7 +44,7 @@ def test_walkthrough_example_runs_green(server: Server) -> None:
 
 
 def readme_block(heading: str, language: str) -> str:
-    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "guide" / "clients.md").read_text()
     section = readme.split(f"\n{heading}\n", 1)[1]
     return section.split(f"```{language}\n", 1)[1].split("```", 1)[0]
 

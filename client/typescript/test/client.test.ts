@@ -56,7 +56,7 @@ test("the walk-through example runs green", () =>
 test("the README snippet runs verbatim", () =>
   withServer(
     async (server) => {
-      const readme = readFileSync(join(BUILD, "..", "..", "..", "README.md"), "utf8");
+      const readme = readFileSync(join(BUILD, "..", "..", "..", "docs", "guide", "clients.md"), "utf8");
       const section = readme.split("\n### TypeScript\n")[1] ?? "";
       const code = (section.split("```typescript\n")[1] ?? "").split("```")[0] ?? "";
       assert.ok(code.includes("createFlotillaClient"), "the README has the snippet");

@@ -274,7 +274,7 @@ pub(super) async fn an_app_id_of_63_characters_deploys(server: &TestServer) {
     );
 }
 
-/// The in-cluster manifests agree with each other and with the README, and the API
+/// The in-cluster manifests agree with each other and with the guide, and the API
 /// server takes the agent's Deployment, whose pod kwok runs.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn deploy_manifests_hold_together() {
@@ -315,11 +315,14 @@ async fn deploy_manifests_hold_together() {
     let secret_name = secret["valueFrom"]["secretKeyRef"]["name"]
         .as_str()
         .unwrap();
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let guide = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../docs/guide/real-clusters.md"
+    ))
+    .unwrap();
     assert!(
-        readme.contains(&format!("-n {ns} create secret generic {secret_name}")),
-        "the README creates the Secret the Deployment reads"
+        guide.contains(&format!("-n {ns} create secret generic {secret_name}")),
+        "the real-cluster guide creates the Secret the Deployment reads"
     );
     // The control plane applied namespace.yaml and rbac.yaml; the API server takes the
     // agent's Deployment as it is, and its pod is scheduled and runs.

@@ -157,8 +157,8 @@ pub async fn carry_applied(
             let new = &mut resources[i];
             if new.manifest == old.manifest {
                 new.status = RsyncStatus::Applied;
-                new.cluster_status.clone_from(&old.cluster_status);
-                new.readiness.clone_from(&old.readiness);
+                new.cluster_status = old.cluster_status;
+                new.readiness = old.readiness;
                 carried += 1;
             }
         }

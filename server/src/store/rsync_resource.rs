@@ -6,6 +6,7 @@ use sqlx::{AnyConnection, Row};
 use super::status::CountDeltas;
 use super::{json_rows, placeholders};
 use crate::domain::manifest::Gvk;
+use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -22,10 +23,23 @@ pub struct RsyncResource {
     /// The rendered manifest as JSON text.
     pub manifest: String,
     pub status: RsyncStatus,
-    /// Unknown | NotPresent | Present.
-    pub cluster_status: String,
-    /// "" | Ready | NotReady.
-    pub readiness: String,
+    pub cluster_status: ClusterStatus,
+    /// [`Readiness::None`] for a kind readiness does not apply to, or before a report.
+    pub readiness: Readiness,
+}
+
+/// The cluster status and readiness of a stored row (`''` is no readiness).
+fn decode_cluster_side(
+    cluster_status: &str,
+    readiness: &str,
+) -> Result<(ClusterStatus, Readiness)> {
+    Ok((
+        ClusterStatus::parse(cluster_status).ok_or_else(|| {
+            Error::internal(format!("a stored cluster status {cluster_status:?}"))
+        })?,
+        Readiness::parse(readiness)
+            .ok_or_else(|| Error::internal(format!("a stored readiness {readiness:?}")))?,
+    ))
 }
 
 /// The position of a resource in listing order, for keyset pagination. Field order is
@@ -102,9 +116,9 @@ impl RsyncResource {
     /// resource that starts Applied was carried over from the instance its instance
     /// replaces ([`carry_applied`](super::carry::carry_applied)), with its cluster
     /// status and readiness; any other starts Pending and Unknown, recorded as ''.
-    fn start_statuses(&self) -> (&str, &str) {
+    fn start_statuses(&self) -> (&'static str, &'static str) {
         if self.status == RsyncStatus::Applied {
-            (&self.cluster_status, &self.readiness)
+            (self.cluster_status.as_str(), self.readiness.as_str())
         } else {
             ("", "")
         }
@@ -148,10 +162,10 @@ pub async fn rsync_resources_insert<'r>(
                 .bind(resource.name.clone())
                 .bind(resource.manifest.clone())
                 .bind(resource.status.as_str())
-                .bind(resource.cluster_status.clone())
-                .bind(resource.readiness.clone())
-                .bind(start_cluster_status.to_string())
-                .bind(start_readiness.to_string());
+                .bind(resource.cluster_status.as_str())
+                .bind(resource.readiness.as_str())
+                .bind(start_cluster_status)
+                .bind(start_readiness);
         }
         query.execute(&mut *conn).await?;
     }
@@ -162,8 +176,8 @@ pub async fn rsync_resources_insert<'r>(
             &r.app,
             &r.cluster,
             r.status.as_str(),
-            &r.cluster_status,
-            &r.readiness,
+            r.cluster_status.as_str(),
+            r.readiness.as_str(),
             1,
         );
     }
@@ -479,6 +493,9 @@ async fn list_at(
     rows.iter()
         .map(|row| {
             let status: String = row.try_get("rsync_status")?;
+            let cluster_status: String = row.try_get("cluster_status")?;
+            let readiness: String = row.try_get("readiness")?;
+            let (cluster_status, readiness) = decode_cluster_side(&cluster_status, &readiness)?;
             Ok(RsyncResource {
                 app: row.try_get("app")?,
                 cluster: row.try_get("cluster")?,
@@ -487,8 +504,8 @@ async fn list_at(
                 name: row.try_get("name")?,
                 manifest: row.try_get("manifest")?,
                 status: status.parse().map_err(Error::internal)?,
-                cluster_status: row.try_get("cluster_status")?,
-                readiness: row.try_get("readiness")?,
+                cluster_status,
+                readiness,
             })
         })
         .collect()
@@ -606,6 +623,7 @@ async fn rsync_status_page(
                 cluster_status,
                 readiness,
             ]| {
+                let (cluster_status, readiness) = decode_cluster_side(&cluster_status, &readiness)?;
                 Ok(RsyncResource {
                     app,
                     cluster,

@@ -634,8 +634,8 @@ pub(super) fn bind(
                 name: doc.name.clone(),
                 manifest: serde_json::to_string(&doc.manifest).map_err(Error::internal)?,
                 status: RsyncStatus::Pending,
-                cluster_status: "Unknown".to_string(),
-                readiness: String::new(),
+                cluster_status: crate::domain::readiness::ClusterStatus::Unknown,
+                readiness: crate::domain::readiness::Readiness::None,
             })
         })
         .collect()

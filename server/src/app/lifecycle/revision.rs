@@ -152,8 +152,8 @@ impl Lifecycle {
         for r in &mut resources {
             r.manifest = relabel(&r.manifest, running.base, &r.app)?;
             r.status = RsyncStatus::Pending;
-            r.cluster_status = "Unknown".to_string();
-            r.readiness = String::new();
+            r.cluster_status = crate::domain::readiness::ClusterStatus::Unknown;
+            r.readiness = crate::domain::readiness::Readiness::None;
         }
         let clusters = instance_clusters(tx, earlier.id).await?;
         let id = InstanceId::new();

@@ -666,10 +666,7 @@ pub(crate) fn entry(
         .or_else(|| observed.as_ref().map(|o| o.gvk.version.clone()))
         .unwrap_or_default();
     let (cluster_status, ready) = match (&rendered, &observed) {
-        (Some(r), _) => (
-            ClusterStatus::parse(&r.cluster_status).unwrap_or(ClusterStatus::Unknown),
-            Readiness::parse(&r.readiness).unwrap_or(Readiness::None),
-        ),
+        (Some(r), _) => (r.cluster_status, r.readiness),
         (None, Some(o)) => (
             if o.present {
                 ClusterStatus::Present

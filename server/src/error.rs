@@ -33,6 +33,50 @@ pub struct PreconditionViolation {
     pub description: String,
 }
 
+/// Why a concurrent change won ([`Error::Aborted`]): the `ErrorInfo` reason a client
+/// branches on. Each is retryable as a whole once the caller has read again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// A compare-and-swap lost to another writer of the same row.
+    ConcurrentChange,
+    /// A resource changed between the read and the write of an update.
+    ConcurrentModification,
+    /// A status moved while an operation on it was being decided.
+    ConcurrentStatusChange,
+    /// The database aborted the transaction for another one (deadlock, serialization).
+    ConcurrentTransaction,
+    /// Another lifecycle verb moved the group or cluster first.
+    ConcurrentTransition,
+    /// The caller's etag is not the resource's current one (or was never issued).
+    EtagMismatch,
+    /// The infrastructure operation belongs to another run of the workflow.
+    InfrastructureOwned,
+    /// A newer instance of the deployment base committed meanwhile.
+    InstanceReplaced,
+    /// The same request id is still being answered.
+    RequestInProgress,
+    /// The pod or node has an open action.
+    ActionInProgress,
+}
+
+impl Conflict {
+    /// The reason as `ErrorInfo` carries it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Conflict::ConcurrentChange => "CONCURRENT_CHANGE",
+            Conflict::ConcurrentModification => "CONCURRENT_MODIFICATION",
+            Conflict::ConcurrentStatusChange => "CONCURRENT_STATUS_CHANGE",
+            Conflict::ConcurrentTransaction => "CONCURRENT_TRANSACTION",
+            Conflict::ConcurrentTransition => "CONCURRENT_TRANSITION",
+            Conflict::EtagMismatch => "ETAG_MISMATCH",
+            Conflict::InfrastructureOwned => "INFRASTRUCTURE_OWNED",
+            Conflict::InstanceReplaced => "INSTANCE_REPLACED",
+            Conflict::RequestInProgress => "REQUEST_IN_PROGRESS",
+            Conflict::ActionInProgress => "ACTION_IN_PROGRESS",
+        }
+    }
+}
+
 /// Errors of Flotilla's domain and application layers.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -60,10 +104,7 @@ pub enum Error {
     },
     /// A concurrent change won: etag mismatch, lost compare-and-swap, request in flight.
     #[error("{message}")]
-    Aborted {
-        reason: &'static str,
-        message: String,
-    },
+    Aborted { reason: Conflict, message: String },
     /// A size or count limit was exceeded.
     #[error("{message}")]
     ResourceExhausted {

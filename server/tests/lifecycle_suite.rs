@@ -10,7 +10,7 @@ use flotilla_server::domain::names::*;
 use flotilla_server::domain::render::DEPLOYMENT_ID_LABEL;
 use flotilla_server::domain::resources::*;
 use flotilla_server::domain::status::RsyncStatus;
-use flotilla_server::error::Error;
+use flotilla_server::error::{Conflict, Error};
 use flotilla_server::store::Store;
 use flotilla_server::store::object::Object;
 use flotilla_server::store::rsync_resource::ResourceFilter;
@@ -215,7 +215,7 @@ async fn crud_pagination_and_etags(store: Store) {
         matches!(
             stale,
             Error::Aborted {
-                reason: "ETAG_MISMATCH",
+                reason: Conflict::EtagMismatch,
                 ..
             }
         ),

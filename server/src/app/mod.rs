@@ -16,7 +16,7 @@ pub use activator::Activator;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::store::request::{request_find, request_record};
 use crate::store::{Store, Tx};
 
@@ -84,7 +84,7 @@ where
 pub fn check_etag(name: &impl std::fmt::Display, expected: Option<i64>, actual: i64) -> Result<()> {
     match expected {
         Some(expected) if expected != actual => Err(Error::Aborted {
-            reason: "ETAG_MISMATCH",
+            reason: Conflict::EtagMismatch,
             message: format!("etag mismatch: {name} was changed since it was read"),
         }),
         _ => Ok(()),

@@ -1,7 +1,7 @@
 //! What the database's errors become: retryable (UNAVAILABLE), lost to a concurrent
 //! transaction (ABORTED), the request's fault (INVALID_ARGUMENT) or INTERNAL.
 
-use crate::error::Error;
+use crate::error::{Conflict, Error};
 
 /// Translates a database error: lost connections and exhausted pools are UNAVAILABLE
 /// (retryable); everything else is INTERNAL. Unique violations are handled by the
@@ -48,7 +48,7 @@ fn classify_db_error(error: sqlx::Error) -> Error {
             if code == "40P01" || code == "40001" {
                 tracing::debug!(cause = %db.message(), "transaction lost to a concurrent one");
                 return Error::Aborted {
-                    reason: "CONCURRENT_TRANSACTION",
+                    reason: Conflict::ConcurrentTransaction,
                     message: "a concurrent change conflicted; retry".into(),
                 };
             }

@@ -9,7 +9,7 @@ use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::DigState;
 use crate::domain::names::ResourceName;
 use crate::domain::resources::DigSpec;
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::ids::InstanceId;
 
 /// The lifecycle columns of a deployment intent group.
@@ -126,7 +126,7 @@ pub async fn dig_update_state(
         row.try_get("revision").map_err(Error::from)
     } else {
         Err(Error::Aborted {
-            reason: "CONCURRENT_TRANSITION",
+            reason: Conflict::ConcurrentTransition,
             message: format!(
                 "deployment intent group {name} left state {expected} (or its content changed) \
                  concurrently; retry"

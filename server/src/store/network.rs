@@ -9,7 +9,7 @@ use crate::domain::lifecycle::NetworkState;
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::Connectivity;
 use crate::domain::resources::ClusterSpec;
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::ids::InstanceId;
 
 /// The network intents columns of a cluster.
@@ -123,7 +123,7 @@ pub async fn cluster_update_network_state(
         row.try_get("network_revision").map_err(Error::from)
     } else {
         Err(Error::Aborted {
-            reason: "CONCURRENT_TRANSITION",
+            reason: Conflict::ConcurrentTransition,
             message: format!(
                 "network intents of cluster {name} left state {expected} concurrently; retry"
             ),

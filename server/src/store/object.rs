@@ -8,7 +8,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::{db_error, is_unique_violation, now_micros};
 use crate::domain::names::{self, Kind, ResourceName};
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::ids::ResourceUid;
 
 /// A stored resource: the shared columns and the kind's spec.
@@ -329,7 +329,7 @@ pub async fn object_delete(
 async fn stale_or_missing(conn: &mut AnyConnection, name: &ResourceName) -> Error {
     match object_require(conn, name, "name", "").await {
         Ok(()) => Error::Aborted {
-            reason: "CONCURRENT_MODIFICATION",
+            reason: Conflict::ConcurrentModification,
             message: format!(
                 "{} {name} was changed concurrently; read it again and retry",
                 name.kind().human

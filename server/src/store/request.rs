@@ -4,7 +4,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::{db_error, is_unique_violation, now_micros};
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 
 /// A recorded request: the method and target it was for, the hash of the request and
 /// the JSON of the response.
@@ -57,7 +57,7 @@ pub async fn request_record(
     .map_err(|e| {
         if is_unique_violation(&e) {
             Error::Aborted {
-                reason: "REQUEST_IN_PROGRESS",
+                reason: Conflict::RequestInProgress,
                 message: format!("a request with request_id {request_id:?} is in progress; retry"),
             }
         } else {

@@ -177,7 +177,7 @@ impl From<Error> for Status {
                 Code::FailedPrecondition
             }
             Error::Aborted { reason, .. } => {
-                details.set_error_info(reason, ERROR_DOMAIN, []);
+                details.set_error_info(reason.as_str(), ERROR_DOMAIN, []);
                 Code::Aborted
             }
             Error::ResourceExhausted {

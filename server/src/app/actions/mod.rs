@@ -21,7 +21,7 @@ use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
 use crate::domain::readiness::Connectivity;
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
     ActionCluster, ActionFilter, ActionOutcome, ActionRecord, ActionSpec, action_cluster,
@@ -287,7 +287,7 @@ impl Actions {
         }
         if !action_delete(&mut tx, id, action.generation).await? {
             return Err(Error::Aborted {
-                reason: "CONCURRENT_CHANGE",
+                reason: Conflict::ConcurrentChange,
                 message: format!("{} changed meanwhile; retry", action.name()),
             });
         }

@@ -29,7 +29,7 @@ use super::{
     event, new_action, pod_of,
 };
 use crate::domain::action::Executor;
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
     ActionRecord, action_clusters, action_get_many, action_insert_many, action_open_by_key,
@@ -127,14 +127,14 @@ impl Actions {
             };
             match answered.expect("every queued change is answered") {
                 Err(Error::Aborted {
-                    reason: "CONCURRENT_CHANGE",
+                    reason: Conflict::ConcurrentChange,
                     ..
                 }) if retry.is_some() => change = retry.expect("checked"),
                 other => return other,
             }
         }
         Err(Error::Aborted {
-            reason: "CONCURRENT_CHANGE",
+            reason: Conflict::ConcurrentChange,
             message: "the action kept changing; retry".into(),
         })
     }
@@ -553,7 +553,7 @@ async fn settle(
             Decided::Insert(action) => Err(busy(conn, &action).await?),
             Decided::Moved(action) if updated.contains(&action.id) => Ok((action, true)),
             Decided::Moved(action) => Err(Error::Aborted {
-                reason: "CONCURRENT_CHANGE",
+                reason: Conflict::ConcurrentChange,
                 message: format!("{} changed meanwhile; retry", action.name()),
             }),
         });
@@ -605,7 +605,7 @@ async fn busy(conn: &mut Conn, action: &ActionRecord) -> Result<Error> {
         .map(|h| h.name())
         .unwrap_or_else(|| "another action".into());
     Ok(Error::Aborted {
-        reason: "ACTION_IN_PROGRESS",
+        reason: Conflict::ActionInProgress,
         message: format!(
             "{name} is already open on {}: wait for it to finish or cancel it",
             describe_target(action)

@@ -5,7 +5,7 @@
 use super::{ContainerClusters, MAX_SIZE};
 use crate::app::{RequestKey, check_etag, idempotent};
 use crate::domain::cluster_workflow::{Phase, infrastructure_ready};
-use crate::error::{Error, FieldViolation, Result};
+use crate::error::{Conflict, Error, FieldViolation, Result};
 use crate::store::sim_infrastructure::{
     InfraRecord, InfraSpec, InfraStatus, infra_delete, infra_get, infra_insert, infra_list,
     infra_update,
@@ -133,7 +133,7 @@ impl ContainerClusters {
             .ok_or_else(|| infra_not_found(id))?;
         if !infra.owner.is_empty() {
             return Err(Error::Aborted {
-                reason: "INFRASTRUCTURE_OWNED",
+                reason: Conflict::InfrastructureOwned,
                 message: format!("{} was taken by {} meanwhile", infra.name(), infra.owner),
             });
         }
@@ -143,7 +143,7 @@ impl ContainerClusters {
         infra.update_time = now_micros();
         if !infra_update(tx, &infra, expected).await? {
             return Err(Error::Aborted {
-                reason: "CONCURRENT_CHANGE",
+                reason: Conflict::ConcurrentChange,
                 message: format!("{} changed meanwhile: retry", infra.name()),
             });
         }
@@ -240,7 +240,7 @@ impl ContainerClusters {
         let mut tx = self.store.begin().await?;
         if !infra_delete(&mut tx, id, infra.generation, "").await? {
             return Err(Error::Aborted {
-                reason: "CONCURRENT_CHANGE",
+                reason: Conflict::ConcurrentChange,
                 message: format!("{} changed meanwhile: read it and retry", infra.name()),
             });
         }

@@ -25,7 +25,7 @@ use super::{RequestKey, idempotent};
 use crate::app::Activator;
 use crate::domain::cluster_workflow::{Operation, Workflow};
 use crate::domain::container_cluster::{ClusterState, Event, Lifecycle, Verb, transition};
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::ids::ContainerClusterId;
 use crate::infra::Provider;
 use crate::store::container_cluster::{
@@ -336,7 +336,7 @@ impl ContainerClusters {
             self.start_workflow(&mut record, operation, now_micros());
             if !save(tx, &mut record, before.cluster.generation, &before.vms).await? {
                 return Err(Error::Aborted {
-                    reason: "CONCURRENT_CHANGE",
+                    reason: Conflict::ConcurrentChange,
                     message: format!(
                         "{name} changed while the {} request was handled: read it and retry",
                         verb.as_str()

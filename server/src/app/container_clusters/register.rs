@@ -9,7 +9,7 @@ use crate::app::lifecycle::{ClusterView, Lifecycle};
 use crate::domain::container_cluster::ClusterState;
 use crate::domain::names::ResourceName;
 use crate::domain::resources::{ClusterSpec, ConnectionMode, Labels};
-use crate::error::{Error, Result};
+use crate::error::{Conflict, Error, Result};
 use crate::ids::ContainerClusterId;
 
 impl ContainerClusters {
@@ -73,7 +73,7 @@ impl ContainerClusters {
             current = self.get(id).await?;
         }
         Err(Error::Aborted {
-            reason: "CONCURRENT_CHANGE",
+            reason: Conflict::ConcurrentChange,
             message: format!("{name} kept changing while it was registered: retry"),
         })
     }

@@ -10,6 +10,7 @@ use tracing::debug;
 
 use super::*;
 use crate::domain::readiness::Connectivity;
+use crate::error::Conflict;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 impl StatusApp {
@@ -130,7 +131,7 @@ impl StatusApp {
                 let newest = instance_of_base(&mut tx, *base).await?.map(|r| r.id);
                 if newest != Some(row.id) {
                     return Err(Error::Aborted {
-                        reason: "INSTANCE_REPLACED",
+                        reason: Conflict::InstanceReplaced,
                         message: format!(
                             "deployment base {base} has a newer instance than {}",
                             row.id

@@ -3,6 +3,7 @@
 //! aggregates.
 
 use super::*;
+use crate::error::Conflict;
 
 /// Which rendered resources a bulk transition moves.
 #[derive(Debug, Clone, Copy)]
@@ -439,7 +440,7 @@ pub async fn rsync_set_statuses(
         let updated = query.execute(&mut **tx).await?.rows_affected();
         if updated != planned.len() as u64 {
             return Err(Error::Aborted {
-                reason: "CONCURRENT_STATUS_CHANGE",
+                reason: Conflict::ConcurrentStatusChange,
                 message: format!(
                     "{} of {} rsync statuses changed while they were being recorded; retry",
                     planned.len() as u64 - updated.min(planned.len() as u64),

@@ -10,6 +10,15 @@ fn deployment(name: &str, replicas: i64, id: &str) -> Value {
     })
 }
 
+/// The deployment ids the cluster reported since the last call, each once.
+fn reported(changes: &mut mpsc::UnboundedReceiver<String>) -> BTreeSet<String> {
+    let mut ids = BTreeSet::new();
+    while let Ok(id) = changes.try_recv() {
+        ids.insert(id);
+    }
+    ids
+}
+
 fn find<'a>(bundle: &'a [Observed], kind: &str, name: &str) -> Option<&'a Observed> {
     bundle.iter().find(|o| o.gvk.kind == kind && o.name == name)
 }
@@ -86,13 +95,9 @@ async fn a_scaled_away_pod_is_reported_only_by_the_deployment_that_runs_it() {
     let old = sim.bundle("i-a");
     assert!(old.is_empty(), "i-a holds nothing now: {old:?}");
     assert_eq!(sim.bundle("i-b").len(), 3, "deployment and its two pods");
-    let mut heard = BTreeSet::new();
-    while let Ok(id) = changes.try_recv() {
-        heard.insert(id);
-    }
     assert_eq!(
-        heard,
-        BTreeSet::from(["i-a".to_string(), "i-b".to_string()])
+        reported(&mut changes),
+        ["i-a", "i-b"].map(String::from).into()
     );
     // Deleting the controller reports the deployment its pods carried.
     while changes.try_recv().is_ok() {}
@@ -218,13 +223,9 @@ async fn a_relabelled_object_reports_the_deployment_it_leaves() {
     assert_eq!(changes.recv().await.unwrap(), "i-old");
     while changes.try_recv().is_ok() {}
     sim.apply(&deployment("web", 2, "i-new"), 2).unwrap();
-    let mut reported = BTreeSet::new();
-    while let Ok(id) = changes.try_recv() {
-        reported.insert(id);
-    }
     assert_eq!(
-        reported,
-        BTreeSet::from(["i-new".to_string(), "i-old".to_string()])
+        reported(&mut changes),
+        ["i-new", "i-old"].map(String::from).into()
     );
     assert!(sim.bundle("i-old").is_empty(), "{:?}", sim.bundle("i-old"));
     assert_eq!(sim.bundle("i-new").len(), 3);

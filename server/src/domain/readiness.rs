@@ -48,6 +48,14 @@ macro_rules! strings {
                 match text { $($text => Some($ty::$variant),)+ _ => None }
             }
         }
+
+        impl std::str::FromStr for $ty {
+            type Err = String;
+
+            fn from_str(text: &str) -> Result<Self, String> {
+                Self::parse(text).ok_or_else(|| format!("{text:?} is no {}", stringify!($ty)))
+            }
+        }
     };
 }
 

@@ -5,7 +5,8 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
-use crate::domain::readiness::Connectivity;
+use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
+use crate::domain::status::RsyncStatus;
 
 macro_rules! stored_by_name {
     ($($ty:ty),+ $(,)?) => {$(
@@ -33,4 +34,4 @@ macro_rules! stored_by_name {
     )+};
 }
 
-stored_by_name!(Connectivity);
+stored_by_name!(Connectivity, ClusterStatus, Readiness, RsyncStatus);

@@ -439,7 +439,7 @@ fn cluster_row(
         name: o.name.clone(),
         rsync_backed,
         present,
-        readiness: o.readiness.as_str().to_string(),
+        readiness: o.readiness,
         body: o.body.text().to_string(),
     }
 }
@@ -536,11 +536,11 @@ fn ingest_one(
             None if is_monitored(&r.gvk.kind) => (ClusterStatus::NotPresent, Readiness::None),
             None => (ClusterStatus::Unknown, Readiness::None),
         };
-        if cluster_status.as_str() != r.cluster_status || ready.as_str() != r.readiness {
+        if cluster_status != r.cluster_status || ready != r.readiness {
             let old = Statuses {
-                rsync: r.rsync_status.clone(),
-                cluster: r.cluster_status.clone(),
-                readiness: r.readiness.clone(),
+                rsync: r.rsync_status.as_str().to_string(),
+                cluster: r.cluster_status.as_str().to_string(),
+                readiness: r.readiness.as_str().to_string(),
             };
             let new = Statuses {
                 cluster: cluster_status.as_str().to_string(),
@@ -576,7 +576,7 @@ fn ingest_one(
                 app,
                 cluster,
                 Dimension::Cluster,
-                &r.cluster_status,
+                r.cluster_status.as_str(),
                 cluster_status.as_str(),
             );
             deltas.moved(
@@ -584,7 +584,7 @@ fn ingest_one(
                 app,
                 cluster,
                 Dimension::Readiness,
-                &r.readiness,
+                r.readiness.as_str(),
                 ready.as_str(),
             );
         }
@@ -631,7 +631,7 @@ fn ingest_one(
         } else {
             ClusterResourceRow {
                 present: false,
-                readiness: String::new(),
+                readiness: Readiness::None,
                 ..old.clone()
             }
         });
@@ -670,7 +670,7 @@ fn cluster_only_statuses(r: &ClusterResourceRow) -> Statuses {
     Statuses {
         rsync: String::new(),
         cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
-        readiness: r.readiness.clone(),
+        readiness: r.readiness.as_str().to_string(),
     }
 }
 
@@ -695,7 +695,7 @@ fn count_cluster_only(
         &r.app,
         &r.cluster,
         Dimension::Readiness,
-        &r.readiness,
+        r.readiness.as_str(),
         delta,
     );
 }

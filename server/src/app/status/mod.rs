@@ -673,7 +673,7 @@ pub(crate) fn entry(
             } else {
                 ClusterStatus::NotPresent
             },
-            Readiness::parse(&o.readiness).unwrap_or(Readiness::None),
+            o.readiness,
         ),
         (None, None) => (ClusterStatus::Unknown, Readiness::None),
     };

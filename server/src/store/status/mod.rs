@@ -12,7 +12,7 @@ use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
 use super::{Tx, placeholders};
 use crate::domain::manifest::Gvk;
-use crate::domain::readiness::Connectivity;
+use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -182,11 +182,11 @@ fn bind_key<'q>(
 #[derive(Debug, Clone)]
 pub struct ObservedRsyncRow {
     pub gvk: Gvk,
-    pub rsync_status: String,
+    pub rsync_status: RsyncStatus,
     pub namespace: String,
     pub name: String,
-    pub cluster_status: String,
-    pub readiness: String,
+    pub cluster_status: ClusterStatus,
+    pub readiness: Readiness,
 }
 
 /// The rows of `cluster_resources` an instance (bound to `$1`) reads: its deployment
@@ -302,7 +302,7 @@ pub struct ClusterResourceRow {
     pub name: String,
     pub rsync_backed: bool,
     pub present: bool,
-    pub readiness: String,
+    pub readiness: Readiness,
     /// {"metadata", "spec", "status"} as JSON.
     pub body: String,
 }
@@ -517,7 +517,7 @@ impl IngestWrites {
                     .bind(&row.name)
                     .bind(i64::from(row.rsync_backed))
                     .bind(i64::from(row.present))
-                    .bind(&row.readiness)
+                    .bind(row.readiness)
                     .bind(&row.body);
             }
             query.execute(&mut *conn).await?;
@@ -622,42 +622,40 @@ async fn cluster_status_page(
         after,
         limit,
     );
-    Ok(
-        super::rsync_resource::json_page(conn, &select, &COLUMNS, binds)
-            .await?
-            .into_iter()
-            .map(
-                |[
+    super::rsync_resource::json_page(conn, &select, &COLUMNS, binds)
+        .await?
+        .into_iter()
+        .map(
+            |[
+                app,
+                cluster,
+                kind,
+                group,
+                version,
+                namespace,
+                name,
+                backed,
+                present,
+                readiness,
+            ]| {
+                Ok(ClusterResourceRow {
                     app,
                     cluster,
-                    kind,
-                    group,
-                    version,
+                    gvk: Gvk {
+                        group,
+                        version,
+                        kind,
+                    },
                     namespace,
                     name,
-                    backed,
-                    present,
-                    readiness,
-                ]| {
-                    ClusterResourceRow {
-                        app,
-                        cluster,
-                        gvk: Gvk {
-                            group,
-                            version,
-                            kind,
-                        },
-                        namespace,
-                        name,
-                        rsync_backed: backed == "1",
-                        present: present == "1",
-                        readiness,
-                        body: String::new(),
-                    }
-                },
-            )
-            .collect(),
-    )
+                    rsync_backed: backed == "1",
+                    present: present == "1",
+                    readiness: readiness.parse().map_err(Error::internal)?,
+                    body: String::new(),
+                })
+            },
+        )
+        .collect()
 }
 
 /// The columns of `cluster_resources` that [`decode_cluster_resource`] reads.

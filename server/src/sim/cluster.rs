@@ -494,7 +494,6 @@ impl SimCluster {
         keys.iter()
             .filter(|(kind, ..)| is_monitored(kind))
             .filter_map(|key| state.objects.get(key).map(|o| (key, o)))
-            .filter(|(_, o)| o.deployment.as_deref() == Some(deployment_id_value))
             .map(|((kind, _, namespace, name), o)| Observed {
                 gvk: Gvk::from_api_version(&o.api_version, kind),
                 namespace: namespace.clone(),

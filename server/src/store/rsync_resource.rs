@@ -28,20 +28,6 @@ pub struct RsyncResource {
     pub readiness: Readiness,
 }
 
-/// The cluster status and readiness of a stored row (`''` is no readiness).
-fn decode_cluster_side(
-    cluster_status: &str,
-    readiness: &str,
-) -> Result<(ClusterStatus, Readiness)> {
-    Ok((
-        ClusterStatus::parse(cluster_status).ok_or_else(|| {
-            Error::internal(format!("a stored cluster status {cluster_status:?}"))
-        })?,
-        Readiness::parse(readiness)
-            .ok_or_else(|| Error::internal(format!("a stored readiness {readiness:?}")))?,
-    ))
-}
-
 /// The position of a resource in listing order, for keyset pagination. Field order is
 /// the SQL order, so the derived ordering agrees with `ORDER BY`.
 #[derive(
@@ -493,9 +479,6 @@ async fn list_at(
     rows.iter()
         .map(|row| {
             let status: String = row.try_get("rsync_status")?;
-            let cluster_status: String = row.try_get("cluster_status")?;
-            let readiness: String = row.try_get("readiness")?;
-            let (cluster_status, readiness) = decode_cluster_side(&cluster_status, &readiness)?;
             Ok(RsyncResource {
                 app: row.try_get("app")?,
                 cluster: row.try_get("cluster")?,
@@ -504,8 +487,8 @@ async fn list_at(
                 name: row.try_get("name")?,
                 manifest: row.try_get("manifest")?,
                 status: status.parse().map_err(Error::internal)?,
-                cluster_status,
-                readiness,
+                cluster_status: row.try_get("cluster_status")?,
+                readiness: row.try_get("readiness")?,
             })
         })
         .collect()
@@ -623,7 +606,6 @@ async fn rsync_status_page(
                 cluster_status,
                 readiness,
             ]| {
-                let (cluster_status, readiness) = decode_cluster_side(&cluster_status, &readiness)?;
                 Ok(RsyncResource {
                     app,
                     cluster,
@@ -636,8 +618,8 @@ async fn rsync_status_page(
                     name,
                     manifest: String::new(),
                     status: status.parse().map_err(Error::internal)?,
-                    cluster_status,
-                    readiness,
+                    cluster_status: cluster_status.parse().map_err(Error::internal)?,
+                    readiness: readiness.parse().map_err(Error::internal)?,
                 })
             },
         )

@@ -8,6 +8,7 @@
 //! (a Kubernetes API server through kube-rs).
 
 use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 use flotilla_api::v1 as pb;
@@ -17,14 +18,20 @@ use tokio_util::sync::CancellationToken;
 use crate::domain::manifest::Gvk;
 
 /// A resource as a backend's monitor reports it (one entry of a ResourceBundleState).
+///
+/// Its documents are shared: a monitor keeps one copy per object version, and every
+/// bundle of it (taken on each change of its deployment) and the agent's last sent
+/// state hold the same one. A clone is then a few reference counts, and comparing an
+/// unchanged object with what was sent is a pointer comparison (`Arc`'s equality
+/// checks identity first), so reporting a change costs what changed, not the bundle.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Observed {
     pub gvk: Gvk,
     pub namespace: String,
     pub name: String,
-    pub metadata: Value,
-    pub spec: Value,
-    pub status: Value,
+    pub metadata: Arc<Value>,
+    pub spec: Arc<Value>,
+    pub status: Arc<Value>,
 }
 
 /// Why an action failed: a CamelCase reason and a message.

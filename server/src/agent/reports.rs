@@ -96,9 +96,9 @@ mod tests {
             },
             namespace: "default".into(),
             name: name.into(),
-            metadata: json!({"name": name}),
-            spec: json!({}),
-            status: json!({"ready": ready}),
+            metadata: json!({"name": name}).into(),
+            spec: json!({}).into(),
+            status: json!({"ready": ready}).into(),
         }
     }
 

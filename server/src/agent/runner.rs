@@ -176,7 +176,7 @@ fn bundle_message<B: ClusterBackend>(
         .map(|mut o| {
             // metadata, spec and status sit one level below the object.
             for part in [&mut o.metadata, &mut o.spec, &mut o.status] {
-                prune_nesting(part, 2);
+                prune_nesting(Arc::make_mut(part), 2);
             }
             o
         })
@@ -188,9 +188,9 @@ fn bundle_message<B: ClusterBackend>(
             }),
             namespace: o.namespace,
             name: o.name,
-            metadata: Some(json_into_struct(o.metadata)),
-            spec: Some(json_into_struct(o.spec)),
-            status: Some(json_into_struct(o.status)),
+            metadata: Some(json_into_struct(Arc::unwrap_or_clone(o.metadata))),
+            spec: Some(json_into_struct(Arc::unwrap_or_clone(o.spec))),
+            status: Some(json_into_struct(Arc::unwrap_or_clone(o.status))),
         })
         .collect();
     Some(pb::ConnectRequest {

@@ -381,9 +381,9 @@ fn observe(gvk: &Gvk, object: &DynamicObject) -> Option<(ObjectKey, String, Obse
         gvk: gvk.clone(),
         namespace: key.2.clone(),
         name: key.3.clone(),
-        metadata,
-        spec,
-        status: data.get("status").cloned().unwrap_or(Value::Null),
+        metadata: metadata.into(),
+        spec: spec.into(),
+        status: data.get("status").cloned().unwrap_or(Value::Null).into(),
     };
     Some((key, id, observed))
 }

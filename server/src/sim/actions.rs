@@ -172,7 +172,7 @@ impl SimCluster {
                 continue;
             };
             let count = restarts(&object.status) + 1;
-            object.status = pod_status("Running", false, "Rebooting", count);
+            object.status = pod_status("Running", false, "Rebooting", count).into();
             object.uid = uid;
             touched.push((
                 key.clone(),

@@ -22,9 +22,10 @@ pub(super) type Key = (String, String, String, String);
 #[derive(Debug, Clone)]
 pub(super) struct SimObject {
     pub(super) api_version: String,
-    pub(super) metadata: Value,
-    pub(super) spec: Value,
-    pub(super) status: Value,
+    /// Shared with the bundles that report it (see [`Observed`]); a change replaces them.
+    pub(super) metadata: Arc<Value>,
+    pub(super) spec: Arc<Value>,
+    pub(super) status: Arc<Value>,
     /// The controller that owns it (pods).
     pub(super) owner: Option<Key>,
     /// Changes when the object is recreated (or a pod restarts), so stale timers do
@@ -368,8 +369,8 @@ impl SimCluster {
         // while it was away is reported.
         if let Some(object) = state.objects.get_mut(&key)
             && object.api_version == api_version
-            && object.metadata == metadata
-            && object.spec == spec
+            && *object.metadata == metadata
+            && *object.spec == spec
         {
             object.generation = object.generation.max(generation);
             return Ok(());
@@ -383,9 +384,9 @@ impl SimCluster {
         };
         let object = SimObject {
             api_version,
-            metadata,
-            spec,
-            status,
+            metadata: metadata.into(),
+            spec: spec.into(),
+            status: status.into(),
             owner: None,
             uid,
             generation,
@@ -581,7 +582,7 @@ impl SimCluster {
             // template (the deployment-id label is in it): a pod of the same template
             // stays, whatever else of its controller changed (its replicas).
             if state.objects.get(&pk).is_some_and(|pod| {
-                let mut spec = pod.spec.clone();
+                let mut spec = (*pod.spec).clone();
                 if let Some(spec) = spec.as_object_mut() {
                     spec.remove("nodeName");
                 }
@@ -619,9 +620,9 @@ impl SimCluster {
                 pk.clone(),
                 SimObject {
                     api_version: "v1".into(),
-                    metadata: Value::Object(metadata),
-                    spec,
-                    status: pod_status("Pending", false, "", 0),
+                    metadata: Value::Object(metadata).into(),
+                    spec: spec.into(),
+                    status: pod_status("Pending", false, "", 0).into(),
                     owner: Some(key.clone()),
                     uid,
                     generation: 0,
@@ -651,11 +652,11 @@ impl SimCluster {
             }
             let job_pod = object.owner.as_ref().is_some_and(|o| o.0 == "Job");
             let restarted = restarts(&object.status);
-            object.status = if job_pod {
+            object.status = Arc::new(if job_pod {
                 pod_status("Succeeded", false, "PodCompleted", restarted)
             } else {
                 pod_status("Running", true, "", restarted)
-            };
+            });
             let owner = object.owner.clone();
             let id = object.deployment.clone();
             if let Some(owner) = owner {
@@ -688,7 +689,7 @@ impl SimCluster {
         let Some(object) = state.objects.get_mut(key) else {
             return;
         };
-        object.status = match key.0.as_str() {
+        object.status = Arc::new(match key.0.as_str() {
             "Deployment" => {
                 json!({"replicas": total, "readyReplicas": ready, "availableReplicas": ready, "updatedReplicas": total})
             }
@@ -703,7 +704,7 @@ impl SimCluster {
             }
             "Job" => json!({"succeeded": 0, "active": total}),
             _ => return,
-        };
+        });
     }
 }
 

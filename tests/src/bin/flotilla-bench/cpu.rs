@@ -73,3 +73,20 @@ pub fn cpu_report(before: &[f64]) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// CPU seconds the whole machine spent busy so far (all CPUs; everything but idle and
+/// I/O wait), from /proc/stat: with [`cpu_seconds`], whether a figure was set by a
+/// saturated machine and by whom.
+pub fn machine_busy_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/stat").unwrap_or_default();
+    let ticks: Vec<u64> = stat
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .split_whitespace()
+        .skip(1)
+        .filter_map(|v| v.parse().ok())
+        .collect();
+    let idle = ticks.get(3).copied().unwrap_or(0) + ticks.get(4).copied().unwrap_or(0);
+    (ticks.iter().sum::<u64>() - idle) as f64 / 100.0
+}

@@ -50,6 +50,8 @@ pub const QUICK: P10Scale = P10Scale {
 const CONCURRENCY: usize = 32;
 const TIMEOUT: Duration = Duration::from_secs(600);
 const TARGET: f64 = 1.2;
+/// Rounds of the full run (each: both measurements, in alternating order).
+const ROUNDS: u32 = 2;
 /// The control planes' processes (command names as /proc shows them, 15 characters).
 const CONTROL_PLANE: [&str; 5] = [
     "kube-apiserver",
@@ -58,13 +60,6 @@ const CONTROL_PLANE: [&str; 5] = [
     "kwok",
     "etcd",
 ];
-
-fn kube_cpu() -> f64 {
-    cpu_seconds(&CONTROL_PLANE)
-}
-
-/// Rounds of the full run (each: both measurements, in alternating order).
-const ROUNDS: u32 = 2;
 
 /// The group's documents, in `namespace`.
 fn documents(scale: P10Scale, namespace: &str) -> Vec<Value> {
@@ -328,9 +323,13 @@ pub async fn run(
     // rounds, so that neither side pays for objects the other left or for the clusters'
     // drift over the run.
     let rounds = if scale.quick { 1 } else { ROUNDS };
+    let resources = 2 * scale.deployments * scale.clusters;
+    let kube_cpu = || cpu_seconds(&CONTROL_PLANE);
     let (mut direct, mut flotilla, mut cpu) = (Duration::ZERO, Duration::ZERO, 0.0);
     for round in 0..rounds {
-        for direct_turn in [round % 2 == 0, round % 2 == 1] {
+        for (turn, direct_turn) in [round % 2 == 0, round % 2 == 1].into_iter().enumerate() {
+            // The planes go after the last measurement: nothing to clear for.
+            let last = round + 1 == rounds && turn == 1;
             let (kube_before, busy_before) = (kube_cpu(), machine_busy_seconds());
             let spent_by = move || {
                 format!(
@@ -348,11 +347,12 @@ pub async fn run(
                     spent_by()
                 );
                 direct += took;
-                clear(&planes, &namespace).await?;
+                if !last {
+                    clear(&planes, &namespace).await?;
+                }
             } else {
                 let namespace = format!("p10-flotilla-{round}");
                 let (took, spent) = through_flotilla(backend, &planes, scale, &namespace).await?;
-                let resources = 2 * scale.deployments * scale.clusters;
                 eprintln!(
                     "  through Flotilla: {:.2} s; server + agents {spent:.2} CPU-s ({:.0} µs per resource), {}",
                     took.as_secs_f64(),
@@ -361,12 +361,13 @@ pub async fn run(
                 );
                 flotilla += took;
                 cpu += spent;
-                clear(&planes, &namespace).await?;
+                if !last {
+                    clear(&planes, &namespace).await?;
+                }
             }
         }
     }
     let (direct, flotilla, cpu) = (direct / rounds, flotilla / rounds, cpu / rounds as f64);
-    let resources = 2 * scale.deployments * scale.clusters;
     let ratio = flotilla.as_secs_f64() / direct.as_secs_f64();
     let of = if rounds > 1 {
         format!("mean of {rounds}, ")

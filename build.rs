@@ -4,7 +4,8 @@
 
 use std::path::PathBuf;
 
-use prost::Message;
+#[path = "src/kinds/derive.rs"]
+mod kinds;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let files = [
@@ -21,17 +22,25 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "google/rpc/error_details.proto",
     ];
     println!("cargo:rerun-if-changed=proto");
-    let descriptors = protox::Compiler::new(["proto"])?
+    let mut compiler = protox::Compiler::new(["proto"])?;
+    compiler
         .include_imports(true)
         .include_source_info(true)
-        .open_files(files)?
-        .file_descriptor_set();
+        .open_files(files)?;
+    let descriptors = compiler.file_descriptor_set();
 
     let out_dir = PathBuf::from(std::env::var("OUT_DIR")?);
+    // Encoded with the extension options (the resource declarations), which
+    // `file_descriptor_set()` leaves out: reflection clients read them too.
     std::fs::write(
         out_dir.join("flotilla_descriptor.bin"),
-        descriptors.encode_to_vec(),
+        compiler.encode_file_descriptor_set(),
     )?;
+    let kinds = kinds::declared(&compiler.descriptor_pool())?;
+    std::fs::write(out_dir.join("kinds.rs"), kinds::statics(&kinds))?;
+    std::fs::write(out_dir.join("names.rs"), kinds::rust_names(&kinds))?;
+    std::fs::write(out_dir.join("names.py"), kinds::python_names(&kinds))?;
+    std::fs::write(out_dir.join("names.ts"), kinds::typescript_names(&kinds))?;
 
     tonic_prost_build::configure()
         .build_server(true)

@@ -33,8 +33,16 @@ rm -rf "$ts_out"
 # The module config is given inline: the repository's buf.yaml excludes the vendored
 # google/rpc protos from lint, but the client needs their messages.
 (cd client/typescript && npx --no-install buf generate ../../proto --template buf.gen.yaml --config '{"version": "v1"}')
-# The compiled package (dist/) is committed too: `npm install ./client/typescript`
-# links the folder as it is, without its dev dependencies to build it.
+# The compiled package (dist/) is committed too (rebuilt below, after names.ts):
+# `npm install ./client/typescript` links the folder as it is, without its dev
+# dependencies to build it.
+
+# The name builders of both clients, from the kinds' resource declarations in proto/
+# (flotilla-api's build derives them; the binary prints them).
+cargo build --quiet -p flotilla-api --bin flotilla-gen-names
+target/debug/flotilla-gen-names python > client/python/flotilla/names.py
+target/debug/flotilla-gen-names typescript > client/typescript/src/names.ts
+# The compiled package (dist/) is rebuilt from the sources above.
 (cd client/typescript && rm -rf dist && npx --no-install tsc -p tsconfig.json)
 
 echo "generated $(ls "$py_out"/*.py | wc -l) Python modules and $(find "$ts_out" -name '*.ts' | wc -l) TypeScript files"

@@ -17,8 +17,11 @@ step() { echo "test.sh: $1 ($((SECONDS - phase)) s)"; phase=$SECONDS; }
 
 # The generated clients are committed: regenerate and fail if anything changed.
 ./scripts/gen-clients.sh >/dev/null
-if [ -n "$(git status --porcelain -- client/python/flotilla/v1 client/typescript/src/gen client/typescript/dist)" ]; then
-  git status --short -- client/python/flotilla/v1 client/typescript/src/gen client/typescript/dist
+generated="client/python/flotilla/v1 client/python/flotilla/names.py client/typescript/src/gen client/typescript/src/names.ts client/typescript/dist"
+# shellcheck disable=SC2086
+if [ -n "$(git status --porcelain -- $generated)" ]; then
+  # shellcheck disable=SC2086
+  git status --short -- $generated
   echo "the generated clients are stale: run scripts/gen-clients.sh and commit the result" >&2
   exit 1
 fi

@@ -19,6 +19,16 @@ pub mod google {
 
 pub use flotilla::v1;
 
+pub mod dynamic;
+pub mod kinds;
+pub mod names;
+
+/// The Python client's `flotilla/names.py`, generated from the kind declarations
+/// (`flotilla-gen-names python` writes it; the suite fails when the committed one differs).
+pub const PYTHON_NAMES: &str = include_str!(concat!(env!("OUT_DIR"), "/names.py"));
+/// The TypeScript client's `src/names.ts`, likewise.
+pub const TYPESCRIPT_NAMES: &str = include_str!(concat!(env!("OUT_DIR"), "/names.ts"));
+
 /// The encoded `FileDescriptorSet` of every Flotilla proto and its imports.
 pub const FILE_DESCRIPTOR_SET: &[u8] =
     include_bytes!(concat!(env!("OUT_DIR"), "/flotilla_descriptor.bin"));

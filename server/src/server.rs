@@ -11,7 +11,6 @@ use flotilla_api::v1::access_service_server::AccessServiceServer;
 use flotilla_api::v1::action_service_server::ActionServiceServer;
 use flotilla_api::v1::agent_service_server::AgentServiceServer;
 use flotilla_api::v1::container_cluster_service_server::ContainerClusterServiceServer;
-use flotilla_api::v1::lifecycle_service_server::LifecycleServiceServer;
 use flotilla_api::v1::simulator_service_server::SimulatorServiceServer;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -30,7 +29,7 @@ use crate::api::actions::ActionApi;
 use crate::api::agent::AgentApi;
 use crate::api::auth::AuthLayer;
 use crate::api::container_clusters::ContainerClusterApi;
-use crate::api::lifecycle::LifecycleApi;
+use crate::api::declared::LifecycleRoutes;
 use crate::api::simulator::SimulatorApi;
 use crate::api::status_api::StatusApi;
 use crate::app::Hooks;
@@ -323,7 +322,7 @@ pub async fn serve(
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     let mut served = vec![
-        <LifecycleServiceServer<LifecycleApi> as NamedService>::NAME,
+        <LifecycleRoutes as NamedService>::NAME,
         <StatusRoutes<StatusApi> as NamedService>::NAME,
         <AccessServiceServer<AccessApi> as NamedService>::NAME,
         <ActionServiceServer<ActionApi> as NamedService>::NAME,
@@ -381,10 +380,7 @@ pub async fn serve(
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
-        .add_service(
-            LifecycleServiceServer::new(LifecycleApi::new(lifecycle.clone()))
-                .max_decoding_message_size(MAX_MESSAGE_BYTES),
-        )
+        .add_service(LifecycleRoutes::new(lifecycle.clone()))
         .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub.clone())))
         .add_service(AccessServiceServer::new(AccessApi::new(access.clone())))
         .add_service(ActionServiceServer::new(ActionApi::new(

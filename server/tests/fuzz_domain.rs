@@ -48,7 +48,7 @@ fn labels() -> impl Strategy<Value = Labels> {
 proptest! {
     #[test]
     fn names_parse_or_refuse(text in "\\PC{0,200}", path in "[a-zA-Z0-9/._-]{0,120}") {
-        for kind in flotilla_server::store::object::KINDS {
+        for kind in names::KINDS.iter().copied() {
             for input in [&text, &path] {
                 if let Ok(name) = ResourceName::parse(kind, "name", input) {
                     // What parses prints back as itself.

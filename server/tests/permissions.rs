@@ -348,7 +348,7 @@ async fn every_rpc_follows_the_table(backend: Backend) {
     let mut mismatches = Vec::new();
     // (reached, denied) per role: the walk must see both sides of every role.
     let mut sides: HashMap<&str, (usize, usize)> = HashMap::new();
-    for (service, method, need) in RULES {
+    for (service, method, need) in RULES.iter() {
         let path = format!("/flotilla.v1.{service}/{method}");
         let field = rules[&path].field.clone();
         // Without a token: refused before anything else.

@@ -2,18 +2,12 @@
 //! (the proto's canonical JSON mapping), the response decoded by its descriptor. One
 //! generic path serves every resource kind.
 
-use std::sync::LazyLock;
-
-use bytes::Buf;
+use flotilla_api::dynamic::DynamicCodec;
 use prost::Message;
-use prost_reflect::{DescriptorPool, DynamicMessage, MessageDescriptor, MethodDescriptor};
+use prost_reflect::{DynamicMessage, MessageDescriptor, MethodDescriptor};
 use tonic::Status;
-use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
 
-/// Every message and service of the API.
-pub static POOL: LazyLock<DescriptorPool> = LazyLock::new(|| {
-    DescriptorPool::decode(flotilla_api::FILE_DESCRIPTOR_SET).expect("the API's descriptor set")
-});
+pub use flotilla_api::dynamic::POOL;
 
 /// The descriptor of `flotilla.v1.{name}`.
 pub fn message(name: &str) -> MessageDescriptor {
@@ -92,46 +86,4 @@ where
         .unary(tonic::Request::new(request), path, codec)
         .await?
         .into_inner())
-}
-
-/// Encodes dynamic requests; decodes responses as `.0`.
-#[derive(Clone)]
-struct DynamicCodec(MessageDescriptor);
-
-impl Codec for DynamicCodec {
-    type Encode = DynamicMessage;
-    type Decode = DynamicMessage;
-    type Encoder = DynamicCodec;
-    type Decoder = DynamicCodec;
-
-    fn encoder(&mut self) -> Self::Encoder {
-        self.clone()
-    }
-
-    fn decoder(&mut self) -> Self::Decoder {
-        self.clone()
-    }
-}
-
-impl Encoder for DynamicCodec {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn encode(&mut self, item: DynamicMessage, dst: &mut EncodeBuf<'_>) -> Result<(), Status> {
-        item.encode(dst)
-            .map_err(|e| Status::internal(format!("encoding the request: {e}")))
-    }
-}
-
-impl Decoder for DynamicCodec {
-    type Item = DynamicMessage;
-    type Error = Status;
-
-    fn decode(&mut self, src: &mut DecodeBuf<'_>) -> Result<Option<DynamicMessage>, Status> {
-        let mut bytes = vec![0; src.remaining()];
-        src.copy_to_slice(&mut bytes);
-        let message = DynamicMessage::decode(self.0.clone(), bytes.as_slice())
-            .map_err(|e| Status::internal(format!("decoding the response: {e}")))?;
-        Ok(Some(message))
-    }
 }

@@ -1,14 +1,17 @@
-//! The lifecycle resource kinds, as declarations: how a kind is named, where it lives
-//! and what its RPCs and fields are called. Everything else (get, list, create,
-//! update, delete, apply) is one generic path over these.
+//! The resource kinds the CLI handles: every kind declared in the proto (through
+//! `flotilla_api::kinds`, so a new kind needs nothing here), plus actions and
+//! container clusters, which have verbs instead of apply. Everything else (get, list,
+//! create, update, delete, apply) is one generic path over these.
 
-/// One resource kind of LifecycleService.
+use std::sync::LazyLock;
+
+/// One resource kind.
 #[derive(Debug)]
 pub struct Kind {
     /// The kind in documents and messages, e.g. `CompositeApp`.
     pub name: &'static str,
-    /// What users type: the singular, plural and short forms.
-    pub aliases: &'static [&'static str],
+    /// What users type: the singular, the plural, then any short forms.
+    pub aliases: Vec<String>,
     /// The collection segment(s) after the parent: `["compositeApps", "versions"]`
     /// means `{parent}/compositeApps/{id}/versions/{version}`.
     pub segments: &'static [&'static str],
@@ -42,190 +45,91 @@ impl Kind {
     }
 }
 
-pub const KINDS: &[Kind] = &[
-    Kind {
-        name: "Project",
-        aliases: &["project", "projects", "proj"],
-        segments: &["projects"],
-        id_fields: &["project_id"],
-        field: "project",
-        list_field: "projects",
-        plural: "Projects",
-        parent: None,
-        service: "LifecycleService",
-        list_scope: None,
-        appliable: true,
-    },
-    Kind {
-        name: "CompositeApp",
-        aliases: &["compositeapp", "compositeapps", "ca"],
-        segments: &["compositeApps", "versions"],
-        id_fields: &["composite_app_id", "version_id"],
-        field: "composite_app",
-        list_field: "composite_apps",
-        plural: "CompositeApps",
-        parent: Some("Project"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "App",
-        aliases: &["app", "apps"],
-        segments: &["apps"],
-        id_fields: &["app_id"],
-        field: "app",
-        list_field: "apps",
-        plural: "Apps",
-        parent: Some("CompositeApp"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "CompositeProfile",
-        aliases: &["compositeprofile", "compositeprofiles", "cp"],
-        segments: &["compositeProfiles"],
-        id_fields: &["composite_profile_id"],
-        field: "composite_profile",
-        list_field: "composite_profiles",
-        plural: "CompositeProfiles",
-        parent: Some("CompositeApp"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "AppProfile",
-        aliases: &["appprofile", "appprofiles", "ap"],
-        segments: &["appProfiles"],
-        id_fields: &["app_profile_id"],
-        field: "app_profile",
-        list_field: "app_profiles",
-        plural: "AppProfiles",
-        parent: Some("CompositeProfile"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "DeploymentIntentGroup",
-        aliases: &[
-            "deploymentintentgroup",
-            "deploymentintentgroups",
-            "group",
-            "groups",
-            "dig",
-            "digs",
-        ],
-        segments: &["deploymentIntentGroups"],
-        id_fields: &["deployment_intent_group_id"],
-        field: "deployment_intent_group",
-        list_field: "deployment_intent_groups",
-        plural: "DeploymentIntentGroups",
-        parent: Some("CompositeApp"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "PlacementIntent",
-        aliases: &["placementintent", "placementintents", "pi"],
-        segments: &["placementIntents"],
-        id_fields: &["placement_intent_id"],
-        field: "placement_intent",
-        list_field: "placement_intents",
-        plural: "PlacementIntents",
-        parent: Some("DeploymentIntentGroup"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "ClusterProvider",
-        aliases: &[
-            "clusterprovider",
-            "clusterproviders",
-            "provider",
-            "providers",
-        ],
-        segments: &["clusterProviders"],
-        id_fields: &["cluster_provider_id"],
-        field: "cluster_provider",
-        list_field: "cluster_providers",
-        plural: "ClusterProviders",
-        parent: None,
-        service: "LifecycleService",
-        list_scope: None,
-        appliable: true,
-    },
-    Kind {
-        name: "Cluster",
-        aliases: &["cluster", "clusters"],
-        segments: &["clusters"],
-        id_fields: &["cluster_id"],
-        field: "cluster",
-        list_field: "clusters",
-        plural: "Clusters",
-        parent: Some("ClusterProvider"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "NetworkIntent",
-        aliases: &["networkintent", "networkintents", "ni"],
-        segments: &["networkIntents"],
-        id_fields: &["network_intent_id"],
-        field: "network_intent",
-        list_field: "network_intents",
-        plural: "NetworkIntents",
-        parent: Some("Cluster"),
-        service: "LifecycleService",
-        list_scope: Some("parent"),
-        appliable: true,
-    },
-    Kind {
-        name: "Action",
-        aliases: &["action", "actions"],
-        segments: &["actions"],
-        id_fields: &[],
-        field: "action",
-        list_field: "actions",
-        plural: "Actions",
-        parent: None,
-        service: "ActionService",
-        list_scope: Some("cluster"),
-        appliable: false,
-    },
-    Kind {
-        name: "ContainerCluster",
-        aliases: &["containercluster", "containerclusters", "cc"],
-        segments: &["containerClusters"],
-        id_fields: &[],
-        field: "container_cluster",
-        list_field: "container_clusters",
-        plural: "ContainerClusters",
-        parent: None,
-        service: "ContainerClusterService",
-        list_scope: None,
-        appliable: false,
-    },
+/// Short forms users type, beyond every kind's singular and plural.
+const SHORT_NAMES: &[(&str, &[&str])] = &[
+    ("Project", &["proj"]),
+    ("CompositeApp", &["ca"]),
+    ("CompositeProfile", &["cp"]),
+    ("AppProfile", &["ap"]),
+    ("DeploymentIntentGroup", &["group", "groups", "dig", "digs"]),
+    ("PlacementIntent", &["pi"]),
+    ("ClusterProvider", &["provider", "providers"]),
+    ("NetworkIntent", &["ni"]),
+    ("ClusterKvPair", &["kv", "kvpair", "kvpairs"]),
+    ("ContainerCluster", &["cc"]),
 ];
+
+fn aliases(name: &str, plural: &str) -> Vec<String> {
+    let short = SHORT_NAMES
+        .iter()
+        .filter(|(kind, _)| *kind == name)
+        .flat_map(|(_, short)| short.iter().map(|s| s.to_string()));
+    [name.to_ascii_lowercase(), plural.to_ascii_lowercase()]
+        .into_iter()
+        .chain(short)
+        .collect()
+}
+
+/// Every kind: the declared ones in declaration order, then actions and container
+/// clusters.
+pub static KINDS: LazyLock<Vec<Kind>> = LazyLock::new(|| {
+    let declared = flotilla_api::kinds::KINDS.iter().map(|k| Kind {
+        name: k.message,
+        aliases: aliases(k.message, k.plural),
+        segments: k.own_collections(),
+        id_fields: k.id_fields,
+        field: k.field,
+        list_field: k.list_field,
+        plural: k.plural,
+        parent: k.parent.map(|p| p.message),
+        service: k.service,
+        list_scope: k.list_scope,
+        appliable: true,
+    });
+    let with_verbs = [
+        Kind {
+            name: "Action",
+            aliases: aliases("Action", "Actions"),
+            segments: &["actions"],
+            id_fields: &[],
+            field: "action",
+            list_field: "actions",
+            plural: "Actions",
+            parent: None,
+            service: "ActionService",
+            list_scope: Some("cluster"),
+            appliable: false,
+        },
+        Kind {
+            name: "ContainerCluster",
+            aliases: aliases("ContainerCluster", "ContainerClusters"),
+            segments: &["containerClusters"],
+            id_fields: &[],
+            field: "container_cluster",
+            list_field: "container_clusters",
+            plural: "ContainerClusters",
+            parent: None,
+            service: "ContainerClusterService",
+            list_scope: None,
+            appliable: false,
+        },
+    ];
+    declared.chain(with_verbs).collect()
+});
 
 /// The kind `text` names (a kind name or an alias, any case).
 pub fn find(text: &str) -> Option<&'static Kind> {
     let lower = text.to_ascii_lowercase();
     KINDS
         .iter()
-        .find(|k| k.name.eq_ignore_ascii_case(&lower) || k.aliases.contains(&lower.as_str()))
+        .find(|k| k.name.eq_ignore_ascii_case(&lower) || k.aliases.contains(&lower))
 }
 
 /// Every kind name and alias, for help and errors.
 pub fn names() -> String {
     KINDS
         .iter()
-        .map(|k| k.aliases[1])
+        .map(|k| k.aliases[1].as_str())
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -130,6 +130,85 @@ async fn apply_twice_configure_and_delete() {
     assert_eq!(gone.status.code(), Some(3), "{}", stderr(&gone));
 }
 
+/// A kind only the proto declares (ClusterKvPair) needs nothing of the CLI: apply
+/// orders it after its cluster, get and delete find it by its names and aliases.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_kind_only_the_proto_declares_applies_gets_and_deletes() {
+    let server = TestServer::start(Backend::Sqlite).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("kv.yaml");
+    let write = |mtu: &str| {
+        std::fs::write(
+            &file,
+            format!(
+                "kind: ClusterKvPair
+name: clusterProviders/lab/clusters/lab1/kvPairs/net
+spec:
+  description: network settings
+  pairs:
+    mtu: \"{mtu}\"
+---
+kind: Cluster
+name: clusterProviders/lab/clusters/lab1
+spec:
+  connectionMode: CONNECTION_MODE_EMBEDDED_SIM
+---
+kind: ClusterProvider
+name: clusterProviders/lab
+"
+            ),
+        )
+        .unwrap();
+    };
+    write("1450");
+    let path = file.to_str().unwrap();
+    let first = ok(&server, &["apply", "-f", path]);
+    assert_eq!(verbs(&first), ["created"; 3], "{first}");
+    assert!(
+        first.ends_with("ClusterKvPair clusterProviders/lab/clusters/lab1/kvPairs/net created\n"),
+        "{first}"
+    );
+    assert_eq!(
+        verbs(&ok(&server, &["apply", "-f", path])),
+        ["unchanged"; 3]
+    );
+    write("9000");
+    let changed = ok(&server, &["apply", "-f", path]);
+    assert_eq!(
+        changed
+            .lines()
+            .filter(|l| l.ends_with("configured"))
+            .count(),
+        1,
+        "{changed}"
+    );
+    let name = "clusterProviders/lab/clusters/lab1/kvPairs/net";
+    let listed: serde_json::Value = serde_json::from_str(&ok(
+        &server,
+        &[
+            "get",
+            "kv",
+            "--parent",
+            "clusterProviders/lab/clusters/lab1",
+            "-o",
+            "json",
+        ],
+    ))
+    .expect("JSON");
+    assert_eq!(listed[0]["name"], name, "{listed}");
+    assert_eq!(listed[0]["pairs"]["mtu"], "9000", "{listed}");
+    let shown = ok(&server, &["get", "clusterkvpair", name, "-o", "yaml"]);
+    assert!(shown.contains("description: network settings"), "{shown}");
+    let deleted = ok(&server, &["delete", "-f", path]);
+    assert_eq!(verbs(&deleted), ["deleted"; 3], "{deleted}");
+    assert!(
+        deleted.starts_with("ClusterKvPair "),
+        "children first: {deleted}"
+    );
+    let gone = flotilla(&server, &["get", "kvpairs", name]);
+    assert_eq!(gone.status.code(), Some(3), "{}", stderr(&gone));
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bad_document_names_file_document_and_field_and_writes_nothing() {
     let server = TestServer::start(Backend::Sqlite).await;

@@ -1,3 +1,5 @@
+# Generated from proto/ by scripts/gen-clients.sh (the kinds' resource declarations);
+# do not edit.
 """Validated builders of Flotilla resource names (AIP-122 paths).
 
 Each id must be an RFC 1123 label, as the server requires: 1-63 characters of
@@ -27,46 +29,51 @@ def project(project_id: str) -> str:
     return f"projects/{check_id(project_id)}"
 
 
-def composite_app(project_id: str, composite_app_id: str, version: str) -> str:
-    """``projects/{project}/compositeApps/{app}/versions/{version}``"""
-    return f"{project(project_id)}/compositeApps/{check_id(composite_app_id)}/versions/{check_id(version)}"
+def composite_app(project_id: str, composite_app_id: str, version_id: str) -> str:
+    """``projects/{project}/compositeApps/{composite_app}/versions/{version}``"""
+    return f"projects/{check_id(project_id)}/compositeApps/{check_id(composite_app_id)}/versions/{check_id(version_id)}"
 
 
 def app(composite_app_name: str, app_id: str) -> str:
-    """``…/versions/{version}/apps/{app}``"""
+    """``projects/{project}/compositeApps/{composite_app}/versions/{version}/apps/{app}``"""
     return f"{composite_app_name}/apps/{check_id(app_id)}"
 
 
-def composite_profile(composite_app_name: str, profile_id: str) -> str:
-    """``…/versions/{version}/compositeProfiles/{profile}``"""
-    return f"{composite_app_name}/compositeProfiles/{check_id(profile_id)}"
+def composite_profile(composite_app_name: str, composite_profile_id: str) -> str:
+    """``projects/{project}/compositeApps/{composite_app}/versions/{version}/compositeProfiles/{composite_profile}``"""
+    return f"{composite_app_name}/compositeProfiles/{check_id(composite_profile_id)}"
 
 
 def app_profile(composite_profile_name: str, app_profile_id: str) -> str:
-    """``…/compositeProfiles/{profile}/appProfiles/{app_profile}``"""
+    """``projects/{project}/compositeApps/{composite_app}/versions/{version}/compositeProfiles/{composite_profile}/appProfiles/{app_profile}``"""
     return f"{composite_profile_name}/appProfiles/{check_id(app_profile_id)}"
 
 
-def deployment_intent_group(composite_app_name: str, group_id: str) -> str:
-    """``…/versions/{version}/deploymentIntentGroups/{group}``"""
-    return f"{composite_app_name}/deploymentIntentGroups/{check_id(group_id)}"
+def deployment_intent_group(composite_app_name: str, deployment_intent_group_id: str) -> str:
+    """``projects/{project}/compositeApps/{composite_app}/versions/{version}/deploymentIntentGroups/{deployment_intent_group}``"""
+    return f"{composite_app_name}/deploymentIntentGroups/{check_id(deployment_intent_group_id)}"
 
 
-def placement_intent(group_name: str, intent_id: str) -> str:
-    """``…/deploymentIntentGroups/{group}/placementIntents/{intent}``"""
-    return f"{group_name}/placementIntents/{check_id(intent_id)}"
+def placement_intent(deployment_intent_group_name: str, placement_intent_id: str) -> str:
+    """``projects/{project}/compositeApps/{composite_app}/versions/{version}/deploymentIntentGroups/{deployment_intent_group}/placementIntents/{placement_intent}``"""
+    return f"{deployment_intent_group_name}/placementIntents/{check_id(placement_intent_id)}"
 
 
-def cluster_provider(provider_id: str) -> str:
-    """``clusterProviders/{provider}``"""
-    return f"clusterProviders/{check_id(provider_id)}"
+def cluster_provider(cluster_provider_id: str) -> str:
+    """``clusterProviders/{cluster_provider}``"""
+    return f"clusterProviders/{check_id(cluster_provider_id)}"
 
 
-def cluster(provider_id: str, cluster_id: str) -> str:
-    """``clusterProviders/{provider}/clusters/{cluster}``"""
-    return f"{cluster_provider(provider_id)}/clusters/{check_id(cluster_id)}"
+def cluster(cluster_provider_id: str, cluster_id: str) -> str:
+    """``clusterProviders/{cluster_provider}/clusters/{cluster}``"""
+    return f"clusterProviders/{check_id(cluster_provider_id)}/clusters/{check_id(cluster_id)}"
 
 
-def network_intent(cluster_name: str, intent_id: str) -> str:
-    """``clusterProviders/{provider}/clusters/{cluster}/networkIntents/{intent}``"""
-    return f"{cluster_name}/networkIntents/{check_id(intent_id)}"
+def network_intent(cluster_name: str, network_intent_id: str) -> str:
+    """``clusterProviders/{cluster_provider}/clusters/{cluster}/networkIntents/{network_intent}``"""
+    return f"{cluster_name}/networkIntents/{check_id(network_intent_id)}"
+
+
+def cluster_kv_pair(cluster_name: str, kv_pair_id: str) -> str:
+    """``clusterProviders/{cluster_provider}/clusters/{cluster}/kvPairs/{kv_pair}``"""
+    return f"{cluster_name}/kvPairs/{check_id(kv_pair_id)}"

@@ -246,6 +246,34 @@ def test_the_canonical_json_field_mask_updates_only_its_fields(server: Server) -
     assert dict(updated.labels) == {}, "labels are outside the mask"
 
 
+def test_a_kind_only_the_proto_declares_round_trips_with_its_generated_name(server: Server) -> None:
+    cluster = names.cluster("lab", "lab1")
+    with server.client() as client:
+        client.lifecycle.CreateClusterProvider(lc.CreateClusterProviderRequest(cluster_provider_id="lab"))
+        client.lifecycle.CreateCluster(
+            lc.CreateClusterRequest(
+                parent=names.cluster_provider("lab"),
+                cluster_id="lab1",
+                cluster=lc.Cluster(connection_mode=lc.CONNECTION_MODE_EMBEDDED_SIM),
+            )
+        )
+        created = client.lifecycle.CreateClusterKvPair(
+            lc.CreateClusterKvPairRequest(
+                parent=cluster, kv_pair_id="net", cluster_kv_pair=lc.ClusterKvPair(pairs={"mtu": "1450"})
+            )
+        )
+        assert created.name == names.cluster_kv_pair(cluster, "net")
+        fetched = client.lifecycle.GetClusterKvPair(lc.GetClusterKvPairRequest(name=created.name))
+        assert dict(fetched.pairs) == {"mtu": "1450"} and fetched.etag == created.etag
+        with pytest.raises(FlotillaError) as refused:
+            client.lifecycle.CreateClusterKvPair(
+                lc.CreateClusterKvPairRequest(parent=cluster, kv_pair_id="bad", cluster_kv_pair=lc.ClusterKvPair(pairs={"": "x"}))
+            )
+    assert refused.value.fields == ["cluster_kv_pair.pairs"], refused.value
+    with pytest.raises(ValueError, match="not a valid id"):
+        names.cluster_kv_pair(cluster, "Bad_Id")
+
+
 def test_a_manifest_at_the_nesting_limit_decodes_here(server: Server) -> None:
     """The server takes documents nested 32 deep (objects and arrays, the document
     itself included) and refuses deeper ones: this client's decoder (upb, which stops at

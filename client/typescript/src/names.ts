@@ -1,3 +1,5 @@
+// Generated from proto/ by scripts/gen-clients.sh (the kinds' resource declarations);
+// do not edit.
 // Validated builders of Flotilla resource names (AIP-122 paths). Each id must be an
 // RFC 1123 label, as the server requires; a bad id throws before any call is made.
 
@@ -14,38 +16,45 @@ export function checkId(id: string): string {
 }
 
 /** `projects/{project}` */
-export const project = (projectId: string): string => `projects/${checkId(projectId)}`;
+export const project = (projectId: string): string =>
+  `projects/${checkId(projectId)}`;
 
-/** `projects/{project}/compositeApps/{app}/versions/{version}` */
-export const compositeApp = (projectId: string, compositeAppId: string, version: string): string =>
-  `${project(projectId)}/compositeApps/${checkId(compositeAppId)}/versions/${checkId(version)}`;
+/** `projects/{project}/compositeApps/{composite_app}/versions/{version}` */
+export const compositeApp = (projectId: string, compositeAppId: string, versionId: string): string =>
+  `projects/${checkId(projectId)}/compositeApps/${checkId(compositeAppId)}/versions/${checkId(versionId)}`;
 
-/** `…/versions/{version}/apps/{app}` */
-export const app = (compositeAppName: string, appId: string): string => `${compositeAppName}/apps/${checkId(appId)}`;
+/** `projects/{project}/compositeApps/{composite_app}/versions/{version}/apps/{app}` */
+export const app = (compositeAppName: string, appId: string): string =>
+  `${compositeAppName}/apps/${checkId(appId)}`;
 
-/** `…/versions/{version}/compositeProfiles/{profile}` */
-export const compositeProfile = (compositeAppName: string, profileId: string): string =>
-  `${compositeAppName}/compositeProfiles/${checkId(profileId)}`;
+/** `projects/{project}/compositeApps/{composite_app}/versions/{version}/compositeProfiles/{composite_profile}` */
+export const compositeProfile = (compositeAppName: string, compositeProfileId: string): string =>
+  `${compositeAppName}/compositeProfiles/${checkId(compositeProfileId)}`;
 
-/** `…/compositeProfiles/{profile}/appProfiles/{appProfile}` */
+/** `projects/{project}/compositeApps/{composite_app}/versions/{version}/compositeProfiles/{composite_profile}/appProfiles/{app_profile}` */
 export const appProfile = (compositeProfileName: string, appProfileId: string): string =>
   `${compositeProfileName}/appProfiles/${checkId(appProfileId)}`;
 
-/** `…/versions/{version}/deploymentIntentGroups/{group}` */
-export const deploymentIntentGroup = (compositeAppName: string, groupId: string): string =>
-  `${compositeAppName}/deploymentIntentGroups/${checkId(groupId)}`;
+/** `projects/{project}/compositeApps/{composite_app}/versions/{version}/deploymentIntentGroups/{deployment_intent_group}` */
+export const deploymentIntentGroup = (compositeAppName: string, deploymentIntentGroupId: string): string =>
+  `${compositeAppName}/deploymentIntentGroups/${checkId(deploymentIntentGroupId)}`;
 
-/** `…/deploymentIntentGroups/{group}/placementIntents/{intent}` */
-export const placementIntent = (groupName: string, intentId: string): string =>
-  `${groupName}/placementIntents/${checkId(intentId)}`;
+/** `projects/{project}/compositeApps/{composite_app}/versions/{version}/deploymentIntentGroups/{deployment_intent_group}/placementIntents/{placement_intent}` */
+export const placementIntent = (deploymentIntentGroupName: string, placementIntentId: string): string =>
+  `${deploymentIntentGroupName}/placementIntents/${checkId(placementIntentId)}`;
 
-/** `clusterProviders/{provider}` */
-export const clusterProvider = (providerId: string): string => `clusterProviders/${checkId(providerId)}`;
+/** `clusterProviders/{cluster_provider}` */
+export const clusterProvider = (clusterProviderId: string): string =>
+  `clusterProviders/${checkId(clusterProviderId)}`;
 
-/** `clusterProviders/{provider}/clusters/{cluster}` */
-export const cluster = (providerId: string, clusterId: string): string =>
-  `${clusterProvider(providerId)}/clusters/${checkId(clusterId)}`;
+/** `clusterProviders/{cluster_provider}/clusters/{cluster}` */
+export const cluster = (clusterProviderId: string, clusterId: string): string =>
+  `clusterProviders/${checkId(clusterProviderId)}/clusters/${checkId(clusterId)}`;
 
-/** `clusterProviders/{provider}/clusters/{cluster}/networkIntents/{intent}` */
-export const networkIntent = (clusterName: string, intentId: string): string =>
-  `${clusterName}/networkIntents/${checkId(intentId)}`;
+/** `clusterProviders/{cluster_provider}/clusters/{cluster}/networkIntents/{network_intent}` */
+export const networkIntent = (clusterName: string, networkIntentId: string): string =>
+  `${clusterName}/networkIntents/${checkId(networkIntentId)}`;
+
+/** `clusterProviders/{cluster_provider}/clusters/{cluster}/kvPairs/{kv_pair}` */
+export const clusterKvPair = (clusterName: string, kvPairId: string): string =>
+  `${clusterName}/kvPairs/${checkId(kvPairId)}`;

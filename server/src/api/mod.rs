@@ -7,6 +7,7 @@ pub mod actions;
 pub mod agent;
 pub mod auth;
 pub mod container_clusters;
+pub mod declared;
 pub mod lifecycle;
 pub mod page;
 pub mod refusals;

@@ -7,7 +7,7 @@ use serde::de::DeserializeOwned;
 use sqlx::{AnyConnection, Row};
 
 use super::{db_error, is_unique_violation, now_micros};
-use crate::domain::names::{self, Kind, ResourceName};
+use crate::domain::names::{KINDS, Kind, ResourceName};
 use crate::error::{Conflict, Error, Result};
 use crate::ids::ResourceUid;
 
@@ -24,36 +24,10 @@ pub struct Object<S> {
     pub update_time: i64,
 }
 
-/// The table that holds resources of `kind`.
+/// The table that holds resources of `kind` (declared with the kind).
 pub fn table(kind: &'static Kind) -> &'static str {
-    match kind.type_name {
-        "flotilla.v1.Project" => "projects",
-        "flotilla.v1.CompositeApp" => "composite_apps",
-        "flotilla.v1.App" => "apps",
-        "flotilla.v1.CompositeProfile" => "composite_profiles",
-        "flotilla.v1.AppProfile" => "app_profiles",
-        "flotilla.v1.DeploymentIntentGroup" => "deployment_intent_groups",
-        "flotilla.v1.PlacementIntent" => "placement_intents",
-        "flotilla.v1.ClusterProvider" => "cluster_providers",
-        "flotilla.v1.Cluster" => "clusters",
-        "flotilla.v1.NetworkIntent" => "network_intents",
-        other => unreachable!("no table for {other}"),
-    }
+    kind.table
 }
-
-/// All resource kinds, for lookups by name.
-pub static KINDS: [&Kind; 10] = [
-    &names::PROJECT,
-    &names::COMPOSITE_APP,
-    &names::APP,
-    &names::COMPOSITE_PROFILE,
-    &names::APP_PROFILE,
-    &names::DEPLOYMENT_INTENT_GROUP,
-    &names::PLACEMENT_INTENT,
-    &names::CLUSTER_PROVIDER,
-    &names::CLUSTER,
-    &names::NETWORK_INTENT,
-];
 
 const COLUMNS: &str = "name, uid, body, generation, create_time, update_time";
 

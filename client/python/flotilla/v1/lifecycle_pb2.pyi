@@ -1317,6 +1317,80 @@ class NetworkIntent(_message.Message):
 Global___NetworkIntent: _TypeAlias = NetworkIntent  # noqa: Y015
 
 @_typing.final
+class ClusterKvPair(_message.Message):
+    """A set of key-value pairs attached to a cluster (EMCO's cluster kv pairs). Name:
+    `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`.
+    """
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class PairsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    NAME_FIELD_NUMBER: _builtins.int
+    UID_FIELD_NUMBER: _builtins.int
+    DESCRIPTION_FIELD_NUMBER: _builtins.int
+    PAIRS_FIELD_NUMBER: _builtins.int
+    ETAG_FIELD_NUMBER: _builtins.int
+    CREATE_TIME_FIELD_NUMBER: _builtins.int
+    UPDATE_TIME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The resource name, `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`."""
+    uid: _builtins.str
+    """A server-assigned UUID (v7)."""
+    description: _builtins.str
+    """Free-form description."""
+    etag: _builtins.str
+    """An opaque version tag for optimistic concurrency."""
+    @_builtins.property
+    def pairs(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The pairs: keys are non-empty."""
+
+    @_builtins.property
+    def create_time(self) -> _timestamp_pb2.Timestamp:
+        """When the resource was created."""
+
+    @_builtins.property
+    def update_time(self) -> _timestamp_pb2.Timestamp:
+        """When the resource was last changed."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        uid: _builtins.str = ...,
+        description: _builtins.str = ...,
+        pairs: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+        etag: _builtins.str = ...,
+        create_time: _timestamp_pb2.Timestamp | None = ...,
+        update_time: _timestamp_pb2.Timestamp | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "update_time", b"update_time"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["create_time", b"create_time", "description", b"description", "etag", b"etag", "name", b"name", "pairs", b"pairs", "uid", b"uid", "update_time", b"update_time"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ClusterKvPair: _TypeAlias = ClusterKvPair  # noqa: Y015
+
+@_typing.final
 class RenderedResource(_message.Message):
     """One rendered (rsync) resource of an instance."""
 
@@ -3328,6 +3402,178 @@ class DeleteNetworkIntentRequest(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___DeleteNetworkIntentRequest: _TypeAlias = DeleteNetworkIntentRequest  # noqa: Y015
+
+@_typing.final
+class CreateClusterKvPairRequest(_message.Message):
+    """Request of CreateClusterKvPair."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PARENT_FIELD_NUMBER: _builtins.int
+    KV_PAIR_ID_FIELD_NUMBER: _builtins.int
+    CLUSTER_KV_PAIR_FIELD_NUMBER: _builtins.int
+    REQUEST_ID_FIELD_NUMBER: _builtins.int
+    parent: _builtins.str
+    """The parent cluster, `clusterProviders/{cp}/clusters/{c}`."""
+    kv_pair_id: _builtins.str
+    """The id of the pair set, an RFC 1123 label."""
+    request_id: _builtins.str
+    """Idempotency key."""
+    @_builtins.property
+    def cluster_kv_pair(self) -> Global___ClusterKvPair:
+        """The pair set; its name is ignored."""
+
+    def __init__(
+        self,
+        *,
+        parent: _builtins.str = ...,
+        kv_pair_id: _builtins.str = ...,
+        cluster_kv_pair: Global___ClusterKvPair | None = ...,
+        request_id: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["cluster_kv_pair", b"cluster_kv_pair"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cluster_kv_pair", b"cluster_kv_pair", "kv_pair_id", b"kv_pair_id", "parent", b"parent", "request_id", b"request_id"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___CreateClusterKvPairRequest: _TypeAlias = CreateClusterKvPairRequest  # noqa: Y015
+
+@_typing.final
+class GetClusterKvPairRequest(_message.Message):
+    """Request of GetClusterKvPair."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The resource name, `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___GetClusterKvPairRequest: _TypeAlias = GetClusterKvPairRequest  # noqa: Y015
+
+@_typing.final
+class ListClusterKvPairsRequest(_message.Message):
+    """Request of ListClusterKvPairs."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    PARENT_FIELD_NUMBER: _builtins.int
+    PAGE_SIZE_FIELD_NUMBER: _builtins.int
+    PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    parent: _builtins.str
+    """The parent cluster."""
+    page_size: _builtins.int
+    """Page size: default 50, at most 1000."""
+    page_token: _builtins.str
+    """The next_page_token of a previous call."""
+    def __init__(
+        self,
+        *,
+        parent: _builtins.str = ...,
+        page_size: _builtins.int = ...,
+        page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["page_size", b"page_size", "page_token", b"page_token", "parent", b"parent"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListClusterKvPairsRequest: _TypeAlias = ListClusterKvPairsRequest  # noqa: Y015
+
+@_typing.final
+class ListClusterKvPairsResponse(_message.Message):
+    """Response of ListClusterKvPairs."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CLUSTER_KV_PAIRS_FIELD_NUMBER: _builtins.int
+    NEXT_PAGE_TOKEN_FIELD_NUMBER: _builtins.int
+    next_page_token: _builtins.str
+    """The token of the next page; empty on the last page."""
+    @_builtins.property
+    def cluster_kv_pairs(self) -> _containers.RepeatedCompositeFieldContainer[Global___ClusterKvPair]:
+        """The pair sets of this page."""
+
+    def __init__(
+        self,
+        *,
+        cluster_kv_pairs: _abc.Iterable[Global___ClusterKvPair] | None = ...,
+        next_page_token: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cluster_kv_pairs", b"cluster_kv_pairs", "next_page_token", b"next_page_token"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___ListClusterKvPairsResponse: _TypeAlias = ListClusterKvPairsResponse  # noqa: Y015
+
+@_typing.final
+class UpdateClusterKvPairRequest(_message.Message):
+    """Request of UpdateClusterKvPair."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    CLUSTER_KV_PAIR_FIELD_NUMBER: _builtins.int
+    UPDATE_MASK_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def cluster_kv_pair(self) -> Global___ClusterKvPair:
+        """The pair set, identified by its name."""
+
+    @_builtins.property
+    def update_mask(self) -> _field_mask_pb2.FieldMask:
+        """The fields to update: "description", "pairs"; empty or "*" updates all."""
+
+    def __init__(
+        self,
+        *,
+        cluster_kv_pair: Global___ClusterKvPair | None = ...,
+        update_mask: _field_mask_pb2.FieldMask | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["cluster_kv_pair", b"cluster_kv_pair", "update_mask", b"update_mask"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cluster_kv_pair", b"cluster_kv_pair", "update_mask", b"update_mask"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___UpdateClusterKvPairRequest: _TypeAlias = UpdateClusterKvPairRequest  # noqa: Y015
+
+@_typing.final
+class DeleteClusterKvPairRequest(_message.Message):
+    """Request of DeleteClusterKvPair."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    ETAG_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """The resource name, `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`."""
+    etag: _builtins.str
+    """If set, must match the current etag (else ABORTED)."""
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        etag: _builtins.str = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["etag", b"etag", "name", b"name"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___DeleteClusterKvPairRequest: _TypeAlias = DeleteClusterKvPairRequest  # noqa: Y015
 
 @_typing.final
 class ApplyClusterNetworkIntentsRequest(_message.Message):

@@ -337,6 +337,31 @@ class LifecycleServiceStub:
                 request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.TerminateClusterNetworkIntentsRequest.SerializeToString,
                 response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.Cluster.FromString,
                 _registered_method=True)
+        self.CreateClusterKvPair = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/CreateClusterKvPair',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.CreateClusterKvPairRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.FromString,
+                _registered_method=True)
+        self.GetClusterKvPair = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/GetClusterKvPair',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.GetClusterKvPairRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.FromString,
+                _registered_method=True)
+        self.ListClusterKvPairs = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/ListClusterKvPairs',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.ListClusterKvPairsRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.ListClusterKvPairsResponse.FromString,
+                _registered_method=True)
+        self.UpdateClusterKvPair = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/UpdateClusterKvPair',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.UpdateClusterKvPairRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.FromString,
+                _registered_method=True)
+        self.DeleteClusterKvPair = channel.unary_unary(
+                '/flotilla.v1.LifecycleService/DeleteClusterKvPair',
+                request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.DeleteClusterKvPairRequest.SerializeToString,
+                response_deserializer=google_dot_protobuf_dot_empty__pb2.Empty.FromString,
+                _registered_method=True)
         self.ListRenderedResources = channel.unary_unary(
                 '/flotilla.v1.LifecycleService/ListRenderedResources',
                 request_serializer=flotilla_dot_v1_dot_lifecycle__pb2.ListRenderedResourcesRequest.SerializeToString,
@@ -782,6 +807,42 @@ class LifecycleServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def CreateClusterKvPair(self, request, context):
+        """Creates a key-value pair set of a cluster (EMCO's cluster kv pairs: settings that
+        controllers and operators attach to a cluster).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def GetClusterKvPair(self, request, context):
+        """Gets a cluster's key-value pair set.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def ListClusterKvPairs(self, request, context):
+        """Lists a cluster's key-value pair sets, ordered by name.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def UpdateClusterKvPair(self, request, context):
+        """Updates a key-value pair set (description, pairs).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
+    def DeleteClusterKvPair(self, request, context):
+        """Deletes a key-value pair set.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
     def ListRenderedResources(self, request, context):
         """Lists the rendered (rsync) resources of an instance of an intent group or of a
         cluster's network intents, in (app, cluster, kind, namespace, name) order.
@@ -1087,6 +1148,31 @@ def add_LifecycleServiceServicer_to_server(servicer, server):
                     servicer.TerminateClusterNetworkIntents,
                     request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.TerminateClusterNetworkIntentsRequest.FromString,
                     response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.Cluster.SerializeToString,
+            ),
+            'CreateClusterKvPair': grpc.unary_unary_rpc_method_handler(
+                    servicer.CreateClusterKvPair,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.CreateClusterKvPairRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.SerializeToString,
+            ),
+            'GetClusterKvPair': grpc.unary_unary_rpc_method_handler(
+                    servicer.GetClusterKvPair,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.GetClusterKvPairRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.SerializeToString,
+            ),
+            'ListClusterKvPairs': grpc.unary_unary_rpc_method_handler(
+                    servicer.ListClusterKvPairs,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.ListClusterKvPairsRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.ListClusterKvPairsResponse.SerializeToString,
+            ),
+            'UpdateClusterKvPair': grpc.unary_unary_rpc_method_handler(
+                    servicer.UpdateClusterKvPair,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.UpdateClusterKvPairRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.SerializeToString,
+            ),
+            'DeleteClusterKvPair': grpc.unary_unary_rpc_method_handler(
+                    servicer.DeleteClusterKvPair,
+                    request_deserializer=flotilla_dot_v1_dot_lifecycle__pb2.DeleteClusterKvPairRequest.FromString,
+                    response_serializer=google_dot_protobuf_dot_empty__pb2.Empty.SerializeToString,
             ),
             'ListRenderedResources': grpc.unary_unary_rpc_method_handler(
                     servicer.ListRenderedResources,
@@ -2694,6 +2780,141 @@ class LifecycleService:
             '/flotilla.v1.LifecycleService/TerminateClusterNetworkIntents',
             flotilla_dot_v1_dot_lifecycle__pb2.TerminateClusterNetworkIntentsRequest.SerializeToString,
             flotilla_dot_v1_dot_lifecycle__pb2.Cluster.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def CreateClusterKvPair(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/CreateClusterKvPair',
+            flotilla_dot_v1_dot_lifecycle__pb2.CreateClusterKvPairRequest.SerializeToString,
+            flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def GetClusterKvPair(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/GetClusterKvPair',
+            flotilla_dot_v1_dot_lifecycle__pb2.GetClusterKvPairRequest.SerializeToString,
+            flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def ListClusterKvPairs(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/ListClusterKvPairs',
+            flotilla_dot_v1_dot_lifecycle__pb2.ListClusterKvPairsRequest.SerializeToString,
+            flotilla_dot_v1_dot_lifecycle__pb2.ListClusterKvPairsResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def UpdateClusterKvPair(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/UpdateClusterKvPair',
+            flotilla_dot_v1_dot_lifecycle__pb2.UpdateClusterKvPairRequest.SerializeToString,
+            flotilla_dot_v1_dot_lifecycle__pb2.ClusterKvPair.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def DeleteClusterKvPair(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/flotilla.v1.LifecycleService/DeleteClusterKvPair',
+            flotilla_dot_v1_dot_lifecycle__pb2.DeleteClusterKvPairRequest.SerializeToString,
+            google_dot_protobuf_dot_empty__pb2.Empty.FromString,
             options,
             channel_credentials,
             insecure,

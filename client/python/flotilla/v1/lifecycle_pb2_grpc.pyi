@@ -184,6 +184,18 @@ class LifecycleServiceStub:
     """Renders the cluster's network intents into a new instance (CREATED or TERMINATED -> APPLIED)."""
     TerminateClusterNetworkIntents: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.TerminateClusterNetworkIntentsRequest, _lifecycle_pb2.Cluster]
     """Terminates the applied network intents: rsync deletes them (APPLIED -> TERMINATED)."""
+    CreateClusterKvPair: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.CreateClusterKvPairRequest, _lifecycle_pb2.ClusterKvPair]
+    """Creates a key-value pair set of a cluster (EMCO's cluster kv pairs: settings that
+    controllers and operators attach to a cluster).
+    """
+    GetClusterKvPair: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.GetClusterKvPairRequest, _lifecycle_pb2.ClusterKvPair]
+    """Gets a cluster's key-value pair set."""
+    ListClusterKvPairs: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.ListClusterKvPairsRequest, _lifecycle_pb2.ListClusterKvPairsResponse]
+    """Lists a cluster's key-value pair sets, ordered by name."""
+    UpdateClusterKvPair: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.UpdateClusterKvPairRequest, _lifecycle_pb2.ClusterKvPair]
+    """Updates a key-value pair set (description, pairs)."""
+    DeleteClusterKvPair: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.DeleteClusterKvPairRequest, _empty_pb2.Empty]
+    """Deletes a key-value pair set."""
     ListRenderedResources: _grpc.UnaryUnaryMultiCallable[_lifecycle_pb2.ListRenderedResourcesRequest, _lifecycle_pb2.ListRenderedResourcesResponse]
     """Lists the rendered (rsync) resources of an instance of an intent group or of a
     cluster's network intents, in (app, cluster, kind, namespace, name) order.
@@ -341,6 +353,18 @@ class LifecycleServiceAsyncStub(LifecycleServiceStub):
     """Renders the cluster's network intents into a new instance (CREATED or TERMINATED -> APPLIED)."""
     TerminateClusterNetworkIntents: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.TerminateClusterNetworkIntentsRequest, _lifecycle_pb2.Cluster]  # type: ignore[assignment]
     """Terminates the applied network intents: rsync deletes them (APPLIED -> TERMINATED)."""
+    CreateClusterKvPair: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.CreateClusterKvPairRequest, _lifecycle_pb2.ClusterKvPair]  # type: ignore[assignment]
+    """Creates a key-value pair set of a cluster (EMCO's cluster kv pairs: settings that
+    controllers and operators attach to a cluster).
+    """
+    GetClusterKvPair: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.GetClusterKvPairRequest, _lifecycle_pb2.ClusterKvPair]  # type: ignore[assignment]
+    """Gets a cluster's key-value pair set."""
+    ListClusterKvPairs: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.ListClusterKvPairsRequest, _lifecycle_pb2.ListClusterKvPairsResponse]  # type: ignore[assignment]
+    """Lists a cluster's key-value pair sets, ordered by name."""
+    UpdateClusterKvPair: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.UpdateClusterKvPairRequest, _lifecycle_pb2.ClusterKvPair]  # type: ignore[assignment]
+    """Updates a key-value pair set (description, pairs)."""
+    DeleteClusterKvPair: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.DeleteClusterKvPairRequest, _empty_pb2.Empty]  # type: ignore[assignment]
+    """Deletes a key-value pair set."""
     ListRenderedResources: _aio.UnaryUnaryMultiCallable[_lifecycle_pb2.ListRenderedResourcesRequest, _lifecycle_pb2.ListRenderedResourcesResponse]  # type: ignore[assignment]
     """Lists the rendered (rsync) resources of an instance of an intent group or of a
     cluster's network intents, in (app, cluster, kind, namespace, name) order.
@@ -849,6 +873,48 @@ class LifecycleServiceServicer(metaclass=_abc_1.ABCMeta):
         context: _ServicerContext,
     ) -> _typing.Union[_lifecycle_pb2.Cluster, _abc.Awaitable[_lifecycle_pb2.Cluster]]:
         """Terminates the applied network intents: rsync deletes them (APPLIED -> TERMINATED)."""
+
+    @_abc_1.abstractmethod
+    def CreateClusterKvPair(
+        self,
+        request: _lifecycle_pb2.CreateClusterKvPairRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lifecycle_pb2.ClusterKvPair, _abc.Awaitable[_lifecycle_pb2.ClusterKvPair]]:
+        """Creates a key-value pair set of a cluster (EMCO's cluster kv pairs: settings that
+        controllers and operators attach to a cluster).
+        """
+
+    @_abc_1.abstractmethod
+    def GetClusterKvPair(
+        self,
+        request: _lifecycle_pb2.GetClusterKvPairRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lifecycle_pb2.ClusterKvPair, _abc.Awaitable[_lifecycle_pb2.ClusterKvPair]]:
+        """Gets a cluster's key-value pair set."""
+
+    @_abc_1.abstractmethod
+    def ListClusterKvPairs(
+        self,
+        request: _lifecycle_pb2.ListClusterKvPairsRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lifecycle_pb2.ListClusterKvPairsResponse, _abc.Awaitable[_lifecycle_pb2.ListClusterKvPairsResponse]]:
+        """Lists a cluster's key-value pair sets, ordered by name."""
+
+    @_abc_1.abstractmethod
+    def UpdateClusterKvPair(
+        self,
+        request: _lifecycle_pb2.UpdateClusterKvPairRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_lifecycle_pb2.ClusterKvPair, _abc.Awaitable[_lifecycle_pb2.ClusterKvPair]]:
+        """Updates a key-value pair set (description, pairs)."""
+
+    @_abc_1.abstractmethod
+    def DeleteClusterKvPair(
+        self,
+        request: _lifecycle_pb2.DeleteClusterKvPairRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_empty_pb2.Empty, _abc.Awaitable[_empty_pb2.Empty]]:
+        """Deletes a key-value pair set."""
 
     @_abc_1.abstractmethod
     def ListRenderedResources(

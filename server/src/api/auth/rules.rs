@@ -6,7 +6,10 @@
 //! Fields are request field paths holding a resource name; the layer reads them from
 //! the encoded request only when the caller's role makes them matter.
 
+use std::sync::LazyLock;
+
 use crate::domain::access::Need::{self, *};
+use crate::domain::names::KINDS;
 
 /// Services open to everyone, without a token: health and reflection.
 pub const OPEN_SERVICES: [&str; 3] = [
@@ -15,40 +18,38 @@ pub const OPEN_SERVICES: [&str; 3] = [
     "grpc.reflection.v1alpha.ServerReflection",
 ];
 
-/// `(service, method, need)` for every RPC of every Flotilla service.
+/// `(service, method, need)` for every RPC of every Flotilla service: the rows below,
+/// and the five rows of every nested kind derived from its declaration (a child is
+/// read and written as its parent is).
+pub static RULES: LazyLock<Vec<(&'static str, &'static str, Need)>> = LazyLock::new(|| {
+    let mut rules = HAND_WRITTEN.to_vec();
+    for kind in KINDS.iter().filter(|k| k.parent.is_some()) {
+        let leak = |text: String| -> &'static str { Box::leak(text.into_boxed_str()) };
+        let update_field = leak(format!("{}.name", kind.field));
+        rules.extend([
+            (kind.service, leak(kind.method("Create")), Write("parent")),
+            (kind.service, leak(kind.method("Get")), Read("name")),
+            (kind.service, leak(kind.method("List")), Read("parent")),
+            (
+                kind.service,
+                leak(kind.method("Update")),
+                Write(update_field),
+            ),
+            (kind.service, leak(kind.method("Delete")), Write("name")),
+        ]);
+    }
+    rules
+});
+
+/// The rows no declaration implies: top-level kinds, verbs and the other services.
 #[rustfmt::skip]
-pub const RULES: &[(&str, &str, Need)] = &[
+const HAND_WRITTEN: &[(&str, &str, Need)] = &[
     // --- LifecycleService --------------------------------------------------
     ("LifecycleService", "CreateProject", Admin("projects.manage")),
     ("LifecycleService", "GetProject", Read("name")),
     ("LifecycleService", "ListProjects", ListProjects),
     ("LifecycleService", "UpdateProject", Write("project.name")),
     ("LifecycleService", "DeleteProject", Admin("projects.manage")),
-    ("LifecycleService", "CreateCompositeApp", Write("parent")),
-    ("LifecycleService", "GetCompositeApp", Read("name")),
-    ("LifecycleService", "ListCompositeApps", Read("parent")),
-    ("LifecycleService", "UpdateCompositeApp", Write("composite_app.name")),
-    ("LifecycleService", "DeleteCompositeApp", Write("name")),
-    ("LifecycleService", "CreateApp", Write("parent")),
-    ("LifecycleService", "GetApp", Read("name")),
-    ("LifecycleService", "ListApps", Read("parent")),
-    ("LifecycleService", "UpdateApp", Write("app.name")),
-    ("LifecycleService", "DeleteApp", Write("name")),
-    ("LifecycleService", "CreateCompositeProfile", Write("parent")),
-    ("LifecycleService", "GetCompositeProfile", Read("name")),
-    ("LifecycleService", "ListCompositeProfiles", Read("parent")),
-    ("LifecycleService", "UpdateCompositeProfile", Write("composite_profile.name")),
-    ("LifecycleService", "DeleteCompositeProfile", Write("name")),
-    ("LifecycleService", "CreateAppProfile", Write("parent")),
-    ("LifecycleService", "GetAppProfile", Read("name")),
-    ("LifecycleService", "ListAppProfiles", Read("parent")),
-    ("LifecycleService", "UpdateAppProfile", Write("app_profile.name")),
-    ("LifecycleService", "DeleteAppProfile", Write("name")),
-    ("LifecycleService", "CreateDeploymentIntentGroup", Write("parent")),
-    ("LifecycleService", "GetDeploymentIntentGroup", Read("name")),
-    ("LifecycleService", "ListDeploymentIntentGroups", Read("parent")),
-    ("LifecycleService", "UpdateDeploymentIntentGroup", Write("deployment_intent_group.name")),
-    ("LifecycleService", "DeleteDeploymentIntentGroup", Write("name")),
     ("LifecycleService", "ApproveDeploymentIntentGroup", Write("name")),
     ("LifecycleService", "InstantiateDeploymentIntentGroup", Write("name")),
     ("LifecycleService", "TerminateDeploymentIntentGroup", Write("name")),
@@ -56,27 +57,12 @@ pub const RULES: &[(&str, &str, Need)] = &[
     ("LifecycleService", "RollbackDeploymentIntentGroup", Write("name")),
     // The target is checked to be in the same composite app (so the same project).
     ("LifecycleService", "MigrateDeploymentIntentGroup", Write("name")),
-    ("LifecycleService", "CreatePlacementIntent", Write("parent")),
-    ("LifecycleService", "GetPlacementIntent", Read("name")),
-    ("LifecycleService", "ListPlacementIntents", Read("parent")),
-    ("LifecycleService", "UpdatePlacementIntent", Write("placement_intent.name")),
-    ("LifecycleService", "DeletePlacementIntent", Write("name")),
     ("LifecycleService", "CreateClusterProvider", Admin("infrastructure.write")),
     ("LifecycleService", "GetClusterProvider", Read("name")),
     ("LifecycleService", "ListClusterProviders", ReadInfrastructure),
     ("LifecycleService", "UpdateClusterProvider", Write("cluster_provider.name")),
     ("LifecycleService", "DeleteClusterProvider", Write("name")),
-    ("LifecycleService", "CreateCluster", Write("parent")),
-    ("LifecycleService", "GetCluster", Read("name")),
-    ("LifecycleService", "ListClusters", Read("parent")),
-    ("LifecycleService", "UpdateCluster", Write("cluster.name")),
     ("LifecycleService", "RotateClusterAgentToken", Write("name")),
-    ("LifecycleService", "DeleteCluster", Write("name")),
-    ("LifecycleService", "CreateNetworkIntent", Write("parent")),
-    ("LifecycleService", "GetNetworkIntent", Read("name")),
-    ("LifecycleService", "ListNetworkIntents", Read("parent")),
-    ("LifecycleService", "UpdateNetworkIntent", Write("network_intent.name")),
-    ("LifecycleService", "DeleteNetworkIntent", Write("name")),
     ("LifecycleService", "ApplyClusterNetworkIntents", Write("name")),
     ("LifecycleService", "TerminateClusterNetworkIntents", Write("name")),
     ("LifecycleService", "ListRenderedResources", Read("parent")),

@@ -107,7 +107,7 @@ pub fn resolve(descriptor_set: &[u8]) -> Result<HashMap<String, Rule>, String> {
             }
         }
     }
-    for (service, method, _) in RULES {
+    for (service, method, _) in RULES.iter() {
         let path = format!("/{PACKAGE}.{service}/{method}");
         if !rules.contains_key(&path) && !problems.iter().any(|p| p.starts_with(&path)) {
             problems.push(format!(

@@ -24,7 +24,7 @@ use crate::domain::lifecycle::{
 };
 use crate::domain::names::{
     APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
-    DEPLOYMENT_INTENT_GROUP, Kind, NETWORK_INTENT, PLACEMENT_INTENT, PROJECT, ResourceName,
+    DEPLOYMENT_INTENT_GROUP, KINDS, Kind, NETWORK_INTENT, PLACEMENT_INTENT, PROJECT, ResourceName,
 };
 use crate::domain::render::{
     ClusterCandidate, NETWORK_INTENTS_APP, RenderedDoc, content_hash, render_app,
@@ -324,19 +324,15 @@ impl Lifecycle {
         if kind.parent_pairs == 0 {
             return Ok(());
         }
-        let parent_kind = PARENTS
-            .iter()
-            .find(|(child, _)| *child == kind)
-            .map(|(_, parent)| *parent)
-            .expect("every nested kind has a parent");
+        let parent_kind = kind.parent.expect("every nested kind has a parent");
         let lock = tx.row_lock(RowLock::KeyShare);
         object_require(tx, &name.ancestor(parent_kind), "parent", lock).await
     }
 
     /// Refuses to delete a resource that still has children.
     pub(super) async fn refuse_if_children(&self, tx: &mut Tx, name: &ResourceName) -> Result<()> {
-        for (child_kind, parent_kind) in PARENTS {
-            if parent_kind != name.kind() {
+        for child_kind in KINDS {
+            if child_kind.parent != Some(name.kind()) {
                 continue;
             }
             if let Some(child) = object_first_child(tx, child_kind, name).await? {
@@ -557,18 +553,6 @@ pub(super) struct DigContent {
     /// its composite profile): what a pending revision lists as changed.
     digest: std::collections::BTreeMap<String, String>,
 }
-
-/// (child kind, parent kind) for every nested kind.
-pub(super) static PARENTS: [(&Kind, &Kind); 8] = [
-    (&COMPOSITE_APP, &PROJECT),
-    (&APP, &COMPOSITE_APP),
-    (&COMPOSITE_PROFILE, &COMPOSITE_APP),
-    (&APP_PROFILE, &COMPOSITE_PROFILE),
-    (&DEPLOYMENT_INTENT_GROUP, &COMPOSITE_APP),
-    (&PLACEMENT_INTENT, &DEPLOYMENT_INTENT_GROUP),
-    (&CLUSTER, &CLUSTER_PROVIDER),
-    (&NETWORK_INTENT, &CLUSTER),
-];
 
 /// Terminates an instance: resources rsync never handled (Pending) need no delete and
 /// become Terminated at once; applied ones wait for rsync's delete, and so do those

@@ -1030,6 +1030,63 @@ export type NetworkIntent = Message<"flotilla.v1.NetworkIntent"> & {
  */
 export declare const NetworkIntentSchema: GenMessage<NetworkIntent>;
 /**
+ * A set of key-value pairs attached to a cluster (EMCO's cluster kv pairs). Name:
+ * `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`.
+ *
+ * @generated from message flotilla.v1.ClusterKvPair
+ */
+export type ClusterKvPair = Message<"flotilla.v1.ClusterKvPair"> & {
+    /**
+     * The resource name, `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * A server-assigned UUID (v7).
+     *
+     * @generated from field: string uid = 2;
+     */
+    uid: string;
+    /**
+     * Free-form description.
+     *
+     * @generated from field: string description = 3;
+     */
+    description: string;
+    /**
+     * The pairs: keys are non-empty.
+     *
+     * @generated from field: map<string, string> pairs = 4;
+     */
+    pairs: {
+        [key: string]: string;
+    };
+    /**
+     * An opaque version tag for optimistic concurrency.
+     *
+     * @generated from field: string etag = 5;
+     */
+    etag: string;
+    /**
+     * When the resource was created.
+     *
+     * @generated from field: google.protobuf.Timestamp create_time = 6;
+     */
+    createTime?: Timestamp | undefined;
+    /**
+     * When the resource was last changed.
+     *
+     * @generated from field: google.protobuf.Timestamp update_time = 7;
+     */
+    updateTime?: Timestamp | undefined;
+};
+/**
+ * Describes the message flotilla.v1.ClusterKvPair.
+ * Use `create(ClusterKvPairSchema)` to create a new message.
+ */
+export declare const ClusterKvPairSchema: GenMessage<ClusterKvPair>;
+/**
  * One rendered (rsync) resource of an instance.
  *
  * @generated from message flotilla.v1.RenderedResource
@@ -2855,6 +2912,162 @@ export type DeleteNetworkIntentRequest = Message<"flotilla.v1.DeleteNetworkInten
  */
 export declare const DeleteNetworkIntentRequestSchema: GenMessage<DeleteNetworkIntentRequest>;
 /**
+ * Request of CreateClusterKvPair.
+ *
+ * @generated from message flotilla.v1.CreateClusterKvPairRequest
+ */
+export type CreateClusterKvPairRequest = Message<"flotilla.v1.CreateClusterKvPairRequest"> & {
+    /**
+     * The parent cluster, `clusterProviders/{cp}/clusters/{c}`.
+     *
+     * @generated from field: string parent = 1;
+     */
+    parent: string;
+    /**
+     * The id of the pair set, an RFC 1123 label.
+     *
+     * @generated from field: string kv_pair_id = 2;
+     */
+    kvPairId: string;
+    /**
+     * The pair set; its name is ignored.
+     *
+     * @generated from field: flotilla.v1.ClusterKvPair cluster_kv_pair = 3;
+     */
+    clusterKvPair?: ClusterKvPair | undefined;
+    /**
+     * Idempotency key.
+     *
+     * @generated from field: string request_id = 4;
+     */
+    requestId: string;
+};
+/**
+ * Describes the message flotilla.v1.CreateClusterKvPairRequest.
+ * Use `create(CreateClusterKvPairRequestSchema)` to create a new message.
+ */
+export declare const CreateClusterKvPairRequestSchema: GenMessage<CreateClusterKvPairRequest>;
+/**
+ * Request of GetClusterKvPair.
+ *
+ * @generated from message flotilla.v1.GetClusterKvPairRequest
+ */
+export type GetClusterKvPairRequest = Message<"flotilla.v1.GetClusterKvPairRequest"> & {
+    /**
+     * The resource name, `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+};
+/**
+ * Describes the message flotilla.v1.GetClusterKvPairRequest.
+ * Use `create(GetClusterKvPairRequestSchema)` to create a new message.
+ */
+export declare const GetClusterKvPairRequestSchema: GenMessage<GetClusterKvPairRequest>;
+/**
+ * Request of ListClusterKvPairs.
+ *
+ * @generated from message flotilla.v1.ListClusterKvPairsRequest
+ */
+export type ListClusterKvPairsRequest = Message<"flotilla.v1.ListClusterKvPairsRequest"> & {
+    /**
+     * The parent cluster.
+     *
+     * @generated from field: string parent = 1;
+     */
+    parent: string;
+    /**
+     * Page size: default 50, at most 1000.
+     *
+     * @generated from field: int32 page_size = 2;
+     */
+    pageSize: number;
+    /**
+     * The next_page_token of a previous call.
+     *
+     * @generated from field: string page_token = 3;
+     */
+    pageToken: string;
+};
+/**
+ * Describes the message flotilla.v1.ListClusterKvPairsRequest.
+ * Use `create(ListClusterKvPairsRequestSchema)` to create a new message.
+ */
+export declare const ListClusterKvPairsRequestSchema: GenMessage<ListClusterKvPairsRequest>;
+/**
+ * Response of ListClusterKvPairs.
+ *
+ * @generated from message flotilla.v1.ListClusterKvPairsResponse
+ */
+export type ListClusterKvPairsResponse = Message<"flotilla.v1.ListClusterKvPairsResponse"> & {
+    /**
+     * The pair sets of this page.
+     *
+     * @generated from field: repeated flotilla.v1.ClusterKvPair cluster_kv_pairs = 1;
+     */
+    clusterKvPairs: ClusterKvPair[];
+    /**
+     * The token of the next page; empty on the last page.
+     *
+     * @generated from field: string next_page_token = 2;
+     */
+    nextPageToken: string;
+};
+/**
+ * Describes the message flotilla.v1.ListClusterKvPairsResponse.
+ * Use `create(ListClusterKvPairsResponseSchema)` to create a new message.
+ */
+export declare const ListClusterKvPairsResponseSchema: GenMessage<ListClusterKvPairsResponse>;
+/**
+ * Request of UpdateClusterKvPair.
+ *
+ * @generated from message flotilla.v1.UpdateClusterKvPairRequest
+ */
+export type UpdateClusterKvPairRequest = Message<"flotilla.v1.UpdateClusterKvPairRequest"> & {
+    /**
+     * The pair set, identified by its name.
+     *
+     * @generated from field: flotilla.v1.ClusterKvPair cluster_kv_pair = 1;
+     */
+    clusterKvPair?: ClusterKvPair | undefined;
+    /**
+     * The fields to update: "description", "pairs"; empty or "*" updates all.
+     *
+     * @generated from field: google.protobuf.FieldMask update_mask = 2;
+     */
+    updateMask?: FieldMask | undefined;
+};
+/**
+ * Describes the message flotilla.v1.UpdateClusterKvPairRequest.
+ * Use `create(UpdateClusterKvPairRequestSchema)` to create a new message.
+ */
+export declare const UpdateClusterKvPairRequestSchema: GenMessage<UpdateClusterKvPairRequest>;
+/**
+ * Request of DeleteClusterKvPair.
+ *
+ * @generated from message flotilla.v1.DeleteClusterKvPairRequest
+ */
+export type DeleteClusterKvPairRequest = Message<"flotilla.v1.DeleteClusterKvPairRequest"> & {
+    /**
+     * The resource name, `clusterProviders/{cp}/clusters/{c}/kvPairs/{kv}`.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * If set, must match the current etag (else ABORTED).
+     *
+     * @generated from field: string etag = 2;
+     */
+    etag: string;
+};
+/**
+ * Describes the message flotilla.v1.DeleteClusterKvPairRequest.
+ * Use `create(DeleteClusterKvPairRequestSchema)` to create a new message.
+ */
+export declare const DeleteClusterKvPairRequestSchema: GenMessage<DeleteClusterKvPairRequest>;
+/**
  * Request of ApplyClusterNetworkIntents.
  *
  * @generated from message flotilla.v1.ApplyClusterNetworkIntentsRequest
@@ -3904,6 +4117,57 @@ export declare const LifecycleService: GenService<{
         methodKind: "unary";
         input: typeof TerminateClusterNetworkIntentsRequestSchema;
         output: typeof ClusterSchema;
+    };
+    /**
+     * Creates a key-value pair set of a cluster (EMCO's cluster kv pairs: settings that
+     * controllers and operators attach to a cluster).
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.CreateClusterKvPair
+     */
+    createClusterKvPair: {
+        methodKind: "unary";
+        input: typeof CreateClusterKvPairRequestSchema;
+        output: typeof ClusterKvPairSchema;
+    };
+    /**
+     * Gets a cluster's key-value pair set.
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.GetClusterKvPair
+     */
+    getClusterKvPair: {
+        methodKind: "unary";
+        input: typeof GetClusterKvPairRequestSchema;
+        output: typeof ClusterKvPairSchema;
+    };
+    /**
+     * Lists a cluster's key-value pair sets, ordered by name.
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.ListClusterKvPairs
+     */
+    listClusterKvPairs: {
+        methodKind: "unary";
+        input: typeof ListClusterKvPairsRequestSchema;
+        output: typeof ListClusterKvPairsResponseSchema;
+    };
+    /**
+     * Updates a key-value pair set (description, pairs).
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.UpdateClusterKvPair
+     */
+    updateClusterKvPair: {
+        methodKind: "unary";
+        input: typeof UpdateClusterKvPairRequestSchema;
+        output: typeof ClusterKvPairSchema;
+    };
+    /**
+     * Deletes a key-value pair set.
+     *
+     * @generated from rpc flotilla.v1.LifecycleService.DeleteClusterKvPair
+     */
+    deleteClusterKvPair: {
+        methodKind: "unary";
+        input: typeof DeleteClusterKvPairRequestSchema;
+        output: typeof EmptySchema;
     };
     /**
      * Lists the rendered (rsync) resources of an instance of an intent group or of a

@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+#[path = "src/case.rs"]
+mod case;
 #[path = "src/kinds/derive.rs"]
 mod kinds;
 

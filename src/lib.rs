@@ -19,6 +19,7 @@ pub mod google {
 
 pub use flotilla::v1;
 
+pub mod case;
 pub mod dynamic;
 pub mod kinds;
 pub mod names;

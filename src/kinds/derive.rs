@@ -11,6 +11,8 @@ use std::fmt::Write;
 
 use prost_reflect::{DescriptorPool, Value};
 
+use crate::case::{lower_camel, snake, upper_first};
+
 /// One declared kind, as derived from its message and its service.
 #[derive(Debug, Clone)]
 pub struct Decl {
@@ -146,47 +148,6 @@ pub fn declared(pool: &DescriptorPool) -> Result<Vec<Decl>, String> {
             .map(|(index, _)| index);
     }
     Ok(kinds)
-}
-
-/// `compositeApps` -> `composite_apps`.
-pub fn snake(camel: &str) -> String {
-    let mut out = String::new();
-    for c in camel.chars() {
-        if c.is_ascii_uppercase() {
-            if !out.is_empty() {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
-
-fn upper_first(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_ascii_uppercase().to_string() + chars.as_str())
-        .unwrap_or_default()
-}
-
-/// `composite_app` -> `compositeApp`.
-fn lower_camel(snake: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in snake.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 fn quoted(items: impl IntoIterator<Item = String>) -> String {

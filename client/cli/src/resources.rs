@@ -140,7 +140,13 @@ impl Resources {
         let mut request = json!({});
         request[json_name(&request_type, kind.field)] = resource;
         // FieldMask's canonical JSON: the paths, comma-separated, in lowerCamelCase.
-        request["updateMask"] = json!(paths.iter().map(|p| camel(p)).collect::<Vec<_>>().join(","));
+        request["updateMask"] = json!(
+            paths
+                .iter()
+                .map(|p| flotilla_api::case::lower_camel(p))
+                .collect::<Vec<_>>()
+                .join(",")
+        );
         Ok(to_json(
             &self
                 .invoke(&format!("Update{}", kind.name), request)
@@ -183,22 +189,6 @@ pub fn proto_name(kind: &str, key: &str) -> String {
         .or_else(|| descriptor.get_field_by_name(key))
         .map(|f| f.name().to_string())
         .unwrap_or_else(|| key.to_string())
-}
-
-fn camel(snake: &str) -> String {
-    let mut out = String::new();
-    let mut upper = false;
-    for c in snake.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.extend(c.to_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// "field PATH: " for a field path, "" for the message itself.

@@ -1,19 +1,13 @@
-//! The first stage of a create: its target (the cluster, with the pod as its agent
-//! reported it) is read before the create joins a write group, in a group of its own
-//! with the other creates that arrive meanwhile (one statement a group). The write
-//! groups then hold their writer for the writes only, while the next creates' targets
-//! are read beside them: a write group's turn was its read and its write one after the
-//! other, and under load the changes queued behind it waited for both.
+//! The first stage of a create on PostgreSQL: its target (the cluster, with the pod as
+//! its agent reported it) is read before the create joins a write group, in a group of
+//! its own with the other creates that arrive meanwhile (one statement a group), so a
+//! write group holds its writer for its writes only.
 //!
-//! PostgreSQL only. There the read and the write were separate statements already,
-//! so reading ahead changes nothing a create can see: the write still checks, under a
-//! lock, that the cluster exists, and a pod that disappears while its action is open
-//! is failed by the action timer, as before. P8 on a loaded two-core machine, four
-//! alternating pairs: create → agent p99 126–149 ms against 155–159 without. On
-//! SQLite the writer reads inside its own transaction, where the pages are at hand; a
-//! read connection starts each read afresh, and reading ahead there cost the server
-//! 0.9 CPU-s more over P8's creates and raised the p50 from 27–56 to 64–65 ms (two
-//! pairs), so SQLite's creates still read their targets in their write group.
+//! Invariant: reading ahead changes nothing a create can see. The write still checks,
+//! under a lock, that the cluster exists, and a pod that disappears while its action is
+//! open is failed by the action timer. SQLite's creates read their targets inside
+//! their write group (its writer has the pages at hand; a read connection does not).
+//! Why and the figures: docs/decisions/2026-11-29-actions-ahead-in-the-write-slot.md.
 
 use std::sync::OnceLock;
 

@@ -1,17 +1,15 @@
 //! How action changes are written: each is decided from the action as stored (the
 //! state machine; creates from their target as its cluster's agent reported it) and
 //! written, with its WatchActions event, by a compare-and-swap on the generation.
+//!
 //! Changes that arrive together are written as one group (group commit): whoever
-//! takes a turn writes everything queued by the time it holds a writer, so a thousand
-//! creates and agent reports a second cost hundreds of writes, not thousands, and a
-//! change that arrives while a group waits for a writer rides along instead of
-//! waiting for the next group; a change is answered as soon as the group that wrote it
-//! commits. A group is a transaction on SQLite and one autocommitted statement on
-//! PostgreSQL; a server writes one group at a time on both. On PostgreSQL every group
-//! appends to the one `actions` event target, whose row serializes them from the
-//! revision upsert to the commit's WAL flush anyway: groups written side by side only
-//! queued there, each with the few changes it had taken, and paid a commit apiece
-//! (P8 with four at once: 0.3–2.4 CPU-s more PostgreSQL, 0.4 more server, a higher p50).
+//! takes a turn writes everything queued by the time it holds a writer, and a change
+//! is answered as soon as the group that wrote it commits. A group is a transaction on
+//! SQLite and one autocommitted statement on PostgreSQL; a server writes one group at a
+//! time on both (on PostgreSQL every group appends to the one `actions` event target,
+//! whose row serializes them anyway). Why and the figures:
+//! docs/decisions/2026-11-21-group-commit-and-shared-watch-bytes.md and
+//! docs/decisions/2026-11-28-postgresql-ingest-and-action-turns.md.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;

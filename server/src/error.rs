@@ -33,6 +33,148 @@ pub struct PreconditionViolation {
     pub description: String,
 }
 
+/// Why an operation is refused in the current state ([`Error::FailedPrecondition`]): the
+/// `ErrorInfo` reason a client branches on, and the kind of its precondition violation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precondition {
+    /// The container cluster is registered as a cluster already.
+    AlreadyRegistered,
+    /// The composite profile has an app profile for that app already.
+    AppProfileExists,
+    /// The container cluster is destroyed.
+    ClusterDestroyed,
+    /// An intent group places resources on the cluster.
+    ClusterInUse,
+    /// The cluster's agent never connected.
+    ClusterNeverConnected,
+    /// The cluster's agent is not connected.
+    ClusterNotConnected,
+    /// The group's content changed since it was approved.
+    ContentChanged,
+    /// Two apps render one object on one cluster.
+    DuplicateObject,
+    /// The resource still has children.
+    HasChildren,
+    /// The infrastructure belongs to another container cluster.
+    InfrastructureOwned,
+    /// The state machine does not allow the operation in the current state.
+    InvalidStateTransition,
+    /// Another resource refers to this one.
+    InUse,
+    /// The group has no pending revision to roll out.
+    NothingPending,
+    /// The cluster is not connected through an agent.
+    NotAnAgentCluster,
+    /// The cluster is not an embedded sim cluster.
+    NotASimCluster,
+    /// The pod is not a VM's.
+    NotAVmPod,
+    /// The reporter is not the action's executor.
+    NotTheExecutor,
+    /// The group places no apps.
+    NoApps,
+    /// There is no instance to act on.
+    NoInstance,
+    /// The cluster has no network intents.
+    NoNetworkIntents,
+    /// A placement selects no cluster.
+    PlacementEmpty,
+    /// An app has no placement intent.
+    PlacementMissing,
+    /// A placement names a cluster that does not exist.
+    PlacementUnknownCluster,
+    /// The pod is not running.
+    PodNotRunning,
+    /// The pod is on no node.
+    PodNotScheduled,
+    /// The container cluster's policy does not recover it.
+    RecoveryDisabled,
+    /// The apps did not render.
+    RenderFailed,
+    /// The request id was used for another request.
+    RequestIdReused,
+    /// Another owner holds the object on the cluster.
+    ResourceOwned,
+    /// The revision is past the history's retention.
+    RevisionExpired,
+    /// The server runs without --sim.
+    SimDisabled,
+}
+
+impl Precondition {
+    /// The reason as `ErrorInfo` carries it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Precondition::AlreadyRegistered => "ALREADY_REGISTERED",
+            Precondition::AppProfileExists => "APP_PROFILE_EXISTS",
+            Precondition::ClusterDestroyed => "CLUSTER_DESTROYED",
+            Precondition::ClusterInUse => "CLUSTER_IN_USE",
+            Precondition::ClusterNeverConnected => "CLUSTER_NEVER_CONNECTED",
+            Precondition::ClusterNotConnected => "CLUSTER_NOT_CONNECTED",
+            Precondition::ContentChanged => "CONTENT_CHANGED",
+            Precondition::DuplicateObject => "DUPLICATE_OBJECT",
+            Precondition::HasChildren => "HAS_CHILDREN",
+            Precondition::InfrastructureOwned => "INFRASTRUCTURE_OWNED",
+            Precondition::InvalidStateTransition => "INVALID_STATE_TRANSITION",
+            Precondition::InUse => "IN_USE",
+            Precondition::NothingPending => "NOTHING_PENDING",
+            Precondition::NotAnAgentCluster => "NOT_AN_AGENT_CLUSTER",
+            Precondition::NotASimCluster => "NOT_A_SIM_CLUSTER",
+            Precondition::NotAVmPod => "NOT_A_VM_POD",
+            Precondition::NotTheExecutor => "NOT_THE_EXECUTOR",
+            Precondition::NoApps => "NO_APPS",
+            Precondition::NoInstance => "NO_INSTANCE",
+            Precondition::NoNetworkIntents => "NO_NETWORK_INTENTS",
+            Precondition::PlacementEmpty => "PLACEMENT_EMPTY",
+            Precondition::PlacementMissing => "PLACEMENT_MISSING",
+            Precondition::PlacementUnknownCluster => "PLACEMENT_UNKNOWN_CLUSTER",
+            Precondition::PodNotRunning => "POD_NOT_RUNNING",
+            Precondition::PodNotScheduled => "POD_NOT_SCHEDULED",
+            Precondition::RecoveryDisabled => "RECOVERY_DISABLED",
+            Precondition::RenderFailed => "RENDER_FAILED",
+            Precondition::RequestIdReused => "REQUEST_ID_REUSED",
+            Precondition::ResourceOwned => "RESOURCE_OWNED",
+            Precondition::RevisionExpired => "REVISION_EXPIRED",
+            Precondition::SimDisabled => "SIM_DISABLED",
+        }
+    }
+
+    /// The `PreconditionViolation.type` its violation carries.
+    pub fn violation_type(self) -> &'static str {
+        match self {
+            Precondition::ContentChanged => "APPROVAL",
+            Precondition::NotASimCluster => "BACKEND",
+            Precondition::HasChildren => "CHILDREN",
+            Precondition::SimDisabled => "CONFIGURATION",
+            Precondition::NotAnAgentCluster => "CONNECTION_MODE",
+            Precondition::ClusterNeverConnected | Precondition::ClusterNotConnected => {
+                "CONNECTIVITY"
+            }
+            Precondition::NotTheExecutor => "EXECUTOR",
+            Precondition::NoInstance => "INSTANCE",
+            Precondition::NoNetworkIntents => "NETWORK_INTENTS",
+            Precondition::InfrastructureOwned => "OWNER",
+            Precondition::DuplicateObject | Precondition::ResourceOwned => "OWNERSHIP",
+            Precondition::NoApps
+            | Precondition::PlacementEmpty
+            | Precondition::PlacementMissing
+            | Precondition::PlacementUnknownCluster => "PLACEMENT",
+            Precondition::NotAVmPod => "POD_KIND",
+            Precondition::PodNotScheduled => "POD_NODE",
+            Precondition::PodNotRunning => "POD_PHASE",
+            Precondition::RecoveryDisabled => "POLICY",
+            Precondition::ClusterInUse | Precondition::InUse => "REFERENCE",
+            Precondition::AlreadyRegistered => "REGISTRATION",
+            Precondition::RenderFailed => "RENDER",
+            Precondition::RequestIdReused => "REQUEST_ID",
+            Precondition::RevisionExpired => "RETENTION",
+            Precondition::NothingPending => "REVISION",
+            Precondition::ClusterDestroyed | Precondition::InvalidStateTransition => "STATE",
+            Precondition::AppProfileExists => "UNIQUE",
+        }
+    }
+}
+
 /// Why a concurrent change won ([`Error::Aborted`]): the `ErrorInfo` reason a client
 /// branches on. Each is retryable as a whole once the caller has read again.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -97,7 +239,7 @@ pub enum Error {
     /// The operation is not allowed in the current state.
     #[error("{message}")]
     FailedPrecondition {
-        reason: &'static str,
+        reason: Precondition,
         message: String,
         violations: Vec<PreconditionViolation>,
         metadata: Vec<(String, String)>,
@@ -154,10 +296,10 @@ impl Error {
     ) -> Self {
         let current_state = current_state.to_string();
         Error::FailedPrecondition {
-            reason: "INVALID_STATE_TRANSITION",
+            reason: Precondition::InvalidStateTransition,
             message: format!("cannot {operation} {resource} in state {current_state}: {why}"),
             violations: vec![PreconditionViolation {
-                kind: "STATE".into(),
+                kind: Precondition::InvalidStateTransition.violation_type().into(),
                 subject: resource.to_string(),
                 description: format!(
                     "current state {current_state} does not allow operation {operation}"
@@ -173,8 +315,7 @@ impl Error {
     /// A refused operation that is not a state transition (children exist, missing
     /// placement, render failure, ...).
     pub fn precondition(
-        reason: &'static str,
-        kind: &str,
+        reason: Precondition,
         subject: impl Into<String>,
         message: impl Into<String>,
     ) -> Self {
@@ -182,7 +323,7 @@ impl Error {
         Error::FailedPrecondition {
             reason,
             violations: vec![PreconditionViolation {
-                kind: kind.to_string(),
+                kind: reason.violation_type().to_string(),
                 subject: subject.into(),
                 description: message.clone(),
             }],

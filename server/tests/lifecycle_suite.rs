@@ -10,7 +10,7 @@ use flotilla_server::domain::names::*;
 use flotilla_server::domain::render::DEPLOYMENT_ID_LABEL;
 use flotilla_server::domain::resources::*;
 use flotilla_server::domain::status::RsyncStatus;
-use flotilla_server::error::{Conflict, Error};
+use flotilla_server::error::{Conflict, Error, Precondition};
 use flotilla_server::store::Store;
 use flotilla_server::store::object::Object;
 use flotilla_server::store::rsync_resource::ResourceFilter;
@@ -257,7 +257,7 @@ async fn children_block_deletes(store: Store) {
             matches!(
                 err,
                 Error::FailedPrecondition {
-                    reason: "HAS_CHILDREN",
+                    reason: Precondition::HasChildren,
                     ..
                 }
             ),
@@ -273,7 +273,7 @@ async fn children_block_deletes(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "IN_USE",
+                reason: Precondition::InUse,
                 ..
             }
         ),
@@ -303,7 +303,7 @@ async fn children_block_deletes(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "IN_USE",
+                reason: Precondition::InUse,
                 ..
             }
         ),
@@ -314,7 +314,7 @@ async fn children_block_deletes(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "HAS_CHILDREN",
+                reason: Precondition::HasChildren,
                 ..
             }
         ),
@@ -336,7 +336,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
             metadata,
             ..
         } => {
-            assert_eq!(*reason, "INVALID_STATE_TRANSITION");
+            assert_eq!(*reason, Precondition::InvalidStateTransition);
             assert!(message.contains("must be approved"), "{message}");
             assert!(metadata.contains(&("current_state".into(), "CREATED".into())));
         }
@@ -418,7 +418,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
     assert!(matches!(
         err,
         Error::FailedPrecondition {
-            reason: "INVALID_STATE_TRANSITION",
+            reason: Precondition::InvalidStateTransition,
             ..
         }
     ));
@@ -587,7 +587,7 @@ async fn refused_instantiate_writes_nothing(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "PLACEMENT_EMPTY",
+                reason: Precondition::PlacementEmpty,
                 ..
             }
         ),
@@ -634,7 +634,7 @@ async fn refused_instantiate_writes_nothing(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "RENDER_FAILED",
+                reason: Precondition::RenderFailed,
                 ..
             }
         ),
@@ -662,7 +662,7 @@ async fn network_intents_lifecycle(store: Store) {
     assert!(matches!(
         err,
         Error::FailedPrecondition {
-            reason: "NO_NETWORK_INTENTS",
+            reason: Precondition::NoNetworkIntents,
             ..
         }
     ));
@@ -673,7 +673,7 @@ async fn network_intents_lifecycle(store: Store) {
     assert!(matches!(
         err,
         Error::FailedPrecondition {
-            reason: "INVALID_STATE_TRANSITION",
+            reason: Precondition::InvalidStateTransition,
             ..
         }
     ));
@@ -734,7 +734,7 @@ async fn network_intents_lifecycle(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "INVALID_STATE_TRANSITION",
+                reason: Precondition::InvalidStateTransition,
                 ..
             }
         ),
@@ -745,7 +745,7 @@ async fn network_intents_lifecycle(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "INVALID_STATE_TRANSITION",
+                reason: Precondition::InvalidStateTransition,
                 ..
             }
         ),
@@ -773,7 +773,7 @@ async fn network_intents_lifecycle(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "HAS_CHILDREN",
+                reason: Precondition::HasChildren,
                 ..
             }
         ),
@@ -789,7 +789,7 @@ async fn network_intents_lifecycle(store: Store) {
         matches!(
             err,
             Error::FailedPrecondition {
-                reason: "CLUSTER_IN_USE",
+                reason: Precondition::ClusterInUse,
                 ..
             }
         ),

@@ -67,7 +67,7 @@ async fn request_ids_are_idempotent(store: Store) {
     assert!(matches!(
         err,
         Error::FailedPrecondition {
-            reason: "REQUEST_ID_REUSED",
+            reason: flotilla_server::error::Precondition::RequestIdReused,
             ..
         }
     ));

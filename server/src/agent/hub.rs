@@ -25,7 +25,7 @@ use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::{Gvk, canonical_namespace};
 use crate::domain::readiness::Connectivity;
-use crate::error::{Error, Result};
+use crate::error::{Error, Precondition, Result};
 use crate::ids::TokenId;
 use crate::metrics::METRICS;
 use crate::store::Backend;
@@ -544,8 +544,7 @@ impl AgentHub {
             .and_then(|l| l.current())
             .ok_or_else(|| {
                 Error::precondition(
-                    "CLUSTER_NOT_CONNECTED",
-                    "CONNECTIVITY",
+                    Precondition::ClusterNotConnected,
                     cluster.to_string(),
                     format!("cluster {cluster} has no agent session"),
                 )

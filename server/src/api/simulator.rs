@@ -15,7 +15,7 @@ use crate::app::actions::Actions;
 use crate::app::lifecycle::Lifecycle;
 use crate::domain::names::CLUSTER;
 use crate::domain::resources::ConnectionMode;
-use crate::error::{Error, Result};
+use crate::error::{Error, Precondition, Result};
 use crate::infra::sim::SimIaas;
 use crate::wire::convert::name;
 
@@ -63,16 +63,14 @@ impl SimulatorApi {
         match self.hub.agent_backend(&cluster).as_deref() {
             Some("sim") => Ok(cluster),
             Some(backend) => Err(Error::precondition(
-                "NOT_A_SIM_CLUSTER",
-                "BACKEND",
+                Precondition::NotASimCluster,
                 cluster.clone(),
                 format!(
                     "{cluster} is served by a {backend:?} agent; the simulator only touches sim clusters"
                 ),
             )),
             None => Err(Error::precondition(
-                "NOT_A_SIM_CLUSTER",
-                "BACKEND",
+                Precondition::NotASimCluster,
                 cluster.clone(),
                 format!(
                     "{cluster} is an AGENT cluster whose agent has not connected since the \

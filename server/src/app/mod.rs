@@ -16,7 +16,7 @@ pub use activator::Activator;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Conflict, Error, Precondition, Result};
 use crate::store::request::{request_find, request_record};
 use crate::store::{Store, Tx};
 
@@ -53,8 +53,7 @@ where
         };
         if let Some(what) = reused {
             return Err(Error::precondition(
-                "REQUEST_ID_REUSED",
-                "REQUEST_ID",
+                Precondition::RequestIdReused,
                 key.request_id.clone(),
                 format!(
                     "request_id {:?} was already used for {what}",

@@ -14,7 +14,7 @@ use super::resources::{
     Ipv4Subnet, Labels, ManifestPatch, NetworkIntentKind, NetworkIntentSpec, PlacementIntentSpec,
     ProviderNetworkType, labels_match,
 };
-use crate::error::{Error, Result};
+use crate::error::{Error, Precondition, Result};
 use crate::ids::InstanceId;
 
 /// The label that ties cluster resources to an instance's app.
@@ -106,8 +106,7 @@ pub fn relabel(manifest: &str, base: InstanceId, app: &str) -> Result<String> {
 
 fn render_error(app: &str, message: &str) -> Error {
     Error::precondition(
-        "RENDER_FAILED",
-        "RENDER",
+        Precondition::RenderFailed,
         format!("apps/{app}"),
         format!("app {app:?} does not render: {message}"),
     )
@@ -167,8 +166,7 @@ pub fn resolve_placement(
         for name in &intent.cluster_names {
             if !known.contains_key(name.as_str()) {
                 return Err(Error::precondition(
-                    "PLACEMENT_UNKNOWN_CLUSTER",
-                    "PLACEMENT",
+                    Precondition::PlacementUnknownCluster,
                     format!(
                         "clusterProviders/{}/clusters/{name}",
                         intent.cluster_provider

@@ -13,7 +13,7 @@ use super::status::{
 };
 use super::{Backend, Tx, now_micros};
 use crate::domain::status::RsyncStatus;
-use crate::error::{Error, Result};
+use crate::error::{Error, Precondition, Result};
 use crate::ids::InstanceId;
 
 /// A stored instance.
@@ -310,8 +310,7 @@ pub async fn instance_claim(
             format!("{kind} {namespace}/{name}")
         };
         return Err(Error::precondition(
-            "RESOURCE_OWNED",
-            "OWNERSHIP",
+            Precondition::ResourceOwned,
             holder.clone(),
             format!(
                 "{object} on {cluster} belongs to {holder}; terminate it there (and let its \

@@ -165,7 +165,7 @@ impl From<Error> for Status {
                 ..
             } => {
                 details.set_error_info(
-                    reason,
+                    reason.as_str(),
                     ERROR_DOMAIN,
                     metadata
                         .into_iter()
@@ -244,7 +244,7 @@ pub fn refusal(code: Code, reason: &str, message: impl Into<String>) -> Status {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::FieldViolation;
+    use crate::error::{FieldViolation, Precondition};
 
     #[test]
     fn what_an_error_repeats_of_the_request_is_bounded() {
@@ -256,7 +256,7 @@ mod tests {
                     .map(|i| FieldViolation::new(format!("names[{i}]"), long.clone()))
                     .collect(),
             },
-            Error::precondition("X", "STATE", long.clone(), long.clone()),
+            Error::precondition(Precondition::HasChildren, long.clone(), long.clone()),
         ];
         for error in errors {
             let status = Status::from(error);

@@ -21,7 +21,7 @@ use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
 use crate::domain::readiness::Connectivity;
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Conflict, Error, Precondition, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
     ActionCluster, ActionFilter, ActionOutcome, ActionRecord, ActionSpec, action_cluster,
@@ -382,8 +382,7 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
         );
         let subject = new.cluster.clone();
         return Err(Error::precondition(
-            "CLUSTER_NEVER_CONNECTED",
-            "CONNECTIVITY",
+            Precondition::ClusterNeverConnected,
             subject,
             why,
         ));
@@ -410,8 +409,7 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
             let phase = body.pointer("/status/phase").and_then(Value::as_str);
             if phase != Some("Running") {
                 return Err(Error::precondition(
-                    "POD_NOT_RUNNING",
-                    "POD_PHASE",
+                    Precondition::PodNotRunning,
                     subject,
                     format!(
                         "pod {}/{pod} is {}, not Running",
@@ -429,8 +427,7 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
                     .is_none()
             {
                 return Err(Error::precondition(
-                    "NOT_A_VM_POD",
-                    "POD_KIND",
+                    Precondition::NotAVmPod,
                     subject,
                     format!(
                         "pod {}/{pod} is not a VM pod (no {VM_POD_LABEL} label): only VMs are snapshotted",
@@ -444,8 +441,7 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
                 .filter(|n| !n.is_empty())
                 .ok_or_else(|| {
                     Error::precondition(
-                        "POD_NOT_SCHEDULED",
-                        "POD_NODE",
+                        Precondition::PodNotScheduled,
                         subject.clone(),
                         format!("pod {subject} runs on no node"),
                     )

@@ -5,7 +5,7 @@
 use super::{ContainerClusters, MAX_SIZE};
 use crate::app::{RequestKey, check_etag, idempotent};
 use crate::domain::cluster_workflow::{Phase, infrastructure_ready};
-use crate::error::{Conflict, Error, FieldViolation, Result};
+use crate::error::{Conflict, Error, FieldViolation, Precondition, Result};
 use crate::store::sim_infrastructure::{
     InfraRecord, InfraSpec, InfraStatus, infra_delete, infra_get, infra_insert, infra_list,
     infra_update,
@@ -116,8 +116,7 @@ impl ContainerClusters {
         })?;
         if !infra.owner.is_empty() {
             return Err(Error::precondition(
-                "INFRASTRUCTURE_OWNED",
-                "OWNER",
+                Precondition::InfrastructureOwned,
                 infra.name(),
                 format!("{} is owned by {} already", infra.name(), infra.owner),
             ));
@@ -227,8 +226,7 @@ impl ContainerClusters {
         check_etag(&infra.name(), etag, infra.generation)?;
         if !infra.owner.is_empty() {
             return Err(Error::precondition(
-                "INFRASTRUCTURE_OWNED",
-                "OWNER",
+                Precondition::InfrastructureOwned,
                 infra.name(),
                 format!(
                     "{} is owned by {}: delete the container cluster instead",

@@ -25,7 +25,7 @@ use super::{RequestKey, idempotent};
 use crate::app::Activator;
 use crate::domain::cluster_workflow::{Operation, Workflow};
 use crate::domain::container_cluster::{ClusterState, Event, Lifecycle, Verb, transition};
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Conflict, Error, Precondition, Result};
 use crate::ids::ContainerClusterId;
 use crate::infra::Provider;
 use crate::store::container_cluster::{
@@ -316,8 +316,7 @@ impl ContainerClusters {
                 Verb::Recover => match record.spec.recovery_policy {
                     RecoveryPolicy::None => {
                         return Err(Error::precondition(
-                            "RECOVERY_DISABLED",
-                            "POLICY",
+                            Precondition::RecoveryDisabled,
                             name.clone(),
                             format!(
                                 "{name} has recovery policy NONE: stop or delete it, or \
@@ -356,8 +355,7 @@ impl ContainerClusters {
         let name = view.cluster.name();
         if view.cluster.lifecycle.state == ClusterState::Destroyed {
             return Err(Error::precondition(
-                "CLUSTER_DESTROYED",
-                "STATE",
+                Precondition::ClusterDestroyed,
                 name.clone(),
                 format!("{name} is destroyed: its credentials are gone"),
             ));

@@ -9,7 +9,7 @@ use crate::app::lifecycle::{ClusterView, Lifecycle};
 use crate::domain::container_cluster::ClusterState;
 use crate::domain::names::ResourceName;
 use crate::domain::resources::{ClusterSpec, ConnectionMode, Labels};
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Conflict, Error, Precondition, Result};
 use crate::ids::ContainerClusterId;
 
 impl ContainerClusters {
@@ -26,8 +26,7 @@ impl ContainerClusters {
         let name = view.cluster.name();
         if !view.cluster.status.registered.is_empty() {
             return Err(Error::precondition(
-                "ALREADY_REGISTERED",
-                "REGISTRATION",
+                Precondition::AlreadyRegistered,
                 name.clone(),
                 format!(
                     "{name} is registered as {} already",

@@ -49,8 +49,7 @@ impl Lifecycle {
     ) -> Result<ClusterView> {
         if spec.connection_mode == ConnectionMode::EmbeddedSim && !self.sim {
             return Err(Error::precondition(
-                "SIM_DISABLED",
-                "CONFIGURATION",
+                Precondition::SimDisabled,
                 name.to_string(),
                 "EMBEDDED_SIM clusters need a server started with --sim (or --demo)",
             ));
@@ -92,8 +91,7 @@ impl Lifecycle {
         let object: Object<ClusterSpec> = object_get_locked(&mut tx, name, lock).await?;
         if object.spec.connection_mode != ConnectionMode::Agent {
             return Err(Error::precondition(
-                "NOT_AN_AGENT_CLUSTER",
-                "CONNECTION_MODE",
+                Precondition::NotAnAgentCluster,
                 name.to_string(),
                 format!("{name} is served by an embedded sim agent and has no agent token"),
             ));
@@ -180,8 +178,7 @@ impl Lifecycle {
         let cluster = name.to_string();
         if let Some(dig) = instance_instantiated_user_of_cluster(&mut tx, &cluster).await? {
             return Err(Error::precondition(
-                "CLUSTER_IN_USE",
-                "REFERENCE",
+                Precondition::ClusterInUse,
                 dig.clone(),
                 format!(
                     "instantiated deployment intent group {dig} is placed on {cluster}; terminate it first"
@@ -190,8 +187,7 @@ impl Lifecycle {
         }
         if rsync_resources_active_on_cluster(&mut tx, &cluster).await? {
             return Err(Error::precondition(
-                "CLUSTER_IN_USE",
-                "REFERENCE",
+                Precondition::ClusterInUse,
                 cluster.clone(),
                 format!(
                     "resources on {cluster} are still being deleted; retry when termination finished"
@@ -209,8 +205,7 @@ impl Lifecycle {
         };
         if let Some(open) = action_list(&mut tx, &filter, None, 1).await?.first() {
             return Err(Error::precondition(
-                "CLUSTER_IN_USE",
-                "REFERENCE",
+                Precondition::ClusterInUse,
                 open.name(),
                 format!(
                     "{} is still {} on {cluster}; cancel it or wait for it to finish",
@@ -331,8 +326,7 @@ impl Lifecycle {
             object_list_under(tx, &NETWORK_INTENT, &cluster.to_string()).await?;
         if intents.is_empty() {
             return Err(Error::precondition(
-                "NO_NETWORK_INTENTS",
-                "NETWORK_INTENTS",
+                Precondition::NoNetworkIntents,
                 cluster.to_string(),
                 format!("cluster {cluster} has no network intents to apply"),
             ));
@@ -407,8 +401,7 @@ impl Lifecycle {
             Some(id) => id,
             None => {
                 return Err(Error::precondition(
-                    "NO_INSTANCE",
-                    "INSTANCE",
+                    Precondition::NoInstance,
                     owner.to_string(),
                     format!("{owner} has no instance yet"),
                 ));

@@ -208,8 +208,7 @@ impl Lifecycle {
                     let running = running_instance(tx, name, &status).await?;
                     if running.revision >= status.revision {
                         return Err(Error::precondition(
-                            "NOTHING_PENDING",
-                            "REVISION",
+                            Precondition::NothingPending,
                             name.to_string(),
                             format!(
                                 "{name} runs revision {}, its latest; change the group, its \
@@ -294,8 +293,7 @@ impl Lifecycle {
             .any(|h| h.revision == revision && !h.instance.is_empty());
         if rendered {
             Err(Error::precondition(
-                "REVISION_EXPIRED",
-                "RETENTION",
+                Precondition::RevisionExpired,
                 dig.to_string(),
                 format!(
                     "the instance of revision {revision} of {dig} was removed by the retention \
@@ -446,8 +444,7 @@ impl Lifecycle {
         let content = self.dig_content(tx, dig).await?;
         if content_hash(&content.json) != status.approved_hash {
             return Err(Error::precondition(
-                "CONTENT_CHANGED",
-                "APPROVAL",
+                Precondition::ContentChanged,
                 dig.name.to_string(),
                 format!(
                     "{} changed since it was approved; approve it again",
@@ -457,8 +454,7 @@ impl Lifecycle {
         }
         if content.apps.is_empty() {
             return Err(Error::precondition(
-                "NO_APPS",
-                "PLACEMENT",
+                Precondition::NoApps,
                 dig.name.ancestor(&COMPOSITE_APP).to_string(),
                 "the composite app version has no apps to instantiate",
             ));
@@ -480,8 +476,7 @@ impl Lifecycle {
                 .collect();
             if intents.is_empty() {
                 return Err(Error::precondition(
-                    "PLACEMENT_MISSING",
-                    "PLACEMENT",
+                    Precondition::PlacementMissing,
                     app.name.to_string(),
                     format!("app {app_id:?} has no placement intent in {}", dig.name),
                 ));
@@ -489,8 +484,7 @@ impl Lifecycle {
             let placed = resolve_placement(app_id, &intents, &candidates)?;
             if placed.is_empty() {
                 return Err(Error::precondition(
-                    "PLACEMENT_EMPTY",
-                    "PLACEMENT",
+                    Precondition::PlacementEmpty,
                     app.name.to_string(),
                     format!("the placement intents of app {app_id:?} match no cluster"),
                 ));

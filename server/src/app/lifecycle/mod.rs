@@ -35,7 +35,7 @@ use crate::domain::resources::{
     NetworkIntentSpec, PlacementIntentSpec, labels_match,
 };
 use crate::domain::status::RsyncStatus;
-use crate::error::{Error, Result};
+use crate::error::{Error, Precondition, Result};
 use crate::ids::InstanceId;
 use crate::store::dig::{
     DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
@@ -337,8 +337,7 @@ impl Lifecycle {
             }
             if let Some(child) = object_first_child(tx, child_kind, name).await? {
                 return Err(Error::precondition(
-                    "HAS_CHILDREN",
-                    "CHILDREN",
+                    Precondition::HasChildren,
                     child.clone(),
                     format!(
                         "{} {name} still has {}s (e.g. {child}); delete them first",
@@ -407,8 +406,7 @@ impl Lifecycle {
                 .find(|p| p.spec.app == app && p.name != *name)
             {
                 return Err(Error::precondition(
-                    "APP_PROFILE_EXISTS",
-                    "UNIQUE",
+                    Precondition::AppProfileExists,
                     other.name.to_string(),
                     format!(
                         "composite profile {profile} already has app profile {} for app {app:?}",
@@ -570,8 +568,7 @@ pub(super) fn child_of(kind: &'static Kind, parent: &ResourceName, id: &str) -> 
 
 pub(super) fn in_use(name: &ResourceName, user: &impl std::fmt::Display) -> Error {
     Error::precondition(
-        "IN_USE",
-        "REFERENCE",
+        Precondition::InUse,
         user.to_string(),
         format!(
             "{} {name} is used by {user}; change or delete that first",
@@ -588,8 +585,7 @@ pub(super) fn refuse_duplicate_objects(resources: &[RsyncResource]) -> Result<()
         let key = (&r.cluster, &r.gvk.group, &r.gvk.kind, &r.namespace, &r.name);
         if let Some(first) = seen.insert(key, &r.app) {
             return Err(Error::precondition(
-                "DUPLICATE_OBJECT",
-                "OWNERSHIP",
+                Precondition::DuplicateObject,
                 format!("apps/{first}"),
                 format!(
                     "apps {first:?} and {:?} both render {} {}/{} on {}; one object has one owner",

@@ -46,6 +46,26 @@ macro_rules! named_enum {
 }
 pub(crate) use named_enum;
 
+/// Serde for an enum with `as_str` and `FromStr`: as its stored name, so what the event
+/// log and the caches hold reads as the database columns do.
+macro_rules! serde_by_name {
+    ($name:ty) => {
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.as_str())
+            }
+        }
+
+        impl<'de> serde::Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+pub(crate) use serde_by_name;
+
 pub mod access;
 pub mod action;
 pub mod cluster_workflow;

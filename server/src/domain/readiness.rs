@@ -29,9 +29,10 @@ pub enum ClusterStatus {
 }
 
 /// The readiness of a present resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub enum Readiness {
     /// Not present, or no bundle yet.
+    #[default]
     None,
     Ready,
     NotReady,
@@ -56,6 +57,8 @@ macro_rules! strings {
                 Self::parse(text).ok_or_else(|| format!("{text:?} is no {}", stringify!($ty)))
             }
         }
+
+        crate::domain::serde_by_name!($ty);
     };
 }
 
@@ -70,6 +73,12 @@ strings!(Readiness {
     Ready => "Ready",
     NotReady => "NotReady",
 });
+
+impl Readiness {
+    pub fn is_none(&self) -> bool {
+        *self == Readiness::None
+    }
+}
 
 fn int(value: &Value, pointer: &str) -> Option<i64> {
     value.pointer(pointer).and_then(Value::as_i64)

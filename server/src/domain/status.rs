@@ -21,6 +21,8 @@ super::named_enum! {
     }
 }
 
+super::serde_by_name!(RsyncStatus);
+
 impl RsyncStatus {
     /// Whether rsync may still act on a resource in this status after its instance was
     /// terminated (its delete is not finished).

@@ -15,18 +15,53 @@ use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
 use super::{Tx, now_micros, placeholders};
-use crate::domain::readiness::Connectivity;
+use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
+use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 
-/// The rsync status, cluster status and readiness of a resource ("" = none).
+/// The rsync status, cluster status and readiness of a resource.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Statuses {
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub rsync: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub cluster: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub readiness: String,
+    /// None for a resource nothing rendered (cluster-only).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "optional_name"
+    )]
+    pub rsync: Option<RsyncStatus>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        with = "optional_name"
+    )]
+    pub cluster: Option<ClusterStatus>,
+    #[serde(default, skip_serializing_if = "Readiness::is_none")]
+    pub readiness: Readiness,
+}
+
+/// An optional status as its stored name, "" (or absent) for none.
+mod optional_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<T: Copy + serde::Serialize, S: Serializer>(
+        value: &Option<T>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(value) => value.serialize(s),
+            None => s.serialize_str(""),
+        }
+    }
+
+    pub fn deserialize<'de, T: std::str::FromStr<Err = String>, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<T>, D::Error> {
+        let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse().map(Some).map_err(serde::de::Error::custom)
+    }
 }
 
 /// What an event says.
@@ -564,6 +599,42 @@ pub async fn compact(tx: &mut Tx, cutoff: i64) -> Result<u64> {
 mod tests {
     use super::*;
     use crate::store::Store;
+
+    /// Statuses are stored by name, as their columns are, and what the log holds from
+    /// before they were typed ("" for none, absent fields) reads back the same.
+    #[test]
+    fn statuses_keep_their_stored_names() {
+        let statuses = Statuses {
+            rsync: Some(RsyncStatus::Pending),
+            cluster: Some(ClusterStatus::NotPresent),
+            readiness: Readiness::NotReady,
+        };
+        let json = serde_json::to_string(&statuses).unwrap();
+        assert_eq!(
+            json,
+            r#"{"rsync":"Pending","cluster":"NotPresent","readiness":"NotReady"}"#
+        );
+        assert_eq!(serde_json::from_str::<Statuses>(&json).unwrap(), statuses);
+        let cluster_only = Statuses {
+            rsync: None,
+            cluster: Some(ClusterStatus::Present),
+            readiness: Readiness::None,
+        };
+        assert_eq!(
+            serde_json::to_string(&cluster_only).unwrap(),
+            r#"{"cluster":"Present"}"#
+        );
+        for stored in [
+            r#"{"cluster":"Present"}"#,
+            r#"{"rsync":"","cluster":"Present","readiness":""}"#,
+        ] {
+            assert_eq!(
+                serde_json::from_str::<Statuses>(stored).unwrap(),
+                cluster_only
+            );
+        }
+        assert!(serde_json::from_str::<Statuses>(r#"{"rsync":"Sideways"}"#).is_err());
+    }
 
     /// A body is written into the log as the JSON object it is and read back equal,
     /// through the payload's tagged enum.

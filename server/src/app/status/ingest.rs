@@ -538,13 +538,13 @@ fn ingest_one(
         };
         if cluster_status != r.cluster_status || ready != r.readiness {
             let old = Statuses {
-                rsync: r.rsync_status.as_str().to_string(),
-                cluster: r.cluster_status.as_str().to_string(),
-                readiness: r.readiness.as_str().to_string(),
+                rsync: Some(r.rsync_status),
+                cluster: Some(r.cluster_status),
+                readiness: r.readiness,
             };
             let new = Statuses {
-                cluster: cluster_status.as_str().to_string(),
-                readiness: ready.as_str().to_string(),
+                cluster: Some(cluster_status),
+                readiness: ready,
                 ..old.clone()
             };
             let key = ResourceKey {
@@ -668,9 +668,13 @@ fn ingest_one(
 /// The statuses of a cluster-only resource (no rsync status: nothing rendered it).
 fn cluster_only_statuses(r: &ClusterResourceRow) -> Statuses {
     Statuses {
-        rsync: String::new(),
-        cluster: if r.present { "Present" } else { "NotPresent" }.to_string(),
-        readiness: r.readiness.as_str().to_string(),
+        rsync: None,
+        cluster: Some(if r.present {
+            ClusterStatus::Present
+        } else {
+            ClusterStatus::NotPresent
+        }),
+        readiness: r.readiness,
     }
 }
 

@@ -204,14 +204,15 @@ async fn bulk_transition(
     if rows.is_empty() {
         return Ok(0);
     }
-    let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, String, String, RsyncStatus), i64> = BTreeMap::new();
     let mut owners: BTreeMap<String, String> = BTreeMap::new();
     for row in &rows {
         let instance: String = row.try_get("instance_id")?;
         let key = ResourceKey::decode(row)?;
+        let from: RsyncStatus = row.try_get("rsync_status")?;
         let old = Statuses {
-            rsync: row.try_get("rsync_status")?,
-            cluster: row.try_get("cluster_status")?,
+            rsync: Some(from),
+            cluster: Some(row.try_get("cluster_status")?),
             readiness: row.try_get("readiness")?,
         };
         if !owners.contains_key(&instance) {
@@ -224,16 +225,11 @@ async fn bulk_transition(
         }
         let version: String = row.try_get("api_version")?;
         let new = Statuses {
-            rsync: to.as_str().to_string(),
+            rsync: Some(to),
             ..old.clone()
         };
         *groups
-            .entry((
-                instance.clone(),
-                key.app.clone(),
-                key.cluster.clone(),
-                old.rsync.clone(),
-            ))
+            .entry((instance.clone(), key.app.clone(), key.cluster.clone(), from))
             .or_default() += 1;
         tx.emit(NewEvent::resource(
             &owners[&instance],
@@ -273,14 +269,21 @@ async fn move_selection(
 /// status before) -> resources. Returns how many moved.
 async fn count_moves(
     tx: &mut Tx,
-    groups: BTreeMap<(String, String, String, String), i64>,
+    groups: BTreeMap<(String, String, String, RsyncStatus), i64>,
     to: RsyncStatus,
 ) -> Result<i64> {
     let mut deltas = CountDeltas::default();
     let mut moved = 0;
     for ((instance, app, cluster, status), n) in groups {
         let instance: InstanceId = instance.parse().map_err(Error::internal)?;
-        deltas.add(instance, &app, &cluster, Dimension::Rsync, &status, -n);
+        deltas.add(
+            instance,
+            &app,
+            &cluster,
+            Dimension::Rsync,
+            status.as_str(),
+            -n,
+        );
         deltas.add(instance, &app, &cluster, Dimension::Rsync, to.as_str(), n);
         moved += n;
     }
@@ -322,7 +325,7 @@ async fn bulk_transition_counted(
         query = query.bind(value.clone());
     }
     let rows = query.bind(to.as_str()).fetch_all(&mut **tx).await?;
-    let mut groups: BTreeMap<(String, String, String, String), i64> = BTreeMap::new();
+    let mut groups: BTreeMap<(String, String, String, RsyncStatus), i64> = BTreeMap::new();
     for row in &rows {
         let (status, n) = if postgres {
             (row.try_get("rsync_status")?, row.try_get::<i64, _>("n")?)
@@ -392,11 +395,10 @@ pub async fn rsync_set_statuses(
         let mut current: Vec<Option<(RsyncStatus, Statuses, String)>> = vec![None; chunk.len()];
         for row in query.fetch_all(&mut **tx).await? {
             let i: i64 = row.try_get("i")?;
-            let rsync: String = row.try_get("rsync_status")?;
-            let status = rsync.parse().map_err(Error::internal)?;
+            let status: RsyncStatus = row.try_get("rsync_status")?;
             let statuses = Statuses {
-                rsync,
-                cluster: row.try_get("cluster_status")?,
+                rsync: Some(status),
+                cluster: Some(row.try_get("cluster_status")?),
                 readiness: row.try_get("readiness")?,
             };
             let version = row.try_get("api_version")?;
@@ -460,7 +462,7 @@ pub async fn rsync_set_statuses(
                 m.to.as_str(),
             );
             let new = Statuses {
-                rsync: m.to.as_str().to_string(),
+                rsync: Some(m.to),
                 ..old.clone()
             };
             tx.emit(NewEvent::resource(

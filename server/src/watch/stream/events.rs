@@ -2,17 +2,18 @@
 
 use super::*;
 
-const DIMENSIONS: [&str; 3] = ["rsync", "cluster", "readiness"];
-
-/// The value a resource counts under in each of DIMENSIONS ("" = not counted).
-pub(super) fn dimensions(rendered: bool, statuses: Option<&Statuses>) -> [&str; 3] {
+/// The keys a resource counts under (a dimension it has no value in counts nothing;
+/// nor does readiness None, nor the rsync status of a resource nothing rendered).
+pub(super) fn dimensions(rendered: bool, statuses: Option<&Statuses>) -> [Option<CountKey>; 3] {
     match statuses {
         Some(s) => [
-            if rendered { &s.rsync } else { "" },
-            &s.cluster,
-            &s.readiness,
+            s.rsync.filter(|_| rendered).map(CountKey::Rsync),
+            s.cluster.map(CountKey::Cluster),
+            Some(s.readiness)
+                .filter(|r| *r != Readiness::None)
+                .map(CountKey::Readiness),
         ],
-        None => ["", "", ""],
+        None => [None; 3],
     }
 }
 
@@ -23,10 +24,8 @@ pub(super) fn apply_delta(
     statuses: Option<&Statuses>,
     sign: i64,
 ) {
-    for (dimension, value) in DIMENSIONS.into_iter().zip(dimensions(rendered, statuses)) {
-        if let Some(key) = CountKey::parse(dimension, value) {
-            *counts.entry(key).or_default() += sign;
-        }
+    for key in dimensions(rendered, statuses).into_iter().flatten() {
+        *counts.entry(key).or_default() += sign;
     }
 }
 

@@ -581,13 +581,13 @@ impl Subscriber {
                     name: event.name.clone(),
                 },
                 version: version.clone(),
-                rsync_status: new.rsync.parse::<RsyncStatus>().ok(),
+                rsync_status: new.rsync,
                 cluster_status: (output != Output::Rsync)
-                    .then(|| ClusterStatus::parse(&new.cluster).unwrap_or(ClusterStatus::Unknown)),
+                    .then(|| new.cluster.unwrap_or(ClusterStatus::Unknown)),
                 readiness: if output == Output::Rsync {
                     Readiness::None
                 } else {
-                    Readiness::parse(&new.readiness).unwrap_or(Readiness::None)
+                    new.readiness
                 },
                 metadata: None,
                 spec: None,

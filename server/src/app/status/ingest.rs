@@ -669,11 +669,7 @@ fn ingest_one(
 fn cluster_only_statuses(r: &ClusterResourceRow) -> Statuses {
     Statuses {
         rsync: None,
-        cluster: Some(if r.present {
-            ClusterStatus::Present
-        } else {
-            ClusterStatus::NotPresent
-        }),
+        cluster: Some(r.cluster_status()),
         readiness: r.readiness,
     }
 }
@@ -685,13 +681,12 @@ fn count_cluster_only(
     r: &ClusterResourceRow,
     delta: i64,
 ) {
-    let presence = if r.present { "Present" } else { "NotPresent" };
     deltas.add(
         instance,
         &r.app,
         &r.cluster,
         Dimension::Cluster,
-        presence,
+        r.cluster_status().as_str(),
         delta,
     );
     deltas.add(

@@ -308,6 +308,16 @@ pub struct ClusterResourceRow {
 }
 
 impl ClusterResourceRow {
+    /// Its cluster status: present or not (a cluster-only row is one its cluster
+    /// reported, or reported gone).
+    pub fn cluster_status(&self) -> ClusterStatus {
+        if self.present {
+            ClusterStatus::Present
+        } else {
+            ClusterStatus::NotPresent
+        }
+    }
+
     /// (app, cluster, kind, group, namespace, name), borrowed.
     fn key_columns(&self) -> [&str; 6] {
         [

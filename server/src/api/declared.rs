@@ -364,9 +364,13 @@ fn to_spec(resource: &DynamicMessage, field: &str) -> Result<Json> {
 }
 
 /// The resource message of a stored object: its spec and the fields the server fills.
+/// A stored field the message no longer has (removed from the proto since) is skipped,
+/// as protobuf skips unknown fields.
 fn to_message(resource: &MessageDescriptor, object: &Object<Json>) -> Result<DynamicMessage> {
-    let mut message = DynamicMessage::deserialize(resource.clone(), &object.spec)
-        .map_err(|e| Error::internal(format!("stored body of {}: {e}", object.name)))?;
+    let options = prost_reflect::DeserializeOptions::new().deny_unknown_fields(false);
+    let mut message =
+        DynamicMessage::deserialize_with_options(resource.clone(), &object.spec, &options)
+            .map_err(|e| Error::internal(format!("stored body of {}: {e}", object.name)))?;
     let mut set = |field: &str, value: Value| {
         if resource.get_field_by_name(field).is_some() {
             message.set_field_by_name(field, value);
@@ -389,4 +393,74 @@ fn to_message(resource: &MessageDescriptor, object: &Object<Json>) -> Result<Dyn
         }
     }
     Ok(message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::names::CLUSTER_KV_PAIR;
+    use crate::ids::ResourceUid;
+
+    fn object(spec: Json) -> Object<Json> {
+        Object {
+            name: ResourceName::parse(
+                &CLUSTER_KV_PAIR,
+                "name",
+                "clusterProviders/p/clusters/c/kvPairs/k",
+            )
+            .unwrap(),
+            uid: ResourceUid::new(),
+            spec,
+            generation: 3,
+            create_time: 1_000_000,
+            update_time: 2_500_000,
+        }
+    }
+
+    /// What is stored is the message less its output fields; what is read back is the
+    /// message with them filled from the object.
+    #[test]
+    fn a_resource_is_stored_without_output_fields_and_read_back_with_them() {
+        let descriptor = POOL.get_message_by_name(CLUSTER_KV_PAIR.type_name).unwrap();
+        let mut message = DynamicMessage::new(descriptor.clone());
+        message.set_field_by_name("name", Value::String("ignored".into()));
+        message.set_field_by_name("etag", Value::String("7".into()));
+        message.set_field_by_name("description", Value::String("d".into()));
+        let spec = to_spec(&message, "cluster_kv_pair").unwrap();
+        assert_eq!(spec, serde_json::json!({"description": "d"}));
+        let read = to_message(&descriptor, &object(spec)).unwrap();
+        let field = |name: &str| read.get_field_by_name(name).unwrap().into_owned();
+        assert_eq!(
+            field("name"),
+            Value::String("clusterProviders/p/clusters/c/kvPairs/k".into())
+        );
+        assert_eq!(field("etag"), Value::String("3".into()));
+        assert_eq!(field("description"), Value::String("d".into()));
+        let Value::Message(update_time) = field("update_time") else {
+            panic!("a timestamp")
+        };
+        assert_eq!(
+            update_time.get_field_by_name("seconds").unwrap().as_i64(),
+            Some(2)
+        );
+        assert_eq!(
+            update_time.get_field_by_name("nanos").unwrap().as_i32(),
+            Some(500_000_000)
+        );
+    }
+
+    /// A field stored before it left the proto does not make the resource unreadable.
+    #[test]
+    fn a_stored_field_the_message_no_longer_has_is_skipped() {
+        let descriptor = POOL.get_message_by_name(CLUSTER_KV_PAIR.type_name).unwrap();
+        let read = to_message(
+            &descriptor,
+            &object(serde_json::json!({"description": "d", "retired_field": [1, 2]})),
+        )
+        .unwrap();
+        assert_eq!(
+            read.get_field_by_name("description").unwrap().as_str(),
+            Some("d")
+        );
+    }
 }

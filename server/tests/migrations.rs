@@ -82,3 +82,82 @@ async fn lz4_where_available_and_old_checksums_repaired() {
     store.close().await;
     flotilla_tests::drop_postgres_database(&url);
 }
+
+/// A database from before absent instances were NULL (0028 on SQLite, 0029 on
+/// PostgreSQL): a group and a cluster that never had an instance held '', which the
+/// migration turns into NULL; an instance id is kept; and the store reads both.
+async fn absent_instances_become_null(url: &str, migrator: sqlx::migrate::Migrator, new: i64) {
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(url).await.unwrap();
+    let mut before = migrator;
+    before.migrations = before
+        .migrations
+        .iter()
+        .filter(|m| m.version < new)
+        .cloned()
+        .collect::<Vec<_>>()
+        .into();
+    before.run(&pool).await.unwrap();
+    let instance = "01a23c4f-2467-77eb-9346-8000baa90f08";
+    for (name, current) in [
+        (
+            "projects/p/compositeApps/a/versions/v/deploymentIntentGroups/new",
+            "",
+        ),
+        (
+            "projects/p/compositeApps/a/versions/v/deploymentIntentGroups/used",
+            instance,
+        ),
+    ] {
+        sqlx::query(
+            "INSERT INTO deployment_intent_groups (name, parent, uid, body, generation, \
+             create_time, update_time, state, revision, approved_hash, current_instance, \
+             composite_profile) VALUES ($1, 'p', $1, '{}', 1, 0, 0, 'Created', 1, '', $2, 'x')",
+        )
+        .bind(name)
+        .bind(current)
+        .execute(&pool)
+        .await
+        .unwrap();
+    }
+    sqlx::query(
+        "INSERT INTO clusters (name, parent, uid, body, generation, create_time, update_time, \
+         network_state, network_revision, current_network_instance) \
+         VALUES ('clusterProviders/cp/clusters/c', 'cp', 'u', '{}', 1, 0, 0, 'Created', 1, '')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    pool.close().await;
+
+    let store = Store::connect(url).await.expect("migrated");
+    let groups: Vec<(String, Option<String>)> =
+        sqlx::query_as("SELECT name, current_instance FROM deployment_intent_groups ORDER BY name")
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    assert_eq!(
+        groups.into_iter().map(|(_, c)| c).collect::<Vec<_>>(),
+        [None, Some(instance.to_string())]
+    );
+    let (cluster,): (Option<String>,) =
+        sqlx::query_as("SELECT current_network_instance FROM clusters")
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+    assert_eq!(cluster, None);
+    store.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn absent_instances_become_null_sqlite() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}?mode=rwc", dir.path().join("f.db").display());
+    absent_instances_become_null(&url, sqlx::migrate!("../migrations/sqlite"), 28).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn absent_instances_become_null_postgres() {
+    let url = flotilla_tests::create_postgres_database().await;
+    absent_instances_become_null(&url, sqlx::migrate!("../migrations/postgres"), 29).await;
+}

@@ -35,7 +35,6 @@ pub async fn dig_insert(conn: &mut AnyConnection, object: &Object<DigSpec>) -> R
             ("state", ExtraValue::Text(DigState::Created.as_str().into())),
             ("revision", ExtraValue::Int(1)),
             ("approved_hash", ExtraValue::Text(String::new())),
-            ("current_instance", ExtraValue::Text(String::new())),
             (
                 "composite_profile",
                 ExtraValue::Text(object.spec.composite_profile.clone()),
@@ -45,20 +44,23 @@ pub async fn dig_insert(conn: &mut AnyConnection, object: &Object<DigSpec>) -> R
     .await
 }
 
+/// An instance column: NULL before the first instance.
+pub(crate) fn parse_instance(column: Option<String>) -> Result<Option<InstanceId>> {
+    column
+        .map(|id| id.parse().map_err(Error::internal))
+        .transpose()
+}
+
 fn decode_status(row: &sqlx::any::AnyRow) -> Result<DigStatus> {
     let state: String = row.try_get("state")?;
-    let current: String = row.try_get("current_instance")?;
+    let current: Option<String> = row.try_get("current_instance")?;
     let conditions: String = row.try_get("conditions")?;
     Ok(DigStatus {
         conditions: serde_json::from_str(&conditions).map_err(Error::internal)?,
         state: state.parse().map_err(Error::internal)?,
         revision: row.try_get("revision")?,
         approved_hash: row.try_get("approved_hash")?,
-        current_instance: if current.is_empty() {
-            None
-        } else {
-            Some(current.parse().map_err(Error::internal)?)
-        },
+        current_instance: parse_instance(current)?,
     })
 }
 

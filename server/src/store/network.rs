@@ -51,7 +51,6 @@ pub async fn cluster_insert(conn: &mut AnyConnection, object: &Object<ClusterSpe
                 ExtraValue::Text(NetworkState::Created.as_str().into()),
             ),
             ("network_revision", ExtraValue::Int(1)),
-            ("current_network_instance", ExtraValue::Text(String::new())),
         ],
     )
     .await
@@ -73,7 +72,7 @@ pub async fn cluster_network_status(
         .await?;
     let Some(row) = row else { return Ok(None) };
     let state: String = row.try_get("network_state")?;
-    let current: String = row.try_get("current_network_instance")?;
+    let current: Option<String> = row.try_get("current_network_instance")?;
     let conditions: String = row.try_get("conditions")?;
     let nodes: String = row.try_get("nodes")?;
     Ok(Some(NetworkStatus {
@@ -86,11 +85,7 @@ pub async fn cluster_network_status(
         conditions: serde_json::from_str(&conditions).map_err(Error::internal)?,
         state: state.parse().map_err(Error::internal)?,
         revision: row.try_get("network_revision")?,
-        current_instance: if current.is_empty() {
-            None
-        } else {
-            Some(current.parse().map_err(Error::internal)?)
-        },
+        current_instance: super::dig::parse_instance(current)?,
     }))
 }
 

@@ -219,7 +219,7 @@ mod tests {
         sqlx::query(
             "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
              update_time, network_state, network_revision, current_network_instance) \
-             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, '')",
+             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, NULL)",
         )
         .execute(&mut *conn)
         .await

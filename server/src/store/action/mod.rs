@@ -668,7 +668,7 @@ pub(crate) mod tests {
         sqlx::query(
             "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
              update_time, network_state, network_revision, current_network_instance, nodes, \
-             connectivity) VALUES ($1, 'p', $1, '{}', 1, 0, 0, '', 0, '', $2, 'Available')",
+             connectivity) VALUES ($1, 'p', $1, '{}', 1, 0, 0, '', 0, NULL, $2, 'Available')",
         )
         .bind(name)
         .bind(json(&nodes))

@@ -371,12 +371,14 @@ async fn a_declared_kind_pages_and_replays(server: &TestServer) {
     );
     assert_eq!(err.code, Code::InvalidArgument);
 
-    // A create retried with its request id returns the first answer.
+    // A create retried with its request id returns the first answer (its map of many
+    // pairs encoded alike each time).
+    let many: Vec<(String, String)> = (0..32).map(|i| (format!("k{i}"), format!("{i}"))).collect();
     let request = CreateClusterKvPairRequest {
         parent: c1.clone(),
         kv_pair_id: "once".into(),
         cluster_kv_pair: Some(ClusterKvPair {
-            pairs: pairs(&[("x", "1")]),
+            pairs: many.into_iter().collect(),
             ..Default::default()
         }),
         request_id: "0b7c6f1e-3a52-4c8e-9d11-5f2a8e4b7c90".into(),

@@ -25,7 +25,7 @@ use tonic::{Request, Response, Status};
 
 use super::lifecycle::LifecycleApi;
 use super::page::Paging;
-use super::{MAX_MESSAGE_BYTES, check_size, request_key};
+use super::{MAX_MESSAGE_BYTES, check_size, request_key_of};
 use crate::app::lifecycle::Lifecycle;
 use crate::domain::names::{
     APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
@@ -211,11 +211,11 @@ impl Declared {
         let body = message(req, kind.field, &method.resource);
         let spec = to_spec(&body, kind.field)?;
         let scope = parent.as_ref().map(ToString::to_string).unwrap_or_default();
-        let key = request_key(
+        let key = request_key_of(
             &kind.method("Create"),
             &scope,
             &text(req, "request_id"),
-            req,
+            &canonical(req)?,
         )?;
         let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
         let name = ResourceName::child(kind, parent.as_ref(), &ids);
@@ -312,6 +312,21 @@ impl Declared {
             .await?;
         Ok(DynamicMessage::new(method.output.clone()))
     }
+}
+
+/// The canonical bytes of a request, for its idempotency key: its JSON with every
+/// object's keys in order. A dynamic message holds its maps in hash maps, so its
+/// protobuf encoding lists a map's entries in a different order from one decode to the
+/// next, and the same request retried would not be recognised.
+fn canonical(message: &DynamicMessage) -> Result<Vec<u8>> {
+    let json = message
+        .serialize_with_options(
+            serde_json::value::Serializer,
+            &prost_reflect::SerializeOptions::new(),
+        )
+        .map_err(Error::internal)?;
+    // serde_json's objects are ordered maps (no `preserve_order`): keys come out sorted.
+    serde_json::to_vec(&json).map_err(Error::internal)
 }
 
 /// A string field of `message` ("" when unset or absent).
@@ -447,6 +462,44 @@ mod tests {
             update_time.get_field_by_name("nanos").unwrap().as_i32(),
             Some(500_000_000)
         );
+    }
+
+    /// Equal requests give equal keys however their maps' entries were inserted.
+    #[test]
+    fn a_request_with_a_map_has_one_canonical_form() {
+        let descriptor = POOL
+            .get_message_by_name("flotilla.v1.CreateClusterKvPairRequest")
+            .unwrap();
+        let resource = POOL.get_message_by_name(CLUSTER_KV_PAIR.type_name).unwrap();
+        let request = |keys: &[&str]| {
+            let mut pairs = DynamicMessage::new(resource.clone());
+            let map = keys
+                .iter()
+                .map(|k| {
+                    (
+                        prost_reflect::MapKey::String(k.to_string()),
+                        Value::String(format!("v-{k}")),
+                    )
+                })
+                .collect();
+            pairs.set_field_by_name("pairs", Value::Map(map));
+            let mut request = DynamicMessage::new(descriptor.clone());
+            request.set_field_by_name("cluster_kv_pair", Value::Message(pairs));
+            request
+        };
+        let keys: Vec<String> = (0..16).map(|i| format!("k{i:02}")).collect();
+        let forward: Vec<&str> = keys.iter().map(String::as_str).collect();
+        let backward: Vec<&str> = forward.iter().rev().copied().collect();
+        let first = canonical(&request(&forward)).unwrap();
+        for attempt in 0..20 {
+            let keys = if attempt % 2 == 0 {
+                &forward
+            } else {
+                &backward
+            };
+            assert_eq!(canonical(&request(keys)).unwrap(), first);
+        }
+        assert_ne!(canonical(&request(&forward[..15])).unwrap(), first);
     }
 
     /// A field stored before it left the proto does not make the resource unreadable.

@@ -98,6 +98,18 @@ pub fn request_key<M: Message>(
     request_id: &str,
     message: &M,
 ) -> Result<Option<RequestKey>> {
+    request_key_of(method, target, request_id, &message.encode_to_vec())
+}
+
+/// The idempotency key of a request whose canonical form is `canonical`: equal requests
+/// must give equal bytes (generated messages encode their maps in key order; a dynamic
+/// message does not, see `declared::canonical`).
+pub fn request_key_of(
+    method: &str,
+    target: &str,
+    request_id: &str,
+    canonical: &[u8],
+) -> Result<Option<RequestKey>> {
     if request_id.is_empty() {
         return Ok(None);
     }
@@ -110,6 +122,6 @@ pub fn request_key<M: Message>(
     Ok(Some(RequestKey {
         scope: format!("{method}:{target}"),
         request_id: request_id.to_string(),
-        request_hash: hex::encode(Sha256::digest(message.encode_to_vec())),
+        request_hash: hex::encode(Sha256::digest(canonical)),
     }))
 }

@@ -336,6 +336,34 @@ where
     }
 }
 
+/// Cluster provider `provider` with embedded sim cluster `cluster`; returns the
+/// cluster's name.
+pub async fn sim_cluster(client: &Client, provider: &str, cluster: &str) -> String {
+    use flotilla_client::names;
+    use flotilla_client::v1::*;
+    let mut lifecycle = client.lifecycle.clone();
+    lifecycle
+        .create_cluster_provider(CreateClusterProviderRequest {
+            cluster_provider_id: provider.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("create the cluster provider");
+    lifecycle
+        .create_cluster(CreateClusterRequest {
+            parent: names::cluster_provider(provider),
+            cluster_id: cluster.into(),
+            cluster: Some(Cluster {
+                connection_mode: ConnectionMode::EmbeddedSim as i32,
+                ..Default::default()
+            }),
+            ..Default::default()
+        })
+        .await
+        .expect("create the cluster");
+    names::cluster(provider, cluster)
+}
+
 /// Cuts the agent session of sim cluster `cluster` (SimulatorService).
 pub async fn disconnect(client: &Client, cluster: &str) {
     let request = flotilla_client::v1::DisconnectClusterRequest {

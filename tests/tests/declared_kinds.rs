@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use flotilla_client::v1::*;
 use flotilla_client::{Client, names};
-use flotilla_tests::{TestServer, e2e_suite, error_view};
+use flotilla_tests::{TestServer, e2e_suite, error_view, sim_cluster};
 use prost_types::FieldMask;
 use tonic::Code;
 
@@ -22,29 +22,6 @@ fn pairs(items: &[(&str, &str)]) -> BTreeMap<String, String> {
         .iter()
         .map(|(k, v)| (k.to_string(), v.to_string()))
         .collect()
-}
-
-/// Provider `cp` with cluster `c1`; returns the cluster's name.
-async fn cluster(client: &mut Client) -> String {
-    let lc = &mut client.lifecycle;
-    lc.create_cluster_provider(CreateClusterProviderRequest {
-        cluster_provider_id: "cp".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_cluster(CreateClusterRequest {
-        parent: names::cluster_provider("cp"),
-        cluster_id: "c1".into(),
-        cluster: Some(Cluster {
-            connection_mode: ConnectionMode::EmbeddedSim as i32,
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    names::cluster("cp", "c1")
 }
 
 async fn create(
@@ -72,7 +49,7 @@ async fn create(
 
 async fn a_declared_kind_lives_its_whole_life(server: &TestServer) {
     let mut client = server.client().await;
-    let c1 = cluster(&mut client).await;
+    let c1 = sim_cluster(&client, "cp", "c1").await;
     let created = create(
         &mut client,
         &c1,
@@ -212,7 +189,7 @@ type Refusal<'a> = (
 
 async fn a_declared_kind_refuses_bad_input_by_field(server: &TestServer) {
     let mut client = server.client().await;
-    let c1 = cluster(&mut client).await;
+    let c1 = sim_cluster(&client, "cp", "c1").await;
     // (parent, id, description, pairs, code, the violated field)
     let refusals: [Refusal; 5] = [
         (&c1, "Bad_Id", "", &[], Code::InvalidArgument, "kv_pair_id"),
@@ -320,7 +297,7 @@ async fn a_declared_kind_refuses_bad_input_by_field(server: &TestServer) {
 
 async fn a_declared_kind_pages_and_replays(server: &TestServer) {
     let mut client = server.client().await;
-    let c1 = cluster(&mut client).await;
+    let c1 = sim_cluster(&client, "cp", "c1").await;
     for id in ["k3", "k1", "k2"] {
         create(&mut client, &c1, id, "", &[("id", id)])
             .await

@@ -494,22 +494,75 @@ async fn list_at(
         .collect()
 }
 
-/// A status page's rows (columns named in `columns`, as text) from `select`, in key
-/// order.
-pub(crate) async fn json_page(
+/// A row of a status page: the resource's key and version (the first seven columns
+/// every page selects, in this order), then two columns of the page's own and the
+/// readiness, each read from text.
+#[derive(Debug, serde::Deserialize)]
+pub(crate) struct PageRow<A, B> {
+    pub app: String,
+    pub cluster: String,
+    pub kind: String,
+    pub api_group: String,
+    pub api_version: String,
+    pub namespace: String,
+    pub name: String,
+    pub first: A,
+    pub second: B,
+    pub readiness: Readiness,
+}
+
+/// The columns of a status page in [`PageRow`]'s order: the key columns, then the
+/// page's own three (`tail`).
+pub(crate) const fn page_columns(tail: [&'static str; 3]) -> [&'static str; 10] {
+    [
+        "app",
+        "cluster",
+        "kind",
+        "api_group",
+        "api_version",
+        "namespace",
+        "name",
+        tail[0],
+        tail[1],
+        tail[2],
+    ]
+}
+
+impl<A, B> PageRow<A, B> {
+    pub fn gvk(&self) -> Gvk {
+        Gvk {
+            group: self.api_group.clone(),
+            version: self.api_version.clone(),
+            kind: self.kind.clone(),
+        }
+    }
+
+    /// The key order: (app, cluster, kind, group, namespace, name).
+    fn key(&self) -> [&str; 6] {
+        [
+            &self.app,
+            &self.cluster,
+            &self.kind,
+            &self.api_group,
+            &self.namespace,
+            &self.name,
+        ]
+    }
+}
+
+/// A status page's rows from `select`, which selects `columns` ([`page_columns`]), in
+/// key order.
+pub(crate) async fn json_page<A, B>(
     conn: &mut AnyConnection,
     select: &str,
     columns: &[&str; 10],
     binds: Vec<String>,
-) -> Result<Vec<[String; 10]>> {
-    let position = |name: &str| {
-        columns
-            .iter()
-            .position(|c| *c == name)
-            .expect("a status page selects every key column")
-    };
+) -> Result<Vec<PageRow<A, B>>>
+where
+    A: serde::de::DeserializeOwned,
+    B: serde::de::DeserializeOwned,
+{
     let key = ["app", "cluster", "kind", "api_group", "namespace", "name"];
-    let order = key.map(position);
     let fields: Vec<String> = columns
         .iter()
         .map(|c| format!("CAST({c} AS TEXT)"))
@@ -520,12 +573,7 @@ pub(crate) async fn json_page(
         &fields.join(", "),
         &key.join(", "),
         binds,
-        |a: &[String; 10], b: &[String; 10]| {
-            order
-                .iter()
-                .map(|&i| &a[i])
-                .cmp(order.iter().map(|&i| &b[i]))
-        },
+        |a: &PageRow<A, B>, b: &PageRow<A, B>| a.key().cmp(&b.key()),
     )
     .await
 }
@@ -566,18 +614,7 @@ async fn rsync_status_page(
     limit: i64,
     statuses: &[&str; 3],
 ) -> Result<Vec<RsyncResource>> {
-    const COLUMNS: [&str; 10] = [
-        "app",
-        "cluster",
-        "kind",
-        "api_group",
-        "api_version",
-        "namespace",
-        "name",
-        "rsync_status",
-        "cluster_status",
-        "readiness",
-    ];
+    const COLUMNS: [&str; 10] = page_columns(["rsync_status", "cluster_status", "readiness"]);
     let mut selected = COLUMNS;
     selected[7..].copy_from_slice(statuses);
     let (select, binds) = page_select(
@@ -590,40 +627,22 @@ async fn rsync_status_page(
         after,
         limit,
     );
-    json_page(conn, &select, &COLUMNS, binds)
-        .await?
+    let rows: Vec<PageRow<RsyncStatus, ClusterStatus>> =
+        json_page(conn, &select, &COLUMNS, binds).await?;
+    Ok(rows
         .into_iter()
-        .map(
-            |[
-                app,
-                cluster,
-                kind,
-                group,
-                version,
-                namespace,
-                name,
-                status,
-                cluster_status,
-                readiness,
-            ]| {
-                Ok(RsyncResource {
-                    app,
-                    cluster,
-                    gvk: Gvk {
-                        group,
-                        version,
-                        kind,
-                    },
-                    namespace,
-                    name,
-                    manifest: String::new(),
-                    status: status.parse().map_err(Error::internal)?,
-                    cluster_status: cluster_status.parse().map_err(Error::internal)?,
-                    readiness: readiness.parse().map_err(Error::internal)?,
-                })
-            },
-        )
-        .collect()
+        .map(|row| RsyncResource {
+            gvk: row.gvk(),
+            app: row.app,
+            cluster: row.cluster,
+            namespace: row.namespace,
+            name: row.name,
+            manifest: String::new(),
+            status: row.first,
+            cluster_status: row.second,
+            readiness: row.readiness,
+        })
+        .collect())
 }
 
 /// How many resources of `owner`'s instances still await their delete by rsync (for

@@ -7,6 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use sqlx::{AnyConnection, Row};
 
 use super::json_query::{execute_for_rows, json_table};
+use super::rsync_resource::{PageRow, page_columns};
 use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
@@ -610,18 +611,7 @@ async fn cluster_status_page(
     after: Option<&ResourceKey>,
     limit: i64,
 ) -> Result<Vec<ClusterResourceRow>> {
-    const COLUMNS: [&str; 10] = [
-        "app",
-        "cluster",
-        "kind",
-        "api_group",
-        "api_version",
-        "namespace",
-        "name",
-        "rsync_backed",
-        "present",
-        "readiness",
-    ];
+    const COLUMNS: [&str; 10] = page_columns(["rsync_backed", "present", "readiness"]);
     let (select, binds) = super::rsync_resource::page_select(
         "cluster_resources",
         REPORTS_OF_INSTANCE,
@@ -632,40 +622,22 @@ async fn cluster_status_page(
         after,
         limit,
     );
-    super::rsync_resource::json_page(conn, &select, &COLUMNS, binds)
-        .await?
+    let rows: Vec<PageRow<String, String>> =
+        super::rsync_resource::json_page(conn, &select, &COLUMNS, binds).await?;
+    Ok(rows
         .into_iter()
-        .map(
-            |[
-                app,
-                cluster,
-                kind,
-                group,
-                version,
-                namespace,
-                name,
-                backed,
-                present,
-                readiness,
-            ]| {
-                Ok(ClusterResourceRow {
-                    app,
-                    cluster,
-                    gvk: Gvk {
-                        group,
-                        version,
-                        kind,
-                    },
-                    namespace,
-                    name,
-                    rsync_backed: backed == "1",
-                    present: present == "1",
-                    readiness: readiness.parse().map_err(Error::internal)?,
-                    body: String::new(),
-                })
-            },
-        )
-        .collect()
+        .map(|row| ClusterResourceRow {
+            gvk: row.gvk(),
+            app: row.app,
+            cluster: row.cluster,
+            namespace: row.namespace,
+            name: row.name,
+            rsync_backed: row.first == "1",
+            present: row.second == "1",
+            readiness: row.readiness,
+            body: String::new(),
+        })
+        .collect())
 }
 
 /// The columns of `cluster_resources` that [`decode_cluster_resource`] reads.

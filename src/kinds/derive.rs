@@ -45,7 +45,7 @@ impl Decl {
     }
 }
 
-/// Every declared kind of `flotilla.v1`, parents before children.
+/// Every declared kind of `flotilla.v1`, in the order of the proto files.
 pub fn declared(pool: &DescriptorPool) -> Result<Vec<Decl>, String> {
     let extension = pool
         .get_extension_by_name("google.api.resource")
@@ -168,7 +168,7 @@ pub fn statics(kinds: &[Decl]) -> String {
             out,
             "/// `{pattern}`\npub static {name}: Kind = Kind {{ type_name: \"flotilla.v1.{message}\", \
              message: \"{message}\", human: {human:?}, collections: &[{collections}], \
-             variables: &[{variables}], parent_pairs: {parent_pairs}, parent: {parent}, \
+             parent_pairs: {parent_pairs}, parent: {parent}, \
              id_fields: &[{ids}], field: {field:?}, list_field: {list_field:?}, \
              plural: {plural:?}, table: {table:?}, service: {service:?}, list_scope: {scope} }};",
             pattern = kind.pattern,
@@ -176,7 +176,6 @@ pub fn statics(kinds: &[Decl]) -> String {
             message = kind.message,
             human = snake(&kind.singular).replace('_', " "),
             collections = quoted(kind.pairs.iter().map(|(c, _)| c.clone())),
-            variables = quoted(kind.pairs.iter().map(|(_, v)| v.clone())),
             parent_pairs = kind.parent_pairs(kinds),
             parent = kind.parent.map_or("None".to_string(), |p| format!(
                 "Some(&{})",
@@ -197,7 +196,7 @@ pub fn statics(kinds: &[Decl]) -> String {
     }
     let _ = writeln!(
         out,
-        "/// Every declared kind, parents before children.\npub static KINDS: &[&Kind] = &[{}];",
+        "/// Every declared kind, in the order of the proto files.\npub static KINDS: &[&Kind] = &[{}];",
         kinds
             .iter()
             .map(|k| format!("&{}", snake(&k.message).to_ascii_uppercase()))

@@ -16,8 +16,6 @@ pub struct Kind {
     pub human: &'static str,
     /// The collections of the name, outermost first.
     pub collections: &'static [&'static str],
-    /// The pattern's variables, one per collection (`composite_app`, `version`).
-    pub variables: &'static [&'static str],
     /// How many leading (collection, id) pairs name the parent; 0 for top-level kinds.
     pub parent_pairs: usize,
     /// The parent kind; None for top-level kinds.
@@ -57,11 +55,6 @@ impl Kind {
     /// The kind's own collections (after its parent's).
     pub fn own_collections(&self) -> &'static [&'static str] {
         &self.collections[self.parent_pairs..]
-    }
-
-    /// The kind declared by `message` (e.g. `CompositeApp`).
-    pub fn by_message(message: &str) -> Option<&'static Kind> {
-        KINDS.iter().copied().find(|k| k.message == message)
     }
 
     /// The RPC `{verb}{Kind}` (`Create`, `Get`, `Update`, `Delete`) or `List{Plural}`.

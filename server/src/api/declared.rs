@@ -83,7 +83,7 @@ pub struct LifecycleRoutes {
 
 struct Declared {
     app: Lifecycle,
-    methods: HashMap<String, Method>,
+    methods: HashMap<String, Arc<Method>>,
 }
 
 impl LifecycleRoutes {
@@ -119,14 +119,14 @@ impl LifecycleRoutes {
                     .unwrap_or_else(|| panic!("{method_name} is declared for {}", kind.message));
                 methods.insert(
                     format!("/flotilla.v1.{}/{method_name}", kind.service),
-                    Method {
+                    Arc::new(Method {
                         verb,
                         kind,
                         input: method.input(),
                         output: method.output(),
                         resource: resource.clone(),
                         updatable: updatable.clone(),
-                    },
+                    }),
                 );
             }
         }
@@ -152,14 +152,13 @@ impl Service<http::Request<Body>> for LifecycleRoutes {
     }
 
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        let path = request.uri().path().to_string();
-        let Some(method) = self.declared.methods.get(&path) else {
+        let Some(method) = self.declared.methods.get(request.uri().path()).cloned() else {
             return Box::pin(self.generated.call(request));
         };
         let codec = DynamicCodec(method.input.clone());
         let handler = Handler {
             declared: self.declared.clone(),
-            path,
+            method,
         };
         Box::pin(async move {
             Ok(Grpc::new(codec)
@@ -172,7 +171,7 @@ impl Service<http::Request<Body>> for LifecycleRoutes {
 
 struct Handler {
     declared: Arc<Declared>,
-    path: String,
+    method: Arc<Method>,
 }
 
 impl UnaryService<DynamicMessage> for Handler {
@@ -180,10 +179,9 @@ impl UnaryService<DynamicMessage> for Handler {
     type Future = BoxFuture<Response<DynamicMessage>, Status>;
 
     fn call(&mut self, request: Request<DynamicMessage>) -> Self::Future {
-        let declared = self.declared.clone();
-        let path = std::mem::take(&mut self.path);
+        let (declared, method) = (self.declared.clone(), self.method.clone());
         Box::pin(async move {
-            let method = &declared.methods[&path];
+            let method = &*method;
             let request = check_size(request)?;
             let answer = match method.verb {
                 Verb::Create => declared.create(method, &request).await,
@@ -200,10 +198,7 @@ impl UnaryService<DynamicMessage> for Handler {
 impl Declared {
     async fn create(&self, method: &Method, req: &DynamicMessage) -> Result<DynamicMessage> {
         let kind = method.kind;
-        let parent = match kind.parent {
-            Some(parent) => Some(name(parent, "parent", &text(req, "parent"))?),
-            None => None,
-        };
+        let parent = parent_of(kind, req)?;
         let ids: Vec<String> = kind.id_fields.iter().map(|f| text(req, f)).collect();
         for (field, value) in kind.id_fields.iter().zip(&ids) {
             id(field, value)?;
@@ -231,10 +226,7 @@ impl Declared {
 
     async fn list(&self, method: &Method, req: &DynamicMessage) -> Result<DynamicMessage> {
         let kind = method.kind;
-        let parent = match kind.parent {
-            Some(parent) => Some(name(parent, "parent", &text(req, "parent"))?),
-            None => None,
-        };
+        let parent = parent_of(kind, req)?;
         let scope = format!(
             "{}:{}",
             kind.method("List"),
@@ -327,6 +319,13 @@ fn canonical(message: &DynamicMessage) -> Result<Vec<u8>> {
         .map_err(Error::internal)?;
     // serde_json's objects are ordered maps (no `preserve_order`): keys come out sorted.
     serde_json::to_vec(&json).map_err(Error::internal)
+}
+
+/// The request's `parent`, of `kind`'s parent kind (None for a top-level kind).
+fn parent_of(kind: &'static Kind, req: &DynamicMessage) -> Result<Option<ResourceName>> {
+    kind.parent
+        .map(|parent| name(parent, "parent", &text(req, "parent")))
+        .transpose()
 }
 
 /// A string field of `message` ("" when unset or absent).

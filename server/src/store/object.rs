@@ -24,11 +24,6 @@ pub struct Object<S> {
     pub update_time: i64,
 }
 
-/// The table that holds resources of `kind` (declared with the kind).
-pub fn table(kind: &'static Kind) -> &'static str {
-    kind.table
-}
-
 const COLUMNS: &str = "name, uid, body, generation, create_time, update_time";
 
 fn decode<S: DeserializeOwned>(kind: &'static Kind, row: &sqlx::any::AnyRow) -> Result<Object<S>> {
@@ -70,7 +65,7 @@ pub async fn object_insert<S: Serialize>(
     }
     let sql = format!(
         "INSERT INTO {} ({columns}) VALUES ({placeholders})",
-        table(kind)
+        kind.table
     );
     let mut query = sqlx::query(&sql)
         .bind(object.name.to_string())
@@ -134,10 +129,7 @@ pub async fn object_find_locked<S: DeserializeOwned>(
     lock: &str,
 ) -> Result<Option<Object<S>>> {
     let kind = name.kind();
-    let sql = format!(
-        "SELECT {COLUMNS} FROM {} WHERE name = $1{lock}",
-        table(kind)
-    );
+    let sql = format!("SELECT {COLUMNS} FROM {} WHERE name = $1{lock}", kind.table);
     let row = sqlx::query(&sql)
         .bind(name.to_string())
         .fetch_optional(conn)
@@ -177,7 +169,7 @@ pub async fn object_require(
 ) -> Result<()> {
     let sql = format!(
         "SELECT 1 AS one FROM {} WHERE name = $1{lock}",
-        table(name.kind())
+        name.kind().table
     );
     let found = sqlx::query(&sql)
         .bind(name.to_string())
@@ -204,7 +196,7 @@ pub async fn object_list<S: DeserializeOwned>(
 ) -> Result<Vec<Object<S>>> {
     let sql = format!(
         "SELECT {COLUMNS} FROM {} WHERE parent = $1 AND name > $2 ORDER BY name LIMIT $3",
-        table(kind)
+        kind.table
     );
     let rows = sqlx::query(&sql)
         .bind(parent)
@@ -226,7 +218,7 @@ pub async fn object_list_under<S: DeserializeOwned>(
     // names under prefix; a range scan uses the primary key index.
     let sql = format!(
         "SELECT {COLUMNS} FROM {} WHERE name > $1 AND name < $2 ORDER BY name",
-        table(kind)
+        kind.table
     );
     let rows = sqlx::query(&sql)
         .bind(format!("{prefix}/"))
@@ -248,7 +240,7 @@ pub async fn object_update<S: Serialize>(
     let sql = format!(
         "UPDATE {} SET body = $1, generation = generation + 1, update_time = $2 \
          WHERE name = $3 AND generation = $4",
-        table(name.kind())
+        name.kind().table
     );
     let result = sqlx::query(&sql)
         .bind(encode(spec)?)
@@ -267,7 +259,7 @@ pub async fn object_update<S: Serialize>(
 pub async fn object_touch(conn: &mut AnyConnection, name: &ResourceName) -> Result<()> {
     let sql = format!(
         "UPDATE {} SET generation = generation + 1, update_time = $1 WHERE name = $2",
-        table(name.kind())
+        name.kind().table
     );
     sqlx::query(&sql)
         .bind(now_micros())
@@ -285,7 +277,7 @@ pub async fn object_delete(
 ) -> Result<()> {
     let sql = format!(
         "DELETE FROM {} WHERE name = $1 AND generation = $2",
-        table(name.kind())
+        name.kind().table
     );
     let result = sqlx::query(&sql)
         .bind(name.to_string())
@@ -321,7 +313,7 @@ pub async fn object_first_child(
 ) -> Result<Option<String>> {
     let sql = format!(
         "SELECT name FROM {} WHERE parent = $1 ORDER BY name LIMIT 1",
-        table(kind)
+        kind.table
     );
     let row = sqlx::query(&sql)
         .bind(parent.to_string())

@@ -5,19 +5,28 @@ use sqlx::AnyConnection;
 use crate::domain::readiness::Connectivity;
 use crate::error::Result;
 
-/// Records the connectivity of a cluster; returns whether it changed.
+/// Records the connectivity of a cluster; returns the one it replaced when it changed
+/// (None when it was already `connectivity` or the cluster does not exist). The
+/// caller holds the cluster's lock, so the read and the write see the same row.
 pub async fn cluster_set_connectivity(
     conn: &mut AnyConnection,
     cluster: &str,
     connectivity: Connectivity,
-) -> Result<bool> {
-    let result =
-        sqlx::query("UPDATE clusters SET connectivity = $1 WHERE name = $2 AND connectivity <> $1")
-            .bind(connectivity)
+) -> Result<Option<Connectivity>> {
+    let before: Option<Connectivity> =
+        sqlx::query_scalar("SELECT connectivity FROM clusters WHERE name = $1")
             .bind(cluster)
-            .execute(conn)
+            .fetch_optional(&mut *conn)
             .await?;
-    Ok(result.rows_affected() == 1)
+    let Some(before) = before.filter(|before| *before != connectivity) else {
+        return Ok(None);
+    };
+    sqlx::query("UPDATE clusters SET connectivity = $1 WHERE name = $2")
+        .bind(connectivity)
+        .bind(cluster)
+        .execute(conn)
+        .await?;
+    Ok(Some(before))
 }
 
 /// Every cluster name with its connection mode stored in the body, for start-up.

@@ -11,6 +11,8 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::collections::HashMap;
+
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
@@ -93,8 +95,13 @@ pub enum Payload {
         instance: String,
         previous: String,
     },
-    /// The connectivity of the event's cluster changed.
-    Connectivity { connectivity: Connectivity },
+    /// The connectivity of the event's cluster changed, from `previous` (absent in
+    /// events stored before it was recorded).
+    Connectivity {
+        connectivity: Connectivity,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        previous: Option<Connectivity>,
+    },
     /// An action was added, modified or deleted (WatchActions targets only); `record`
     /// is the action as stored after the change (before it, for a deletion).
     Action { change: ActionChange, record: Body },
@@ -179,15 +186,23 @@ impl NewEvent {
         }
     }
 
-    /// `cluster`'s connectivity, for the watchers of `target`.
-    pub fn connectivity(target: &str, cluster: &str, connectivity: Connectivity) -> NewEvent {
+    /// `cluster`'s connectivity, changed from `previous`, for the watchers of `target`.
+    pub fn connectivity(
+        target: &str,
+        cluster: &str,
+        previous: Option<Connectivity>,
+        connectivity: Connectivity,
+    ) -> NewEvent {
         NewEvent {
             target: target.to_string(),
             instance: String::new(),
             app: String::new(),
             cluster: cluster.to_string(),
             name: String::new(),
-            payload: Payload::Connectivity { connectivity },
+            payload: Payload::Connectivity {
+                connectivity,
+                previous,
+            },
         }
     }
 }
@@ -500,6 +515,35 @@ pub async fn events_after(
     Ok(events)
 }
 
+/// The connectivity each cluster had at `target`'s revision `at`, for the clusters
+/// whose connectivity changed after it: the `previous` of each one's first change
+/// event after `at`. A cluster absent from the answer has not changed since (or its
+/// first change predates recording `previous`): what is stored now holds for it, when
+/// read before this walk.
+pub async fn connectivity_at(
+    conn: &mut AnyConnection,
+    target: &str,
+    at: i64,
+) -> Result<HashMap<String, Connectivity>> {
+    const CHUNK: i64 = 1000;
+    let mut first_change: HashMap<String, Option<Connectivity>> = HashMap::new();
+    let mut after = at;
+    loop {
+        let events = events_after(&mut *conn, target, after, i64::MAX, CHUNK).await?;
+        let Some(last) = events.last() else { break };
+        after = last.revision;
+        for event in events {
+            if let Payload::Connectivity { previous, .. } = event.payload {
+                first_change.entry(event.cluster).or_insert(previous);
+            }
+        }
+    }
+    Ok(first_change
+        .into_iter()
+        .filter_map(|(cluster, previous)| Some((cluster, previous?)))
+        .collect())
+}
+
 /// The events of one row of the log.
 fn decode_row(row: &sqlx::any::AnyRow) -> Result<Vec<Event>> {
     let first: i64 = row.try_get("first")?;
@@ -672,6 +716,7 @@ mod tests {
         NewEvent::connectivity(
             target,
             &format!("clusterProviders/p/clusters/c{n}"),
+            None,
             Connectivity::Available,
         )
     }
@@ -778,6 +823,59 @@ mod tests {
         drop(conn);
         store.close().await;
     }
+
+    /// A cluster's connectivity at a revision is the `previous` of its first change
+    /// after it; clusters whose first change predates `previous` are left out.
+    async fn connectivity_at_a_revision(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        let (a, b, c) = ("cp/clusters/a", "cp/clusters/b", "cp/clusters/c");
+        use Connectivity::*;
+        for (cluster, previous, now) in [
+            (a, Some(Unknown), Available),  // 1
+            (b, None, Available),           // 2
+            (a, Some(Available), Retrying), // 3
+            (c, Some(Unknown), Available),  // 4
+            (a, Some(Retrying), Available), // 5
+        ] {
+            let mut tx = store.begin().await.unwrap();
+            tx.emit(NewEvent::connectivity("t", cluster, previous, now));
+            tx.emit(NewEvent::connectivity(
+                "other",
+                cluster,
+                Some(Retrying),
+                now,
+            ));
+            tx.commit().await.unwrap();
+        }
+        let mut conn = store.read().await.unwrap();
+        for (at, expected) in [
+            (0, vec![(a, Unknown), (c, Unknown)]),
+            (1, vec![(a, Available), (c, Unknown)]),
+            (3, vec![(a, Retrying), (c, Unknown)]),
+            (4, vec![(a, Retrying)]),
+            (5, vec![]),
+        ] {
+            let mut got: Vec<(String, Connectivity)> = connectivity_at(&mut conn, "t", at)
+                .await
+                .unwrap()
+                .into_iter()
+                .collect();
+            got.sort_by(|x, y| x.0.cmp(&y.0));
+            let expected: Vec<(String, Connectivity)> = expected
+                .into_iter()
+                .map(|(c, s)| (c.to_string(), s))
+                .collect();
+            assert_eq!(got, expected, "at {at}");
+        }
+        drop(conn);
+        store.close().await;
+    }
+
+    on_both_backends!(
+        connectivity_at_a_revision_sqlite,
+        connectivity_at_a_revision_postgres,
+        connectivity_at_a_revision
+    );
 
     on_both_backends!(
         reads_stop_at_a_compaction_hole_sqlite,

@@ -77,6 +77,7 @@ fn only_runs_of_one_instances_resources_can_be_taken_whole() {
     mixed.push(Arc::new(FeedEvent::new(Event {
         payload: Payload::Connectivity {
             connectivity: Connectivity::Available,
+            previous: None,
         },
         ..resource(14, 14, "a")
     })));
@@ -102,6 +103,7 @@ fn passes_over_unwanted_transactions_only() {
     let connectivity = |revision: i64, cluster: &str| Event {
         payload: Payload::Connectivity {
             connectivity: Connectivity::Available,
+            previous: None,
         },
         ..resource(revision, revision, cluster)
     };
@@ -189,6 +191,7 @@ async fn concurrent_starts_keep_the_hand_over(url: &str) {
     tx.emit(crate::store::watch::NewEvent::connectivity(
         target,
         "clusterProviders/p/clusters/c",
+        None,
         Connectivity::Available,
     ));
     tx.commit().await.unwrap();
@@ -245,6 +248,7 @@ fn wakes_only_the_subscribers_a_transaction_may_concern() {
     let connectivity = Event {
         payload: Payload::Connectivity {
             connectivity: Connectivity::Available,
+            previous: None,
         },
         ..resource(3, 3, "cp/clusters/a")
     };

@@ -6,9 +6,14 @@ use super::*;
 
 /// Resuming with the token of the LIFECYCLE_CHANGED that announces a new instance
 /// replays the connectivity of its clusters, its resources and counts, as the
-/// uninterrupted stream had them.
+/// uninterrupted stream had them: even when a cluster's connectivity changed between
+/// the first stream's read and the resume (the change follows as its own event).
 pub(super) async fn resume_at_an_instance_switch_sends_its_resources(server: &TestServer) {
     let mut client = server.client().await;
+    let cluster2 = names::cluster("edge", "cluster2");
+    for cluster in [names::cluster("edge", "cluster1"), cluster2.clone()] {
+        wait_connectivity(&client, &cluster, Connectivity::Available).await;
+    }
     let mut stream = watch(&mut client, watch_request(StatusOutput::All, "")).await;
     read_snapshot(&mut stream).await;
     approve_and_instantiate(&mut client).await;
@@ -28,6 +33,15 @@ pub(super) async fn resume_at_an_instance_switch_sends_its_resources(server: &Te
         }
     }
     assert!(expansion.len() > 1, "{expansion:?}");
+    // cluster2 goes down after the switch: stored now, it was Available then.
+    client
+        .simulator
+        .disconnect_cluster(DisconnectClusterRequest {
+            cluster: cluster2.clone(),
+        })
+        .await
+        .unwrap();
+    wait_connectivity(&client, &cluster2, Connectivity::Retrying).await;
     let mut resumed = watch(
         &mut client,
         watch_request(StatusOutput::All, &switch.resume_token),
@@ -38,6 +52,24 @@ pub(super) async fn resume_at_an_instance_switch_sends_its_resources(server: &Te
         again.push(next_event(&mut resumed).await);
     }
     assert_eq!(again, expansion);
+    let down = loop {
+        let event = next_event(&mut resumed).await;
+        if event.r#type == WatchEventType::ConnectivityChanged as i32 {
+            break event;
+        }
+    };
+    assert_eq!(
+        (down.cluster.as_str(), down.connectivity()),
+        (cluster2.as_str(), Connectivity::Retrying)
+    );
+    client
+        .simulator
+        .reconnect_cluster(ReconnectClusterRequest {
+            cluster: cluster2.clone(),
+        })
+        .await
+        .unwrap();
+    wait_connectivity(&client, &cluster2, Connectivity::Available).await;
     // The stream opened before any instance: the switch first announces where the
     // instance is placed, and a resume between those events goes on after them.
     let connectivity = WatchEventType::ConnectivityChanged as i32;

@@ -23,12 +23,12 @@ impl StatusApp {
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
         lock_owners(&mut tx, owners.iter().cloned(), [cluster]).await?;
-        if cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
+        if let Some(previous) = cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
             refresh_conditions(&mut tx, cluster).await?;
             for owner in &owners {
                 refresh_conditions(&mut tx, owner).await?;
             }
-            emit_connectivity(&mut tx, cluster, connectivity).await?;
+            emit_connectivity(&mut tx, cluster, previous, connectivity).await?;
         }
         tx.commit().await
     }
@@ -403,12 +403,14 @@ impl StatusApp {
             RsyncStatus::Retrying,
         )
         .await?;
-        let changed =
-            moved > 0 && cluster_set_connectivity(&mut tx, cluster, Connectivity::Retrying).await?;
-        if changed {
-            emit_connectivity(&mut tx, cluster, Connectivity::Retrying).await?;
+        let previous = match moved {
+            0 => None,
+            _ => cluster_set_connectivity(&mut tx, cluster, Connectivity::Retrying).await?,
+        };
+        if let Some(previous) = previous {
+            emit_connectivity(&mut tx, cluster, previous, Connectivity::Retrying).await?;
         }
-        if moved > 0 || changed {
+        if moved > 0 || previous.is_some() {
             refresh_conditions(&mut tx, cluster).await?;
             for owner in owners_placed_on(&mut tx, cluster).await? {
                 refresh_conditions(&mut tx, &owner).await?;
@@ -445,12 +447,22 @@ fn cluster_row(
 }
 
 /// Tells the watchers of `cluster` and of every owner placed on it that its
-/// connectivity changed.
-async fn emit_connectivity(tx: &mut Tx, cluster: &str, connectivity: Connectivity) -> Result<()> {
+/// connectivity changed from `previous`.
+async fn emit_connectivity(
+    tx: &mut Tx,
+    cluster: &str,
+    previous: Connectivity,
+    connectivity: Connectivity,
+) -> Result<()> {
     let mut targets = owners_placed_on(tx, cluster).await?;
     targets.push(cluster.to_string());
     for target in targets {
-        tx.emit(NewEvent::connectivity(&target, cluster, connectivity));
+        tx.emit(NewEvent::connectivity(
+            &target,
+            cluster,
+            Some(previous),
+            connectivity,
+        ));
     }
     Ok(())
 }

@@ -198,7 +198,7 @@ mod tests {
         let events: Vec<NewEvent> = of
             .iter()
             .map(|(n, _)| {
-                NewEvent::connectivity("actions", &format!("e{n}"), Connectivity::Available)
+                NewEvent::connectivity("actions", &format!("e{n}"), None, Connectivity::Available)
             })
             .collect();
         (

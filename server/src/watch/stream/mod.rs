@@ -41,7 +41,9 @@ use crate::store::status::{
     counts_before_takeover, counts_for_names, counts_sum, placed_connectivity,
     rendered_reports_page,
 };
-use crate::store::watch::{Event, Payload, Statuses, batch_events, events_after, target_revision};
+use crate::store::watch::{
+    Event, Payload, Statuses, batch_events, connectivity_at, events_after, target_revision,
+};
 use crate::wire::convert::timestamp;
 use crate::wire::convert::{connectivity_to_proto, counts_to_proto, entry_to_proto};
 use crate::wire::{EVENTS_FIELD, Encoded};
@@ -480,7 +482,7 @@ impl Subscriber {
             }
             // Action and container cluster events live under their own targets.
             Payload::Action { .. } | Payload::ContainerCluster { .. } => {}
-            Payload::Connectivity { connectivity } => {
+            Payload::Connectivity { connectivity, .. } => {
                 if self.cluster_matches(&event.cluster) {
                     let message = connectivity_event(&event.cluster, *connectivity, event.time);
                     self.send_at(message, position).await?;

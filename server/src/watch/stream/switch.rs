@@ -31,9 +31,10 @@ impl Subscriber {
         let carried = instance_carried(&mut conn, id).await? > 0;
         // The clusters the new instance places that the previous one did not: the
         // stream has not announced their connectivity (a stream opened before the
-        // first instance has announced none). Decided from the two instances, so a
-        // resumed stream numbers these events as the first one did; the state is the
-        // one stored now (a change after the event's revision follows as its own event).
+        // first instance has announced none). Decided from the two instances, and
+        // each with the state it had at the event's revision (what is stored now,
+        // less the changes logged since, which follow as their own events), so a
+        // resumed stream sends these events as the first one did.
         let before: std::collections::HashSet<String> = match previous.parse::<InstanceId>() {
             Ok(previous) => instance_clusters(&mut conn, previous)
                 .await?
@@ -41,10 +42,15 @@ impl Subscriber {
                 .collect(),
             Err(_) => Default::default(),
         };
-        let arriving: Vec<(String, Connectivity)> = placed_connectivity(&mut conn, id)
-            .await?
+        let placed = placed_connectivity(&mut conn, id).await?;
+        let mut changed = connectivity_at(&mut conn, &self.target, event.revision).await?;
+        let arriving: Vec<(String, Connectivity)> = placed
             .into_iter()
             .filter(|(cluster, _)| !before.contains(cluster) && self.cluster_matches(cluster))
+            .map(|(cluster, now)| {
+                let then = changed.remove(&cluster).unwrap_or(now);
+                (cluster, then)
+            })
             .collect();
         let start = if carried {
             start_counts(&mut conn, id, &filter).await?

@@ -7,6 +7,7 @@
 //! Backends: [`crate::sim::SimCluster`] (in memory) and [`crate::k8s::KubeCluster`]
 //! (a Kubernetes API server through kube-rs).
 
+use crate::domain::access::PodRef;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -48,6 +49,16 @@ impl ActionFailure {
             message: message.into(),
         }
     }
+}
+
+/// What a snapshot action asks of a cluster: the VM pod to snapshot, where to write
+/// it, and the action's uid `id`, which names the snapshot (a retried action finds
+/// the same one).
+#[derive(Debug, Clone, Copy)]
+pub struct SnapshotRequest<'a> {
+    pub pod: &'a PodRef,
+    pub location: &'a str,
+    pub id: &'a str,
 }
 
 /// A written snapshot.
@@ -114,8 +125,7 @@ pub trait ClusterBackend: Send + Sync + 'static {
     /// Reboots a pod: Ok once it runs (Ready) again.
     fn reboot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
+        pod: &PodRef,
         delay: Duration,
         cancel: &CancellationToken,
     ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
@@ -128,13 +138,10 @@ pub trait ClusterBackend: Send + Sync + 'static {
         cancel: &CancellationToken,
     ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
 
-    /// Snapshots a VM pod to `location` (`id`: the action's uid).
+    /// Snapshots a VM pod as `request` says.
     fn snapshot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
-        location: &str,
-        id: &str,
+        request: SnapshotRequest<'_>,
         cancel: &CancellationToken,
     ) -> impl Future<Output = Result<Snapshot, ActionFailure>> + Send;
 }

@@ -15,7 +15,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info};
 
-use super::backend::{ActionFailure, ClusterBackend};
+use super::backend::{ActionFailure, ClusterBackend, SnapshotRequest};
+use crate::domain::access::PodRef;
 use crate::store::now_micros;
 use crate::wire::convert::timestamp;
 
@@ -204,19 +205,20 @@ impl<B: ClusterBackend> ActionExecutor<B> {
         let spec = action.spec.clone().unwrap_or_default();
         let node = spec.node_name.clone();
         let outcome = match spec.target {
-            Some(Target::PodAction(pod)) => match pod.action {
+            Some(Target::PodAction(pod)) => match &pod.action {
                 Some(pb::pod_action::Action::RebootAction(reboot)) => self
                     .backend
-                    .reboot_pod(&pod.namespace, &pod.pod_name, delay(&reboot), cancel)
+                    .reboot_pod(&pod_ref(&pod), delay(reboot), cancel)
                     .await
                     .map(|()| reboot_done()),
                 Some(pb::pod_action::Action::SnapshotAction(snapshot)) => self
                     .backend
                     .snapshot_pod(
-                        &pod.namespace,
-                        &pod.pod_name,
-                        &snapshot.snapshot_location,
-                        &action.uid,
+                        SnapshotRequest {
+                            pod: &pod_ref(&pod),
+                            location: &snapshot.snapshot_location,
+                            id: &action.uid,
+                        },
                         cancel,
                     )
                     .await
@@ -273,4 +275,12 @@ fn unsupported() -> ActionFailure {
         "Unsupported",
         "the agent's backend does not run this action",
     )
+}
+
+/// The pod a pod action names.
+fn pod_ref(pod: &pb::PodAction) -> PodRef {
+    PodRef {
+        namespace: pod.namespace.clone(),
+        name: pod.pod_name.clone(),
+    }
 }

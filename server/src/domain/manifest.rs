@@ -402,21 +402,39 @@ pub fn check_api_version(api_version: &str) -> Result<(), String> {
     }
 }
 
+/// The string at `pointer` in `document` ("" when absent or not a string).
+fn text_at(document: &Value, pointer: &str) -> String {
+    document
+        .pointer(pointer)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// The identity of a valid document: GVK, namespace (canonical: "" for the default
 /// namespace, however the document spells it) and name.
 pub fn identity(document: &Value) -> (Gvk, String, String) {
-    let text = |pointer: &str| {
-        document
-            .pointer(pointer)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
+    let text = |pointer: &str| text_at(document, pointer);
     (
         Gvk::from_api_version(&text("/apiVersion"), &text("/kind")),
         canonical_namespace(text("/metadata/namespace")),
         text("/metadata/name"),
     )
+}
+
+/// The identity of a document a cluster is asked to apply: GVK, namespace as written
+/// and name; an error when apiVersion, kind or metadata.name is missing.
+pub fn applied_identity(document: &Value) -> Result<(Gvk, String, String), String> {
+    let text = |pointer: &str| text_at(document, pointer);
+    let (api_version, kind, name) = (text("/apiVersion"), text("/kind"), text("/metadata/name"));
+    if api_version.is_empty() || kind.is_empty() || name.is_empty() {
+        return Err("apiVersion, kind and metadata.name are required".into());
+    }
+    Ok((
+        Gvk::from_api_version(&api_version, &kind),
+        text("/metadata/namespace"),
+        name,
+    ))
 }
 
 /// The one spelling of a namespace inside Flotilla: the default namespace is "" (what a
@@ -441,6 +459,19 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn applied_identity_needs_kind_and_name() {
+        use serde_json::json;
+        assert!(applied_identity(&json!({"kind": "ConfigMap"})).is_err());
+        let (gvk, namespace, name) = applied_identity(&json!({
+            "apiVersion": "apps/v1", "kind": "Deployment",
+            "metadata": {"name": "web", "namespace": "shop"}
+        }))
+        .unwrap();
+        assert_eq!((gvk.group.as_str(), gvk.version.as_str()), ("apps", "v1"));
+        assert_eq!((namespace.as_str(), name.as_str()), ("shop", "web"));
+    }
 
     const TWO_DOCS: &str = "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 1\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: web\n  namespace: prod\n";
 

@@ -23,7 +23,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{FIELD_MANAGER, KubeCluster, describe, is_not_found};
-use crate::agent::backend::{ActionFailure, Snapshot};
+use crate::agent::backend::{ActionFailure, Snapshot, SnapshotRequest};
+use crate::domain::access::PodRef;
 use crate::domain::manifest::Gvk;
 
 /// How long a reboot or snapshot may take.
@@ -53,12 +54,13 @@ fn api_failure(error: &kube::Error) -> ActionFailure {
 
 impl KubeCluster {
     /// The VirtualMachine a VM pod runs: (namespace, VM name).
-    async fn vm_of(&self, namespace: &str, pod: &str) -> Result<(String, String), ActionFailure> {
-        let namespace = if namespace.is_empty() {
+    async fn vm_of(&self, pod: &PodRef) -> Result<(String, String), ActionFailure> {
+        let namespace = if pod.namespace.is_empty() {
             "default"
         } else {
-            namespace
+            &pod.namespace
         };
+        let pod = pod.name.as_str();
         let pods: Api<Pod> = Api::namespaced(self.client().clone(), namespace);
         let found = pods
             .get_opt(pod)
@@ -120,12 +122,11 @@ impl KubeCluster {
 
     pub(super) async fn kubevirt_reboot(
         &self,
-        namespace: &str,
-        pod: &str,
+        pod: &PodRef,
         delay: Duration,
         cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {
-        let (namespace, vm) = self.vm_of(namespace, pod).await?;
+        let (namespace, vm) = self.vm_of(pod).await?;
         wait(delay, cancel).await?;
         let url = format!(
             "/apis/subresources.kubevirt.io/v1/namespaces/{namespace}/virtualmachines/{vm}/restart"
@@ -141,7 +142,7 @@ impl KubeCluster {
         let deadline = tokio::time::Instant::now() + ACTION_TIMEOUT;
         loop {
             wait(POLL, cancel).await?;
-            if self.vm_pod_ready(&namespace, &vm, pod).await? {
+            if self.vm_pod_ready(&namespace, &vm, &pod.name).await? {
                 return Ok(());
             }
             if tokio::time::Instant::now() > deadline {
@@ -158,13 +159,11 @@ impl KubeCluster {
 
     pub(super) async fn kubevirt_snapshot(
         &self,
-        namespace: &str,
-        pod: &str,
-        location: &str,
-        id: &str,
+        request: SnapshotRequest<'_>,
         cancel: &CancellationToken,
     ) -> Result<Snapshot, ActionFailure> {
-        let (namespace, vm) = self.vm_of(namespace, pod).await?;
+        let (location, id) = (request.location, request.id);
+        let (namespace, vm) = self.vm_of(request.pod).await?;
         let snapshot_gvk = gvk("snapshot.kubevirt.io", "v1beta1", "VirtualMachineSnapshot");
         let (snapshots, _) = self.api(&snapshot_gvk, &namespace).await.map_err(|error| {
             if is_not_found(&error) {

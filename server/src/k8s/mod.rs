@@ -39,8 +39,9 @@ use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot};
-use crate::domain::manifest::Gvk;
+use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot, SnapshotRequest};
+use crate::domain::access::PodRef;
+use crate::domain::manifest::{Gvk, applied_identity};
 
 /// Flotilla's field manager for server-side apply.
 pub const FIELD_MANAGER: &str = "flotilla";
@@ -362,7 +363,7 @@ impl KubeCluster {
 
     /// Applies `manifest` (server-side apply); see the module doc.
     async fn apply_manifest(&self, manifest: Value, generation: i64) -> Result<(), String> {
-        let (gvk, namespace, name) = identity(&manifest)?;
+        let (gvk, namespace, name) = applied_identity(&manifest)?;
         let key: ObjectKey = (
             gvk.kind.clone(),
             gvk.group.clone(),
@@ -567,12 +568,11 @@ impl ClusterBackend for KubeCluster {
 
     async fn reboot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
+        pod: &PodRef,
         delay: Duration,
         cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {
-        self.kubevirt_reboot(namespace, pod, delay, cancel).await
+        self.kubevirt_reboot(pod, delay, cancel).await
     }
 
     async fn reboot_node(
@@ -592,50 +592,9 @@ impl ClusterBackend for KubeCluster {
 
     async fn snapshot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
-        location: &str,
-        id: &str,
+        request: SnapshotRequest<'_>,
         cancel: &CancellationToken,
     ) -> Result<Snapshot, ActionFailure> {
-        self.kubevirt_snapshot(namespace, pod, location, id, cancel)
-            .await
-    }
-}
-
-/// kind/group/version, namespace and name of a manifest.
-fn identity(manifest: &Value) -> Result<(Gvk, String, String), String> {
-    let text = |p: &str| {
-        manifest
-            .pointer(p)
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_string()
-    };
-    let (api_version, kind, name) = (text("/apiVersion"), text("/kind"), text("/metadata/name"));
-    if api_version.is_empty() || kind.is_empty() || name.is_empty() {
-        return Err("apiVersion, kind and metadata.name are required".into());
-    }
-    Ok((
-        Gvk::from_api_version(&api_version, &kind),
-        text("/metadata/namespace"),
-        name,
-    ))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identity_needs_kind_and_name() {
-        assert!(identity(&json!({"kind": "ConfigMap"})).is_err());
-        let (gvk, namespace, name) = identity(&json!({
-            "apiVersion": "apps/v1", "kind": "Deployment",
-            "metadata": {"name": "web", "namespace": "shop"}
-        }))
-        .unwrap();
-        assert_eq!((gvk.group.as_str(), gvk.version.as_str()), ("apps", "v1"));
-        assert_eq!((namespace.as_str(), name.as_str()), ("shop", "web"));
+        self.kubevirt_snapshot(request, cancel).await
     }
 }

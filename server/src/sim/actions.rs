@@ -26,7 +26,8 @@ pub const SNAPSHOT_BYTES_PER_SECOND: u64 = 8 << 30;
 /// How long a reboot waits, at most, for its pods to be Ready again.
 const READY_TIMEOUT: Duration = Duration::from_secs(60);
 
-pub use crate::agent::backend::{ActionFailure, Snapshot};
+pub use crate::agent::backend::{ActionFailure, Snapshot, SnapshotRequest};
+use crate::domain::access::PodRef;
 
 fn pod_key(namespace: &str, pod: &str) -> Key {
     (
@@ -85,11 +86,11 @@ impl SimCluster {
     /// Reboots a pod (see the module doc); Ok once it is Ready again.
     pub async fn reboot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
+        pod: &PodRef,
         delay: Duration,
         cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {
+        let (namespace, pod) = (pod.namespace.as_str(), pod.name.as_str());
         if self.is_vm_pod(namespace, pod).is_none() {
             return Err(ActionFailure::new(
                 "PodNotFound",
@@ -233,12 +234,11 @@ impl SimCluster {
     /// Snapshots a VM pod to `location`; the file is named after the pod and `id`.
     pub async fn snapshot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
-        location: &str,
-        id: &str,
+        request: SnapshotRequest<'_>,
         cancel: &CancellationToken,
     ) -> Result<Snapshot, ActionFailure> {
+        let (namespace, pod) = (request.pod.namespace.as_str(), request.pod.name.as_str());
+        let (location, id) = (request.location, request.id);
         match self.is_vm_pod(namespace, pod) {
             None => {
                 return Err(ActionFailure::new(
@@ -294,6 +294,17 @@ mod tests {
     use super::*;
     use crate::domain::render::DEPLOYMENT_ID_LABEL;
 
+    fn pod_ref(name: &str) -> PodRef {
+        PodRef {
+            namespace: String::new(),
+            name: name.into(),
+        }
+    }
+
+    fn snapshot_of<'a>(pod: &'a PodRef, location: &'a str, id: &'a str) -> SnapshotRequest<'a> {
+        SnapshotRequest { pod, location, id }
+    }
+
     fn vm(name: &str, replicas: i64) -> Value {
         json!({
             "apiVersion": "apps/v1", "kind": "Deployment",
@@ -328,7 +339,8 @@ mod tests {
         assert_eq!(nodes, ["c1-node-0", "c1-node-1", "c1-node-2", "c1-node-0"]);
         tokio::time::sleep(Duration::from_millis(60)).await;
         let cancel = CancellationToken::new();
-        let reboot = sim.reboot_pod("", "db-0", Duration::ZERO, &cancel);
+        let db = pod_ref("db-0");
+        let reboot = sim.reboot_pod(&db, Duration::ZERO, &cancel);
         tokio::pin!(reboot);
         // While rebooting: NotReady, restart count 1.
         tokio::select! {
@@ -366,9 +378,10 @@ mod tests {
         let (sim, _changes) = SimCluster::new(Duration::from_millis(1));
         sim.apply(&vm("db", 1), 1).unwrap();
         let cancel = CancellationToken::new();
+        let db = pod_ref("db-0");
         let started = std::time::Instant::now();
         let snapshot = sim
-            .snapshot_pod("", "db-0", "/var/tmp/", "0190-abcd", &cancel)
+            .snapshot_pod(snapshot_of(&db, "/var/tmp/", "0190-abcd"), &cancel)
             .await
             .unwrap();
         let expected = Duration::from_secs_f64(
@@ -379,16 +392,16 @@ mod tests {
         assert_eq!(snapshot.path, "/var/tmp/default-db-0-0190abcd.qcow2");
         sim.fail_actions("db-*", "Snapshot");
         let failed = sim
-            .snapshot_pod("", "db-0", "/var/tmp", "x", &cancel)
+            .snapshot_pod(snapshot_of(&db, "/var/tmp", "x"), &cancel)
             .await
             .unwrap_err();
         assert_eq!(failed.reason, "OutOfSpace");
-        sim.reboot_pod("", "db-0", Duration::ZERO, &cancel)
+        sim.reboot_pod(&pod_ref("db-0"), Duration::ZERO, &cancel)
             .await
             .unwrap();
         sim.fail_actions("*", "");
         assert_eq!(
-            sim.reboot_pod("", "db-0", Duration::ZERO, &cancel)
+            sim.reboot_pod(&pod_ref("db-0"), Duration::ZERO, &cancel)
                 .await
                 .unwrap_err()
                 .reason,
@@ -398,12 +411,12 @@ mod tests {
         // Cancelled during the delay.
         cancel.cancel();
         let cancelled = sim
-            .reboot_pod("", "db-0", Duration::from_secs(60), &cancel)
+            .reboot_pod(&pod_ref("db-0"), Duration::from_secs(60), &cancel)
             .await
             .unwrap_err();
         assert_eq!(cancelled.reason, "Cancelled");
         assert_eq!(
-            sim.reboot_pod("", "nope", Duration::ZERO, &CancellationToken::new())
+            sim.reboot_pod(&pod_ref("nope"), Duration::ZERO, &CancellationToken::new())
                 .await
                 .unwrap_err()
                 .reason,

@@ -9,7 +9,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::warn;
 
 use super::SimCluster;
-use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot};
+use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot, SnapshotRequest};
+use crate::domain::access::PodRef;
 use crate::domain::manifest::Gvk;
 
 impl ClusterBackend for SimCluster {
@@ -60,12 +61,11 @@ impl ClusterBackend for SimCluster {
 
     async fn reboot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
+        pod: &PodRef,
         delay: Duration,
         cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {
-        SimCluster::reboot_pod(self, namespace, pod, delay, cancel).await
+        SimCluster::reboot_pod(self, pod, delay, cancel).await
     }
 
     async fn reboot_node(
@@ -79,12 +79,9 @@ impl ClusterBackend for SimCluster {
 
     async fn snapshot_pod(
         &self,
-        namespace: &str,
-        pod: &str,
-        location: &str,
-        id: &str,
+        request: SnapshotRequest<'_>,
         cancel: &CancellationToken,
     ) -> Result<Snapshot, ActionFailure> {
-        SimCluster::snapshot_pod(self, namespace, pod, location, id, cancel).await
+        SimCluster::snapshot_pod(self, request, cancel).await
     }
 }

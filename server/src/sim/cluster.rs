@@ -11,7 +11,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use super::glob_match;
-use crate::domain::manifest::{Gvk, canonical_namespace};
+use crate::domain::manifest::{Gvk, applied_identity, canonical_namespace};
 use crate::domain::readiness::is_monitored;
 use crate::domain::render::DEPLOYMENT_ID_LABEL;
 
@@ -303,20 +303,8 @@ impl SimCluster {
     /// older than what the object holds is acknowledged and ignored. Fails if a fault
     /// rule matches.
     pub fn apply(&self, manifest: &Value, generation: i64) -> Result<(), String> {
-        let text = |p: &str| {
-            manifest
-                .pointer(p)
-                .and_then(Value::as_str)
-                .unwrap_or_default()
-                .to_string()
-        };
-        let (api_version, kind, name) =
-            (text("/apiVersion"), text("/kind"), text("/metadata/name"));
-        if api_version.is_empty() || kind.is_empty() || name.is_empty() {
-            return Err("apiVersion, kind and metadata.name are required".into());
-        }
-        let namespace = text("/metadata/namespace");
-        let gvk = Gvk::from_api_version(&api_version, &kind);
+        let (gvk, namespace, name) = applied_identity(manifest)?;
+        let (api_version, kind) = (gvk.api_version(), gvk.kind.clone());
         let metadata = manifest
             .get("metadata")
             .cloned()

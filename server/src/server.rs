@@ -27,7 +27,7 @@ use crate::api::MAX_MESSAGE_BYTES;
 use crate::api::access::AccessApi;
 use crate::api::actions::ActionApi;
 use crate::api::agent::AgentApi;
-use crate::api::auth::AuthLayer;
+use crate::api::auth::Auth;
 use crate::api::container_clusters::ContainerClusterApi;
 use crate::api::declared::LifecycleRoutes;
 use crate::api::simulator::SimulatorApi;
@@ -42,6 +42,7 @@ use crate::config::Config;
 use crate::ids::TokenId;
 use crate::infra::sim::SimIaas;
 use crate::net;
+use crate::net::middleware::Layer;
 use crate::net::tls::{self, TlsState};
 use crate::rsync::{RsyncEngine, RsyncOptions};
 use crate::sim::embedded::EmbeddedAgents;
@@ -361,7 +362,7 @@ pub async fn serve(
     let reflection_v1 = reflection().build_v1()?;
     let reflection_v1alpha = reflection().build_v1alpha()?;
 
-    let auth = AuthLayer::new(
+    let auth = Auth::new(
         access.clone(),
         Arc::new(StoreFacts {
             store: store.clone(),
@@ -373,10 +374,10 @@ pub async fn serve(
         .http2_max_header_list_size(crate::api::refusals::HTTP2_MAX_HEADER_LIST_BYTES)
         .layer(request_log())
         // Outside auth: every RPC is counted, refusals included.
-        .layer(crate::metrics::grpc::MetricsLayer)
+        .layer(Layer(crate::metrics::grpc::Metrics))
         // Inside the metrics: refusals are counted under the codes callers see.
-        .layer(crate::api::refusals::RefusalLayer)
-        .layer(auth)
+        .layer(Layer(crate::api::refusals::Refusals))
+        .layer(Layer(auth))
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)

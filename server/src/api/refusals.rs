@@ -10,15 +10,14 @@
 //! every non-OK status an ErrorInfo. A status that already has details is left as it
 //! is.
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::future::Future;
 
-use http_body::{Body as HttpBody, Frame};
 use tonic::body::Body;
 use tonic::{Code, Status};
 use tonic_types::StatusExt;
 
 use crate::domain::nesting::MAX_NESTING;
+use crate::net::middleware;
 use crate::wire::status::refusal;
 
 /// The largest header list a request may carry (bytes, counted as HTTP/2 counts them:
@@ -37,48 +36,25 @@ fn header_list_size(headers: &http::HeaderMap) -> usize {
         .sum()
 }
 
-/// The layer.
+/// The middleware: a request's headers are sized before it reaches a service, a
+/// refusal's status is explained where it travels.
 #[derive(Clone, Copy, Default)]
-pub struct RefusalLayer;
+pub struct Refusals;
 
-impl<S> tower::Layer<S> for RefusalLayer {
-    type Service = RefusalService<S>;
-
-    fn layer(&self, inner: S) -> RefusalService<S> {
-        RefusalService { inner }
-    }
-}
-
-#[derive(Clone)]
-pub struct RefusalService<S> {
-    inner: S,
-}
-
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
-
-impl<S> tower::Service<http::Request<Body>> for RefusalService<S>
-where
-    S: tower::Service<http::Request<Body>, Response = http::Response<Body>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send,
-    S::Error: Send,
-{
-    type Response = http::Response<Body>;
-    type Error = S::Error;
-    type Future = BoxFuture<std::result::Result<http::Response<Body>, S::Error>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), S::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        let clone = self.inner.clone();
-        let mut inner = std::mem::replace(&mut self.inner, clone);
+impl middleware::Middleware for Refusals {
+    fn call<S>(
+        &self,
+        mut inner: S,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = Result<http::Response<Body>, S::Error>> + Send + 'static
+    where
+        S: tower::Service<http::Request<Body>, Response = http::Response<Body>> + Send + 'static,
+        S::Future: Send,
+        S::Error: Send,
+    {
         let path = request.uri().path().to_string();
         let header_bytes = header_list_size(request.headers());
-        Box::pin(async move {
+        async move {
             if header_bytes > MAX_HEADER_BYTES {
                 return Ok(refusal(
                     Code::ResourceExhausted,
@@ -96,8 +72,8 @@ where
                 explain(response.headers_mut(), &path);
                 return Ok(response);
             }
-            Ok(response.map(|body| Body::new(Explained { body, path })))
-        })
+            Ok(response.map(|body| middleware::Watched::body(body, Explained { path })))
+        }
     }
 }
 
@@ -221,38 +197,14 @@ fn reason_of(code: Code) -> &'static str {
     }
 }
 
-/// A response body whose trailers are explained as they pass.
+/// Explains the trailers of a call of `path` as they pass.
 struct Explained {
-    body: Body,
     path: String,
 }
 
-impl HttpBody for Explained {
-    type Data = bytes::Bytes;
-    type Error = tonic::Status;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<std::result::Result<Frame<Self::Data>, Self::Error>>> {
-        match Pin::new(&mut self.body).poll_frame(cx) {
-            Poll::Ready(Some(Ok(frame))) => Poll::Ready(Some(Ok(match frame.into_trailers() {
-                Ok(mut trailers) => {
-                    explain(&mut trailers, &self.path);
-                    Frame::trailers(trailers)
-                }
-                Err(frame) => frame,
-            }))),
-            other => other,
-        }
-    }
-
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
-    }
-
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.body.size_hint()
+impl middleware::BodyWatch for Explained {
+    fn trailers(&mut self, trailers: &mut http::HeaderMap) {
+        explain(trailers, &self.path);
     }
 }
 

@@ -6,14 +6,13 @@
 //! the RPC is recorded when it ends — or, for a stream the client dropped, when the body
 //! is dropped (`CANCELLED`, as the client saw it).
 
-use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::future::Future;
 use std::time::Instant;
 
-use http_body::{Body as HttpBody, Frame};
 use tonic::body::Body;
 
 use super::METRICS;
+use crate::net::middleware;
 
 /// Server-streaming methods, whose open streams are counted.
 const STREAMS: &[&str] = &[
@@ -23,48 +22,23 @@ const STREAMS: &[&str] = &[
     "Connect",
 ];
 
-/// The layer.
+/// The middleware: each call counted and timed when it ends.
 #[derive(Clone, Copy, Default)]
-pub struct MetricsLayer;
+pub struct Metrics;
 
-impl<S> tower::Layer<S> for MetricsLayer {
-    type Service = MetricsService<S>;
-
-    fn layer(&self, inner: S) -> MetricsService<S> {
-        MetricsService { inner }
-    }
-}
-
-/// The service the layer wraps around the router.
-#[derive(Clone)]
-pub struct MetricsService<S> {
-    inner: S,
-}
-
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
-
-impl<S> tower::Service<http::Request<Body>> for MetricsService<S>
-where
-    S: tower::Service<http::Request<Body>, Response = http::Response<Body>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send,
-    S::Error: Send,
-{
-    type Response = http::Response<Body>;
-    type Error = S::Error;
-    type Future = BoxFuture<std::result::Result<http::Response<Body>, S::Error>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), S::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        let clone = self.inner.clone();
-        let mut inner = std::mem::replace(&mut self.inner, clone);
+impl middleware::Middleware for Metrics {
+    fn call<S>(
+        &self,
+        mut inner: S,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = Result<http::Response<Body>, S::Error>> + Send + 'static
+    where
+        S: tower::Service<http::Request<Body>, Response = http::Response<Body>> + Send + 'static,
+        S::Future: Send,
+        S::Error: Send,
+    {
         let (service, method) = split_path(request.uri().path());
-        Box::pin(async move {
+        async move {
             let started = Instant::now();
             let response = inner.call(request).await?;
             let mut call = Call {
@@ -86,8 +60,8 @@ where
                     .with_label_values(&[call.method.as_str()])
                     .inc();
             }
-            Ok(response.map(|body| Body::new(Measured { body, call })))
-        })
+            Ok(response.map(|body| middleware::Watched::body(body, call)))
+        }
     }
 }
 
@@ -177,40 +151,20 @@ fn code_name(code: tonic::Code) -> &'static str {
     }
 }
 
-/// A response body that records its RPC when its trailers pass (or when it is dropped).
-struct Measured {
-    body: Body,
-    call: Call,
-}
-
-impl HttpBody for Measured {
-    type Data = bytes::Bytes;
-    type Error = tonic::Status;
-
-    fn poll_frame(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<std::result::Result<Frame<Self::Data>, Self::Error>>> {
-        let polled = Pin::new(&mut self.body).poll_frame(cx);
-        match &polled {
-            Poll::Ready(Some(Ok(frame))) => {
-                if let Some(code) = frame.trailers_ref().and_then(header_code) {
-                    self.call.finish(code);
-                }
-            }
-            Poll::Ready(Some(Err(status))) => self.call.finish(status.code() as i32),
-            // A body that ends without trailers ended without a status.
-            Poll::Ready(None) => self.call.finish(tonic::Code::Unknown as i32),
-            Poll::Pending => {}
+/// Records its RPC when the response's trailers pass (or when the body is dropped).
+impl middleware::BodyWatch for Call {
+    fn trailers(&mut self, trailers: &mut http::HeaderMap) {
+        if let Some(code) = header_code(trailers) {
+            self.finish(code);
         }
-        polled
     }
 
-    fn is_end_stream(&self) -> bool {
-        self.body.is_end_stream()
+    fn failed(&mut self, status: &tonic::Status) {
+        self.finish(status.code() as i32);
     }
 
-    fn size_hint(&self) -> http_body::SizeHint {
-        self.body.size_hint()
+    /// A body that ends without trailers ended without a status.
+    fn ended(&mut self) {
+        self.finish(tonic::Code::Unknown as i32);
     }
 }

@@ -37,11 +37,12 @@ use super::MAX_MESSAGE_BYTES;
 use crate::app::access::{Access, FactSource, Rejection, Secret};
 use crate::domain::access::{Decision, Denial, Fact, Facts, PodRef, Principal, decide};
 use crate::net::Peer;
+use crate::net::middleware;
 use crate::wire::status::ERROR_DOMAIN;
 
-/// The auth layer.
+/// The auth middleware (made a layer by `net::middleware::Layer`).
 #[derive(Clone)]
-pub struct AuthLayer {
+pub struct Auth {
     shared: Arc<Shared>,
 }
 
@@ -52,12 +53,12 @@ struct Shared {
     rules: HashMap<String, Rule>,
 }
 
-impl AuthLayer {
+impl Auth {
     /// Builds the layer; fails if the permission table does not cover the API exactly.
-    pub fn new(access: Arc<Access>, facts: Arc<dyn FactSource>) -> anyhow::Result<AuthLayer> {
+    pub fn new(access: Arc<Access>, facts: Arc<dyn FactSource>) -> anyhow::Result<Auth> {
         let rules = wire::resolve(flotilla_api::FILE_DESCRIPTOR_SET)
             .map_err(|problems| anyhow::anyhow!("the permission table is wrong: {problems}"))?;
-        Ok(AuthLayer {
+        Ok(Auth {
             shared: Arc::new(Shared {
                 access,
                 facts,
@@ -67,49 +68,19 @@ impl AuthLayer {
     }
 }
 
-impl<S> tower::Layer<S> for AuthLayer {
-    type Service = AuthService<S>;
-
-    fn layer(&self, inner: S) -> AuthService<S> {
-        AuthService {
-            inner,
-            shared: self.shared.clone(),
-        }
-    }
-}
-
-/// The service the layer wraps around the router.
-#[derive(Clone)]
-pub struct AuthService<S> {
-    inner: S,
-    shared: Arc<Shared>,
-}
-
-type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
-
-impl<S> tower::Service<http::Request<Body>> for AuthService<S>
-where
-    S: tower::Service<http::Request<Body>, Response = http::Response<Body>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send,
-    S::Error: Send,
-{
-    type Response = http::Response<Body>;
-    type Error = S::Error;
-    type Future = BoxFuture<std::result::Result<http::Response<Body>, S::Error>>;
-
-    fn poll_ready(&mut self, cx: &mut Context<'_>) -> Poll<std::result::Result<(), S::Error>> {
-        self.inner.poll_ready(cx)
-    }
-
-    fn call(&mut self, request: http::Request<Body>) -> Self::Future {
-        // The clone that was polled ready serves this call.
-        let clone = self.inner.clone();
-        let inner = std::mem::replace(&mut self.inner, clone);
+impl middleware::Middleware for Auth {
+    fn call<S>(
+        &self,
+        inner: S,
+        request: http::Request<Body>,
+    ) -> impl Future<Output = std::result::Result<http::Response<Body>, S::Error>> + Send + 'static
+    where
+        S: tower::Service<http::Request<Body>, Response = http::Response<Body>> + Send + 'static,
+        S::Future: Send,
+        S::Error: Send,
+    {
         let shared = self.shared.clone();
-        Box::pin(async move {
+        async move {
             match shared.admit(request).await {
                 Ok(Admitted {
                     request,
@@ -136,7 +107,7 @@ where
                 }
                 Err(Refusal::Answer(status)) => Ok(status.into_http()),
             }
-        })
+        }
     }
 }
 

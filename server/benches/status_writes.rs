@@ -13,7 +13,7 @@
 
 use std::time::Instant;
 
-use flotilla_server::app::lifecycle::Lifecycle;
+use flotilla_server::app::lifecycle::{Lifecycle, Verb};
 use flotilla_server::app::status::{Bundle, Outcome, Reported, StatusApp};
 use flotilla_server::domain::manifest::Gvk;
 use flotilla_server::domain::names::*;
@@ -109,12 +109,12 @@ async fn main() {
     seed(&lifecycle, apps, clusters, docs).await;
     let dig = name(&DEPLOYMENT_INTENT_GROUP, DIG);
     lifecycle
-        .approve_dig(&dig, None, None)
+        .run_dig_verb(&dig, Verb::Approve, None, None)
         .await
         .expect("approve");
     let (started, before) = (Instant::now(), written());
     let view = lifecycle
-        .instantiate_dig(&dig, None, None)
+        .run_dig_verb(&dig, Verb::Instantiate, None, None)
         .await
         .expect("instantiate");
     let instantiate = (started.elapsed().as_secs_f64(), written() - before);

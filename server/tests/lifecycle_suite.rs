@@ -4,8 +4,8 @@
 
 mod common;
 
-use flotilla_server::app::lifecycle::Lifecycle;
-use flotilla_server::domain::lifecycle::{DigState, NetworkState, PendingKind};
+use flotilla_server::app::lifecycle::{Lifecycle, Verb};
+use flotilla_server::domain::lifecycle::{DigState, NetworkOp, NetworkState, PendingKind};
 use flotilla_server::domain::names::*;
 use flotilla_server::domain::render::DEPLOYMENT_ID_LABEL;
 use flotilla_server::domain::resources::*;
@@ -328,7 +328,10 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
     let created = app.get_dig(&dig()).await.unwrap();
     assert_eq!(created.status.state, DigState::Created);
 
-    let refused = app.instantiate_dig(&dig(), None, None).await.unwrap_err();
+    let refused = app
+        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
+        .await
+        .unwrap_err();
     match &refused {
         Error::FailedPrecondition {
             reason,
@@ -343,14 +346,23 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
         other => panic!("unexpected {other}"),
     }
 
-    let approved = app.approve_dig(&dig(), None, None).await.unwrap();
+    let approved = app
+        .run_dig_verb(&dig(), Verb::Approve, None, None)
+        .await
+        .unwrap();
     assert_eq!(approved.status.state, DigState::Approved);
     assert!(!approved.status.approved_hash.is_empty());
     // Approving again is a no-op: no new history entry.
-    let again = app.approve_dig(&dig(), None, None).await.unwrap();
+    let again = app
+        .run_dig_verb(&dig(), Verb::Approve, None, None)
+        .await
+        .unwrap();
     assert_eq!(again.history.len(), approved.history.len());
 
-    let instantiated = app.instantiate_dig(&dig(), None, None).await.unwrap();
+    let instantiated = app
+        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
+        .await
+        .unwrap();
     assert_eq!(instantiated.status.state, DigState::Instantiated);
     let instance = instantiated.status.current_instance.unwrap();
     let states: Vec<_> = instantiated
@@ -422,7 +434,10 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
             ..
         }
     ));
-    let terminated = app.terminate_dig(&dig(), None, None).await.unwrap();
+    let terminated = app
+        .run_dig_verb(&dig(), Verb::Terminate, None, None)
+        .await
+        .unwrap();
     assert_eq!(terminated.status.state, DigState::Terminated);
     let after = app
         .list_rendered(
@@ -440,11 +455,17 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
             .iter()
             .all(|r| r.status == RsyncStatus::Terminated)
     );
-    let err = app.terminate_dig(&dig(), None, None).await.unwrap_err();
+    let err = app
+        .run_dig_verb(&dig(), Verb::Terminate, None, None)
+        .await
+        .unwrap_err();
     assert!(err.to_string().contains("not instantiated"), "{err}");
 
     // Re-instantiate from TERMINATED makes a new instance; the old one stays queryable.
-    let second = app.instantiate_dig(&dig(), None, None).await.unwrap();
+    let second = app
+        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
+        .await
+        .unwrap();
     let second_instance = second.status.current_instance.unwrap();
     assert_ne!(second_instance, instance);
     let old = app
@@ -458,7 +479,9 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
         .await
         .unwrap();
     assert_eq!(old.resources.len(), 4);
-    app.terminate_dig(&dig(), None, None).await.unwrap();
+    app.run_dig_verb(&dig(), Verb::Terminate, None, None)
+        .await
+        .unwrap();
 
     for p in ["p1", "p2"] {
         app.delete(
@@ -479,7 +502,9 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
 async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store) {
     let app = Lifecycle::new(store);
     seed(&app).await;
-    app.approve_dig(&dig(), None, None).await.unwrap();
+    app.run_dig_verb(&dig(), Verb::Approve, None, None)
+        .await
+        .unwrap();
     // Changing an app the group uses moves it back to CREATED, with a history entry.
     let a1 = n(&APP, &format!("{VERSION}/apps/a1"));
     app.update(&a1, None, 0, |c: &Object<AppSpec>| {
@@ -498,7 +523,9 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
 
     // Same for an app profile and a placement intent.
     for change in 0..2 {
-        app.approve_dig(&dig(), None, None).await.unwrap();
+        app.run_dig_verb(&dig(), Verb::Approve, None, None)
+            .await
+            .unwrap();
         if change == 0 {
             let ap = n(
                 &APP_PROFILE,
@@ -526,8 +553,13 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
         );
     }
 
-    app.approve_dig(&dig(), None, None).await.unwrap();
-    let running = app.instantiate_dig(&dig(), None, None).await.unwrap();
+    app.run_dig_verb(&dig(), Verb::Approve, None, None)
+        .await
+        .unwrap();
+    let running = app
+        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
+        .await
+        .unwrap();
     assert!(running.pending.is_empty());
     // While INSTANTIATED, changes are a pending revision: accepted, the running
     // instance untouched, Get lists what changed.
@@ -581,8 +613,13 @@ async fn refused_instantiate_writes_nothing(store: Store) {
     })
     .await
     .unwrap();
-    app.approve_dig(&dig(), None, None).await.unwrap();
-    let err = app.instantiate_dig(&dig(), None, None).await.unwrap_err();
+    app.run_dig_verb(&dig(), Verb::Approve, None, None)
+        .await
+        .unwrap();
+    let err = app
+        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
+        .await
+        .unwrap_err();
     assert!(
         matches!(
             err,
@@ -628,8 +665,13 @@ async fn refused_instantiate_writes_nothing(store: Store) {
     })
     .await
     .unwrap();
-    app.approve_dig(&dig(), None, None).await.unwrap();
-    let err = app.instantiate_dig(&dig(), None, None).await.unwrap_err();
+    app.run_dig_verb(&dig(), Verb::Approve, None, None)
+        .await
+        .unwrap();
+    let err = app
+        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
+        .await
+        .unwrap_err();
     assert!(
         matches!(
             err,
@@ -656,7 +698,7 @@ async fn network_intents_lifecycle(store: Store) {
     seed(&app).await;
     let cluster = n(&CLUSTER, "clusterProviders/cp/clusters/c1");
     let err = app
-        .apply_network_intents_verb(&cluster, None, None)
+        .network_intents_verb(&cluster, NetworkOp::Apply, None, None)
         .await
         .unwrap_err();
     assert!(matches!(
@@ -667,7 +709,7 @@ async fn network_intents_lifecycle(store: Store) {
         }
     ));
     let err = app
-        .terminate_network_intents_verb(&cluster, None, None)
+        .network_intents_verb(&cluster, NetworkOp::Terminate, None, None)
         .await
         .unwrap_err();
     assert!(matches!(
@@ -698,12 +740,12 @@ async fn network_intents_lifecycle(store: Store) {
         .await
         .unwrap();
     let applied = app
-        .apply_network_intents_verb(&cluster, None, None)
+        .network_intents_verb(&cluster, NetworkOp::Apply, None, None)
         .await
         .unwrap();
     assert_eq!(applied.network.state, NetworkState::Applied);
     let again = app
-        .apply_network_intents_verb(&cluster, None, None)
+        .network_intents_verb(&cluster, NetworkOp::Apply, None, None)
         .await
         .unwrap();
     assert_eq!(
@@ -753,7 +795,7 @@ async fn network_intents_lifecycle(store: Store) {
     );
 
     let terminated = app
-        .terminate_network_intents_verb(&cluster, None, None)
+        .network_intents_verb(&cluster, NetworkOp::Terminate, None, None)
         .await
         .unwrap();
     assert_eq!(terminated.network.state, NetworkState::Terminated);
@@ -764,7 +806,7 @@ async fn network_intents_lifecycle(store: Store) {
         .collect();
     assert_eq!(states, ["CREATED", "APPLIED", "TERMINATED"]);
     // Terminate again is a no-op.
-    app.terminate_network_intents_verb(&cluster, None, None)
+    app.network_intents_verb(&cluster, NetworkOp::Terminate, None, None)
         .await
         .unwrap();
 
@@ -782,8 +824,12 @@ async fn network_intents_lifecycle(store: Store) {
     app.delete(&intent, None).await.unwrap();
 
     // A cluster an instantiated intent group is placed on cannot be deleted.
-    app.approve_dig(&dig(), None, None).await.unwrap();
-    app.instantiate_dig(&dig(), None, None).await.unwrap();
+    app.run_dig_verb(&dig(), Verb::Approve, None, None)
+        .await
+        .unwrap();
+    app.run_dig_verb(&dig(), Verb::Instantiate, None, None)
+        .await
+        .unwrap();
     let err = app.delete_cluster(&cluster, None).await.unwrap_err();
     assert!(
         matches!(
@@ -795,6 +841,8 @@ async fn network_intents_lifecycle(store: Store) {
         ),
         "{err}"
     );
-    app.terminate_dig(&dig(), None, None).await.unwrap();
+    app.run_dig_verb(&dig(), Verb::Terminate, None, None)
+        .await
+        .unwrap();
     app.delete_cluster(&cluster, None).await.unwrap();
 }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use flotilla_server::app::lifecycle::Lifecycle;
+use flotilla_server::app::lifecycle::{Lifecycle, Verb};
 use flotilla_server::app::status::{Outcome, StatusApp};
 use flotilla_server::domain::names::*;
 use flotilla_server::error::Error;
@@ -26,8 +26,12 @@ const CLUSTER_NAME: &str = "clusterProviders/edge/clusters/c0";
 async fn instantiated(app: &Lifecycle) {
     fleet::seed(app, 1, 1, 3).await;
     let dig = name(&DEPLOYMENT_INTENT_GROUP, DIG);
-    app.approve_dig(&dig, None, None).await.unwrap();
-    app.instantiate_dig(&dig, None, None).await.unwrap();
+    app.run_dig_verb(&dig, Verb::Approve, None, None)
+        .await
+        .unwrap();
+    app.run_dig_verb(&dig, Verb::Instantiate, None, None)
+        .await
+        .unwrap();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -208,8 +212,12 @@ async fn applies_racing_a_rollout(store: Store) {
     )
     .await
     .unwrap();
-    app.approve_dig(&dig, None, None).await.unwrap();
-    app.rollout_dig(&dig, None, None).await.unwrap();
+    app.run_dig_verb(&dig, Verb::Approve, None, None)
+        .await
+        .unwrap();
+    app.run_dig_verb(&dig, Verb::Rollout, None, None)
+        .await
+        .unwrap();
     let second = app
         .get_dig(&dig)
         .await

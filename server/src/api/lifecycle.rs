@@ -10,7 +10,8 @@ use serde::de::DeserializeOwned;
 use super::page::Paging;
 use super::{request_key, rpc};
 use crate::app::cpu::off_executor;
-use crate::app::lifecycle::Lifecycle;
+use crate::app::lifecycle::{Lifecycle, Verb};
+use crate::domain::lifecycle::NetworkOp;
 use crate::domain::names::{
     APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
     DEPLOYMENT_INTENT_GROUP, Kind, NETWORK_INTENT, PLACEMENT_INTENT, PROJECT, ResourceName,
@@ -260,12 +261,12 @@ macro_rules! delete_rpc {
 /// A verb on a named resource guarded by its etag, idempotent by `request_id`
 /// (approve, instantiate, terminate, apply).
 macro_rules! verb_rpc {
-    ($method:ident($req:ident) -> $out:ident, $kind:expr, $verb:ident, $to:path) => {
+    ($method:ident($req:ident) -> $out:ident, $kind:expr, $run:ident($verb:expr), $to:path) => {
         rpc!(self, $method($req) -> pb::$out, |req| {
             let name = name(&$kind, "name", &req.name)?;
             let key = request_key(rpc_name!($req), &req.name, &req.request_id, &req)?;
             let etag = parse_etag(&req.etag);
-            Ok($to(&self.app.$verb(&name, etag, key.as_ref()).await?))
+            Ok($to(&self.app.$run(&name, $verb, etag, key.as_ref()).await?))
         });
     };
 }
@@ -439,13 +440,13 @@ impl LifecycleService for LifecycleApi {
         delete_dig
     );
 
-    verb_rpc!(approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, approve_dig, dig_to_proto);
+    verb_rpc!(approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, run_dig_verb(Verb::Approve), dig_to_proto);
 
-    verb_rpc!(instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, instantiate_dig, dig_to_proto);
+    verb_rpc!(instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, run_dig_verb(Verb::Instantiate), dig_to_proto);
 
-    verb_rpc!(terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, terminate_dig, dig_to_proto);
+    verb_rpc!(terminate_deployment_intent_group(TerminateDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, run_dig_verb(Verb::Terminate), dig_to_proto);
 
-    verb_rpc!(rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, rollout_dig, dig_to_proto);
+    verb_rpc!(rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest) -> DeploymentIntentGroup, DEPLOYMENT_INTENT_GROUP, run_dig_verb(Verb::Rollout), dig_to_proto);
 
     rpc!(self, rollback_deployment_intent_group(RollbackDeploymentIntentGroupRequest) -> pb::DeploymentIntentGroup, |req| {
         let name = name(&DEPLOYMENT_INTENT_GROUP, "name", &req.name)?;
@@ -457,7 +458,7 @@ impl LifecycleService for LifecycleApi {
         }
         let key = request_key(rpc_name!(RollbackDeploymentIntentGroupRequest), &req.name, &req.request_id, &req)?;
         let etag = parse_etag(&req.etag);
-        Ok(dig_to_proto(&self.app.rollback_dig(&name, req.revision, etag, key.as_ref()).await?))
+        Ok(dig_to_proto(&self.app.run_dig_verb(&name, Verb::Rollback(req.revision), etag, key.as_ref()).await?))
     });
 
     rpc!(self, migrate_deployment_intent_group(MigrateDeploymentIntentGroupRequest) -> pb::DeploymentIntentGroup, |req| {
@@ -564,9 +565,9 @@ impl LifecycleService for LifecycleApi {
         delete: delete_network_intent(DeleteNetworkIntentRequest),
     });
 
-    verb_rpc!(apply_cluster_network_intents(ApplyClusterNetworkIntentsRequest) -> Cluster, CLUSTER, apply_network_intents_verb, cluster_to_proto);
+    verb_rpc!(apply_cluster_network_intents(ApplyClusterNetworkIntentsRequest) -> Cluster, CLUSTER, network_intents_verb(NetworkOp::Apply), cluster_to_proto);
 
-    verb_rpc!(terminate_cluster_network_intents(TerminateClusterNetworkIntentsRequest) -> Cluster, CLUSTER, terminate_network_intents_verb, cluster_to_proto);
+    verb_rpc!(terminate_cluster_network_intents(TerminateClusterNetworkIntentsRequest) -> Cluster, CLUSTER, network_intents_verb(NetworkOp::Terminate), cluster_to_proto);
 
     // --- rendered resources --------------------------------------------------
     rpc!(self, list_rendered_resources(ListRenderedResourcesRequest) -> pb::ListRenderedResourcesResponse, |req| {

@@ -255,14 +255,16 @@ impl Lifecycle {
         Ok(())
     }
 
-    pub(super) async fn network_verb(
+    /// Applies or terminates the network intents of cluster `name`; applying wakes
+    /// rsync for the new instance.
+    pub async fn network_intents_verb(
         &self,
         name: &ResourceName,
         op: NetworkOp,
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<ClusterView> {
-        idempotent(&self.store, key, async |tx: &mut Tx| {
+        let view = idempotent(&self.store, key, async |tx: &mut Tx| {
             let lock = tx.for_update();
             let network = cluster_network_status(tx, name, lock)
                 .await?
@@ -297,7 +299,12 @@ impl Lifecycle {
                     terminate_instance(tx, instance).await?;
                     (instance, None)
                 }
-                NetworkOp::EditIntent | NetworkOp::DeleteCluster => unreachable!("not verbs"),
+                NetworkOp::EditIntent | NetworkOp::DeleteCluster => {
+                    return Err(Error::internal(format!(
+                        "{} is not a verb of network intents",
+                        op.verb()
+                    )));
+                }
             };
             let revision =
                 cluster_update_network_state(tx, name, network.state, next, false, new_current)
@@ -313,7 +320,11 @@ impl Lifecycle {
             .await?;
             self.cluster_view(tx, name).await
         })
-        .await
+        .await?;
+        if op == NetworkOp::Apply {
+            self.work_changed(&[view.network.current_instance]).await;
+        }
+        Ok(view)
     }
 
     pub(super) async fn apply_network_intents(
@@ -354,27 +365,6 @@ impl Lifecycle {
         instance_claim(tx, &row, std::slice::from_ref(&row.owner), None).await?;
         instance_expire(tx, &row.owner, self.instance_retention).await?;
         Ok(instance)
-    }
-
-    pub async fn apply_network_intents_verb(
-        &self,
-        name: &ResourceName,
-        etag: Option<i64>,
-        key: Option<&RequestKey>,
-    ) -> Result<ClusterView> {
-        let view = self.network_verb(name, NetworkOp::Apply, etag, key).await?;
-        self.work_changed(&[view.network.current_instance]).await;
-        Ok(view)
-    }
-
-    pub async fn terminate_network_intents_verb(
-        &self,
-        name: &ResourceName,
-        etag: Option<i64>,
-        key: Option<&RequestKey>,
-    ) -> Result<ClusterView> {
-        self.network_verb(name, NetworkOp::Terminate, etag, key)
-            .await
     }
 
     /// Lists rendered resources of `instance` (or the owner's current instance).

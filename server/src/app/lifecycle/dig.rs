@@ -5,12 +5,14 @@ use super::revision::{Persisted, Replacing};
 use super::*;
 
 /// A verb on one deployment intent group.
-#[derive(Debug, Clone, Copy)]
-pub(super) enum Verb {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verb {
     Approve,
     Instantiate,
     Terminate,
+    /// Renders the approved pending revision and hands rsync the difference.
     Rollout,
+    /// Goes back to the rendered content of a revision by the same difference.
     Rollback(i64),
 }
 
@@ -308,15 +310,20 @@ impl Lifecycle {
         }
     }
 
-    /// Runs a verb, then wakes rsync for the clusters of the resulting instance and
-    /// of the one it replaced (which may have to delete what the new one dropped).
-    pub(super) async fn dig_verb_and_wake(
+    /// Runs `verb` on the group `name` (compare-and-swap on `etag`, idempotent under
+    /// `key`). A verb that moves instances then wakes rsync for the clusters of the
+    /// resulting instance and of the one it replaced (which may have to delete what
+    /// the new one dropped).
+    pub async fn run_dig_verb(
         &self,
         name: &ResourceName,
         verb: Verb,
         etag: Option<i64>,
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
+        if verb == Verb::Approve {
+            return self.dig_verb(name, verb, etag, key).await;
+        }
         let started = std::time::Instant::now();
         let before = self.get_dig(name).await.ok();
         let view = self.dig_verb(name, verb, etag, key).await?;
@@ -335,57 +342,6 @@ impl Lifecycle {
             "verb done"
         );
         Ok(view)
-    }
-
-    pub async fn approve_dig(
-        &self,
-        name: &ResourceName,
-        etag: Option<i64>,
-        key: Option<&RequestKey>,
-    ) -> Result<DigView> {
-        self.dig_verb(name, Verb::Approve, etag, key).await
-    }
-
-    pub async fn instantiate_dig(
-        &self,
-        name: &ResourceName,
-        etag: Option<i64>,
-        key: Option<&RequestKey>,
-    ) -> Result<DigView> {
-        self.dig_verb_and_wake(name, Verb::Instantiate, etag, key)
-            .await
-    }
-
-    pub async fn terminate_dig(
-        &self,
-        name: &ResourceName,
-        etag: Option<i64>,
-        key: Option<&RequestKey>,
-    ) -> Result<DigView> {
-        self.dig_verb_and_wake(name, Verb::Terminate, etag, key)
-            .await
-    }
-
-    /// Renders the approved pending revision and hands rsync the difference.
-    pub async fn rollout_dig(
-        &self,
-        name: &ResourceName,
-        etag: Option<i64>,
-        key: Option<&RequestKey>,
-    ) -> Result<DigView> {
-        self.dig_verb_and_wake(name, Verb::Rollout, etag, key).await
-    }
-
-    /// Goes back to the rendered content of `revision` by the same difference.
-    pub async fn rollback_dig(
-        &self,
-        name: &ResourceName,
-        revision: i64,
-        etag: Option<i64>,
-        key: Option<&RequestKey>,
-    ) -> Result<DigView> {
-        self.dig_verb_and_wake(name, Verb::Rollback(revision), etag, key)
-            .await
     }
 
     /// Everything a group's rendering depends on, and its JSON (hashed by approval).

@@ -10,6 +10,8 @@
 
 mod cluster;
 mod dig;
+
+pub use dig::Verb;
 mod revision;
 
 use serde::de::DeserializeOwned;

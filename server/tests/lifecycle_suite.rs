@@ -4,7 +4,7 @@
 
 mod common;
 
-use flotilla_server::app::lifecycle::{Lifecycle, Verb};
+use flotilla_server::app::lifecycle::{DigView, Lifecycle, Verb};
 use flotilla_server::domain::lifecycle::{DigState, NetworkOp, NetworkState, PendingKind};
 use flotilla_server::domain::names::*;
 use flotilla_server::domain::render::DEPLOYMENT_ID_LABEL;
@@ -150,6 +150,11 @@ async fn seed(app: &Lifecycle) {
 
 fn dig() -> ResourceName {
     n(&DEPLOYMENT_INTENT_GROUP, DIG)
+}
+
+/// Runs `verb` on the test's group, without an etag or request id.
+async fn verb(app: &Lifecycle, verb: Verb) -> Result<DigView, Error> {
+    app.run_dig_verb(&dig(), verb, None, None).await
 }
 
 async fn crud_pagination_and_etags(store: Store) {
@@ -328,10 +333,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
     let created = app.get_dig(&dig()).await.unwrap();
     assert_eq!(created.status.state, DigState::Created);
 
-    let refused = app
-        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
-        .await
-        .unwrap_err();
+    let refused = verb(&app, Verb::Instantiate).await.unwrap_err();
     match &refused {
         Error::FailedPrecondition {
             reason,
@@ -346,23 +348,14 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
         other => panic!("unexpected {other}"),
     }
 
-    let approved = app
-        .run_dig_verb(&dig(), Verb::Approve, None, None)
-        .await
-        .unwrap();
+    let approved = verb(&app, Verb::Approve).await.unwrap();
     assert_eq!(approved.status.state, DigState::Approved);
     assert!(!approved.status.approved_hash.is_empty());
     // Approving again is a no-op: no new history entry.
-    let again = app
-        .run_dig_verb(&dig(), Verb::Approve, None, None)
-        .await
-        .unwrap();
+    let again = verb(&app, Verb::Approve).await.unwrap();
     assert_eq!(again.history.len(), approved.history.len());
 
-    let instantiated = app
-        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
-        .await
-        .unwrap();
+    let instantiated = verb(&app, Verb::Instantiate).await.unwrap();
     assert_eq!(instantiated.status.state, DigState::Instantiated);
     let instance = instantiated.status.current_instance.unwrap();
     let states: Vec<_> = instantiated
@@ -434,10 +427,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
             ..
         }
     ));
-    let terminated = app
-        .run_dig_verb(&dig(), Verb::Terminate, None, None)
-        .await
-        .unwrap();
+    let terminated = verb(&app, Verb::Terminate).await.unwrap();
     assert_eq!(terminated.status.state, DigState::Terminated);
     let after = app
         .list_rendered(
@@ -455,17 +445,11 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
             .iter()
             .all(|r| r.status == RsyncStatus::Terminated)
     );
-    let err = app
-        .run_dig_verb(&dig(), Verb::Terminate, None, None)
-        .await
-        .unwrap_err();
+    let err = verb(&app, Verb::Terminate).await.unwrap_err();
     assert!(err.to_string().contains("not instantiated"), "{err}");
 
     // Re-instantiate from TERMINATED makes a new instance; the old one stays queryable.
-    let second = app
-        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
-        .await
-        .unwrap();
+    let second = verb(&app, Verb::Instantiate).await.unwrap();
     let second_instance = second.status.current_instance.unwrap();
     assert_ne!(second_instance, instance);
     let old = app
@@ -479,9 +463,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
         .await
         .unwrap();
     assert_eq!(old.resources.len(), 4);
-    app.run_dig_verb(&dig(), Verb::Terminate, None, None)
-        .await
-        .unwrap();
+    verb(&app, Verb::Terminate).await.unwrap();
 
     for p in ["p1", "p2"] {
         app.delete(
@@ -502,9 +484,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
 async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store) {
     let app = Lifecycle::new(store);
     seed(&app).await;
-    app.run_dig_verb(&dig(), Verb::Approve, None, None)
-        .await
-        .unwrap();
+    verb(&app, Verb::Approve).await.unwrap();
     // Changing an app the group uses moves it back to CREATED, with a history entry.
     let a1 = n(&APP, &format!("{VERSION}/apps/a1"));
     app.update(&a1, None, 0, |c: &Object<AppSpec>| {
@@ -523,9 +503,7 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
 
     // Same for an app profile and a placement intent.
     for change in 0..2 {
-        app.run_dig_verb(&dig(), Verb::Approve, None, None)
-            .await
-            .unwrap();
+        verb(&app, Verb::Approve).await.unwrap();
         if change == 0 {
             let ap = n(
                 &APP_PROFILE,
@@ -553,13 +531,8 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
         );
     }
 
-    app.run_dig_verb(&dig(), Verb::Approve, None, None)
-        .await
-        .unwrap();
-    let running = app
-        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
-        .await
-        .unwrap();
+    verb(&app, Verb::Approve).await.unwrap();
+    let running = verb(&app, Verb::Instantiate).await.unwrap();
     assert!(running.pending.is_empty());
     // While INSTANTIATED, changes are a pending revision: accepted, the running
     // instance untouched, Get lists what changed.
@@ -613,13 +586,8 @@ async fn refused_instantiate_writes_nothing(store: Store) {
     })
     .await
     .unwrap();
-    app.run_dig_verb(&dig(), Verb::Approve, None, None)
-        .await
-        .unwrap();
-    let err = app
-        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
-        .await
-        .unwrap_err();
+    verb(&app, Verb::Approve).await.unwrap();
+    let err = verb(&app, Verb::Instantiate).await.unwrap_err();
     assert!(
         matches!(
             err,
@@ -665,13 +633,8 @@ async fn refused_instantiate_writes_nothing(store: Store) {
     })
     .await
     .unwrap();
-    app.run_dig_verb(&dig(), Verb::Approve, None, None)
-        .await
-        .unwrap();
-    let err = app
-        .run_dig_verb(&dig(), Verb::Instantiate, None, None)
-        .await
-        .unwrap_err();
+    verb(&app, Verb::Approve).await.unwrap();
+    let err = verb(&app, Verb::Instantiate).await.unwrap_err();
     assert!(
         matches!(
             err,
@@ -824,12 +787,8 @@ async fn network_intents_lifecycle(store: Store) {
     app.delete(&intent, None).await.unwrap();
 
     // A cluster an instantiated intent group is placed on cannot be deleted.
-    app.run_dig_verb(&dig(), Verb::Approve, None, None)
-        .await
-        .unwrap();
-    app.run_dig_verb(&dig(), Verb::Instantiate, None, None)
-        .await
-        .unwrap();
+    verb(&app, Verb::Approve).await.unwrap();
+    verb(&app, Verb::Instantiate).await.unwrap();
     let err = app.delete_cluster(&cluster, None).await.unwrap_err();
     assert!(
         matches!(
@@ -841,8 +800,6 @@ async fn network_intents_lifecycle(store: Store) {
         ),
         "{err}"
     );
-    app.run_dig_verb(&dig(), Verb::Terminate, None, None)
-        .await
-        .unwrap();
+    verb(&app, Verb::Terminate).await.unwrap();
     app.delete_cluster(&cluster, None).await.unwrap();
 }

@@ -42,16 +42,11 @@ fn header_list_size(headers: &http::HeaderMap) -> usize {
 pub struct Refusals;
 
 impl middleware::Middleware for Refusals {
-    fn call<S>(
+    fn call<S: middleware::Inner>(
         &self,
         mut inner: S,
         request: http::Request<Body>,
-    ) -> impl Future<Output = Result<http::Response<Body>, S::Error>> + Send + 'static
-    where
-        S: tower::Service<http::Request<Body>, Response = http::Response<Body>> + Send + 'static,
-        S::Future: Send,
-        S::Error: Send,
-    {
+    ) -> impl Future<Output = middleware::Reply<S::Error>> + Send + 'static {
         let path = request.uri().path().to_string();
         let header_bytes = header_list_size(request.headers());
         async move {

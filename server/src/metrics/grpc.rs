@@ -27,16 +27,11 @@ const STREAMS: &[&str] = &[
 pub struct Metrics;
 
 impl middleware::Middleware for Metrics {
-    fn call<S>(
+    fn call<S: middleware::Inner>(
         &self,
         mut inner: S,
         request: http::Request<Body>,
-    ) -> impl Future<Output = Result<http::Response<Body>, S::Error>> + Send + 'static
-    where
-        S: tower::Service<http::Request<Body>, Response = http::Response<Body>> + Send + 'static,
-        S::Future: Send,
-        S::Error: Send,
-    {
+    ) -> impl Future<Output = middleware::Reply<S::Error>> + Send + 'static {
         let (service, method) = split_path(request.uri().path());
         async move {
             let started = Instant::now();

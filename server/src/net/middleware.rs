@@ -8,18 +8,36 @@ use std::task::{Context, Poll};
 
 use tonic::body::Body;
 
+/// The service a middleware wraps: the gRPC router, or the next layer.
+pub trait Inner:
+    tower::Service<http::Request<Body>, Response = http::Response<Body>, Future: Send, Error: Send>
+    + Send
+    + 'static
+{
+}
+
+impl<S> Inner for S where
+    S: tower::Service<
+            http::Request<Body>,
+            Response = http::Response<Body>,
+            Future: Send,
+            Error: Send,
+        > + Send
+        + 'static
+{
+}
+
+/// A call's answer, or the inner service's error.
+pub type Reply<E> = Result<http::Response<Body>, E>;
+
 /// What a layer does around one call: `inner` serves the call once (it was polled
 /// ready). The future owns what it needs, so it outlives `&self`.
 pub trait Middleware: Clone + Send + Sync + 'static {
-    fn call<S>(
+    fn call<S: Inner>(
         &self,
         inner: S,
         request: http::Request<Body>,
-    ) -> impl Future<Output = Result<http::Response<Body>, S::Error>> + Send + 'static
-    where
-        S: tower::Service<http::Request<Body>, Response = http::Response<Body>> + Send + 'static,
-        S::Future: Send,
-        S::Error: Send;
+    ) -> impl Future<Output = Reply<S::Error>> + Send + 'static;
 }
 
 /// A [`Middleware`] as a tower layer.
@@ -46,16 +64,7 @@ pub struct Service<M, S> {
 
 type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send>>;
 
-impl<M, S> tower::Service<http::Request<Body>> for Service<M, S>
-where
-    M: Middleware,
-    S: tower::Service<http::Request<Body>, Response = http::Response<Body>>
-        + Clone
-        + Send
-        + 'static,
-    S::Future: Send,
-    S::Error: Send,
-{
+impl<M: Middleware, S: Inner + Clone> tower::Service<http::Request<Body>> for Service<M, S> {
     type Response = http::Response<Body>;
     type Error = S::Error;
     type Future = BoxFuture<Result<http::Response<Body>, S::Error>>;

@@ -69,16 +69,11 @@ impl Auth {
 }
 
 impl middleware::Middleware for Auth {
-    fn call<S>(
+    fn call<S: middleware::Inner>(
         &self,
         inner: S,
         request: http::Request<Body>,
-    ) -> impl Future<Output = std::result::Result<http::Response<Body>, S::Error>> + Send + 'static
-    where
-        S: tower::Service<http::Request<Body>, Response = http::Response<Body>> + Send + 'static,
-        S::Future: Send,
-        S::Error: Send,
-    {
+    ) -> impl Future<Output = middleware::Reply<S::Error>> + Send + 'static {
         let shared = self.shared.clone();
         async move {
             match shared.admit(request).await {

@@ -80,6 +80,16 @@ const UNREACHABLE_AFTER: Duration = Duration::from_secs(10);
 /// An object's identity: kind, group, namespace, name.
 pub(crate) type ObjectKey = (String, String, String, String);
 
+/// The [`ObjectKey`] of `gvk`'s object `namespace`/`name`.
+pub(crate) fn object_key(gvk: &Gvk, namespace: &str, name: &str) -> ObjectKey {
+    (
+        gvk.kind.clone(),
+        gvk.group.clone(),
+        namespace.to_string(),
+        name.to_string(),
+    )
+}
+
 /// The desired state this agent applied of an object.
 #[derive(Debug, Clone)]
 struct Desired {
@@ -364,12 +374,7 @@ impl KubeCluster {
     /// Applies `manifest` (server-side apply); see the module doc.
     async fn apply_manifest(&self, manifest: Value, generation: i64) -> Result<(), String> {
         let (gvk, namespace, name) = applied_identity(&manifest)?;
-        let key: ObjectKey = (
-            gvk.kind.clone(),
-            gvk.group.clone(),
-            namespace.clone(),
-            name.clone(),
-        );
+        let key = object_key(&gvk, &namespace, &name);
         let lock = self.object_lock(&key);
         let _held = lock.lock().await;
         if self
@@ -421,12 +426,7 @@ impl KubeCluster {
 
     /// Deletes an object (foreground) and waits until it is gone.
     async fn delete_object(&self, gvk: Gvk, namespace: String, name: String) -> Result<(), String> {
-        let key: ObjectKey = (
-            gvk.kind.clone(),
-            gvk.group.clone(),
-            namespace.clone(),
-            name.clone(),
-        );
+        let key = object_key(&gvk, &namespace, &name);
         let lock = self.object_lock(&key);
         let _held = lock.lock().await;
         self.desired.lock().expect("desired lock").remove(&key);

@@ -19,7 +19,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 use tracing::{debug, info, warn};
 
-use super::{KubeCluster, ObjectKey};
+use super::{KubeCluster, ObjectKey, object_key};
 use crate::agent::backend::Observed;
 use crate::domain::manifest::Gvk;
 use crate::domain::render::DEPLOYMENT_ID_LABEL;
@@ -341,12 +341,8 @@ fn answered_watch(error: &watcher::Error) -> bool {
 }
 
 fn key_of(gvk: &Gvk, object: &DynamicObject) -> Option<ObjectKey> {
-    Some((
-        gvk.kind.clone(),
-        gvk.group.clone(),
-        object.metadata.namespace.clone().unwrap_or_default(),
-        object.metadata.name.clone()?,
-    ))
+    let namespace = object.metadata.namespace.as_deref().unwrap_or_default();
+    Some(object_key(gvk, namespace, object.metadata.name.as_deref()?))
 }
 
 /// What is reported of `object`: its key, deployment id and observed form (metadata

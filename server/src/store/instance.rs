@@ -204,16 +204,15 @@ pub async fn instance_instantiated_user_of_cluster(
     conn: &mut AnyConnection,
     cluster: &str,
 ) -> Result<Option<String>> {
-    let row = sqlx::query(
+    sqlx::query_scalar(
         "SELECT d.name AS name FROM instance_clusters c \
          JOIN deployment_intent_groups d ON d.current_instance = c.instance_id \
          WHERE c.cluster = $1 AND d.state = 'INSTANTIATED' ORDER BY d.name LIMIT 1",
     )
     .bind(cluster)
     .fetch_optional(conn)
-    .await?;
-    row.map(|r| r.try_get::<String, _>("name").map_err(Error::from))
-        .transpose()
+    .await
+    .map_err(Error::from)
 }
 
 /// The instantiated deployment intent groups placed on `cluster` (their names).
@@ -221,17 +220,15 @@ pub async fn instance_instantiated_users_of_cluster(
     conn: &mut AnyConnection,
     cluster: &str,
 ) -> Result<Vec<String>> {
-    let rows = sqlx::query(
+    sqlx::query_scalar(
         "SELECT d.name AS name FROM instance_clusters c \
          JOIN deployment_intent_groups d ON d.current_instance = c.instance_id \
          WHERE c.cluster = $1 AND d.state = 'INSTANTIATED' ORDER BY d.name",
     )
     .bind(cluster)
     .fetch_all(conn)
-    .await?;
-    rows.iter()
-        .map(|r| r.try_get::<String, _>("name").map_err(Error::from))
-        .collect()
+    .await
+    .map_err(Error::from)
 }
 
 /// The clusters an instance places resources on, in order. One row (a JSON array): every

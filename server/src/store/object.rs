@@ -315,12 +315,11 @@ pub async fn object_first_child(
         "SELECT name FROM {} WHERE parent = $1 ORDER BY name LIMIT 1",
         kind.table
     );
-    let row = sqlx::query(&sql)
+    sqlx::query_scalar(&sql)
         .bind(parent.to_string())
         .fetch_optional(conn)
-        .await?;
-    row.map(|r| r.try_get::<String, _>("name").map_err(Error::from))
-        .transpose()
+        .await
+        .map_err(Error::from)
 }
 
 mod name_serde {

@@ -255,21 +255,46 @@ pub fn after_sql(after: Option<&ResourceKey>, prefix: &str, binds: &mut Vec<Stri
     )
 }
 
-/// Lists the resources of `instance` after `after` in (app, cluster, kind, group,
-/// namespace, name) order, with the cluster side `shown` ([`Shown::of`]).
-#[allow(clippy::too_many_arguments)]
+/// One page of an instance's resources in key order (app, cluster, kind, group,
+/// namespace, name): those `filter` selects after `after`, at most `limit`.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyPage<'a> {
+    pub instance: InstanceId,
+    pub filter: &'a ResourceFilter,
+    pub after: Option<&'a ResourceKey>,
+    pub limit: i64,
+}
+
+impl KeyPage<'_> {
+    /// The bind values of a page's query so far: the instance, as `$1`.
+    pub(crate) fn binds(&self) -> Vec<String> {
+        vec![self.instance.to_string()]
+    }
+
+    /// What a page's `SELECT … WHERE rows` goes on with: the filter, keyset paging,
+    /// key order and limit (their values pushed onto `binds`).
+    pub(crate) fn sql(&self, binds: &mut Vec<String>) -> String {
+        let mut sql = self.filter.sql("", binds);
+        sql.push_str(&after_sql(self.after, "", binds));
+        sql.push_str(&format!(
+            " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {}",
+            self.limit
+        ));
+        sql
+    }
+}
+
+/// Lists a page of an instance's resources with the cluster side `shown`
+/// ([`Shown::of`]).
 pub async fn rsync_resources_list(
     conn: &mut AnyConnection,
-    instance: InstanceId,
+    page: KeyPage<'_>,
     shown: Shown,
-    filter: &ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
     with_manifest: bool,
 ) -> Result<Vec<RsyncResource>> {
     let now = now(shown);
     let now = [now[0].as_str(), now[1].as_str(), now[2].as_str()];
-    list_at(conn, instance, filter, after, limit, with_manifest, &now).await
+    list_at(conn, page, with_manifest, &now).await
 }
 
 /// Rows per page of [`rsync_resources_each_page`].
@@ -295,16 +320,13 @@ pub async fn rsync_resources_each_page_of(
 ) -> Result<()> {
     let mut after: Option<ResourceKey> = None;
     loop {
-        let page = list_at(
-            conn,
+        let of = KeyPage {
             instance,
             filter,
-            after.as_ref(),
-            EACH_PAGE,
-            true,
-            &STORED,
-        )
-        .await?;
+            after: after.as_ref(),
+            limit: EACH_PAGE,
+        };
+        let page = list_at(conn, of, true, &STORED).await?;
         let full = page.len() as i64 == EACH_PAGE;
         after = page.last().map(RsyncResource::key);
         each(page);
@@ -429,48 +451,29 @@ const AT_START: [&str; 3] = [
 /// a watch stream shows at the lifecycle event that announced the instance.
 pub async fn rsync_resources_at_start(
     conn: &mut AnyConnection,
-    instance: InstanceId,
-    filter: &ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
+    page: KeyPage<'_>,
     with_manifest: bool,
 ) -> Result<Vec<RsyncResource>> {
-    list_at(
-        conn,
-        instance,
-        filter,
-        after,
-        limit,
-        with_manifest,
-        &AT_START,
-    )
-    .await
+    list_at(conn, page, with_manifest, &AT_START).await
 }
 
 async fn list_at(
     conn: &mut AnyConnection,
-    instance: InstanceId,
-    filter: &ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
+    page: KeyPage<'_>,
     with_manifest: bool,
     statuses: &[&str; 3],
 ) -> Result<Vec<RsyncResource>> {
     if !with_manifest {
-        return rsync_status_page(conn, instance, filter, after, limit, statuses).await;
+        return rsync_status_page(conn, page, statuses).await;
     }
-    let mut binds: Vec<String> = vec![instance.to_string()];
+    let mut binds = page.binds();
     let manifest = "manifest";
     let mut sql = format!(
         "SELECT app, cluster, kind, api_group, api_version, namespace, name, {manifest}, \
          {} FROM rsync_resources WHERE instance_id = $1",
         statuses.join(", ")
     );
-    sql.push_str(&filter.sql("", &mut binds));
-    sql.push_str(&after_sql(after, "", &mut binds));
-    sql.push_str(&format!(
-        " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {limit}"
-    ));
+    sql.push_str(&page.sql(&mut binds));
     let mut query = sqlx::query(&sql);
     for value in binds {
         query = query.bind(value);
@@ -578,55 +581,30 @@ where
     .await
 }
 
-/// `SELECT columns FROM table` for one status page of `instance` (bound to `$1`;
-/// `rows_of` selects its rows, e.g. `instance_id = $1`): the filter, keyset paging
-/// after `after`, key order, `limit` rows; with its bind values.
-#[allow(clippy::too_many_arguments)]
+/// `SELECT columns FROM table WHERE rows_of` for `page` (its instance bound to `$1`;
+/// `rows_of` selects its rows, e.g. `instance_id = $1`), with its bind values.
 pub(crate) fn page_select(
     table: &str,
     rows_of: &str,
     columns: &[&str],
-    condition: &str,
-    instance: InstanceId,
-    filter: &ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
+    page: KeyPage<'_>,
 ) -> (String, Vec<String>) {
-    let mut binds: Vec<String> = vec![instance.to_string()];
-    let mut select = format!(
-        "SELECT {} FROM {table} WHERE {rows_of}{condition}",
-        columns.join(", ")
-    );
-    select.push_str(&filter.sql("", &mut binds));
-    select.push_str(&after_sql(after, "", &mut binds));
-    select.push_str(&format!(
-        " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {limit}"
-    ));
+    let mut binds = page.binds();
+    let mut select = format!("SELECT {} FROM {table} WHERE {rows_of}", columns.join(", "));
+    select.push_str(&page.sql(&mut binds));
     (select, binds)
 }
 
 /// A page of rendered resources with their statuses but without manifests.
 async fn rsync_status_page(
     conn: &mut AnyConnection,
-    instance: InstanceId,
-    filter: &ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
+    page: KeyPage<'_>,
     statuses: &[&str; 3],
 ) -> Result<Vec<RsyncResource>> {
     const COLUMNS: [&str; 10] = page_columns(["rsync_status", "cluster_status", "readiness"]);
     let mut selected = COLUMNS;
     selected[7..].copy_from_slice(statuses);
-    let (select, binds) = page_select(
-        "rsync_resources",
-        "instance_id = $1",
-        &selected,
-        "",
-        instance,
-        filter,
-        after,
-        limit,
-    );
+    let (select, binds) = page_select("rsync_resources", "instance_id = $1", &selected, page);
     let rows: Vec<PageRow<RsyncStatus, ClusterStatus>> =
         json_page(conn, &select, &COLUMNS, binds).await?;
     Ok(rows

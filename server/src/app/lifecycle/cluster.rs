@@ -426,16 +426,13 @@ impl Lifecycle {
             }
         }
         let shown = Shown::of(&mut conn, id).await?;
-        let mut resources = rsync_resources_list(
-            &mut conn,
-            id,
-            shown,
-            &filter,
+        let page = KeyPage {
+            instance: id,
+            filter: &filter,
             after,
-            page_size as i64 + 1,
-            true,
-        )
-        .await?;
+            limit: page_size as i64 + 1,
+        };
+        let mut resources = rsync_resources_list(&mut conn, page, shown, true).await?;
         let more = resources.len() > page_size;
         resources.truncate(page_size);
         Ok(RenderedPage {

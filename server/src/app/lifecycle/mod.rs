@@ -58,7 +58,7 @@ use crate::store::object::{
     object_update,
 };
 use crate::store::rsync_resource::{
-    ResourceFilter, ResourceKey, RsyncResource, Shown, rsync_resources_active_on_cluster,
+    KeyPage, ResourceFilter, ResourceKey, RsyncResource, Shown, rsync_resources_active_on_cluster,
     rsync_resources_awaiting_delete, rsync_resources_insert, rsync_resources_list,
 };
 use crate::store::status::{Scope, rsync_let_go_unapplied};

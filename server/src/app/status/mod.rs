@@ -33,7 +33,7 @@ use crate::store::resource_error::{
     resource_error_set, resource_errors_clear, resource_errors_first,
 };
 use crate::store::rsync_resource::{
-    ResourceFilter, ResourceKey, RsyncResource, Shown, rsync_resources_list,
+    KeyPage, ResourceFilter, ResourceKey, RsyncResource, Shown, rsync_resources_list,
 };
 use crate::store::status::{
     BatchReads, ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow,
@@ -561,28 +561,18 @@ impl StatusApp {
     ) -> Result<(Vec<StatusEntry>, Option<ResourceKey>)> {
         let limit = query.page_size as i64 + 1;
         let started = std::time::Instant::now();
-        let rendered = rsync_resources_list(
-            conn,
+        let page = KeyPage {
             instance,
-            shown,
             filter,
-            query.after.as_ref(),
+            after: query.after.as_ref(),
             limit,
-            query.output == Output::Rsync,
-        )
-        .await?;
+        };
+        let rendered =
+            rsync_resources_list(conn, page, shown, query.output == Output::Rsync).await?;
         let observed = if query.output == Output::Rsync {
             Vec::new()
         } else {
-            cluster_resources_page(
-                conn,
-                instance,
-                filter,
-                query.after.as_ref(),
-                limit,
-                query.output == Output::Detail,
-            )
-            .await?
+            cluster_resources_page(conn, page, query.output == Output::Detail).await?
         };
         let read = started.elapsed();
         // Both lists come in key order (sorted here too: the database's collation

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashSet};
 use sqlx::{AnyConnection, Row};
 
 use super::json_query::{execute_for_rows, json_table};
-use super::rsync_resource::{PageRow, page_columns};
+use super::rsync_resource::{KeyPage, PageRow, page_columns};
 use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
@@ -549,17 +549,14 @@ const RENDERED_BY_INSTANCE: &str = "EXISTS (SELECT 1 FROM rsync_resources n \
 /// out).
 pub async fn cluster_resources_page(
     conn: &mut AnyConnection,
-    instance: InstanceId,
-    filter: &super::rsync_resource::ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
+    page: KeyPage<'_>,
     with_body: bool,
 ) -> Result<Vec<ClusterResourceRow>> {
     if !with_body {
-        return cluster_status_page(conn, instance, filter, after, limit).await;
+        return cluster_status_page(conn, page).await;
     }
     let rows_of = format!("(rsync_backed = 0 OR {RENDERED_BY_INSTANCE})");
-    reports_page(conn, instance, &rows_of, filter, after, limit).await
+    reports_page(conn, page, &rows_of).await
 }
 
 /// A page of the reports of `instance`'s rendered resources alone, with their bodies,
@@ -567,33 +564,23 @@ pub async fn cluster_resources_page(
 /// number of rows after the same key.
 pub async fn rendered_reports_page(
     conn: &mut AnyConnection,
-    instance: InstanceId,
-    filter: &super::rsync_resource::ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
+    page: KeyPage<'_>,
 ) -> Result<Vec<ClusterResourceRow>> {
     let rows_of = format!("rsync_backed = 1 AND {RENDERED_BY_INSTANCE}");
-    reports_page(conn, instance, &rows_of, filter, after, limit).await
+    reports_page(conn, page, &rows_of).await
 }
 
 async fn reports_page(
     conn: &mut AnyConnection,
-    instance: InstanceId,
+    page: KeyPage<'_>,
     rows_of: &str,
-    filter: &super::rsync_resource::ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
 ) -> Result<Vec<ClusterResourceRow>> {
-    let mut binds = vec![instance.to_string()];
+    let mut binds = page.binds();
     let mut sql = format!(
         "SELECT {CLUSTER_RESOURCE_COLUMNS} FROM cluster_resources c \
          WHERE {REPORTS_OF_INSTANCE} AND {rows_of}"
     );
-    sql.push_str(&filter.sql("", &mut binds));
-    sql.push_str(&super::rsync_resource::after_sql(after, "", &mut binds));
-    sql.push_str(&format!(
-        " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {limit}"
-    ));
+    sql.push_str(&page.sql(&mut binds));
     let mut query = sqlx::query(&sql);
     for bind in binds {
         query = query.bind(bind);
@@ -606,22 +593,12 @@ async fn reports_page(
 /// themselves) without their bodies, in one aggregated row.
 async fn cluster_status_page(
     conn: &mut AnyConnection,
-    instance: InstanceId,
-    filter: &super::rsync_resource::ResourceFilter,
-    after: Option<&ResourceKey>,
-    limit: i64,
+    page: KeyPage<'_>,
 ) -> Result<Vec<ClusterResourceRow>> {
     const COLUMNS: [&str; 10] = page_columns(["rsync_backed", "present", "readiness"]);
-    let (select, binds) = super::rsync_resource::page_select(
-        "cluster_resources",
-        REPORTS_OF_INSTANCE,
-        &COLUMNS,
-        " AND rsync_backed = 0",
-        instance,
-        filter,
-        after,
-        limit,
-    );
+    let rows_of = format!("{REPORTS_OF_INSTANCE} AND rsync_backed = 0");
+    let (select, binds) =
+        super::rsync_resource::page_select("cluster_resources", &rows_of, &COLUMNS, page);
     let rows: Vec<PageRow<String, String>> =
         super::rsync_resource::json_page(conn, &select, &COLUMNS, binds).await?;
     Ok(rows
@@ -662,14 +639,11 @@ fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> 
 
 /// The apps that have resources in `instance`.
 pub async fn instance_apps(conn: &mut AnyConnection, instance: InstanceId) -> Result<Vec<String>> {
-    let rows =
-        sqlx::query("SELECT DISTINCT app FROM status_counts WHERE instance_id = $1 ORDER BY app")
-            .bind(instance.to_string())
-            .fetch_all(conn)
-            .await?;
-    rows.iter()
-        .map(|r| r.try_get::<String, _>("app").map_err(Error::from))
-        .collect()
+    sqlx::query_scalar("SELECT DISTINCT app FROM status_counts WHERE instance_id = $1 ORDER BY app")
+        .bind(instance.to_string())
+        .fetch_all(conn)
+        .await
+        .map_err(Error::from)
 }
 
 /// The clusters (up to `limit`, in name order) where `instance` has resources of rsync
@@ -680,7 +654,7 @@ pub async fn clusters_with_rsync_status(
     status: RsyncStatus,
     limit: i64,
 ) -> Result<Vec<String>> {
-    let rows = sqlx::query(
+    sqlx::query_scalar(
         "SELECT DISTINCT cluster FROM status_counts WHERE instance_id = $1 \
          AND dimension = 'rsync' AND value = $2 AND count > 0 ORDER BY cluster LIMIT $3",
     )
@@ -688,24 +662,20 @@ pub async fn clusters_with_rsync_status(
     .bind(status.as_str())
     .bind(limit)
     .fetch_all(conn)
-    .await?;
-    rows.iter()
-        .map(|r| r.try_get::<String, _>("cluster").map_err(Error::from))
-        .collect()
+    .await
+    .map_err(Error::from)
 }
 
 /// The owners whose current instance places resources on `cluster`.
 pub async fn owners_placed_on(conn: &mut AnyConnection, cluster: &str) -> Result<Vec<String>> {
-    let rows = sqlx::query(
+    sqlx::query_scalar(
         "SELECT DISTINCT i.owner AS owner FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
          WHERE c.cluster = $1 AND i.superseded = 0 ORDER BY owner",
     )
     .bind(cluster)
-    .fetch_all(conn)
-    .await?;
-    rows.iter()
-        .map(|r| r.try_get::<String, _>("owner").map_err(Error::from))
-        .collect()
+        .fetch_all(conn)
+        .await
+        .map_err(Error::from)
 }
 
 /// The connectivity of every cluster an instance is placed on.

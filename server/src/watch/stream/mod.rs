@@ -35,7 +35,7 @@ use crate::store::history::DELETED;
 use crate::store::instance::instance_clusters;
 use crate::store::now_micros;
 use crate::store::rsync_resource::{
-    ResourceFilter, ResourceKey, rendered_count, rsync_resources_at_start,
+    KeyPage, ResourceFilter, ResourceKey, rendered_count, rsync_resources_at_start,
 };
 use crate::store::status::{
     counts_before_takeover, counts_for_names, counts_sum, placed_connectivity,

@@ -98,20 +98,16 @@ impl Subscriber {
                 self.flush().await?;
                 let turn = self.hub.read_turn().await;
                 let mut conn = self.hub.store().read().await?;
-                let page = rsync_resources_at_start(
-                    &mut conn,
-                    id,
-                    &filter,
-                    after.as_ref(),
-                    PAGE as i64,
-                    output == Output::Rsync,
-                )
-                .await?;
+                let of = KeyPage {
+                    instance: id,
+                    filter: &filter,
+                    after: after.as_ref(),
+                    limit: PAGE as i64,
+                };
+                let page = rsync_resources_at_start(&mut conn, of, output == Output::Rsync).await?;
                 let mut bodies = std::collections::HashMap::new();
                 if carried && output == Output::Detail {
-                    let observed =
-                        rendered_reports_page(&mut conn, id, &filter, after.as_ref(), PAGE as i64)
-                            .await?;
+                    let observed = rendered_reports_page(&mut conn, of).await?;
                     bodies.extend(observed.into_iter().map(|o| (o.key(), o)));
                 }
                 drop(conn);

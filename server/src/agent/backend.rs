@@ -7,7 +7,6 @@
 //! Backends: [`crate::sim::SimCluster`] (in memory) and [`crate::k8s::KubeCluster`]
 //! (a Kubernetes API server through kube-rs).
 
-use crate::domain::access::PodRef;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -16,6 +15,7 @@ use flotilla_api::v1 as pb;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::domain::access::PodRef;
 use crate::domain::manifest::Gvk;
 
 /// A resource as a backend's monitor reports it (one entry of a ResourceBundleState).

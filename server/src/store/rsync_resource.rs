@@ -255,8 +255,11 @@ pub fn after_sql(after: Option<&ResourceKey>, prefix: &str, binds: &mut Vec<Stri
     )
 }
 
-/// One page of an instance's resources in key order (app, cluster, kind, group,
-/// namespace, name): those `filter` selects after `after`, at most `limit`.
+/// The key order of an instance's resources, as the status pages read them.
+const KEY_ORDER: &str = "app, cluster, kind, api_group, namespace, name";
+
+/// One page of an instance's resources in key order ([`KEY_ORDER`]): those `filter`
+/// selects after `after`, at most `limit`.
 #[derive(Debug, Clone, Copy)]
 pub struct KeyPage<'a> {
     pub instance: InstanceId,
@@ -276,10 +279,7 @@ impl KeyPage<'_> {
     pub(crate) fn sql(&self, binds: &mut Vec<String>) -> String {
         let mut sql = self.filter.sql("", binds);
         sql.push_str(&after_sql(self.after, "", binds));
-        sql.push_str(&format!(
-            " ORDER BY app, cluster, kind, api_group, namespace, name LIMIT {}",
-            self.limit
-        ));
+        sql.push_str(&format!(" ORDER BY {KEY_ORDER} LIMIT {}", self.limit));
         sql
     }
 }
@@ -565,7 +565,6 @@ where
     A: serde::de::DeserializeOwned,
     B: serde::de::DeserializeOwned,
 {
-    let key = ["app", "cluster", "kind", "api_group", "namespace", "name"];
     let fields: Vec<String> = columns
         .iter()
         .map(|c| format!("CAST({c} AS TEXT)"))
@@ -574,7 +573,7 @@ where
         conn,
         select,
         &fields.join(", "),
-        &key.join(", "),
+        KEY_ORDER,
         binds,
         |a: &PageRow<A, B>, b: &PageRow<A, B>| a.key().cmp(&b.key()),
     )

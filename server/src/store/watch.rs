@@ -8,11 +8,11 @@
 //! [`ROW_EVENTS`] consecutive events, a JSON array each: a row per event made the
 //! append most of the time between a change's stamp and its commit on PostgreSQL.
 
+use std::collections::{HashMap, HashSet};
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use serde_json::value::RawValue;
-use std::collections::HashMap;
-
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
@@ -515,25 +515,28 @@ pub async fn events_after(
     Ok(events)
 }
 
-/// The connectivity each cluster had at `target`'s revision `at`, for the clusters
+/// The connectivity each of `clusters` had at `target`'s revision `at`, for those
 /// whose connectivity changed after it: the `previous` of each one's first change
 /// event after `at`. A cluster absent from the answer has not changed since (or its
 /// first change predates recording `previous`): what is stored now holds for it, when
-/// read before this walk.
+/// read before this walk. The walk ends once every cluster's first change is found.
 pub async fn connectivity_at(
     conn: &mut AnyConnection,
     target: &str,
     at: i64,
+    clusters: &HashSet<&str>,
 ) -> Result<HashMap<String, Connectivity>> {
     const CHUNK: i64 = 1000;
     let mut first_change: HashMap<String, Option<Connectivity>> = HashMap::new();
     let mut after = at;
-    loop {
+    while first_change.len() < clusters.len() {
         let events = events_after(&mut *conn, target, after, i64::MAX, CHUNK).await?;
         let Some(last) = events.last() else { break };
         after = last.revision;
         for event in events {
-            if let Payload::Connectivity { previous, .. } = event.payload {
+            if let Payload::Connectivity { previous, .. } = event.payload
+                && clusters.contains(event.cluster.as_str())
+            {
                 first_change.entry(event.cluster).or_insert(previous);
             }
         }
@@ -848,6 +851,7 @@ mod tests {
             tx.commit().await.unwrap();
         }
         let mut conn = store.read().await.unwrap();
+        let all = HashSet::from([a, b, c]);
         for (at, expected) in [
             (0, vec![(a, Unknown), (c, Unknown)]),
             (1, vec![(a, Available), (c, Unknown)]),
@@ -855,7 +859,7 @@ mod tests {
             (4, vec![(a, Retrying)]),
             (5, vec![]),
         ] {
-            let mut got: Vec<(String, Connectivity)> = connectivity_at(&mut conn, "t", at)
+            let mut got: Vec<(String, Connectivity)> = connectivity_at(&mut conn, "t", at, &all)
                 .await
                 .unwrap()
                 .into_iter()

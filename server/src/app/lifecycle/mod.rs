@@ -10,9 +10,9 @@
 
 mod cluster;
 mod dig;
+mod revision;
 
 pub use dig::Verb;
-mod revision;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};

@@ -42,16 +42,20 @@ impl Subscriber {
                 .collect(),
             Err(_) => Default::default(),
         };
-        let placed = placed_connectivity(&mut conn, id).await?;
-        let mut changed = connectivity_at(&mut conn, &self.target, event.revision).await?;
-        let arriving: Vec<(String, Connectivity)> = placed
+        let mut arriving: Vec<(String, Connectivity)> = placed_connectivity(&mut conn, id)
+            .await?
             .into_iter()
             .filter(|(cluster, _)| !before.contains(cluster) && self.cluster_matches(cluster))
-            .map(|(cluster, now)| {
-                let then = changed.remove(&cluster).unwrap_or(now);
-                (cluster, then)
-            })
             .collect();
+        if !arriving.is_empty() {
+            let clusters = arriving.iter().map(|(c, _)| c.as_str()).collect();
+            let then = connectivity_at(&mut conn, &self.target, event.revision, &clusters).await?;
+            for (cluster, state) in &mut arriving {
+                if let Some(was) = then.get(cluster) {
+                    *state = *was;
+                }
+            }
+        }
         let start = if carried {
             start_counts(&mut conn, id, &filter).await?
         } else {

@@ -15,6 +15,33 @@ if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 phase=$SECONDS
 step() { echo "test.sh: $1 ($((SECONDS - phase)) s)"; phase=$SECONDS; }
 
+# Two builds need no test to wait for them: clippy's (its own target directory: a check
+# build shares nothing with the test build) and the bench's optimised one. They run in
+# the background at the lowest CPU and I/O priority, so they take the cores the test
+# builds leave idle at their serial steps and the tests leave idle while they wait on
+# servers, agents and timers; the tests keep priority. docs/decisions/
+# 2026-12-03-one-suite-three-builds-overlapped.md has the figures.
+suite_logs=target/suite
+mkdir -p "$suite_logs"
+low=(nice -n 19)
+if ionice -c 3 true 2>/dev/null; then low+=(ionice -c 3); fi
+set -m # the background job gets a process group of its own, which the trap below ends
+(
+  started=$SECONDS
+  CARGO_TARGET_DIR=target/clippy "${low[@]}" cargo clippy --workspace --all-targets -- -D warnings
+  echo "background: lints passed ($((SECONDS - started)) s)"
+  started=$SECONDS
+  # The bench starts the server and agent binaries next to it, so all three are built, in
+  # the `ci` profile (optimised, without the release's fat LTO: Cargo.toml says why).
+  "${low[@]}" cargo build --profile ci -p flotilla-server -p flotilla-tests \
+    --bin flotilla-server --bin flotilla-agent --bin flotilla-bench
+  echo "background: optimised build (ci profile) done ($((SECONDS - started)) s)"
+) > "$suite_logs/background.log" 2>&1 &
+background=$!
+set +m
+# Whatever ends the script early takes the background builds with it.
+trap 'kill -- "-$background" 2>/dev/null || true' EXIT
+
 # The generated clients are committed: regenerate and fail if anything changed.
 ./scripts/gen-clients.sh >/dev/null
 generated="client/python/flotilla/v1 client/python/flotilla/names.py client/typescript/src/gen client/typescript/src/names.ts client/typescript/dist"
@@ -30,8 +57,10 @@ step "generated clients checked"
 buf lint
 cargo fmt --all -- --check
 test -z "$(gofmt -l scripts/kube)"
-cargo clippy --workspace --all-targets -- -D warnings
-step "lints"
+step "formatting"
+
+cargo test --workspace --no-run
+step "test build"
 cargo test --workspace
 step "Rust tests"
 # The Python and TypeScript clients: type checks, then their suites against real
@@ -49,10 +78,16 @@ scratch=$(mktemp -d)
     if (typeof createFlotillaClient !== "function" || names.project("x") !== "projects/x") process.exit(1);')
 rm -rf "$scratch"
 step "Python and TypeScript clients"
-# DESIGN §14's targets, scaled down: fails when a scaled-down check fails. The bench
-# starts the server and agent binaries next to it, so all three are built first, in
-# the `ci` profile (optimised, without the release's fat LTO: Cargo.toml says why).
-cargo build --profile ci -p flotilla-server -p flotilla-tests --bin flotilla-server --bin flotilla-agent --bin flotilla-bench
-step "optimised build (ci profile)"
+# The background builds: their outcome, and their log when they failed.
+if ! wait "$background"; then
+  tail -n 60 "$suite_logs/background.log" >&2
+  echo "test.sh: the background lints or optimised build failed (log: $suite_logs/background.log)" >&2
+  exit 1
+fi
+trap - EXIT
+grep '^background:' "$suite_logs/background.log"
+step "waited for the lints and the optimised build"
+# DESIGN §14's targets, scaled down: fails when a scaled-down check fails (alone on the
+# machine: nothing runs beside it).
 target/ci/flotilla-bench --quick
 step "flotilla-bench --quick"

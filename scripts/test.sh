@@ -15,32 +15,13 @@ if [ -n "${CI:-}" ]; then export CARGO_INCREMENTAL=0; fi
 phase=$SECONDS
 step() { echo "test.sh: $1 ($((SECONDS - phase)) s)"; phase=$SECONDS; }
 
-# Two builds need no test to wait for them: clippy's (its own target directory: a check
-# build shares nothing with the test build) and the bench's optimised one. They run in
-# the background at the lowest CPU and I/O priority, so they take the cores the test
-# builds leave idle at their serial steps and the tests leave idle while they wait on
-# servers, agents and timers; the tests keep priority. docs/decisions/
-# 2026-12-03-one-suite-three-builds-overlapped.md has the figures.
-suite_logs=target/suite
-mkdir -p "$suite_logs"
-low=(nice -n 19)
-if ionice -c 3 true 2>/dev/null; then low+=(ionice -c 3); fi
-set -m # the background job gets a process group of its own, which the trap below ends
-(
-  started=$SECONDS
-  CARGO_TARGET_DIR=target/clippy "${low[@]}" cargo clippy --workspace --all-targets -- -D warnings
-  echo "background: lints passed ($((SECONDS - started)) s)"
-  started=$SECONDS
-  # The bench starts the server and agent binaries next to it, so all three are built, in
-  # the `ci` profile (optimised, without the release's fat LTO: Cargo.toml says why).
-  "${low[@]}" cargo build --profile ci -p flotilla-server -p flotilla-tests \
-    --bin flotilla-server --bin flotilla-agent --bin flotilla-bench
-  echo "background: optimised build (ci profile) done ($((SECONDS - started)) s)"
-) > "$suite_logs/background.log" 2>&1 &
-background=$!
-set +m
-# Whatever ends the script early takes the background builds with it.
-trap 'kill -- "-$background" 2>/dev/null || true' EXIT
+# One compilation is both the lint pass and the test build: clippy's driver compiles the
+# workspace's crates with its lints denied (what `cargo clippy --all-targets -- -D
+# warnings` checks) and emits the binaries the tests run, so the suite does not type-check
+# everything a second time. The same variables stay set for the run, or cargo would build
+# again without them. Set from the start: the clients' generator below is one of them.
+export RUSTC_WORKSPACE_WRAPPER=clippy-driver
+export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 
 # The generated clients are committed: regenerate and fail if anything changed.
 ./scripts/gen-clients.sh >/dev/null
@@ -59,8 +40,32 @@ cargo fmt --all -- --check
 test -z "$(gofmt -l scripts/kube)"
 step "formatting"
 
-cargo test --workspace --no-run
-step "test build"
+cargo test --workspace --all-targets --no-run
+step "lints and test build"
+
+# The bench's optimised build needs no test to wait for it: it runs in the background at
+# the lowest CPU and I/O priority, on the cores the tests leave idle while they wait on
+# servers, agents and timers (the tests keep priority). Its own target directory
+# (target/ci) and no clippy driver.
+suite_logs=target/suite
+mkdir -p "$suite_logs"
+low=(nice -n 19)
+if ionice -c 3 true 2>/dev/null; then low+=(ionice -c 3); fi
+set -m # the background job gets a process group of its own, which the trap below ends
+(
+  started=$SECONDS
+  # The bench starts the server and agent binaries next to it, so all three are built,
+  # in the `ci` profile (Cargo.toml says why).
+  env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS "${low[@]}" cargo build --profile ci \
+    -p flotilla-server -p flotilla-tests \
+    --bin flotilla-server --bin flotilla-agent --bin flotilla-bench
+  echo "background: optimised build (ci profile) done ($((SECONDS - started)) s)"
+) > "$suite_logs/background.log" 2>&1 &
+background=$!
+set +m
+# Whatever ends the script early takes the background build with it.
+trap 'kill -- "-$background" 2>/dev/null || true' EXIT
+
 cargo test --workspace
 step "Rust tests"
 # The Python and TypeScript clients: type checks, then their suites against real
@@ -78,15 +83,15 @@ scratch=$(mktemp -d)
     if (typeof createFlotillaClient !== "function" || names.project("x") !== "projects/x") process.exit(1);')
 rm -rf "$scratch"
 step "Python and TypeScript clients"
-# The background builds: their outcome, and their log when they failed.
+# The background build: its outcome, and its log when it failed.
 if ! wait "$background"; then
   tail -n 60 "$suite_logs/background.log" >&2
-  echo "test.sh: the background lints or optimised build failed (log: $suite_logs/background.log)" >&2
+  echo "test.sh: the optimised build failed (log: $suite_logs/background.log)" >&2
   exit 1
 fi
 trap - EXIT
 grep '^background:' "$suite_logs/background.log"
-step "waited for the lints and the optimised build"
+step "waited for the optimised build"
 # DESIGN §14's targets, scaled down: fails when a scaled-down check fails (alone on the
 # machine: nothing runs beside it).
 target/ci/flotilla-bench --quick

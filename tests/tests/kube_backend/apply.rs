@@ -227,19 +227,27 @@ pub(super) async fn lists_are_paged(server: &TestServer) {
         r.applied == 12 && c.present == 12
     })
     .await;
-    let pages: Vec<String> = plane.agent_requests()[before..]
-        .iter()
-        .filter(|e| e["verb"] == "list" && e["objectRef"]["resource"] == "configmaps")
-        .filter_map(|e| e["requestURI"].as_str().map(String::from))
-        .collect();
-    assert!(
-        pages.iter().any(|uri| uri.contains("limit=5")),
-        "lists of 5: {pages:?}"
-    );
-    assert!(
-        pages.iter().any(|uri| uri.contains("continue=")),
-        "a list followed its continue token: {pages:?}"
-    );
+    // The new session's lists: its connectivity and the counts may read as before while
+    // it still lists (the old session's state), so they are waited for in the API
+    // server's audit log, not assumed done.
+    let pages = |plane: &ControlPlane| -> Vec<String> {
+        plane.agent_requests()[before..]
+            .iter()
+            .filter(|e| e["verb"] == "list" && e["objectRef"]["resource"] == "configmaps")
+            .filter_map(|e| e["requestURI"].as_str().map(String::from))
+            .collect()
+    };
+    eventually(
+        WAIT,
+        "the new agent's lists of 5 and their continue token",
+        || {
+            let pages = pages(plane);
+            let paged = pages.iter().any(|uri| uri.contains("limit=5"))
+                && pages.iter().any(|uri| uri.contains("continue="));
+            async move { paged.then_some(()) }
+        },
+    )
+    .await;
 }
 
 /// An app id of 63 characters (the longest valid name) makes a deployment id of 100:

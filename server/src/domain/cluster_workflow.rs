@@ -105,30 +105,23 @@ pub struct Workflow {
     pub deadline: i64,
 }
 
-/// A VM of the cluster as the book-keeping last saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Observed {
-    Running,
-    Stopped,
-    /// The IaaS lost it (state sync found it gone).
-    Missing,
+super::named_enum! {
+    /// A VM of the cluster as the book-keeping last saw it.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum Observed ("VM state") {
+        Running = "Running",
+        Stopped = "Stopped",
+        /// The IaaS lost it (state sync found it gone).
+        Missing = "Missing",
+    }
 }
 
-impl Observed {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Observed::Running => "Running",
-            Observed::Stopped => "Stopped",
-            Observed::Missing => "Missing",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Observed> {
-        match text {
-            "Running" => Some(Observed::Running),
-            "Stopped" => Some(Observed::Stopped),
-            "Missing" => Some(Observed::Missing),
-            _ => None,
+impl From<super::container_cluster::Desired> for Observed {
+    /// The state a VM should be seen in when its cluster is to be `desired`.
+    fn from(desired: super::container_cluster::Desired) -> Self {
+        match desired {
+            super::container_cluster::Desired::Running => Observed::Running,
+            super::container_cluster::Desired::Stopped => Observed::Stopped,
         }
     }
 }

@@ -65,11 +65,13 @@ impl ClusterState {
     }
 }
 
-/// What a cluster's VMs should be doing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Desired {
-    Running,
-    Stopped,
+super::named_enum! {
+    /// What a cluster's VMs should be doing.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    pub enum Desired ("desired state") {
+        Running = "Running",
+        Stopped = "Stopped",
+    }
 }
 
 /// A user's (or the garbage collector's, or auto-recovery's) request.

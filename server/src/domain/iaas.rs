@@ -29,27 +29,12 @@ pub struct Network {
     pub source_nat: bool,
 }
 
-/// The power state of a VM.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum VmState {
-    Running,
-    Stopped,
-}
-
-impl VmState {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            VmState::Running => "Running",
-            VmState::Stopped => "Stopped",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<VmState> {
-        match text {
-            "Running" => Some(VmState::Running),
-            "Stopped" => Some(VmState::Stopped),
-            _ => None,
-        }
+super::named_enum! {
+    /// The power state of a VM.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+    pub enum VmState ("VM power state") {
+        Running = "Running",
+        Stopped = "Stopped",
     }
 }
 

@@ -11,7 +11,7 @@ use sqlx::{AnyConnection, Row};
 use super::{fetch_all, fetch_optional, placeholders};
 use crate::domain::cluster_workflow::Observed;
 use crate::domain::conditions::Condition;
-use crate::domain::container_cluster::{ClusterState, Desired, Lifecycle};
+use crate::domain::container_cluster::{ClusterState, Lifecycle};
 use crate::error::{Error, Result};
 use crate::ids::ContainerClusterId;
 
@@ -113,20 +113,48 @@ pub struct ClusterFilter {
     pub account_name: Option<String>,
 }
 
+/// The columns an update may change, in the order `bind_mutable` binds them.
+const MUTABLE_COLUMNS: [&str; 12] = [
+    "size",
+    "network_id",
+    "network_cleanup",
+    "state",
+    "desired",
+    "provisioned",
+    "spec",
+    "status",
+    "operation",
+    "next_run",
+    "generation",
+    "update_time",
+];
+
 const COLUMNS: &str = "id, display_name, description, account_name, domain_id, zone_id, \
-    service_offering_id, size, network_id, network_cleanup, infrastructure_ref, state, \
-    desired, provisioned, spec, status, operation, next_run, generation, create_time, \
-    update_time";
+    service_offering_id, infrastructure_ref, create_time, size, network_id, network_cleanup, \
+    state, desired, provisioned, spec, status, operation, next_run, generation, update_time";
+
+/// Binds `c`'s mutable columns (`MUTABLE_COLUMNS`) to `query`, in order.
+fn bind_mutable<'q>(
+    query: sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>>,
+    c: &'q ContainerClusterRecord,
+) -> sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyArguments<'q>> {
+    query
+        .bind(c.size)
+        .bind(&c.network_id)
+        .bind(i64::from(c.network_cleanup))
+        .bind(c.lifecycle.state.as_str())
+        .bind(c.lifecycle.desired.as_str())
+        .bind(i64::from(c.lifecycle.provisioned))
+        .bind(json(&c.spec))
+        .bind(json(&c.status))
+        .bind(c.operation.clone())
+        .bind(c.next_run)
+        .bind(c.generation)
+        .bind(c.update_time)
+}
 
 fn json<T: Serialize>(value: &T) -> String {
     serde_json::to_string(value).expect("book-keeping serializes")
-}
-
-fn desired_text(desired: Desired) -> &'static str {
-    match desired {
-        Desired::Running => "Running",
-        Desired::Stopped => "Stopped",
-    }
 }
 
 fn from_row(row: &AnyRow) -> Result<ContainerClusterRecord> {
@@ -152,11 +180,9 @@ fn from_row(row: &AnyRow) -> Result<ContainerClusterRecord> {
         infrastructure_ref: text("infrastructure_ref")?,
         lifecycle: Lifecycle {
             state: state.parse().map_err(|_| bad("state", &state))?,
-            desired: match desired.as_str() {
-                "Running" => Desired::Running,
-                "Stopped" => Desired::Stopped,
-                _ => return Err(bad("desired state", &desired)),
-            },
+            desired: desired
+                .parse()
+                .map_err(|_| bad("desired state", &desired))?,
             provisioned: int("provisioned")? != 0,
         },
         spec: serde_json::from_str(&spec).map_err(|_| bad("spec", &spec))?,
@@ -175,7 +201,7 @@ pub async fn cluster_insert(conn: &mut AnyConnection, c: &ContainerClusterRecord
         "INSERT INTO container_clusters ({COLUMNS}) VALUES {}",
         placeholders(conn, 1, 21)
     );
-    sqlx::query(&sql)
+    let query = sqlx::query(&sql)
         .bind(c.id.to_string())
         .bind(&c.display_name)
         .bind(&c.description)
@@ -183,22 +209,9 @@ pub async fn cluster_insert(conn: &mut AnyConnection, c: &ContainerClusterRecord
         .bind(&c.domain_id)
         .bind(&c.zone_id)
         .bind(&c.service_offering_id)
-        .bind(c.size)
-        .bind(&c.network_id)
-        .bind(i64::from(c.network_cleanup))
         .bind(&c.infrastructure_ref)
-        .bind(c.lifecycle.state.as_str())
-        .bind(desired_text(c.lifecycle.desired))
-        .bind(i64::from(c.lifecycle.provisioned))
-        .bind(json(&c.spec))
-        .bind(json(&c.status))
-        .bind(c.operation.clone())
-        .bind(c.next_run)
-        .bind(c.generation)
-        .bind(c.create_time)
-        .bind(c.update_time)
-        .execute(conn)
-        .await?;
+        .bind(c.create_time);
+    bind_mutable(query, c).execute(conn).await?;
     Ok(())
 }
 
@@ -231,29 +244,23 @@ pub async fn cluster_update(
     c: &ContainerClusterRecord,
     expected: i64,
 ) -> Result<bool> {
-    let changed = sqlx::query(
-        "UPDATE container_clusters SET size = $1, network_id = $2, network_cleanup = $3, \
-         state = $4, desired = $5, provisioned = $6, spec = $7, status = $8, operation = $9, \
-         next_run = $10, generation = $11, update_time = $12 \
-         WHERE id = $13 AND generation = $14",
-    )
-    .bind(c.size)
-    .bind(&c.network_id)
-    .bind(i64::from(c.network_cleanup))
-    .bind(c.lifecycle.state.as_str())
-    .bind(desired_text(c.lifecycle.desired))
-    .bind(i64::from(c.lifecycle.provisioned))
-    .bind(json(&c.spec))
-    .bind(json(&c.status))
-    .bind(c.operation.clone())
-    .bind(c.next_run)
-    .bind(c.generation)
-    .bind(c.update_time)
-    .bind(c.id.to_string())
-    .bind(expected)
-    .execute(conn)
-    .await?
-    .rows_affected();
+    let set: Vec<String> = MUTABLE_COLUMNS
+        .iter()
+        .enumerate()
+        .map(|(i, column)| format!("{column} = ${}", i + 1))
+        .collect();
+    let sql = format!(
+        "UPDATE container_clusters SET {} WHERE id = ${} AND generation = ${}",
+        set.join(", "),
+        MUTABLE_COLUMNS.len() + 1,
+        MUTABLE_COLUMNS.len() + 2,
+    );
+    let changed = bind_mutable(sqlx::query(&sql), c)
+        .bind(c.id.to_string())
+        .bind(expected)
+        .execute(conn)
+        .await?
+        .rows_affected();
     Ok(changed == 1)
 }
 
@@ -335,8 +342,7 @@ fn vm_from_row(row: &AnyRow) -> Result<(String, ClusterVm)> {
             ordinal: row.try_get("ordinal")?,
             observed: {
                 let observed = text("observed")?;
-                Observed::parse(&observed)
-                    .ok_or_else(|| Error::internal(format!("stored VM state {observed:?}")))?
+                observed.parse().map_err(Error::internal)?
             },
             ip_address: text("ip_address")?,
         },

@@ -246,8 +246,7 @@ fn vm_from_row(row: &AnyRow) -> Result<Vm> {
         offering_id: text("offering_id")?,
         network_id: text("network_id")?,
         host_id: text("host_id")?,
-        state: VmState::parse(&state)
-            .ok_or_else(|| Error::internal(format!("stored VM state {state:?}")))?,
+        state: state.parse().map_err(Error::internal)?,
         ip_address: text("ip_address")?,
     })
 }

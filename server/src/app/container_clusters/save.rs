@@ -5,7 +5,7 @@
 
 use crate::domain::cluster_workflow::{Observed, infrastructure_ready, phase_of};
 use crate::domain::conditions;
-use crate::domain::container_cluster::{ClusterState, Desired, Observed as Seen, conditions_of};
+use crate::domain::container_cluster::{ClusterState, Observed as Seen, conditions_of};
 use crate::error::{Conflict, Error, Result};
 use crate::store::container_cluster::{
     ClusterVm, ContainerClusterRecord, cluster_state, cluster_update,
@@ -79,10 +79,7 @@ pub async fn save(
             object = Some(infra);
         }
     }
-    let wanted = match record.lifecycle.desired {
-        Desired::Running => Observed::Running,
-        Desired::Stopped => Observed::Stopped,
-    };
+    let wanted = Observed::from(record.lifecycle.desired);
     let faults = record.status.faults.clone();
     let observed = Seen {
         state: record.lifecycle.state,

@@ -165,10 +165,7 @@ fn observe(vms: &mut [ClusterVm], actual: &HashMap<String, VmState>) -> Vec<usiz
 /// count).
 fn faults_of(record: &ContainerClusterRecord, vms: &[ClusterVm]) -> Vec<String> {
     let mut faults = Vec::new();
-    let wanted = match record.lifecycle.desired {
-        Desired::Running => Observed::Running,
-        Desired::Stopped => Observed::Stopped,
-    };
+    let wanted = Observed::from(record.lifecycle.desired);
     for vm in vms {
         let what = match (vm.observed, wanted) {
             (Observed::Missing, _) => "deleted out of band",

@@ -16,6 +16,7 @@ use std::time::Instant;
 use flotilla_server::app::lifecycle::{Lifecycle, Verb};
 use flotilla_server::app::status::{Bundle, Outcome, Reported, StatusApp};
 use flotilla_server::domain::manifest::Gvk;
+use flotilla_server::domain::names::ClusterName;
 use flotilla_server::domain::names::*;
 use flotilla_server::store::Store;
 use flotilla_server::store::status::rsync_work;
@@ -129,7 +130,7 @@ async fn main() {
     // measured is recording the outcomes.
     let mut batches = Vec::new();
     for c in 0..clusters {
-        let cluster = format!("clusterProviders/edge/clusters/c{c}");
+        let cluster = ClusterName::of("edge", &format!("c{c}"));
         let mut after = None;
         loop {
             let mut conn = store.read().await.expect("read");
@@ -151,12 +152,12 @@ async fn main() {
     }
     let outcomes = (started.elapsed().as_secs_f64(), written() - before);
 
-    let reports: Vec<(String, Bundle)> = (0..clusters)
+    let reports: Vec<(ClusterName, Bundle)> = (0..clusters)
         .flat_map(|c| {
             let instance = &instance;
             (0..apps).map(move |a| {
                 (
-                    format!("clusterProviders/edge/clusters/c{c}"),
+                    ClusterName::of("edge", &format!("c{c}")),
                     bundle(instance, a, docs),
                 )
             })
@@ -164,9 +165,9 @@ async fn main() {
         .collect();
     let (started, before) = (Instant::now(), written());
     for group in reports.chunks(GROUP_BUNDLES) {
-        let batches: Vec<(&str, &[Bundle])> = group
+        let batches: Vec<(&ClusterName, &[Bundle])> = group
             .iter()
-            .map(|(cluster, bundle)| (cluster.as_str(), std::slice::from_ref(bundle)))
+            .map(|(cluster, bundle)| (cluster, std::slice::from_ref(bundle)))
             .collect();
         status.ingest_clusters(&batches).await.expect("ingest");
     }

@@ -57,7 +57,7 @@ async fn revision(store: &Store) -> i64 {
 
 async fn work_of(store: &Store) -> Vec<flotilla_server::store::status::RsyncWork> {
     let mut conn = store.read().await.unwrap();
-    rsync_work(&mut conn, CLUSTER_NAME, None, 100)
+    rsync_work(&mut conn, &CLUSTER_NAME.into(), None, 100)
         .await
         .unwrap()
 }

@@ -24,6 +24,7 @@ use tracing::{info, warn};
 use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::{Gvk, canonical_namespace};
+use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Precondition, Result};
 use crate::ids::TokenId;
@@ -33,7 +34,7 @@ use crate::wire::convert::struct_to_json;
 
 /// The link between the server and one cluster.
 pub struct ClusterLink {
-    pub cluster: String,
+    pub cluster: ClusterName,
     session: watch::Sender<Option<Arc<Session>>>,
     /// Wakes the cluster's rsync worker (new work, new session).
     pub wake: Notify,
@@ -64,7 +65,7 @@ impl ClusterLink {
 /// One agent session.
 pub struct Session {
     pub id: u64,
-    pub cluster: String,
+    pub cluster: ClusterName,
     /// The agent token the session was opened with.
     pub token: TokenId,
     /// Whether the agent executes actions (they are delivered through the session).
@@ -186,7 +187,7 @@ const LIGHT_BUNDLES: usize = GROUP_BUNDLES / 4;
 /// Group commit of the sessions' bundle batches ([`GroupCommit`]): with a hundred
 /// agents reporting at once, the database sees a few large transactions instead of a
 /// hundred small ones queueing for the (SQLite: single) writer.
-type IngestGroup = GroupCommit<(String, Vec<Bundle>)>;
+type IngestGroup = GroupCommit<(ClusterName, Vec<Bundle>)>;
 
 fn ingest_group(backend: Backend) -> IngestGroup {
     IngestGroup::new(backend, GROUP_BUNDLES, |(_, bundles)| bundles.len())
@@ -196,11 +197,11 @@ fn ingest_group(backend: Backend) -> IngestGroup {
 /// Writes a group of the sessions' bundle batches: (cluster, bundles).
 struct Ingest<'s>(&'s StatusApp);
 
-impl GroupWriter<(String, Vec<Bundle>)> for Ingest<'_> {
-    async fn write(&self, items: &[&(String, Vec<Bundle>)]) -> Result<()> {
-        let batches: Vec<(&str, &[Bundle])> = items
+impl GroupWriter<(ClusterName, Vec<Bundle>)> for Ingest<'_> {
+    async fn write(&self, items: &[&(ClusterName, Vec<Bundle>)]) -> Result<()> {
+        let batches: Vec<(&ClusterName, &[Bundle])> = items
             .iter()
-            .map(|(cluster, bundles)| (cluster.as_str(), bundles.as_slice()))
+            .map(|(cluster, bundles)| (cluster, bundles.as_slice()))
             .collect();
         self.0.ingest_clusters(&batches).await
     }
@@ -211,11 +212,11 @@ impl GroupWriter<(String, Vec<Bundle>)> for Ingest<'_> {
 async fn ingest(
     group: &IngestGroup,
     status: &StatusApp,
-    cluster: &str,
+    cluster: &ClusterName,
     bundles: Vec<Bundle>,
 ) -> (Vec<Bundle>, Result<()>) {
     let ((_, bundles), result) = group
-        .submit((cluster.to_string(), bundles), &Ingest(status))
+        .submit((cluster.clone(), bundles), &Ingest(status))
         .await;
     (bundles, result)
 }
@@ -283,7 +284,7 @@ async fn ingest_bundles(
 pub struct AgentHub {
     status: StatusApp,
     heartbeat: Duration,
-    links: Mutex<HashMap<String, Arc<ClusterLink>>>,
+    links: Mutex<HashMap<ClusterName, Arc<ClusterLink>>>,
     /// Clusters the simulator disconnected: their agents are refused until reconnected.
     blocked: Mutex<HashSet<String>>,
     next_session: AtomicU64,
@@ -319,10 +320,10 @@ impl AgentHub {
         self.links
             .lock()
             .expect("links lock")
-            .entry(cluster.to_string())
+            .entry(ClusterName::from(cluster))
             .or_insert_with(|| {
                 Arc::new(ClusterLink {
-                    cluster: cluster.to_string(),
+                    cluster: ClusterName::from(cluster),
                     session: watch::channel(None).0,
                     wake: Notify::new(),
                     ingest: tokio::sync::Mutex::new(()),
@@ -358,7 +359,7 @@ impl AgentHub {
         let (action_reports, reports) = mpsc::unbounded_channel();
         let session = Arc::new(Session {
             id: self.next_session.fetch_add(1, Ordering::Relaxed),
-            cluster: cluster.to_string(),
+            cluster: ClusterName::from(cluster),
             token,
             executes_actions: hello.executes_actions,
             action_reports,
@@ -399,7 +400,7 @@ impl AgentHub {
             previous.uncount();
         }
         info!(%cluster, session = session.id, "agent session opened");
-        if let Err(error) = self.status.reconcile_session(cluster, held).await {
+        if let Err(error) = self.status.reconcile_session(&session.cluster, held).await {
             warn!(%cluster, %error, "cannot reconcile the new session");
         }
         {
@@ -409,7 +410,7 @@ impl AgentHub {
                 METRICS.connectivity(cluster, true);
                 if let Err(error) = self
                     .status
-                    .connectivity_changed(cluster, Connectivity::Available)
+                    .connectivity_changed(&session.cluster, Connectivity::Available)
                     .await
                 {
                     warn!(%cluster, %error, "cannot record connectivity");

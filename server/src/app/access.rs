@@ -16,6 +16,7 @@ use tracing::info;
 
 use crate::domain::access::{ActionTarget, PodRef, Principal, Role};
 use crate::domain::action::Target;
+use crate::domain::names::ClusterName;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
 use crate::store::action::{action_get, pod_projects};
@@ -335,7 +336,8 @@ pub struct StoreFacts {
 impl FactSource for StoreFacts {
     async fn cluster_projects(&self, cluster: &str) -> Result<Vec<String>> {
         let mut conn = self.store.read().await?;
-        let groups = instance_instantiated_users_of_cluster(&mut conn, cluster).await?;
+        let groups =
+            instance_instantiated_users_of_cluster(&mut conn, &ClusterName::from(cluster)).await?;
         let mut projects: Vec<String> = groups
             .iter()
             .filter_map(|group| group.strip_prefix("projects/"))

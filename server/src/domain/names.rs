@@ -158,6 +158,123 @@ impl fmt::Display for ResourceName {
     }
 }
 
+/// A name as rows, keys, events and sessions carry it once the API boundary has
+/// validated it: a string that the type system keeps apart from every other string.
+/// It reads as `&str` (`Deref`, `Borrow`, `AsRef`), so lookups and formatting need no
+/// conversion; making one from a string is explicit (`From`), at the boundary or in the
+/// store's row decoding.
+macro_rules! name_type {
+    ($(#[$meta:meta])* $name:ident) => {
+        $(#[$meta])*
+        #[derive(
+            Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord,
+            serde::Serialize, serde::Deserialize,
+        )]
+        #[serde(transparent)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+
+            pub fn into_string(self) -> String {
+                self.0
+            }
+        }
+
+        impl std::ops::Deref for $name {
+            type Target = str;
+
+            fn deref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::borrow::Borrow<str> for $name {
+            fn borrow(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl AsRef<str> for $name {
+            fn as_ref(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl From<String> for $name {
+            fn from(name: String) -> Self {
+                $name(name)
+            }
+        }
+
+        impl From<&str> for $name {
+            fn from(name: &str) -> Self {
+                $name(name.to_owned())
+            }
+        }
+
+        impl From<&ResourceName> for $name {
+            fn from(name: &ResourceName) -> Self {
+                $name(name.to_string())
+            }
+        }
+
+        impl PartialEq<str> for $name {
+            fn eq(&self, other: &str) -> bool {
+                self.0 == other
+            }
+        }
+
+        impl PartialEq<String> for $name {
+            fn eq(&self, other: &String) -> bool {
+                &self.0 == other
+            }
+        }
+
+        impl PartialEq<&str> for $name {
+            fn eq(&self, other: &&str) -> bool {
+                self.0 == *other
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(&self.0)
+            }
+        }
+    };
+}
+
+name_type! {
+    /// A cluster's full resource name, `clusterProviders/{provider}/clusters/{cluster}`:
+    /// what placements, rendered resources, status rows, agent sessions and watch events
+    /// key a cluster by.
+    ClusterName
+}
+
+impl ClusterName {
+    /// The name of cluster `cluster` of provider `provider` (both ids).
+    pub fn of(provider: &str, cluster: &str) -> Self {
+        ClusterName(format!("clusterProviders/{provider}/clusters/{cluster}"))
+    }
+
+    /// Whether `wanted` names this cluster: its full name, or its id alone (filters
+    /// accept either).
+    pub fn is_named(&self, wanted: &str) -> bool {
+        self.0 == wanted || self.0.rsplit('/').next() == Some(wanted)
+    }
+}
+
+/// One app of an instance on one cluster: what an agent receives as a bundle and
+/// reports on. Ordered by cluster, then app.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DeploymentKey {
+    pub cluster: ClusterName,
+    pub app: String,
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

@@ -14,6 +14,7 @@ use super::SimCluster;
 use crate::agent::hub::AgentHub;
 use crate::agent::runner::{AgentOptions, Dial, run_agent};
 use crate::app::access::{Access, issue_agent_token};
+use crate::domain::names::ClusterName;
 use crate::domain::resources::{ClusterSpec, ConnectionMode};
 use crate::error::Result;
 use crate::ids::ContainerClusterId;
@@ -124,7 +125,8 @@ impl EmbeddedAgents {
     /// cluster it was registered from.
     async fn node_names(&self, cluster: &str) -> Result<Vec<String>> {
         let mut conn = self.store.read().await?;
-        let spec = crate::store::cluster::cluster_spec(&mut conn, cluster).await?;
+        let spec =
+            crate::store::cluster::cluster_spec(&mut conn, &ClusterName::from(cluster)).await?;
         let from = spec.map(|spec| spec.container_cluster).unwrap_or_default();
         if let Ok(id) = from.parse::<ContainerClusterId>() {
             let vms = cluster_vms(&mut conn, &[id]).await?;

@@ -2,6 +2,7 @@
 
 use sqlx::AnyConnection;
 
+use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
 use crate::error::Result;
 
@@ -10,7 +11,7 @@ use crate::error::Result;
 /// caller holds the cluster's lock, so the read and the write see the same row.
 pub async fn cluster_set_connectivity(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
     connectivity: Connectivity,
 ) -> Result<Option<Connectivity>> {
     let before: Option<Connectivity> =
@@ -38,7 +39,7 @@ pub async fn cluster_list_all(conn: &mut AnyConnection) -> Result<Vec<(String, S
 /// The stored spec of one cluster, if it exists.
 pub async fn cluster_spec(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
 ) -> Result<Option<crate::domain::resources::ClusterSpec>> {
     let body: Option<String> = sqlx::query_scalar("SELECT body FROM clusters WHERE name = $1")
         .bind(cluster)

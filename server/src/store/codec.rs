@@ -1,14 +1,52 @@
-//! How domain enums are stored: as their names (`as_str`), read back with `FromStr`;
-//! a stored name no variant has is a decode error, never a default.
+//! How domain enums and names are stored: enums as their names (`as_str`), read back with
+//! `FromStr` (a stored name no variant has is a decode error, never a default); names as text.
+
+use std::borrow::Cow;
 
 use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
+use crate::domain::names::ClusterName;
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
 
-macro_rules! stored_by_name {
+/// What a stored value is as text, and back.
+trait StoredText: Sized {
+    fn stored(&self) -> Cow<'static, str>;
+    fn restore(text: String) -> Result<Self, BoxDynError>;
+}
+
+/// Enums: their names, no allocation on the way in.
+macro_rules! by_name {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl StoredText for $ty {
+            fn stored(&self) -> Cow<'static, str> {
+                Cow::Borrowed(self.as_str())
+            }
+
+            fn restore(text: String) -> Result<Self, BoxDynError> {
+                Ok(text.parse::<$ty>()?)
+            }
+        }
+    )+};
+}
+
+by_name!(Connectivity, ClusterStatus, Readiness, RsyncStatus);
+
+/// Names: their text, read back as it is (the API boundary validated them before they
+/// were first stored).
+impl StoredText for ClusterName {
+    fn stored(&self) -> Cow<'static, str> {
+        Cow::Owned(self.to_string())
+    }
+
+    fn restore(text: String) -> Result<Self, BoxDynError> {
+        Ok(text.into())
+    }
+}
+
+macro_rules! stored_as_text {
     ($($ty:ty),+ $(,)?) => {$(
         impl Type<Any> for $ty {
             fn type_info() -> <Any as Database>::TypeInfo {
@@ -21,17 +59,25 @@ macro_rules! stored_by_name {
                 &self,
                 buf: &mut <Any as Database>::ArgumentBuffer<'q>,
             ) -> Result<IsNull, BoxDynError> {
-                <&'q str as Encode<'q, Any>>::encode(self.as_str(), buf)
+                match self.stored() {
+                    Cow::Borrowed(text) => <&'q str as Encode<'q, Any>>::encode(text, buf),
+                    Cow::Owned(text) => <String as Encode<'q, Any>>::encode(text, buf),
+                }
             }
         }
 
         impl<'r> Decode<'r, Any> for $ty {
             fn decode(value: <Any as Database>::ValueRef<'r>) -> Result<Self, BoxDynError> {
-                let text = <String as Decode<'r, Any>>::decode(value)?;
-                Ok(text.parse::<$ty>()?)
+                <$ty as StoredText>::restore(<String as Decode<'r, Any>>::decode(value)?)
             }
         }
     )+};
 }
 
-stored_by_name!(Connectivity, ClusterStatus, Readiness, RsyncStatus);
+stored_as_text!(
+    Connectivity,
+    ClusterStatus,
+    Readiness,
+    RsyncStatus,
+    ClusterName
+);

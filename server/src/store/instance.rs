@@ -12,6 +12,7 @@ use super::status::{
     rsync_let_go_unapplied,
 };
 use super::{Backend, Tx, now_micros};
+use crate::domain::names::ClusterName;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Precondition, Result};
 use crate::ids::InstanceId;
@@ -56,7 +57,7 @@ fn decode_instance(row: &sqlx::any::AnyRow) -> Result<InstanceRow> {
 pub async fn instance_insert(
     conn: &mut AnyConnection,
     instance: &InstanceRow,
-    clusters: &[String],
+    clusters: &[ClusterName],
 ) -> Result<()> {
     sqlx::query(
         "INSERT INTO instances (id, owner, revision, resource_count, create_time, terminate_time, \
@@ -198,27 +199,10 @@ async fn delete_instances(tx: &mut Tx, selection: &str, value: &str) -> Result<(
     Ok(())
 }
 
-/// The first instantiated deployment intent group whose current instance places
-/// resources on `cluster`, if any.
-pub async fn instance_instantiated_user_of_cluster(
-    conn: &mut AnyConnection,
-    cluster: &str,
-) -> Result<Option<String>> {
-    sqlx::query_scalar(
-        "SELECT d.name AS name FROM instance_clusters c \
-         JOIN deployment_intent_groups d ON d.current_instance = c.instance_id \
-         WHERE c.cluster = $1 AND d.state = 'INSTANTIATED' ORDER BY d.name LIMIT 1",
-    )
-    .bind(cluster)
-    .fetch_optional(conn)
-    .await
-    .map_err(Error::from)
-}
-
 /// The instantiated deployment intent groups placed on `cluster` (their names).
 pub async fn instance_instantiated_users_of_cluster(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
 ) -> Result<Vec<String>> {
     sqlx::query_scalar(
         "SELECT d.name AS name FROM instance_clusters c \
@@ -234,7 +218,10 @@ pub async fn instance_instantiated_users_of_cluster(
 /// The clusters an instance places resources on, in order. One row (a JSON array): every
 /// status ingest reads them, and a hundred rows through sqlx's Any rows cost more than
 /// the rest of the read.
-pub async fn instance_clusters(conn: &mut AnyConnection, id: InstanceId) -> Result<Vec<String>> {
+pub async fn instance_clusters(
+    conn: &mut AnyConnection,
+    id: InstanceId,
+) -> Result<Vec<ClusterName>> {
     let rows: Vec<(String,)> = super::json_rows(
         conn,
         "SELECT cluster FROM instance_clusters WHERE instance_id = $1",
@@ -244,7 +231,7 @@ pub async fn instance_clusters(conn: &mut AnyConnection, id: InstanceId) -> Resu
         |a: &(String,), b: &(String,)| a.0.as_bytes().cmp(b.0.as_bytes()),
     )
     .await?;
-    Ok(rows.into_iter().map(|(cluster,)| cluster).collect())
+    Ok(rows.into_iter().map(|(cluster,)| cluster.into()).collect())
 }
 
 /// The instances of `owner`, newest first, before `before` (an instance id).
@@ -285,11 +272,11 @@ pub async fn instance_list(
 pub async fn instance_claim(
     tx: &mut Tx,
     instance: &InstanceRow,
-    clusters: &[String],
+    clusters: &[ClusterName],
     migrated_from: Option<&str>,
 ) -> Result<()> {
     if tx.backend() == Backend::Postgres {
-        let mut sorted: Vec<&String> = clusters.iter().collect();
+        let mut sorted: Vec<&ClusterName> = clusters.iter().collect();
         sorted.sort();
         for cluster in sorted {
             sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended($1, 21))::TEXT AS locked")
@@ -485,7 +472,7 @@ pub async fn instance_supersede(
 async fn held_elsewhere(
     tx: &mut Tx,
     instance: &InstanceRow,
-    clusters: &[String],
+    clusters: &[ClusterName],
     migrated_from: Option<&str>,
 ) -> Result<Option<(String, String, String, String, String)>> {
     let migrated_from = migrated_from.unwrap_or(&instance.owner);

@@ -6,6 +6,7 @@ use sqlx::{AnyConnection, Row};
 use super::status::CountDeltas;
 use super::{json_rows, placeholders};
 use crate::domain::manifest::Gvk;
+use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -16,7 +17,7 @@ use crate::ids::InstanceId;
 pub struct RsyncResource {
     pub app: String,
     /// The destination cluster's resource name.
-    pub cluster: String,
+    pub cluster: ClusterName,
     pub gvk: Gvk,
     pub namespace: String,
     pub name: String,
@@ -44,7 +45,7 @@ pub struct RsyncResource {
 )]
 pub struct ResourceKey {
     pub app: String,
-    pub cluster: String,
+    pub cluster: ClusterName,
     pub kind: String,
     pub group: String,
     pub namespace: String,
@@ -52,6 +53,18 @@ pub struct ResourceKey {
 }
 
 impl ResourceKey {
+    /// The key of `app`'s object `namespace/name` of type `gvk` on `cluster`.
+    pub fn of(app: &str, cluster: &ClusterName, gvk: &Gvk, namespace: &str, name: &str) -> Self {
+        ResourceKey {
+            app: app.to_owned(),
+            cluster: cluster.clone(),
+            kind: gvk.kind.clone(),
+            group: gvk.group.clone(),
+            namespace: namespace.to_owned(),
+            name: name.to_owned(),
+        }
+    }
+
     /// (app, cluster, kind, group, namespace, name), borrowed, in the key's column order.
     pub fn columns(&self) -> [&str; 6] {
         [
@@ -88,14 +101,13 @@ pub fn decode_gvk(r: &sqlx::any::AnyRow) -> Result<Gvk> {
 
 impl RsyncResource {
     pub fn key(&self) -> ResourceKey {
-        ResourceKey {
-            app: self.app.clone(),
-            cluster: self.cluster.clone(),
-            kind: self.gvk.kind.clone(),
-            group: self.gvk.group.clone(),
-            namespace: self.namespace.clone(),
-            name: self.name.clone(),
-        }
+        ResourceKey::of(
+            &self.app,
+            &self.cluster,
+            &self.gvk,
+            &self.namespace,
+            &self.name,
+        )
     }
 
     /// The statuses it starts with as recorded for watch streams (migration 0018): a
@@ -235,20 +247,14 @@ pub fn after_sql(after: Option<&ResourceKey>, prefix: &str, binds: &mut Vec<Stri
     let Some(key) = after else {
         return String::new();
     };
-    let placeholders: Vec<String> = [
-        &key.app,
-        &key.cluster,
-        &key.kind,
-        &key.group,
-        &key.namespace,
-        &key.name,
-    ]
-    .into_iter()
-    .map(|v| {
-        binds.push(v.clone());
-        format!("${}", binds.len())
-    })
-    .collect();
+    let placeholders: Vec<String> = key
+        .columns()
+        .into_iter()
+        .map(|v| {
+            binds.push(v.to_owned());
+            format!("${}", binds.len())
+        })
+        .collect();
     format!(
         " AND ({prefix}app, {prefix}cluster, {prefix}kind, {prefix}api_group, {prefix}namespace, {prefix}name) > ({})",
         placeholders.join(", ")
@@ -503,7 +509,7 @@ async fn list_at(
 #[derive(Debug, serde::Deserialize)]
 pub(crate) struct PageRow<A, B> {
     pub app: String,
-    pub cluster: String,
+    pub cluster: ClusterName,
     pub kind: String,
     pub api_group: String,
     pub api_version: String,
@@ -643,7 +649,7 @@ pub async fn rsync_resources_awaiting_delete(conn: &mut AnyConnection, owner: &s
 /// Whether any instance still has resources on `cluster` that rsync must act on.
 pub async fn rsync_resources_active_on_cluster(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
 ) -> Result<bool> {
     let row = sqlx::query(&format!(
         "SELECT 1 AS one FROM rsync_resources WHERE cluster = $1 AND rsync_status IN ($2, $3, $4) \
@@ -659,14 +665,14 @@ pub async fn rsync_resources_active_on_cluster(
     Ok(row.is_some())
 }
 
-/// (cluster, app) of the deployments of `instance` with resources whose cluster status
+/// The deployments of `instance` with resources whose cluster status
 /// is still Unknown (no report of them yet), from its aggregates: only rendered
 /// resources are ever Unknown there (cluster-only ones count as Present or NotPresent).
 /// (Read from the rows, it walked the whole instance: 0.1-0.2 s at 100,000 resources.)
 pub async fn rsync_unobserved_deployments(
     conn: &mut AnyConnection,
     instance: InstanceId,
-) -> Result<Vec<(String, String)>> {
+) -> Result<Vec<DeploymentKey>> {
     let query = sqlx::query(
         "SELECT cluster, app FROM status_counts WHERE instance_id = $1 \
          AND dimension = $2 AND value = $3 AND count > 0 ORDER BY cluster, app",
@@ -674,5 +680,12 @@ pub async fn rsync_unobserved_deployments(
     .bind(instance.to_string())
     .bind(super::status::Dimension::Cluster.as_str())
     .bind(crate::domain::readiness::ClusterStatus::Unknown.as_str());
-    super::fetch_text_pairs(conn, query, "cluster", "app").await
+    let pairs = super::fetch_text_pairs(conn, query, "cluster", "app").await?;
+    Ok(pairs
+        .into_iter()
+        .map(|(cluster, app)| DeploymentKey {
+            cluster: cluster.into(),
+            app,
+        })
+        .collect())
 }

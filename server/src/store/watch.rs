@@ -153,7 +153,7 @@ impl NewEvent {
             target: target.to_string(),
             instance: instance.to_string(),
             app: key.app.clone(),
-            cluster: key.cluster.clone(),
+            cluster: key.cluster.to_string(),
             name: key.name.clone(),
             payload: Payload::Resource {
                 kind: key.kind.clone(),

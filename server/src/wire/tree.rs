@@ -200,7 +200,7 @@ mod tests {
     use super::*;
     use crate::app::status::tree::Tree;
     use crate::app::status::{Output, StatusEntry, StatusQuery, StatusResult};
-    use crate::domain::names::{DEPLOYMENT_INTENT_GROUP, ResourceName};
+    use crate::domain::names::{ClusterName, DEPLOYMENT_INTENT_GROUP, ResourceName};
     use crate::domain::readiness::{ClusterStatus, Readiness};
     use crate::domain::status::Counts;
     use crate::domain::status::RsyncStatus;
@@ -220,7 +220,7 @@ mod tests {
         StatusEntry {
             key: ResourceKey {
                 app: app.into(),
-                cluster: format!("clusterProviders/edge/clusters/{cluster}"),
+                cluster: ClusterName::of("edge", cluster),
                 kind: kind.into(),
                 group: group.into(),
                 namespace: if n.is_multiple_of(3) {

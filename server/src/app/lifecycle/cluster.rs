@@ -175,8 +175,12 @@ impl Lifecycle {
             ));
         }
         self.refuse_if_children(&mut tx, name).await?;
-        let cluster = name.to_string();
-        if let Some(dig) = instance_instantiated_user_of_cluster(&mut tx, &cluster).await? {
+        let cluster = ClusterName::from(name);
+        if let Some(dig) = instance_instantiated_users_of_cluster(&mut tx, &cluster)
+            .await?
+            .into_iter()
+            .next()
+        {
             return Err(Error::precondition(
                 Precondition::ClusterInUse,
                 dig.clone(),
@@ -188,7 +192,7 @@ impl Lifecycle {
         if rsync_resources_active_on_cluster(&mut tx, &cluster).await? {
             return Err(Error::precondition(
                 Precondition::ClusterInUse,
-                cluster.clone(),
+                cluster.to_string(),
                 format!(
                     "resources on {cluster} are still being deleted; retry when termination finished"
                 ),
@@ -199,7 +203,7 @@ impl Lifecycle {
         // takes its name later starts with none. Action creates hold the cluster's
         // row until they commit (see `app::actions`), so none slips in meanwhile.
         let filter = ActionFilter {
-            cluster: cluster.clone(),
+            cluster: cluster.to_string(),
             open_only: true,
             ..Default::default()
         };
@@ -348,11 +352,11 @@ impl Lifecycle {
             .map(|o| (o.name.id().to_string(), o.spec))
             .collect();
         let documents = render_network_intents(instance, &specs);
-        let cluster_name = cluster.to_string();
+        let cluster_name = ClusterName::from(cluster);
         let resources = bind(NETWORK_INTENTS_APP, &cluster_name, &documents)?;
         let row = InstanceRow {
             id: instance,
-            owner: cluster_name.clone(),
+            owner: cluster_name.to_string(),
             revision,
             resource_count: resources.len() as i64,
             create_time: now_micros(),
@@ -360,9 +364,10 @@ impl Lifecycle {
             base: instance,
             content_digest: "{}".to_string(),
         };
-        instance_insert(tx, &row, &[cluster_name]).await?;
+        let clusters = [cluster_name];
+        instance_insert(tx, &row, &clusters).await?;
         rsync_resources_insert(tx, instance, &resources).await?;
-        instance_claim(tx, &row, std::slice::from_ref(&row.owner), None).await?;
+        instance_claim(tx, &row, &clusters, None).await?;
         instance_expire(tx, &row.owner, self.instance_retention).await?;
         Ok(instance)
     }
@@ -409,13 +414,8 @@ impl Lifecycle {
         if !filter.clusters.is_empty() {
             filter.clusters = placed
                 .iter()
-                .filter(|c| {
-                    filter
-                        .clusters
-                        .iter()
-                        .any(|wanted| *c == wanted || c.rsplit('/').next() == Some(wanted.as_str()))
-                })
-                .cloned()
+                .filter(|c| filter.clusters.iter().any(|wanted| c.is_named(wanted)))
+                .map(ToString::to_string)
                 .collect();
             if filter.clusters.is_empty() {
                 return Ok(RenderedPage {

@@ -460,7 +460,7 @@ impl Lifecycle {
                 .collect();
             let documents = render_app(base, app_id, &app.spec.manifests, &patches)?;
             for (provider, cluster) in placed {
-                let cluster = format!("clusterProviders/{provider}/clusters/{cluster}");
+                let cluster = ClusterName::of(&provider, &cluster);
                 resources.extend(bind(app_id, &cluster, &documents)?);
                 clusters.insert(cluster);
             }
@@ -475,7 +475,7 @@ impl Lifecycle {
             base,
             content_digest: serde_json::to_string(&content.digest).map_err(Error::internal)?,
         };
-        let clusters: Vec<String> = clusters.into_iter().collect();
+        let clusters: Vec<ClusterName> = clusters.into_iter().collect();
         let rendered = started.elapsed();
         let persisted = self
             .persist_instance(tx, &row, &mut resources, &clusters, replacing)

@@ -25,7 +25,7 @@ use crate::domain::lifecycle::{
     network_transition, pending_changes,
 };
 use crate::domain::names::{
-    APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE,
+    APP, APP_PROFILE, CLUSTER, CLUSTER_PROVIDER, COMPOSITE_APP, COMPOSITE_PROFILE, ClusterName,
     DEPLOYMENT_INTENT_GROUP, KINDS, Kind, NETWORK_INTENT, PLACEMENT_INTENT, PROJECT, ResourceName,
 };
 use crate::domain::render::{
@@ -46,7 +46,7 @@ use crate::store::dig::{
 use crate::store::history::{HistoryEntry, history_append, history_delete, history_list};
 use crate::store::instance::{
     InstanceRow, instance_claim, instance_clusters, instance_delete_for_owner, instance_expire,
-    instance_find, instance_insert, instance_instantiated_user_of_cluster, instance_list,
+    instance_find, instance_insert, instance_instantiated_users_of_cluster, instance_list,
     instance_supersede, instance_terminate,
 };
 use crate::store::network::{
@@ -175,7 +175,7 @@ impl Lifecycle {
                 );
             }
         }
-        let clusters: Vec<String> = clusters.into_iter().collect();
+        let clusters: Vec<String> = clusters.into_iter().map(ClusterName::into_string).collect();
         hooks.work_changed(&clusters).await;
     }
 
@@ -602,7 +602,7 @@ pub(super) fn refuse_duplicate_objects(resources: &[RsyncResource]) -> Result<()
 /// Binds rendered documents of `app` to `cluster` as Pending rsync resources.
 pub(super) fn bind(
     app: &str,
-    cluster: &str,
+    cluster: &ClusterName,
     documents: &[RenderedDoc],
 ) -> Result<Vec<RsyncResource>> {
     documents
@@ -610,7 +610,7 @@ pub(super) fn bind(
         .map(|doc| {
             Ok(RsyncResource {
                 app: app.to_string(),
-                cluster: cluster.to_string(),
+                cluster: cluster.clone(),
                 gvk: doc.gvk.clone(),
                 namespace: doc.namespace.clone(),
                 name: doc.name.clone(),

@@ -65,11 +65,11 @@ impl Lifecycle {
             return;
         };
         let mut by_cluster: std::collections::BTreeMap<String, Vec<String>> = Default::default();
-        for (cluster, app) in deployments {
+        for deployment in deployments {
             by_cluster
-                .entry(cluster)
+                .entry(deployment.cluster.into_string())
                 .or_default()
-                .push(deployment_id(base, &app));
+                .push(deployment_id(base, &deployment.app));
         }
         for (cluster, ids) in by_cluster {
             hooks.report_wanted(&cluster, ids).await;
@@ -87,7 +87,7 @@ impl Lifecycle {
         tx: &mut Tx,
         row: &InstanceRow,
         resources: &mut [RsyncResource],
-        clusters: &[String],
+        clusters: &[ClusterName],
         replacing: Option<&Replacing<'_>>,
     ) -> Result<Persisted> {
         refuse_duplicate_objects(resources)?;

@@ -172,7 +172,7 @@ pub(super) fn applied_condition(
         Condition::false_(
             type_,
             Severity::Warning,
-            "Retrying",
+            RsyncStatus::Retrying.as_str(),
             format!(
                 "{retrying} of {total} resources wait for an unreachable cluster{}",
                 on_clusters(at)
@@ -204,7 +204,7 @@ fn ready_condition(counts: &Counts) -> Condition {
         Condition::false_(
             "ResourcesReady",
             Severity::Warning,
-            "NotPresent",
+            ClusterStatus::NotPresent.as_str(),
             format!("{not_present} of {total} resources are missing from their cluster"),
         )
     } else if unknown > 0 {
@@ -218,7 +218,7 @@ fn ready_condition(counts: &Counts) -> Condition {
         Condition::false_(
             "ResourcesReady",
             Severity::Info,
-            "NotReady",
+            Readiness::NotReady.as_str(),
             format!("{ready} of {} resources ready", ready + not_ready),
         )
     } else {

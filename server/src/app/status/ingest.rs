@@ -9,6 +9,7 @@ use std::time::Instant;
 use tracing::debug;
 
 use super::*;
+use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::readiness::Connectivity;
 use crate::error::Conflict;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
@@ -17,12 +18,12 @@ impl StatusApp {
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
     pub async fn connectivity_changed(
         &self,
-        cluster: &str,
+        cluster: &ClusterName,
         connectivity: Connectivity,
     ) -> Result<()> {
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
-        lock_owners(&mut tx, owners.iter().cloned(), [cluster]).await?;
+        lock_owners(&mut tx, owners.iter().cloned(), [cluster.as_str()]).await?;
         if let Some(previous) = cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
             refresh_conditions(&mut tx, cluster).await?;
             for owner in &owners {
@@ -37,14 +38,14 @@ impl StatusApp {
     /// each rendered resource, records cluster-only resources, updates the aggregates.
     /// A malformed deployment id is INVALID_ARGUMENT; a bundle of an unknown instance or
     /// of an instance not placed on the cluster is ignored.
-    pub async fn ingest_bundle(&self, cluster: &str, bundle: Bundle) -> Result<()> {
+    pub async fn ingest_bundle(&self, cluster: &ClusterName, bundle: Bundle) -> Result<()> {
         self.ingest_bundles(cluster, std::slice::from_ref(&bundle))
             .await
     }
 
     /// Ingests several bundle states of `cluster` in one transaction (the aggregates
     /// and conditions of each owner are written once for all of them).
-    pub async fn ingest_bundles(&self, cluster: &str, bundles: &[Bundle]) -> Result<()> {
+    pub async fn ingest_bundles(&self, cluster: &ClusterName, bundles: &[Bundle]) -> Result<()> {
         self.ingest_clusters(&[(cluster, bundles)]).await
     }
 
@@ -52,11 +53,11 @@ impl StatusApp {
     /// commit of what many agent sessions reported at about the same time. The
     /// transaction's fixed costs (owner locks, aggregates, conditions, the event
     /// log's revision, the commit) are paid once for all of them.
-    pub async fn ingest_clusters(&self, batches: &[(&str, &[Bundle])]) -> Result<()> {
+    pub async fn ingest_clusters(&self, batches: &[(&ClusterName, &[Bundle])]) -> Result<()> {
         // The states of one deployment of a cluster are taken together, the later on
         // top: the writes of one batch are made together, so one deployment must not
         // appear twice in them.
-        let mut latest: BTreeMap<&str, BTreeMap<(InstanceId, String), Cow<'_, Bundle>>> =
+        let mut latest: BTreeMap<&ClusterName, BTreeMap<(InstanceId, String), Cow<'_, Bundle>>> =
             BTreeMap::new();
         for (cluster, bundles) in batches {
             let of_cluster = latest.entry(*cluster).or_default();
@@ -77,7 +78,7 @@ impl StatusApp {
         let began = started.elapsed();
         // A bundle names the base of its deployment's instances: it describes the
         // newest instance of that base (an update keeps the base of what it replaces).
-        let mut rows: HashMap<InstanceId, Option<(InstanceRow, Vec<String>)>> = HashMap::new();
+        let mut rows: HashMap<InstanceId, Option<(InstanceRow, Vec<ClusterName>)>> = HashMap::new();
         let mut bases: Vec<InstanceId> = Vec::new();
         for of_cluster in latest.values() {
             bases.extend(of_cluster.keys().map(|(base, _)| *base));
@@ -97,14 +98,14 @@ impl StatusApp {
         }
         // The owner of each (cluster, instance) placed there; bundles of other
         // instances are ignored.
-        let mut parsed: Vec<(&str, InstanceId, InstanceId, String, &Bundle)> = Vec::new();
-        let mut owners: BTreeMap<(&str, InstanceId), Option<String>> = BTreeMap::new();
+        let mut parsed: Vec<(&ClusterName, InstanceId, InstanceId, String, &Bundle)> = Vec::new();
+        let mut owners: BTreeMap<(&ClusterName, InstanceId), Option<String>> = BTreeMap::new();
         for (cluster, of_cluster) in &latest {
             for ((base, app), bundle) in of_cluster {
                 let Some(Some((row, clusters))) = rows.get(base) else {
                     continue;
                 };
-                let placed = clusters.iter().any(|c| c == cluster);
+                let placed = clusters.iter().any(|c| c == *cluster);
                 owners.insert((cluster, row.id), placed.then(|| row.owner.clone()));
                 parsed.push((cluster, row.id, *base, app.clone(), bundle));
             }
@@ -118,7 +119,7 @@ impl StatusApp {
             owners
                 .iter()
                 .filter(|(_, owner)| owner.is_some())
-                .map(|((cluster, _), _)| *cluster),
+                .map(|((cluster, _), _)| cluster.as_str()),
         )
         .await?;
         // On PostgreSQL a rollout may have committed a newer instance of a base while
@@ -190,15 +191,15 @@ impl StatusApp {
         let mut rendered = BTreeMap::new();
         let mut reported = BTreeMap::new();
         for ((instance, base), deployments) in &wanted {
-            for ((cluster, app), rows) in
+            for (deployment, rows) in
                 rsync_rows_for_bundles(&mut tx, *instance, deployments).await?
             {
-                rendered.insert((*instance, cluster, app), rows);
+                rendered.insert((*instance, deployment), rows);
             }
-            for ((cluster, app), rows) in
+            for (deployment, rows) in
                 cluster_resources_for_bundles(&mut tx, *base, deployments).await?
             {
-                reported.insert((*instance, cluster, app), rows);
+                reported.insert((*instance, deployment), rows);
             }
         }
         let read = started.elapsed();
@@ -209,7 +210,13 @@ impl StatusApp {
             let Some(owner) = &owners[&(*cluster, *instance)] else {
                 continue;
             };
-            let key = (*instance, cluster.to_string(), app.clone());
+            let key = (
+                *instance,
+                DeploymentKey {
+                    cluster: (*cluster).clone(),
+                    app: app.clone(),
+                },
+            );
             let deployment = Deployment {
                 cluster,
                 instance: *instance,
@@ -339,7 +346,7 @@ impl StatusApp {
     /// something of but holds nothing of now (its objects went while no session was
     /// open: the agent reports only what it holds) is taken as reported empty, so that
     /// no pod is believed present that is gone.
-    pub async fn reconcile_session(&self, cluster: &str, held: &[String]) -> Result<()> {
+    pub async fn reconcile_session(&self, cluster: &ClusterName, held: &[String]) -> Result<()> {
         let gone: Vec<Bundle> = {
             let mut conn = self.store.read().await?;
             reported_deployments(&mut conn, cluster)
@@ -359,7 +366,7 @@ impl StatusApp {
         }
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
-        lock_owners(&mut tx, owners, [cluster]).await?;
+        lock_owners(&mut tx, owners, [cluster.as_str()]).await?;
         let lock = tx.for_update();
         let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
             .await?
@@ -386,14 +393,14 @@ impl StatusApp {
     }
 
     /// Marks what rsync cannot deliver to an unreachable cluster as Retrying.
-    pub async fn mark_unreachable(&self, cluster: &str) -> Result<i64> {
+    pub async fn mark_unreachable(&self, cluster: &ClusterName) -> Result<i64> {
         let mut tx = self.store.begin().await?;
         let mut owners: BTreeSet<String> = owners_placed_on(&mut tx, cluster)
             .await?
             .into_iter()
             .collect();
         owners.insert(cluster.to_string());
-        lock_owners(&mut tx, owners, [cluster]).await?;
+        lock_owners(&mut tx, owners, [cluster.as_str()]).await?;
         let lock = tx.for_update();
         let moved = rsync_bulk_transition(
             &mut tx,
@@ -423,7 +430,7 @@ impl StatusApp {
 
 fn cluster_row(
     app: &str,
-    cluster: &str,
+    cluster: &ClusterName,
     gvk: &Gvk,
     namespace: &str,
     o: &Reported,
@@ -432,7 +439,7 @@ fn cluster_row(
 ) -> ClusterResourceRow {
     ClusterResourceRow {
         app: app.to_string(),
-        cluster: cluster.to_string(),
+        cluster: cluster.clone(),
         gvk: Gvk {
             version: o.gvk.version.clone(),
             ..gvk.clone()
@@ -450,7 +457,7 @@ fn cluster_row(
 /// connectivity changed from `previous`.
 async fn emit_connectivity(
     tx: &mut Tx,
-    cluster: &str,
+    cluster: &ClusterName,
     previous: Connectivity,
     connectivity: Connectivity,
 ) -> Result<()> {
@@ -473,7 +480,7 @@ type Wanted<'a> = BTreeMap<(InstanceId, InstanceId), BatchReads<'a>>;
 
 /// One deployment of an ingest batch with what is stored for it.
 struct Deployment<'a> {
-    cluster: &'a str,
+    cluster: &'a ClusterName,
     instance: InstanceId,
     /// The instance's deployment base (whose cluster resources it reads and writes).
     base: InstanceId,
@@ -559,14 +566,7 @@ fn ingest_one(
                 readiness: ready,
                 ..old.clone()
             };
-            let key = ResourceKey {
-                app: app.to_string(),
-                cluster: cluster.to_string(),
-                kind: r.gvk.kind.clone(),
-                group: r.gvk.group.clone(),
-                namespace: r.namespace.clone(),
-                name: r.name.clone(),
-            };
+            let key = ResourceKey::of(app, cluster, &r.gvk, &r.namespace, &r.name);
             writes.set_cluster_status(
                 instance,
                 key.clone(),
@@ -736,11 +736,11 @@ pub(crate) async fn carry_over(
         // (app, cluster, kind, group, namespace, name) of what is carried.
         let kept: HashSet<[&str; 6]> = carried.iter().map(ResourceKey::columns).collect();
         let apps: HashSet<String> = instance_apps(tx, instance).await?.into_iter().collect();
-        let clusters: HashSet<String> =
+        let clusters: HashSet<ClusterName> =
             instance_clusters(tx, instance).await?.into_iter().collect();
         // Deployments with a resource not carried over: the server asks their agents
         // to report them again (`reports_wanted`).
-        let reported_again: HashSet<(String, String)> = rsync_unobserved_deployments(tx, instance)
+        let reported_again: HashSet<DeploymentKey> = rsync_unobserved_deployments(tx, instance)
             .await?
             .into_iter()
             .collect();
@@ -748,13 +748,13 @@ pub(crate) async fn carry_over(
         let mut dropped = Vec::new();
         for row in observed {
             let is_kept = |kind: &str, group: &str, namespace: &str, name: &str| {
-                kept.contains(&[&row.app, &row.cluster, kind, group, namespace, name])
+                kept.contains(&[&row.app, row.cluster.as_str(), kind, group, namespace, name])
             };
             // Of a deployment carried over whole, everything its cluster made; of one
             // that changed, what the carried controllers own directly. A Deployment's
             // pods on a real cluster are owned by a ReplicaSet, which is not rendered:
             // only the first rule keeps them.
-            let whole = !reported_again.contains(&(row.cluster.clone(), row.app.clone()));
+            let whole = !reported_again.contains(&row.deployment());
             let body = Body::from_text(row.body.clone());
             let keep = row.present
                 && apps.contains(&row.app)

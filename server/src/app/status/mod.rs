@@ -529,11 +529,8 @@ impl StatusApp {
         let placed = instance_clusters(conn, instance).await?;
         let mut clusters = Vec::new();
         for (index, wanted) in query.clusters.iter().enumerate() {
-            match placed
-                .iter()
-                .find(|c| *c == wanted || c.rsplit('/').next() == Some(wanted.as_str()))
-            {
-                Some(cluster) => clusters.push(cluster.clone()),
+            match placed.iter().find(|c| c.is_named(wanted)) {
+                Some(cluster) => clusters.push(cluster.to_string()),
                 None => {
                     return Err(Error::invalid(
                         format!("clusters[{index}]"),

@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::{StatusApp, StatusEntry, StatusQuery};
-use crate::domain::names::ResourceName;
+use crate::domain::names::{ClusterName, ResourceName};
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::Result;
@@ -383,7 +383,7 @@ impl Tree {
                     self.key_of(&self.entries[last as usize]);
                 Some(ResourceKey {
                     app: app.to_string(),
-                    cluster: cluster.to_string(),
+                    cluster: ClusterName::from(cluster),
                     kind: kind.to_string(),
                     group: group.to_string(),
                     namespace: namespace.to_string(),

@@ -13,6 +13,7 @@ use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
 use super::{Tx, placeholders};
 use crate::domain::manifest::Gvk;
+use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -62,7 +63,7 @@ pub struct RsyncWork {
 /// PostgreSQL, 40 ms while a hundred clusters converged.
 pub async fn rsync_work(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
     after: Option<&(String, ResourceKey)>,
     limit: i64,
 ) -> Result<Vec<RsyncWork>> {
@@ -152,7 +153,7 @@ pub async fn rsync_work(
                 instance: parsed,
                 key: ResourceKey {
                     app,
-                    cluster: cluster.to_string(),
+                    cluster: cluster.clone(),
                     kind,
                     group,
                     namespace,
@@ -270,16 +271,18 @@ pub async fn rsync_rows_for_bundles(
     conn: &mut AnyConnection,
     instance: InstanceId,
     wanted: &BatchReads<'_>,
-) -> Result<BTreeMap<(String, String), Vec<ObservedRsyncRow>>> {
-    let mut by_deployment: BTreeMap<(String, String), Vec<ObservedRsyncRow>> = BTreeMap::new();
+) -> Result<BTreeMap<DeploymentKey, Vec<ObservedRsyncRow>>> {
+    let mut by_deployment: BTreeMap<DeploymentKey, Vec<ObservedRsyncRow>> = BTreeMap::new();
     let columns = "cluster, app, kind, api_group, api_version, namespace, name, rsync_status, \
                    cluster_status, readiness";
     let id = instance.to_string();
     for r in bundle_rows(conn, columns, "rsync_resources", "instance_id", &id, wanted).await? {
-        let cluster: String = r.try_get("cluster")?;
-        let app: String = r.try_get("app")?;
+        let key = DeploymentKey {
+            cluster: r.try_get("cluster")?,
+            app: r.try_get("app")?,
+        };
         by_deployment
-            .entry((cluster, app))
+            .entry(key)
             .or_default()
             .push(ObservedRsyncRow {
                 gvk: decode_gvk(&r)?,
@@ -297,7 +300,7 @@ pub async fn rsync_rows_for_bundles(
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterResourceRow {
     pub app: String,
-    pub cluster: String,
+    pub cluster: ClusterName,
     pub gvk: Gvk,
     pub namespace: String,
     pub name: String,
@@ -332,13 +335,19 @@ impl ClusterResourceRow {
     }
 
     pub fn key(&self) -> ResourceKey {
-        ResourceKey {
-            app: self.app.clone(),
+        ResourceKey::of(
+            &self.app,
+            &self.cluster,
+            &self.gvk,
+            &self.namespace,
+            &self.name,
+        )
+    }
+
+    pub fn deployment(&self) -> DeploymentKey {
+        DeploymentKey {
             cluster: self.cluster.clone(),
-            kind: self.gvk.kind.clone(),
-            group: self.gvk.group.clone(),
-            namespace: self.namespace.clone(),
-            name: self.name.clone(),
+            app: self.app.clone(),
         }
     }
 }
@@ -349,8 +358,8 @@ pub async fn cluster_resources_for_bundles(
     conn: &mut AnyConnection,
     base: InstanceId,
     wanted: &BatchReads<'_>,
-) -> Result<BTreeMap<(String, String), Vec<ClusterResourceRow>>> {
-    let mut by_deployment: BTreeMap<(String, String), Vec<ClusterResourceRow>> = BTreeMap::new();
+) -> Result<BTreeMap<DeploymentKey, Vec<ClusterResourceRow>>> {
+    let mut by_deployment: BTreeMap<DeploymentKey, Vec<ClusterResourceRow>> = BTreeMap::new();
     let id = base.to_string();
     for r in bundle_rows(
         conn,
@@ -363,10 +372,7 @@ pub async fn cluster_resources_for_bundles(
     .await?
     {
         let row = decode_cluster_resource(&r)?;
-        by_deployment
-            .entry((row.cluster.clone(), row.app.clone()))
-            .or_default()
-            .push(row);
+        by_deployment.entry(row.deployment()).or_default().push(row);
     }
     Ok(by_deployment)
 }
@@ -667,7 +673,10 @@ pub async fn clusters_with_rsync_status(
 }
 
 /// The owners whose current instance places resources on `cluster`.
-pub async fn owners_placed_on(conn: &mut AnyConnection, cluster: &str) -> Result<Vec<String>> {
+pub async fn owners_placed_on(
+    conn: &mut AnyConnection,
+    cluster: &ClusterName,
+) -> Result<Vec<String>> {
     sqlx::query_scalar(
         "SELECT DISTINCT i.owner AS owner FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
          WHERE c.cluster = $1 AND i.superseded = 0 ORDER BY owner",
@@ -699,14 +708,15 @@ pub async fn placed_connectivity(
 /// active, current instances.
 pub async fn applied_deployments(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
 ) -> Result<Vec<(InstanceId, InstanceId, String)>> {
     let rows = sqlx::query(
         "SELECT DISTINCT r.instance_id AS instance_id, i.deployment_base AS base, r.app AS app \
          FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
-         WHERE r.cluster = $1 AND r.rsync_status = 'Applied' AND i.superseded = 0 AND i.terminate_time IS NULL",
+         WHERE r.cluster = $1 AND r.rsync_status = $2 AND i.superseded = 0 AND i.terminate_time IS NULL",
     )
     .bind(cluster)
+    .bind(RsyncStatus::Applied)
     .fetch_all(conn)
     .await?;
     rows.iter()
@@ -726,7 +736,7 @@ pub async fn applied_deployments(
 /// present row among the reports of a base placed there.
 pub async fn reported_deployments(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
 ) -> Result<Vec<(InstanceId, String)>> {
     let rows: Vec<(String, String)> = sqlx::query_as(
         "SELECT DISTINCT r.base_id, r.app FROM \

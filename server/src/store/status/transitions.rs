@@ -229,7 +229,12 @@ async fn bulk_transition(
             ..old.clone()
         };
         *groups
-            .entry((instance.clone(), key.app.clone(), key.cluster.clone(), from))
+            .entry((
+                instance.clone(),
+                key.app.clone(),
+                key.cluster.to_string(),
+                from,
+            ))
             .or_default() += 1;
         tx.emit(NewEvent::resource(
             &owners[&instance],

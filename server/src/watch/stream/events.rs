@@ -55,7 +55,7 @@ pub(super) fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchEvent {
         r#type: pb::WatchEventType::ResourceChanged as i32,
         time: timestamp(time),
         app_name: entry.key.app.clone(),
-        cluster: entry.key.cluster.clone(),
+        cluster: entry.key.cluster.to_string(),
         resource: Some(entry_to_proto(entry)),
         ..Default::default()
     }

@@ -24,7 +24,7 @@ use tracing::{debug, warn};
 use super::token::{self, Position, TargetTokens};
 use super::{BATCH_BYTES, Feed, FeedEvent, Next, Segment, WatchHub, Whole};
 use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
-use crate::domain::names::ResourceName;
+use crate::domain::names::{ClusterName, ResourceName};
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::domain::status::{CountKey, Counts};
@@ -576,7 +576,7 @@ impl Subscriber {
             let mut entry = StatusEntry {
                 key: ResourceKey {
                     app: event.app.clone(),
-                    cluster: event.cluster.clone(),
+                    cluster: ClusterName::from(event.cluster.as_str()),
                     kind: kind.clone(),
                     group: group.clone(),
                     namespace: namespace.clone(),
@@ -724,6 +724,7 @@ impl Subscriber {
                 .await?
                 .into_iter()
                 .filter(|c| self.cluster_matches(c))
+                .map(ClusterName::into_string)
                 .collect();
             if clusters.is_empty() {
                 // None of the wanted clusters is placed: match nothing.

@@ -35,7 +35,7 @@ impl Subscriber {
         // each with the state it had at the event's revision (what is stored now,
         // less the changes logged since, which follow as their own events), so a
         // resumed stream sends these events as the first one did.
-        let before: std::collections::HashSet<String> = match previous.parse::<InstanceId>() {
+        let before: std::collections::HashSet<ClusterName> = match previous.parse::<InstanceId>() {
             Ok(previous) => instance_clusters(&mut conn, previous)
                 .await?
                 .into_iter()
@@ -45,7 +45,9 @@ impl Subscriber {
         let mut arriving: Vec<(String, Connectivity)> = placed_connectivity(&mut conn, id)
             .await?
             .into_iter()
-            .filter(|(cluster, _)| !before.contains(cluster) && self.cluster_matches(cluster))
+            .filter(|(cluster, _)| {
+                !before.contains(cluster.as_str()) && self.cluster_matches(cluster)
+            })
             .collect();
         if !arriving.is_empty() {
             let clusters = arriving.iter().map(|(c, _)| c.as_str()).collect();

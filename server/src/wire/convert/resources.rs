@@ -29,6 +29,34 @@ macro_rules! overlay {
     };
 }
 
+/// A kind whose spec is its description alone: its to-proto, from-proto (`$field` names
+/// it in violations) and overlay functions.
+macro_rules! description_only {
+    ($spec:ident => pb::$proto:ident, $field:literal, $to:ident, $from:ident, $overlay:ident) => {
+        pub fn $to(o: &Object<$spec>) -> pb::$proto {
+            object_message!(o => pb::$proto {
+                description: o.spec.description.clone(),
+            })
+        }
+
+        pub fn $from(p: &pb::$proto) -> Result<$spec> {
+            let mut v = Violations::new();
+            check_description(&mut v, concat!($field, ".description"), &p.description);
+            v.into_result()?;
+            Ok($spec {
+                description: p.description.clone(),
+            })
+        }
+
+        overlay!($overlay, pb::$proto, [description]);
+    };
+}
+
+description_only!(CompositeAppSpec => pb::CompositeApp, "composite_app",
+    composite_app_to_proto, composite_app_from_proto, composite_app_overlay);
+description_only!(CompositeProfileSpec => pb::CompositeProfile, "composite_profile",
+    composite_profile_to_proto, composite_profile_from_proto, composite_profile_overlay);
+
 pub fn project_to_proto(o: &Object<ProjectSpec>) -> pb::Project {
     object_message!(o => pb::Project {
         description: o.spec.description.clone(),
@@ -48,21 +76,6 @@ pub fn project_from_proto(p: &pb::Project) -> Result<ProjectSpec> {
 }
 
 overlay!(project_overlay, pb::Project, [description, labels]);
-
-pub fn composite_app_to_proto(o: &Object<CompositeAppSpec>) -> pb::CompositeApp {
-    object_message!(o => pb::CompositeApp {
-        description: o.spec.description.clone(),
-    })
-}
-
-pub fn composite_app_from_proto(p: &pb::CompositeApp) -> Result<CompositeAppSpec> {
-    let mut v = Violations::new();
-    check_description(&mut v, "composite_app.description", &p.description);
-    v.into_result()?;
-    Ok(CompositeAppSpec {
-        description: p.description.clone(),
-    })
-}
 
 pub fn app_to_proto(o: &Object<AppSpec>) -> pb::App {
     object_message!(o => pb::App {
@@ -87,28 +100,7 @@ pub fn app_from_proto(p: &pb::App) -> Result<AppSpec> {
     })
 }
 
-overlay!(composite_app_overlay, pb::CompositeApp, [description]);
 overlay!(app_overlay, pb::App, [description, manifests]);
-overlay!(
-    composite_profile_overlay,
-    pb::CompositeProfile,
-    [description]
-);
-
-pub fn composite_profile_to_proto(o: &Object<CompositeProfileSpec>) -> pb::CompositeProfile {
-    object_message!(o => pb::CompositeProfile {
-        description: o.spec.description.clone(),
-    })
-}
-
-pub fn composite_profile_from_proto(p: &pb::CompositeProfile) -> Result<CompositeProfileSpec> {
-    let mut v = Violations::new();
-    check_description(&mut v, "composite_profile.description", &p.description);
-    v.into_result()?;
-    Ok(CompositeProfileSpec {
-        description: p.description.clone(),
-    })
-}
 
 pub fn app_profile_to_proto(o: &Object<AppProfileSpec>) -> pb::AppProfile {
     object_message!(o => pb::AppProfile {
@@ -488,7 +480,7 @@ pub fn cluster_spec_to_proto(spec: &ClusterSpec) -> pb::Cluster {
 pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb::RenderedResource {
     let (cluster_provider, cluster) = match r.cluster.split('/').collect::<Vec<_>>().as_slice() {
         [_, provider, _, cluster] => (provider.to_string(), cluster.to_string()),
-        _ => (String::new(), r.cluster.clone()),
+        _ => (String::new(), r.cluster.to_string()),
     };
     pb::RenderedResource {
         app: r.app.clone(),

@@ -7,7 +7,7 @@ use super::{
     json_into_view_struct, readiness_to_proto, rsync_status_to_proto, timestamp,
 };
 use crate::app::status::{Output, StatusEntry, StatusResult};
-use crate::domain::names::DEPLOYMENT_INTENT_GROUP;
+use crate::domain::names::{ClusterName, DEPLOYMENT_INTENT_GROUP};
 use crate::domain::readiness::{ClusterStatus, Readiness};
 use crate::domain::status::{CountKey, Counts, RsyncStatus, count_of};
 use crate::store::instance::InstanceRow;
@@ -85,7 +85,7 @@ pub fn status_to_proto(
     let mut resources: Vec<pb::AppResources> = Vec::new();
     // The cluster (full name) of the last entry: entries come grouped by app, then
     // cluster, so the name is split only when it changes.
-    let mut last_cluster = String::new();
+    let mut last_cluster = ClusterName::default();
     for mut entry in result.entries {
         let app_name = std::mem::take(&mut entry.key.app);
         let new_app = resources.last().is_none_or(|a| a.app_name != app_name);

@@ -29,53 +29,43 @@ macro_rules! overlay {
     };
 }
 
-/// A kind whose spec is its description alone: its to-proto, from-proto (`$field` names
-/// it in violations) and overlay functions.
-macro_rules! description_only {
-    ($spec:ident => pb::$proto:ident, $field:literal, $to:ident, $from:ident, $overlay:ident) => {
+/// A kind whose spec is a copy of checked proto fields (a description, labels): its
+/// to-proto, from-proto (`$field` names it in violations) and overlay functions. Each
+/// field is checked by its `check_*` function.
+macro_rules! copied_fields {
+    ($spec:ident => pb::$proto:ident, $field:literal, $to:ident, $from:ident, $overlay:ident,
+     { $($f:ident: $check:ident),+ $(,)? }) => {
         pub fn $to(o: &Object<$spec>) -> pb::$proto {
             object_message!(o => pb::$proto {
-                description: o.spec.description.clone(),
+                $($f: o.spec.$f.clone(),)+
             })
         }
 
         pub fn $from(p: &pb::$proto) -> Result<$spec> {
             let mut v = Violations::new();
-            check_description(&mut v, concat!($field, ".description"), &p.description);
+            $($check(&mut v, concat!($field, ".", stringify!($f)), &p.$f);)+
             v.into_result()?;
             Ok($spec {
-                description: p.description.clone(),
+                $($f: p.$f.clone(),)+
             })
         }
 
-        overlay!($overlay, pb::$proto, [description]);
+        overlay!($overlay, pb::$proto, [$($f),+]);
     };
 }
 
-description_only!(CompositeAppSpec => pb::CompositeApp, "composite_app",
-    composite_app_to_proto, composite_app_from_proto, composite_app_overlay);
-description_only!(CompositeProfileSpec => pb::CompositeProfile, "composite_profile",
-    composite_profile_to_proto, composite_profile_from_proto, composite_profile_overlay);
-
-pub fn project_to_proto(o: &Object<ProjectSpec>) -> pb::Project {
-    object_message!(o => pb::Project {
-        description: o.spec.description.clone(),
-        labels: o.spec.labels.clone(),
-    })
-}
-
-pub fn project_from_proto(p: &pb::Project) -> Result<ProjectSpec> {
-    let mut v = Violations::new();
-    check_description(&mut v, "project.description", &p.description);
-    check_labels(&mut v, "project.labels", &p.labels);
-    v.into_result()?;
-    Ok(ProjectSpec {
-        description: p.description.clone(),
-        labels: p.labels.clone(),
-    })
-}
-
-overlay!(project_overlay, pb::Project, [description, labels]);
+copied_fields!(ProjectSpec => pb::Project, "project",
+    project_to_proto, project_from_proto, project_overlay,
+    { description: check_description, labels: check_labels });
+copied_fields!(CompositeAppSpec => pb::CompositeApp, "composite_app",
+    composite_app_to_proto, composite_app_from_proto, composite_app_overlay,
+    { description: check_description });
+copied_fields!(CompositeProfileSpec => pb::CompositeProfile, "composite_profile",
+    composite_profile_to_proto, composite_profile_from_proto, composite_profile_overlay,
+    { description: check_description });
+copied_fields!(ClusterProviderSpec => pb::ClusterProvider, "cluster_provider",
+    cluster_provider_to_proto, cluster_provider_from_proto, cluster_provider_overlay,
+    { description: check_description, labels: check_labels });
 
 pub fn app_to_proto(o: &Object<AppSpec>) -> pb::App {
     object_message!(o => pb::App {
@@ -342,30 +332,6 @@ overlay!(
         cluster_names,
         cluster_selector
     ]
-);
-
-pub fn cluster_provider_to_proto(o: &Object<ClusterProviderSpec>) -> pb::ClusterProvider {
-    object_message!(o => pb::ClusterProvider {
-        description: o.spec.description.clone(),
-        labels: o.spec.labels.clone(),
-    })
-}
-
-pub fn cluster_provider_from_proto(p: &pb::ClusterProvider) -> Result<ClusterProviderSpec> {
-    let mut v = Violations::new();
-    check_description(&mut v, "cluster_provider.description", &p.description);
-    check_labels(&mut v, "cluster_provider.labels", &p.labels);
-    v.into_result()?;
-    Ok(ClusterProviderSpec {
-        description: p.description.clone(),
-        labels: p.labels.clone(),
-    })
-}
-
-overlay!(
-    cluster_provider_overlay,
-    pb::ClusterProvider,
-    [description, labels]
 );
 
 pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluster {

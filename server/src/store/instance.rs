@@ -8,8 +8,7 @@ use sqlx::{AnyConnection, Row};
 use super::rsync_resource::{RsyncResource, taken_over};
 use super::signals::PODS_GONE;
 use super::status::{
-    CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_bulk_transition_unannounced,
-    rsync_let_go_unapplied,
+    Announce, CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_let_go_unapplied,
 };
 use super::{Backend, Tx, now_micros};
 use crate::domain::names::ClusterName;
@@ -302,34 +301,20 @@ pub async fn instance_claim(
             ),
         ));
     }
-    let lock = tx.for_update();
     let owner = instance.owner.as_str();
     let by = instance.id;
     // The owner's streams switch to `instance` at this transaction's lifecycle event:
-    // its older rows move unannounced. A migrate's source keeps its streams (its
-    // instance stays current there, TERMINATED): its rows are announced.
-    let scope = Scope::RenderedBy { owner, by };
-    rsync_bulk_transition_unannounced(
-        tx,
-        lock,
-        scope,
-        &RsyncStatus::HOLDING,
-        RsyncStatus::Superseded,
-    )
-    .await?;
-    if let Some(owner) = migrated_from {
+    // its older rows move silently. A migrate's source keeps its streams (its instance
+    // stays current there, TERMINATED): its rows are announced.
+    let takeovers = std::iter::once((owner, Announce::Silently))
+        .chain(migrated_from.map(|source| (source, Announce::EachResource)));
+    for (owner, announce) in takeovers {
         let scope = Scope::RenderedBy { owner, by };
-        rsync_bulk_transition(
-            tx,
-            lock,
-            scope,
-            &RsyncStatus::HOLDING,
-            RsyncStatus::Superseded,
-        )
-        .await?;
+        let (from, to) = (&RsyncStatus::HOLDING, RsyncStatus::Superseded);
+        rsync_bulk_transition(tx, scope, from, to, announce).await?;
     }
     // What the owner's older instances hold that `by` does not render: deleted.
-    rsync_let_go_unapplied(tx, lock, Scope::NotRenderedBy { owner, by }).await?;
+    rsync_let_go_unapplied(tx, Scope::NotRenderedBy { owner, by }).await?;
     Ok(())
 }
 
@@ -546,13 +531,12 @@ pub async fn instance_settle_late_applies(tx: &mut Tx, instances: &[InstanceId])
         let owner: String = row.try_get("owner")?;
         let current: String = row.try_get("current")?;
         let by: InstanceId = current.parse().map_err(Error::internal)?;
-        let lock = tx.for_update();
         rsync_bulk_transition(
             tx,
-            lock,
             Scope::RenderedBy { owner: &owner, by },
             &RsyncStatus::HOLDING,
             RsyncStatus::Superseded,
+            Announce::EachResource,
         )
         .await?;
     }

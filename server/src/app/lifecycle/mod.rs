@@ -559,8 +559,7 @@ pub(super) struct DigContent {
 /// never applied (Pending, Failed) whose object an older instance had handed over to
 /// it (the object is on the cluster from that instance's apply).
 pub(super) async fn terminate_instance(tx: &mut Tx, instance: InstanceId) -> Result<()> {
-    let lock = tx.for_update();
-    rsync_let_go_unapplied(tx, lock, Scope::Instance(instance)).await?;
+    rsync_let_go_unapplied(tx, Scope::Instance(instance)).await?;
     instance_terminate(tx, instance).await
 }
 

@@ -367,7 +367,6 @@ impl StatusApp {
         let mut tx = self.store.begin().await?;
         let owners = owners_placed_on(&mut tx, cluster).await?;
         lock_owners(&mut tx, owners, [cluster.as_str()]).await?;
-        let lock = tx.for_update();
         let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
             .await?
             .into_iter()
@@ -379,10 +378,10 @@ impl StatusApp {
         for instance in &missing {
             rsync_bulk_transition(
                 &mut tx,
-                lock,
                 Scope::InstanceOn(*instance, cluster),
                 &[RsyncStatus::Applied],
                 RsyncStatus::Retrying,
+                Announce::EachResource,
             )
             .await?;
             if let Some(row) = instance_find(&mut tx, *instance).await? {
@@ -401,13 +400,12 @@ impl StatusApp {
             .collect();
         owners.insert(cluster.to_string());
         lock_owners(&mut tx, owners, [cluster.as_str()]).await?;
-        let lock = tx.for_update();
         let moved = rsync_bulk_transition(
             &mut tx,
-            lock,
             Scope::Cluster(cluster),
             &[RsyncStatus::Pending, RsyncStatus::Applied],
             RsyncStatus::Retrying,
+            Announce::EachResource,
         )
         .await?;
         let previous = match moved {

@@ -110,65 +110,48 @@ impl Scope<'_> {
     }
 }
 
-/// Moves every resource of `scope` from one of `from` to `to`, keeping the aggregates
-/// and emitting an event per resource. Returns how many moved.
-pub async fn rsync_bulk_transition(
-    tx: &mut Tx,
-    lock: &str,
-    scope: Scope<'_>,
-    from: &[RsyncStatus],
-    to: RsyncStatus,
-) -> Result<i64> {
-    bulk_transition(tx, lock, scope, from, to, true).await
+/// Whether a bulk move tells watch streams about each resource it moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Announce {
+    /// An event per resource (and the rows read, and on PostgreSQL locked, first, so
+    /// the aggregate deltas match exactly the rows the update moves).
+    EachResource,
+    /// Only the aggregates change, read from the update itself (one row per app,
+    /// cluster and status), so the cost is the update's: for resources no watch stream
+    /// follows any more, such as an owner's older instances moved in the transaction
+    /// whose lifecycle event switches the owner's streams to its new instance.
+    Silently,
 }
 
 /// Lets go of the rows of `scope` rsync has not applied: Pending ones need no delete and
 /// become Terminated at once, except those (Pending or Failed) whose object an older
 /// instance handed over ([`Scope::Inherited`]): the object is on the cluster from that
 /// instance's apply, so they go Retrying, for rsync to delete.
-pub async fn rsync_let_go_unapplied(tx: &mut Tx, lock: &str, scope: Scope<'_>) -> Result<()> {
-    rsync_bulk_transition(
-        tx,
-        lock,
-        Scope::Inherited(&scope),
-        &[RsyncStatus::Pending, RsyncStatus::Failed],
-        RsyncStatus::Retrying,
-    )
-    .await?;
-    rsync_bulk_transition(
-        tx,
-        lock,
-        scope,
-        &[RsyncStatus::Pending],
-        RsyncStatus::Terminated,
-    )
-    .await?;
+pub async fn rsync_let_go_unapplied(tx: &mut Tx, scope: Scope<'_>) -> Result<()> {
+    let moves = [
+        (
+            Scope::Inherited(&scope),
+            &[RsyncStatus::Pending, RsyncStatus::Failed][..],
+            RsyncStatus::Retrying,
+        ),
+        (scope, &[RsyncStatus::Pending][..], RsyncStatus::Terminated),
+    ];
+    for (scope, from, to) in moves {
+        rsync_bulk_transition(tx, scope, from, to, Announce::EachResource).await?;
+    }
     Ok(())
 }
 
-/// [`rsync_bulk_transition`] without the event per resource, for resources no watch
-/// stream follows any more: those of an owner's older instances, moved in the
-/// transaction whose lifecycle event switches the owner's streams to its new instance.
-/// Reads only the aggregate changes (one row per app, cluster and status), so its cost
-/// is the update's.
-pub async fn rsync_bulk_transition_unannounced(
+/// Moves every resource of `scope` from one of `from` to `to`, keeping the aggregates
+/// (and announcing each resource, or not). Returns how many moved.
+pub async fn rsync_bulk_transition(
     tx: &mut Tx,
-    lock: &str,
     scope: Scope<'_>,
     from: &[RsyncStatus],
     to: RsyncStatus,
+    announce: Announce,
 ) -> Result<i64> {
-    bulk_transition(tx, lock, scope, from, to, false).await
-}
-
-async fn bulk_transition(
-    tx: &mut Tx,
-    lock: &str,
-    scope: Scope<'_>,
-    from: &[RsyncStatus],
-    to: RsyncStatus,
-    announce: bool,
-) -> Result<i64> {
+    let lock = tx.for_update();
     // The status first: a row of another status is passed over before the scope's
     // subqueries (a probe per row) are evaluated.
     let mut binds: Vec<String> = Vec::new();
@@ -186,7 +169,7 @@ async fn bulk_transition(
     let mut selection = format!(" AND rsync_status IN ({})", statuses.join(", "));
     selection.push_str(&scope.sql(others.as_deref().unwrap_or_default(), &mut binds));
 
-    if !announce {
+    if announce == Announce::Silently {
         return bulk_transition_counted(tx, &selection, binds, to).await;
     }
     // Read (and on PostgreSQL lock) the rows first, so the aggregate deltas match
@@ -296,7 +279,7 @@ async fn count_moves(
     Ok(moved)
 }
 
-/// The unannounced form of [`bulk_transition`]: moves the rows of `selection` and
+/// The silent form of [`rsync_bulk_transition`]: moves the rows of `selection` and
 /// applies the aggregate changes, counted per app, cluster and status; each row keeps
 /// the status it had in `superseded_from`, so a watch stream resumed at a token from
 /// before the move counts it as it was then. One statement, which returns what it moved

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional, placeholders};
+use super::{fetch_all, fetch_optional, placeholders, run};
 use crate::domain::cluster_workflow::Observed;
 use crate::domain::conditions::Condition;
 use crate::domain::container_cluster::{ClusterState, Lifecycle};
@@ -228,7 +228,7 @@ pub async fn cluster_get(
 pub async fn cluster_state(
     conn: &mut AnyConnection,
     id: ContainerClusterId,
-) -> Result<Option<String>> {
+) -> Result<Option<ClusterState>> {
     Ok(
         sqlx::query_scalar("SELECT state FROM container_clusters WHERE id = $1")
             .bind(id.to_string())
@@ -381,20 +381,17 @@ pub async fn cluster_vm_put(
     cluster: ContainerClusterId,
     vm: &ClusterVm,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO container_cluster_vms (cluster_id, vm_id, name, ordinal, observed, \
-         ip_address) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (cluster_id, vm_id) \
-         DO UPDATE SET observed = excluded.observed, ip_address = excluded.ip_address",
-    )
-    .bind(cluster.to_string())
-    .bind(&vm.vm_id)
-    .bind(&vm.name)
-    .bind(vm.ordinal)
-    .bind(vm.observed.as_str())
-    .bind(&vm.ip_address)
-    .execute(conn)
-    .await?;
-    Ok(())
+    let sql = "INSERT INTO container_cluster_vms (cluster_id, vm_id, name, ordinal, observed, \
+               ip_address) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (cluster_id, vm_id) \
+               DO UPDATE SET observed = excluded.observed, ip_address = excluded.ip_address";
+    let query = sqlx::query(sql)
+        .bind(cluster.to_string())
+        .bind(&vm.vm_id)
+        .bind(&vm.name)
+        .bind(vm.ordinal)
+        .bind(vm.observed.as_str())
+        .bind(&vm.ip_address);
+    run(conn, query).await
 }
 
 /// Forgets a VM the cluster released.
@@ -403,12 +400,9 @@ pub async fn cluster_vm_remove(
     cluster: ContainerClusterId,
     vm_id: &str,
 ) -> Result<()> {
-    sqlx::query("DELETE FROM container_cluster_vms WHERE cluster_id = $1 AND vm_id = $2")
-        .bind(cluster.to_string())
-        .bind(vm_id)
-        .execute(conn)
-        .await?;
-    Ok(())
+    let sql = "DELETE FROM container_cluster_vms WHERE cluster_id = $1 AND vm_id = $2";
+    let query = sqlx::query(sql).bind(cluster.to_string()).bind(vm_id);
+    run(conn, query).await
 }
 
 /// Stores the cluster's sealed credentials (replacing any).
@@ -417,15 +411,10 @@ pub async fn cluster_details_put(
     cluster: ContainerClusterId,
     sealed: &str,
 ) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO container_cluster_details (cluster_id, credentials) VALUES ($1, $2) \
-         ON CONFLICT (cluster_id) DO UPDATE SET credentials = excluded.credentials",
-    )
-    .bind(cluster.to_string())
-    .bind(sealed)
-    .execute(conn)
-    .await?;
-    Ok(())
+    let sql = "INSERT INTO container_cluster_details (cluster_id, credentials) VALUES ($1, $2) \
+               ON CONFLICT (cluster_id) DO UPDATE SET credentials = excluded.credentials";
+    let query = sqlx::query(sql).bind(cluster.to_string()).bind(sealed);
+    run(conn, query).await
 }
 
 /// The cluster's sealed credentials.

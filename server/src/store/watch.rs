@@ -17,6 +17,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
 use super::{Tx, now_micros, placeholders};
+use crate::domain::container_cluster::ClusterState;
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
@@ -109,10 +110,36 @@ pub enum Payload {
     /// `record` is the cluster as stored after the change, `previous` its state before.
     ContainerCluster {
         change: ActionChange,
-        #[serde(default, skip_serializing_if = "String::is_empty")]
-        previous: String,
+        #[serde(
+            default,
+            skip_serializing_if = "Option::is_none",
+            with = "cluster_state_by_name"
+        )]
+        previous: Option<ClusterState>,
         record: Body,
     },
+}
+
+/// A container cluster's previous state in an event: its name (`CREATED`), absent or
+/// "" for none.
+mod cluster_state_by_name {
+    use std::borrow::Cow;
+
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use crate::domain::container_cluster::ClusterState;
+
+    pub fn serialize<S: Serializer>(state: &Option<ClusterState>, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(state.map_or("", ClusterState::as_str))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<ClusterState>, D::Error> {
+        let text = <Cow<'de, str>>::deserialize(d)?;
+        if text.is_empty() {
+            return Ok(None);
+        }
+        text.parse().map(Some).map_err(serde::de::Error::custom)
+    }
 }
 
 /// What happened to an action.

@@ -5,11 +5,11 @@
 use crate::store::Conn;
 use flotilla_api::v1 as pb;
 
-use super::records::{Kind, Records};
+use super::records::{Kind, Records, event_type};
 use crate::app::actions::ACTIONS_TARGET;
 use crate::error::{Error, Result};
 use crate::store::action::{ActionFilter, ActionRecord, action_list};
-use crate::store::watch::{ActionChange, Event, Payload};
+use crate::store::watch::{Event, Payload};
 use crate::wire::convert::action_to_proto;
 
 /// What a WatchActions call asks for.
@@ -20,17 +20,6 @@ pub struct ActionWatch {
     pub node: String,
 }
 
-fn kind(kind: Kind) -> pb::ActionEventType {
-    match kind {
-        Kind::Added => pb::ActionEventType::Added,
-        Kind::Modified => pb::ActionEventType::Modified,
-        Kind::Deleted => pb::ActionEventType::Deleted,
-        Kind::Synced => pb::ActionEventType::Synced,
-        Kind::ResyncRequired => pb::ActionEventType::ResyncRequired,
-        Kind::Heartbeat => pb::ActionEventType::Heartbeat,
-    }
-}
-
 impl ActionWatch {
     fn wanted(&self, action: &ActionRecord) -> bool {
         self.node.is_empty() || action.node == self.node
@@ -39,6 +28,7 @@ impl ActionWatch {
 
 #[tonic::async_trait]
 impl Records for ActionWatch {
+    type Record = pb::Action;
     type Event = pb::ActionEvent;
     type Response = pb::WatchActionsResponse;
     const KIND: &'static str = "actions";
@@ -51,11 +41,7 @@ impl Records for ActionWatch {
         vec![self.cluster.clone()]
     }
 
-    async fn snapshot(
-        &self,
-        conn: &mut Conn,
-        token: &mut (dyn FnMut() -> String + Send),
-    ) -> Result<Vec<pb::ActionEvent>> {
+    async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<pb::Action>> {
         let filter = ActionFilter {
             cluster: self.cluster.clone(),
             node: self.node.clone(),
@@ -64,17 +50,10 @@ impl Records for ActionWatch {
         };
         let mut open = action_list(conn, &filter, None, usize::MAX >> 1).await?;
         open.reverse();
-        Ok(open
-            .iter()
-            .map(|action| pb::ActionEvent {
-                r#type: pb::ActionEventType::Added as i32,
-                action: Some(action_to_proto(action)),
-                resume_token: token(),
-            })
-            .collect())
+        Ok(open.iter().map(action_to_proto).collect())
     }
 
-    fn event(&self, event: &Event, token: String) -> Result<Option<pb::ActionEvent>> {
+    fn select(&self, event: &Event) -> Result<Option<(Kind, pb::Action)>> {
         let Payload::Action { change, record } = &event.payload else {
             return Ok(None);
         };
@@ -86,22 +65,13 @@ impl Records for ActionWatch {
         if !self.wanted(&action) {
             return Ok(None);
         }
-        let kind = match change {
-            ActionChange::Added => pb::ActionEventType::Added,
-            ActionChange::Modified => pb::ActionEventType::Modified,
-            ActionChange::Deleted => pb::ActionEventType::Deleted,
-        };
-        Ok(Some(pb::ActionEvent {
-            r#type: kind as i32,
-            action: Some(action_to_proto(&action)),
-            resume_token: token,
-        }))
+        Ok(Some(((*change).into(), action_to_proto(&action))))
     }
 
-    fn marker(&self, marker: Kind, token: String) -> pb::ActionEvent {
+    fn message(kind: Kind, action: Option<pb::Action>, token: String) -> pb::ActionEvent {
         pb::ActionEvent {
-            r#type: kind(marker) as i32,
-            action: None,
+            r#type: event_type!(kind, pb::ActionEventType) as i32,
+            action,
             resume_token: token,
         }
     }

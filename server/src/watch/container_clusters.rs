@@ -6,13 +6,13 @@
 use crate::store::Conn;
 use flotilla_api::v1 as pb;
 
-use super::records::{Kind, Records};
+use super::records::{Kind, Records, event_type};
 use crate::app::container_clusters::{CLUSTERS_TARGET, View};
 use crate::domain::container_cluster::ClusterState;
 use crate::error::{Error, Result};
 use crate::store::container_cluster::{ClusterFilter, cluster_list, cluster_vms};
 use crate::store::sim_infrastructure::cluster_infra;
-use crate::store::watch::{ActionChange, Event, Payload};
+use crate::store::watch::{Event, Payload};
 use crate::wire::convert::container_cluster_to_proto;
 
 /// What a WatchContainerClusters call asks for.
@@ -28,20 +28,9 @@ impl ClusterWatch {
     }
 }
 
-fn event_type(kind: Kind) -> pb::ContainerClusterEventType {
-    use pb::ContainerClusterEventType as T;
-    match kind {
-        Kind::Added => T::Added,
-        Kind::Modified => T::Modified,
-        Kind::Deleted => T::Deleted,
-        Kind::Synced => T::Synced,
-        Kind::ResyncRequired => T::ResyncRequired,
-        Kind::Heartbeat => T::Heartbeat,
-    }
-}
-
 #[tonic::async_trait]
 impl Records for ClusterWatch {
+    type Record = pb::ContainerCluster;
     type Event = pb::ContainerClusterEvent;
     type Response = pb::WatchContainerClustersResponse;
     const KIND: &'static str = "container_clusters";
@@ -54,11 +43,7 @@ impl Records for ClusterWatch {
         Vec::new()
     }
 
-    async fn snapshot(
-        &self,
-        conn: &mut Conn,
-        token: &mut (dyn FnMut() -> String + Send),
-    ) -> Result<Vec<pb::ContainerClusterEvent>> {
+    async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<pb::ContainerCluster>> {
         let clusters = cluster_list(conn, &ClusterFilter::default(), None, usize::MAX >> 1).await?;
         let clusters: Vec<_> = clusters
             .into_iter()
@@ -66,7 +51,7 @@ impl Records for ClusterWatch {
             .collect();
         let ids: Vec<_> = clusters.iter().map(|c| c.id).collect();
         let mut vms = cluster_vms(conn, &ids).await?;
-        let mut events = Vec::with_capacity(clusters.len());
+        let mut records = Vec::with_capacity(clusters.len());
         for cluster in clusters {
             let infra = cluster_infra(conn, &cluster).await?;
             let view = View {
@@ -74,16 +59,12 @@ impl Records for ClusterWatch {
                 cluster,
                 infra,
             };
-            events.push(pb::ContainerClusterEvent {
-                r#type: pb::ContainerClusterEventType::Added as i32,
-                container_cluster: Some(container_cluster_to_proto(&view)),
-                resume_token: token(),
-            });
+            records.push(container_cluster_to_proto(&view));
         }
-        Ok(events)
+        Ok(records)
     }
 
-    fn event(&self, event: &Event, token: String) -> Result<Option<pb::ContainerClusterEvent>> {
+    fn select(&self, event: &Event) -> Result<Option<(Kind, pb::ContainerCluster)>> {
         let Payload::ContainerCluster {
             change,
             previous,
@@ -94,28 +75,21 @@ impl Records for ClusterWatch {
         };
         let view: View = serde_json::from_str(record.text())
             .map_err(|e| Error::internal(format!("container cluster event: {e}")))?;
-        let left = previous
-            .parse::<ClusterState>()
-            .is_ok_and(|previous| self.wanted(previous));
+        let left = previous.is_some_and(|previous| self.wanted(previous));
         if !self.wanted(view.cluster.lifecycle.state) && !left {
             return Ok(None);
         }
-        let kind = match change {
-            ActionChange::Added => pb::ContainerClusterEventType::Added,
-            ActionChange::Modified => pb::ContainerClusterEventType::Modified,
-            ActionChange::Deleted => pb::ContainerClusterEventType::Deleted,
-        };
-        Ok(Some(pb::ContainerClusterEvent {
-            r#type: kind as i32,
-            container_cluster: Some(container_cluster_to_proto(&view)),
-            resume_token: token,
-        }))
+        Ok(Some(((*change).into(), container_cluster_to_proto(&view))))
     }
 
-    fn marker(&self, kind: Kind, token: String) -> pb::ContainerClusterEvent {
+    fn message(
+        kind: Kind,
+        container_cluster: Option<pb::ContainerCluster>,
+        token: String,
+    ) -> pb::ContainerClusterEvent {
         pb::ContainerClusterEvent {
-            r#type: event_type(kind) as i32,
-            container_cluster: None,
+            r#type: event_type!(kind, pb::ContainerClusterEventType) as i32,
+            container_cluster,
             resume_token: token,
         }
     }

@@ -17,7 +17,7 @@ use tracing::warn;
 use super::token::{self, Position, TargetTokens};
 use super::{Feed, Next, WatchHub};
 use crate::error::{Error, Result};
-use crate::store::watch::{Event, events_after, target_revision};
+use crate::store::watch::{ActionChange, Event, events_after, target_revision};
 
 /// Events per read of the feed or the log.
 const CHUNK: usize = 512;
@@ -35,9 +35,37 @@ pub enum Kind {
     Heartbeat,
 }
 
+impl From<ActionChange> for Kind {
+    fn from(change: ActionChange) -> Self {
+        match change {
+            ActionChange::Added => Kind::Added,
+            ActionChange::Modified => Kind::Modified,
+            ActionChange::Deleted => Kind::Deleted,
+        }
+    }
+}
+
+/// `kind` as a record watch's proto event type (each has the same six values).
+macro_rules! event_type {
+    ($kind:expr, $($ty:ident)::+) => {{
+        use $($ty)::+ as T;
+        match $kind {
+            Kind::Added => T::Added,
+            Kind::Modified => T::Modified,
+            Kind::Deleted => T::Deleted,
+            Kind::Synced => T::Synced,
+            Kind::ResyncRequired => T::ResyncRequired,
+            Kind::Heartbeat => T::Heartbeat,
+        }
+    }};
+}
+pub(super) use event_type;
+
 /// A kind of watched record.
 #[tonic::async_trait]
 pub trait Records: Send + Sync + 'static {
+    /// One record as sent (its proto message).
+    type Record: Send + 'static;
     /// One event as sent.
     type Event: Send + 'static;
     /// One response message: the events at hand.
@@ -49,16 +77,14 @@ pub trait Records: Send + Sync + 'static {
     fn target(&self) -> &str;
     /// The clusters whose events wake the stream (empty: every event of the target).
     fn clusters(&self) -> Vec<String>;
-    /// The records a snapshot starts with, as ADDED events (tokens from `token`).
-    async fn snapshot(
-        &self,
-        conn: &mut Conn,
-        token: &mut (dyn FnMut() -> String + Send),
-    ) -> Result<Vec<Self::Event>>;
-    /// The event a logged event becomes for this stream, None if it does not select it.
-    fn event(&self, event: &Event, token: String) -> Result<Option<Self::Event>>;
-    /// A marker (SYNCED, RESYNC_REQUIRED, HEARTBEAT).
-    fn marker(&self, kind: Kind, token: String) -> Self::Event;
+    /// The records a snapshot starts with (sent as ADDED events).
+    async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<Self::Record>>;
+    /// What a logged event says to this stream (its change and the record), None if
+    /// the stream does not select it.
+    fn select(&self, event: &Event) -> Result<Option<(Kind, Self::Record)>>;
+    /// One event as sent: a change with its record, or a marker (SYNCED,
+    /// RESYNC_REQUIRED, HEARTBEAT) without one.
+    fn message(kind: Kind, record: Option<Self::Record>, token: String) -> Self::Event;
     fn response(events: Vec<Self::Event>) -> Self::Response;
 }
 
@@ -199,7 +225,7 @@ impl<R: Records> Subscriber<R> {
             sub: token::DONE,
             ..Position::after(self.pos)
         });
-        self.records.marker(kind, token)
+        R::message(kind, None, token)
     }
 
     async fn send(&mut self, events: Vec<R::Event>) -> std::result::Result<(), Stop> {
@@ -236,9 +262,13 @@ impl<R: Records> Subscriber<R> {
                 snapshot: true,
             })
         };
-        let events = self.records.snapshot(&mut tx, &mut token).await?;
+        let records = self.records.snapshot(&mut tx).await?;
         drop(tx);
         drop(turn);
+        let events: Vec<R::Event> = records
+            .into_iter()
+            .map(|record| R::message(Kind::Added, Some(record), token()))
+            .collect();
         self.pos = revision;
         let mut events = events.into_iter();
         loop {
@@ -277,9 +307,9 @@ impl<R: Records> Subscriber<R> {
                 let mut out = Vec::new();
                 for event in &events {
                     self.pos = event.revision;
-                    let token = self.tokens.encode(Position::after(event.revision));
-                    if let Some(message) = self.records.event(event, token)? {
-                        out.push(message);
+                    if let Some((kind, record)) = self.records.select(event)? {
+                        let token = self.tokens.encode(Position::after(event.revision));
+                        out.push(R::message(kind, Some(record), token));
                     }
                 }
                 self.send(out).await?;

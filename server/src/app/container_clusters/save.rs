@@ -117,11 +117,7 @@ pub async fn save(
         name: record.id.to_string(),
         payload: Payload::ContainerCluster {
             change,
-            previous: if expected == 0 {
-                String::new()
-            } else {
-                previous.unwrap_or_default()
-            },
+            previous: previous.filter(|_| expected != 0),
             record: Body::from_text(text)
                 .ok_or_else(|| Error::internal("a cluster event is not JSON"))?,
         },

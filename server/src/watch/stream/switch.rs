@@ -42,7 +42,7 @@ impl Subscriber {
                 .collect(),
             Err(_) => Default::default(),
         };
-        let mut arriving: Vec<(String, Connectivity)> = placed_connectivity(&mut conn, id)
+        let mut arriving: Vec<(ClusterName, Connectivity)> = placed_connectivity(&mut conn, id)
             .await?
             .into_iter()
             .filter(|(cluster, _)| {
@@ -53,7 +53,7 @@ impl Subscriber {
             let clusters = arriving.iter().map(|(c, _)| c.as_str()).collect();
             let then = connectivity_at(&mut conn, &self.target, event.revision, &clusters).await?;
             for (cluster, state) in &mut arriving {
-                if let Some(was) = then.get(cluster) {
+                if let Some(was) = then.get(cluster.as_str()) {
                     *state = *was;
                 }
             }

@@ -1,5 +1,6 @@
-//! How domain enums and names are stored: enums as their names (`as_str`), read back with
-//! `FromStr` (a stored name no variant has is a decode error, never a default); names as text.
+//! How domain enums, names and ids are stored: enums as their names (`as_str`), read back
+//! with `FromStr` (a stored name no variant has is a decode error, never a default); names
+//! as text; ids as their UUID text.
 
 use std::borrow::Cow;
 
@@ -7,9 +8,11 @@ use sqlx::encode::IsNull;
 use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
+use crate::domain::container_cluster::ClusterState;
 use crate::domain::names::ClusterName;
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
+use crate::ids::{ActionId, ContainerClusterId, InstanceId, ResourceUid, TokenId};
 
 /// What a stored value is as text, and back.
 trait StoredText: Sized {
@@ -17,12 +20,13 @@ trait StoredText: Sized {
     fn restore(text: String) -> Result<Self, BoxDynError>;
 }
 
-/// Enums: their names, no allocation on the way in.
-macro_rules! by_name {
-    ($($ty:ty),+ $(,)?) => {$(
+/// Values stored as `stored` makes them and parsed back with `FromStr`.
+macro_rules! parsed_back {
+    ($stored:expr; $($ty:ty),+ $(,)?) => {$(
         impl StoredText for $ty {
             fn stored(&self) -> Cow<'static, str> {
-                Cow::Borrowed(self.as_str())
+                let stored: fn(&Self) -> Cow<'static, str> = $stored;
+                stored(self)
             }
 
             fn restore(text: String) -> Result<Self, BoxDynError> {
@@ -32,7 +36,12 @@ macro_rules! by_name {
     )+};
 }
 
-by_name!(Connectivity, ClusterStatus, Readiness, RsyncStatus);
+// Enums: their names, no allocation on the way in.
+parsed_back!(|v| Cow::Borrowed(v.as_str());
+    Connectivity, ClusterStatus, Readiness, RsyncStatus, ClusterState);
+// Ids: their UUID text.
+parsed_back!(|v| Cow::Owned(v.to_string());
+    ActionId, ContainerClusterId, InstanceId, ResourceUid, TokenId);
 
 /// Names: their text, read back as it is (the API boundary validated them before they
 /// were first stored).
@@ -75,9 +84,15 @@ macro_rules! stored_as_text {
 }
 
 stored_as_text!(
+    ClusterState,
     Connectivity,
     ClusterStatus,
     Readiness,
     RsyncStatus,
-    ClusterName
+    ClusterName,
+    ActionId,
+    ContainerClusterId,
+    InstanceId,
+    ResourceUid,
+    TokenId,
 );

@@ -2,6 +2,7 @@
 //! from the aggregates in the transactions that change them.
 
 use super::*;
+use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
 use crate::domain::status::{CountKey, Counts, count_of};
 
@@ -76,7 +77,7 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
         }
         let ready = conditions::summary(&list, SummaryOptions { step_counter: true });
         conditions::set(&mut list, ready, now);
-        dig_set_conditions(tx, owner, &list).await
+        object_set_conditions(tx, &dig, &list).await
     } else if let Ok(cluster) = ResourceName::parse(&CLUSTER, "owner", owner) {
         let Some(network) = cluster_network_status(tx, &cluster, lock).await? else {
             return Ok(());
@@ -108,7 +109,7 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
         }
         let ready = conditions::summary(&list, SummaryOptions::default());
         conditions::set(&mut list, ready, now);
-        cluster_set_conditions(tx, owner, &list).await
+        object_set_conditions(tx, &cluster, &list).await
     } else {
         Ok(())
     }
@@ -116,7 +117,11 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
 
 /// The clusters holding the resources that make ResourcesApplied false (Failed, else
 /// Retrying), read only when there are such resources.
-async fn worst_clusters(tx: &mut Tx, instance: InstanceId, counts: &Counts) -> Result<Vec<String>> {
+async fn worst_clusters(
+    tx: &mut Tx,
+    instance: InstanceId,
+    counts: &Counts,
+) -> Result<Vec<ClusterName>> {
     for status in [RsyncStatus::Failed, RsyncStatus::Retrying] {
         if count_of(counts, CountKey::Rsync(status)) > 0 {
             return clusters_with_rsync_status(tx, instance, status, 4).await;
@@ -126,7 +131,7 @@ async fn worst_clusters(tx: &mut Tx, instance: InstanceId, counts: &Counts) -> R
 }
 
 /// " on a, b" naming where (empty when unknown).
-fn on_clusters(at: &[String]) -> String {
+fn on_clusters(at: &[ClusterName]) -> String {
     if at.is_empty() {
         String::new()
     } else {
@@ -142,7 +147,7 @@ const REFUSALS_NAMED: i64 = 3;
 pub(super) fn applied_condition(
     type_: &str,
     counts: &Counts,
-    at: &[String],
+    at: &[ClusterName],
     errors: &[String],
 ) -> Condition {
     let c = |status| count_of(counts, CountKey::Rsync(status));
@@ -226,7 +231,7 @@ fn ready_condition(counts: &Counts) -> Condition {
     }
 }
 
-fn reachable_condition(placed: &[(String, Connectivity)]) -> Condition {
+fn reachable_condition(placed: &[(ClusterName, Connectivity)]) -> Condition {
     let down: Vec<&str> = placed
         .iter()
         .filter(|(_, c)| *c == Connectivity::Retrying)

@@ -23,12 +23,13 @@ use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 use crate::store::carry::carried_keys;
 use crate::store::cluster::cluster_set_connectivity;
-use crate::store::dig::{dig_set_conditions, dig_status};
+use crate::store::dig::dig_status;
 use crate::store::instance::{
     InstanceRow, instance_clusters, instance_find, instance_list, instance_of_base,
     instance_settle_late_applies,
 };
-use crate::store::network::{cluster_network_status, cluster_set_conditions};
+use crate::store::network::cluster_network_status;
+use crate::store::object::object_set_conditions;
 use crate::store::resource_error::{
     resource_error_set, resource_errors_clear, resource_errors_first,
 };
@@ -36,8 +37,8 @@ use crate::store::rsync_resource::{
     KeyPage, ResourceFilter, ResourceKey, RsyncResource, Shown, rsync_resources_list,
 };
 use crate::store::status::{
-    BatchReads, ClusterResourceRow, CountDeltas, Dimension, IngestWrites, ObservedRsyncRow,
-    RsyncWork, Scope, StatusMove, applied_deployments, cluster_only_of_base,
+    Announce, BatchReads, ClusterResourceRow, CountDeltas, Dimension, IngestWrites,
+    ObservedRsyncRow, RsyncWork, Scope, StatusMove, applied_deployments, cluster_only_of_base,
     cluster_resources_for_bundles, cluster_resources_page, clusters_with_rsync_status,
     counts_for_names, counts_shared, counts_sum, instance_apps, owners_placed_on,
     placed_connectivity, reported_deployments, rsync_bulk_transition, rsync_rows_for_bundles,
@@ -782,7 +783,7 @@ mod tests {
         let c = applied_condition(
             "A",
             &counts(&[("Applied", 1), ("Failed", 1), ("Retrying", 1)]),
-            &["clusterProviders/edge/clusters/c2".to_string()],
+            &["clusterProviders/edge/clusters/c2".into()],
             &["ConfigMap shop/c on c2: refused".to_string()],
         );
         assert_eq!(

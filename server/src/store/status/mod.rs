@@ -27,8 +27,7 @@ pub use counts::{
 };
 
 pub use transitions::{
-    Scope, StatusMove, rsync_bulk_transition, rsync_bulk_transition_unannounced,
-    rsync_let_go_unapplied, rsync_set_statuses,
+    Announce, Scope, StatusMove, rsync_bulk_transition, rsync_let_go_unapplied, rsync_set_statuses,
 };
 
 /// One unit of rsync work: apply or delete one resource on a cluster.
@@ -296,7 +295,7 @@ pub async fn rsync_rows_for_bundles(
     Ok(by_deployment)
 }
 
-/// A cluster resource as stored.
+/// A cluster resource as stored (its `key()` is `rsync_resource::keyed_by_fields!`'s).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClusterResourceRow {
     pub app: String,
@@ -332,16 +331,6 @@ impl ClusterResourceRow {
             &self.namespace,
             &self.name,
         ]
-    }
-
-    pub fn key(&self) -> ResourceKey {
-        ResourceKey::of(
-            &self.app,
-            &self.cluster,
-            &self.gvk,
-            &self.namespace,
-            &self.name,
-        )
     }
 
     pub fn deployment(&self) -> DeploymentKey {
@@ -659,17 +648,14 @@ pub async fn clusters_with_rsync_status(
     instance: InstanceId,
     status: RsyncStatus,
     limit: i64,
-) -> Result<Vec<String>> {
-    sqlx::query_scalar(
-        "SELECT DISTINCT cluster FROM status_counts WHERE instance_id = $1 \
-         AND dimension = 'rsync' AND value = $2 AND count > 0 ORDER BY cluster LIMIT $3",
-    )
-    .bind(instance.to_string())
-    .bind(status.as_str())
-    .bind(limit)
-    .fetch_all(conn)
-    .await
-    .map_err(Error::from)
+) -> Result<Vec<ClusterName>> {
+    let sql = "SELECT DISTINCT cluster FROM status_counts WHERE instance_id = $1 \
+               AND dimension = 'rsync' AND value = $2 AND count > 0 ORDER BY cluster LIMIT $3";
+    let query = sqlx::query_scalar(sql)
+        .bind(instance)
+        .bind(status)
+        .bind(limit);
+    Ok(query.fetch_all(conn).await?)
 }
 
 /// The owners whose current instance places resources on `cluster`.
@@ -677,31 +663,27 @@ pub async fn owners_placed_on(
     conn: &mut AnyConnection,
     cluster: &ClusterName,
 ) -> Result<Vec<String>> {
-    sqlx::query_scalar(
-        "SELECT DISTINCT i.owner AS owner FROM instance_clusters c JOIN instances i ON i.id = c.instance_id \
-         WHERE c.cluster = $1 AND i.superseded = 0 ORDER BY owner",
-    )
-    .bind(cluster)
+    let sql = "SELECT DISTINCT i.owner AS owner FROM instance_clusters c \
+               JOIN instances i ON i.id = c.instance_id \
+               WHERE c.cluster = $1 AND i.superseded = 0 ORDER BY owner";
+    Ok(sqlx::query_scalar(sql)
+        .bind(cluster)
         .fetch_all(conn)
-        .await
-        .map_err(Error::from)
+        .await?)
 }
 
 /// The connectivity of every cluster an instance is placed on.
 pub async fn placed_connectivity(
     conn: &mut AnyConnection,
     instance: InstanceId,
-) -> Result<Vec<(String, Connectivity)>> {
-    let rows = sqlx::query(
-        "SELECT c.cluster AS cluster, COALESCE(k.connectivity, 'Unknown') AS connectivity FROM instance_clusters c \
-         LEFT JOIN clusters k ON k.name = c.cluster WHERE c.instance_id = $1 ORDER BY c.cluster",
-    )
-    .bind(instance.to_string())
-    .fetch_all(conn)
-    .await?;
-    rows.iter()
-        .map(|r| Ok((r.try_get("cluster")?, r.try_get("connectivity")?)))
-        .collect()
+) -> Result<Vec<(ClusterName, Connectivity)>> {
+    let sql = "SELECT c.cluster AS cluster, COALESCE(k.connectivity, $2) AS connectivity \
+               FROM instance_clusters c LEFT JOIN clusters k ON k.name = c.cluster \
+               WHERE c.instance_id = $1 ORDER BY c.cluster";
+    let query = sqlx::query_as(sql)
+        .bind(instance)
+        .bind(Connectivity::Unknown);
+    Ok(query.fetch_all(conn).await?)
 }
 
 /// (instance, its base, app) of the deployments with Applied resources on `cluster` in
@@ -710,26 +692,12 @@ pub async fn applied_deployments(
     conn: &mut AnyConnection,
     cluster: &ClusterName,
 ) -> Result<Vec<(InstanceId, InstanceId, String)>> {
-    let rows = sqlx::query(
-        "SELECT DISTINCT r.instance_id AS instance_id, i.deployment_base AS base, r.app AS app \
-         FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
-         WHERE r.cluster = $1 AND r.rsync_status = $2 AND i.superseded = 0 AND i.terminate_time IS NULL",
-    )
-    .bind(cluster)
-    .bind(RsyncStatus::Applied)
-    .fetch_all(conn)
-    .await?;
-    rows.iter()
-        .map(|r| {
-            let instance: String = r.try_get("instance_id")?;
-            let base: String = r.try_get("base")?;
-            Ok((
-                instance.parse().map_err(Error::internal)?,
-                base.parse().map_err(Error::internal)?,
-                r.try_get("app")?,
-            ))
-        })
-        .collect()
+    let sql = "SELECT DISTINCT r.instance_id AS instance_id, i.deployment_base AS base, \
+               r.app AS app FROM rsync_resources r JOIN instances i ON i.id = r.instance_id \
+               WHERE r.cluster = $1 AND r.rsync_status = $2 AND i.superseded = 0 \
+               AND i.terminate_time IS NULL";
+    let query = sqlx::query_as(sql).bind(cluster).bind(RsyncStatus::Applied);
+    Ok(query.fetch_all(conn).await?)
 }
 
 /// (base, app) of the deployments `cluster` was last heard to hold something of: a

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, is_unique_violation, now_micros};
+use super::{db_error, is_unique_violation, now_micros, run};
 use crate::domain::names::{KINDS, Kind, ResourceName};
 use crate::error::{Conflict, Error, Result};
 use crate::ids::ResourceUid;
@@ -261,12 +261,8 @@ pub async fn object_touch(conn: &mut AnyConnection, name: &ResourceName) -> Resu
         "UPDATE {} SET generation = generation + 1, update_time = $1 WHERE name = $2",
         name.kind().table
     );
-    sqlx::query(&sql)
-        .bind(now_micros())
-        .bind(name.to_string())
-        .execute(conn)
-        .await?;
-    Ok(())
+    let query = sqlx::query(&sql).bind(now_micros()).bind(name.to_string());
+    run(conn, query).await
 }
 
 /// Deletes a resource if its generation is still `expected`.
@@ -340,4 +336,21 @@ mod name_serde {
         ResourceName::parse(kind, "name", &name)
             .map_err(|v| serde::de::Error::custom(v.description))
     }
+}
+
+/// Stores the conditions of a resource whose table has a `conditions` column (an intent
+/// group, a cluster).
+pub async fn object_set_conditions(
+    conn: &mut AnyConnection,
+    name: &ResourceName,
+    conditions: &[crate::domain::conditions::Condition],
+) -> Result<()> {
+    let sql = format!(
+        "UPDATE {} SET conditions = $1 WHERE name = $2",
+        name.kind().table
+    );
+    let query = sqlx::query(&sql)
+        .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
+        .bind(name.to_string());
+    run(conn, query).await
 }

@@ -49,7 +49,7 @@ use crate::sim::embedded::EmbeddedAgents;
 use crate::store::action::ActionRecord;
 use crate::store::{Store, redact};
 use crate::tasks::action_timer::ActionTimer;
-use crate::tasks::container_clusters::{GarbageCollector, StateSync, WorkflowDriver};
+use crate::tasks::container_clusters::{ClusterTask, Job};
 use crate::tasks::health::{Health, HealthCheck};
 use crate::tasks::upkeep::{StoreUpkeep, Upkeep};
 use crate::tasks::{self, Activator};
@@ -442,31 +442,21 @@ pub async fn serve(
         workers.clone(),
     ));
     // Container clusters: workflows left in flight by a crash are due at once.
-    task_handles.push(tasks::spawn(
-        Arc::new(WorkflowDriver {
-            clusters: container_clusters.clone(),
-        }),
-        Duration::from_secs(1),
-        cluster_driver.clone(),
-        workers.clone(),
-    ));
+    let cluster_jobs = [
+        (
+            Job::Workflows,
+            Duration::from_secs(1),
+            cluster_driver.clone(),
+        ),
+        (Job::Garbage, config.cluster_gc, Activator::default()),
+        (Job::StateSync, config.cluster_sync, Activator::default()),
+    ];
+    for (job, period, activator) in cluster_jobs {
+        let clusters = container_clusters.clone();
+        let task = Arc::new(ClusterTask { clusters, job });
+        task_handles.push(tasks::spawn(task, period, activator, workers.clone()));
+    }
     cluster_driver.activate();
-    task_handles.push(tasks::spawn(
-        Arc::new(GarbageCollector {
-            clusters: container_clusters.clone(),
-        }),
-        config.cluster_gc,
-        Activator::default(),
-        workers.clone(),
-    ));
-    task_handles.push(tasks::spawn(
-        Arc::new(StateSync {
-            clusters: container_clusters.clone(),
-        }),
-        config.cluster_sync,
-        Activator::default(),
-        workers.clone(),
-    ));
 
     // After shutdown began the status stays NOT_SERVING: the workers token stops this.
     task_handles.push(tasks::spawn(

@@ -9,54 +9,47 @@ use super::BackgroundTask;
 use crate::app::container_clusters::ContainerClusters;
 use crate::error::Result;
 
-pub struct WorkflowDriver {
+/// One of the three jobs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Job {
+    /// Drives the workflows that are due.
+    Workflows,
+    /// Retries the cleanup of EXPUNGE clusters.
+    Garbage,
+    /// Compares the book-keeping with the IaaS.
+    StateSync,
+}
+
+/// A background task running one [`Job`] over the container clusters.
+pub struct ClusterTask {
     pub clusters: ContainerClusters,
+    pub job: Job,
 }
 
 #[tonic::async_trait]
-impl BackgroundTask for WorkflowDriver {
+impl BackgroundTask for ClusterTask {
     fn name(&self) -> &'static str {
-        "container_cluster_workflows"
+        match self.job {
+            Job::Workflows => "container_cluster_workflows",
+            Job::Garbage => "container_cluster_gc",
+            Job::StateSync => "container_cluster_state_sync",
+        }
     }
 
     async fn activate(&self) -> Result<serde_json::Value> {
-        let started = self.clusters.drive_due().await?;
-        Ok(json!({ "started": started }))
+        Ok(match self.job {
+            Job::Workflows => json!({ "started": self.clusters.drive_due().await? }),
+            Job::Garbage => json!({ "retried": self.clusters.collect_garbage().await? }),
+            Job::StateSync => {
+                serde_json::to_value(self.clusters.sync_states().await?).unwrap_or_default()
+            }
+        })
     }
 
     async fn next_due(&self) -> Option<i64> {
-        self.clusters.next_due().await
-    }
-}
-
-pub struct GarbageCollector {
-    pub clusters: ContainerClusters,
-}
-
-#[tonic::async_trait]
-impl BackgroundTask for GarbageCollector {
-    fn name(&self) -> &'static str {
-        "container_cluster_gc"
-    }
-
-    async fn activate(&self) -> Result<serde_json::Value> {
-        let retried = self.clusters.collect_garbage().await?;
-        Ok(json!({ "retried": retried }))
-    }
-}
-
-pub struct StateSync {
-    pub clusters: ContainerClusters,
-}
-
-#[tonic::async_trait]
-impl BackgroundTask for StateSync {
-    fn name(&self) -> &'static str {
-        "container_cluster_state_sync"
-    }
-
-    async fn activate(&self) -> Result<serde_json::Value> {
-        let report = self.clusters.sync_states().await?;
-        Ok(serde_json::to_value(report).unwrap_or_default())
+        match self.job {
+            Job::Workflows => self.clusters.next_due().await,
+            Job::Garbage | Job::StateSync => None,
+        }
     }
 }

@@ -30,28 +30,33 @@ impl ContainerClusters {
         let mut violations = Vec::new();
         let field = |name: &str| format!("{prefix}{name}");
         let zones = self.iaas.zones().await?;
-        if !zones.iter().any(|z| z.id == spec.zone_id) {
-            let known: Vec<_> = zones.iter().map(|z| z.id.as_str()).collect();
-            violations.push(FieldViolation::new(
-                field("zone_id"),
-                format!(
-                    "zone {:?} does not exist (ListZones: {})",
-                    spec.zone_id,
-                    known.join(", ")
-                ),
-            ));
-        }
         let offerings = self.iaas.offerings().await?;
-        if !offerings.iter().any(|o| o.id == spec.service_offering_id) {
-            let known: Vec<_> = offerings.iter().map(|o| o.id.as_str()).collect();
-            violations.push(FieldViolation::new(
-                field("service_offering_id"),
-                format!(
-                    "service offering {:?} does not exist (ListServiceOfferings: {})",
-                    spec.service_offering_id,
-                    known.join(", ")
-                ),
-            ));
+        let known = [
+            (
+                "zone_id",
+                "zone",
+                &spec.zone_id,
+                "ListZones",
+                zones.iter().map(|z| z.id.as_str()).collect::<Vec<_>>(),
+            ),
+            (
+                "service_offering_id",
+                "service offering",
+                &spec.service_offering_id,
+                "ListServiceOfferings",
+                offerings.iter().map(|o| o.id.as_str()).collect(),
+            ),
+        ];
+        for (name, what, wanted, rpc, ids) in known {
+            if !ids.contains(&wanted.as_str()) {
+                violations.push(FieldViolation::new(
+                    field(name),
+                    format!(
+                        "{what} {wanted:?} does not exist ({rpc}: {})",
+                        ids.join(", ")
+                    ),
+                ));
+            }
         }
         if !(1..=MAX_SIZE).contains(&spec.size) {
             violations.push(FieldViolation::new(

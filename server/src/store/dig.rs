@@ -185,17 +185,3 @@ pub async fn placement_intent_using_provider(
     }
     Ok(None)
 }
-
-/// Stores the conditions of a group.
-pub async fn dig_set_conditions(
-    conn: &mut AnyConnection,
-    name: &str,
-    conditions: &[Condition],
-) -> Result<()> {
-    sqlx::query("UPDATE deployment_intent_groups SET conditions = $1 WHERE name = $2")
-        .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
-        .bind(name)
-        .execute(conn)
-        .await?;
-    Ok(())
-}

@@ -4,7 +4,7 @@
 use sqlx::{AnyConnection, Row};
 
 use super::watch::NewEvent;
-use super::{Tx, now_micros};
+use super::{Tx, now_micros, run};
 use crate::error::Result;
 
 /// The lifecycle state a watch reports when its target was deleted.
@@ -50,19 +50,16 @@ pub async fn history_append(
     };
     tx.emit(NewEvent::lifecycle(owner, state, &current, &previous));
     let conn: &mut AnyConnection = tx;
-    sqlx::query(
-        "INSERT INTO lifecycle_history (owner, seq, state, instance, time, revision) \
-         SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 \
-         FROM lifecycle_history WHERE owner = $1",
-    )
-    .bind(owner)
-    .bind(recorded)
-    .bind(instance)
-    .bind(now_micros())
-    .bind(revision)
-    .execute(conn)
-    .await?;
-    Ok(())
+    let sql = "INSERT INTO lifecycle_history (owner, seq, state, instance, time, revision) \
+               SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 \
+               FROM lifecycle_history WHERE owner = $1";
+    let query = sqlx::query(sql)
+        .bind(owner)
+        .bind(recorded)
+        .bind(instance)
+        .bind(now_micros())
+        .bind(revision);
+    run(conn, query).await
 }
 
 /// The history of `owner`, oldest first.

@@ -427,6 +427,17 @@ pub(crate) type AnyQuery<'q> = sqlx::query::Query<'q, sqlx::Any, sqlx::any::AnyA
 /// How a row becomes a value.
 pub(crate) type Decode<T> = fn(&sqlx::any::AnyRow) -> Result<T>;
 
+/// Runs a statement.
+pub(crate) async fn run(conn: &mut AnyConnection, query: AnyQuery<'_>) -> Result<()> {
+    query.execute(conn).await?;
+    Ok(())
+}
+
+/// Runs a write; whether it matched a row.
+pub(crate) async fn wrote(conn: &mut AnyConnection, query: AnyQuery<'_>) -> Result<bool> {
+    Ok(query.execute(conn).await?.rows_affected() > 0)
+}
+
 /// Runs `query` for at most one row and decodes it.
 pub(crate) async fn fetch_optional<T>(
     conn: &mut AnyConnection,

@@ -125,17 +125,3 @@ pub async fn cluster_update_network_state(
         })
     }
 }
-
-/// Stores the conditions of a cluster.
-pub async fn cluster_set_conditions(
-    conn: &mut AnyConnection,
-    name: &str,
-    conditions: &[Condition],
-) -> Result<()> {
-    sqlx::query("UPDATE clusters SET conditions = $1 WHERE name = $2")
-        .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
-        .bind(name)
-        .execute(conn)
-        .await?;
-    Ok(())
-}

@@ -99,17 +99,21 @@ pub fn decode_gvk(r: &sqlx::any::AnyRow) -> Result<Gvk> {
     })
 }
 
-impl RsyncResource {
-    pub fn key(&self) -> ResourceKey {
-        ResourceKey::of(
-            &self.app,
-            &self.cluster,
-            &self.gvk,
-            &self.namespace,
-            &self.name,
-        )
-    }
+/// `key()` for row types that carry the five key fields (`app`, `cluster`, `gvk`,
+/// `namespace`, `name`).
+macro_rules! keyed_by_fields {
+    ($($row:ty),+) => {
+        $(impl $row {
+            pub fn key(&self) -> ResourceKey {
+                ResourceKey::of(&self.app, &self.cluster, &self.gvk, &self.namespace, &self.name)
+            }
+        })+
+    };
+}
 
+keyed_by_fields!(RsyncResource, super::status::ClusterResourceRow);
+
+impl RsyncResource {
     /// The statuses it starts with as recorded for watch streams (migration 0018): a
     /// resource that starts Applied was carried over from the instance its instance
     /// replaces ([`carry_applied`](super::carry::carry_applied)), with its cluster

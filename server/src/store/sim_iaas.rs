@@ -5,7 +5,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional, placeholders};
+use super::{fetch_all, fetch_optional, placeholders, run, wrote};
 use crate::domain::iaas::{Network, Offering, Vm, VmState, Zone};
 use crate::error::{Error, Result};
 
@@ -55,108 +55,83 @@ pub async fn seed(
 
 /// Uses up one injected failure of `operation`; true if there was one.
 pub async fn fault_take(conn: &mut AnyConnection, operation: &str) -> Result<bool> {
-    let taken = sqlx::query(
-        "UPDATE sim_faults SET remaining = remaining - 1 \
-         WHERE operation = $1 AND remaining > 0",
-    )
-    .bind(operation)
-    .execute(conn)
-    .await?;
-    Ok(taken.rows_affected() > 0)
+    let sql = "UPDATE sim_faults SET remaining = remaining - 1 \
+               WHERE operation = $1 AND remaining > 0";
+    wrote(conn, sqlx::query(sql).bind(operation)).await
 }
 
 /// Makes the next `count` calls of `operation` fail.
 pub async fn fault_set(conn: &mut AnyConnection, operation: &str, count: i64) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO sim_faults (operation, remaining) VALUES ($1, $2) \
-         ON CONFLICT (operation) DO UPDATE SET remaining = excluded.remaining",
-    )
-    .bind(operation)
-    .bind(count)
-    .execute(conn)
-    .await?;
-    Ok(())
+    let sql = "INSERT INTO sim_faults (operation, remaining) VALUES ($1, $2) \
+               ON CONFLICT (operation) DO UPDATE SET remaining = excluded.remaining";
+    let query = sqlx::query(sql).bind(operation).bind(count);
+    run(conn, query).await
 }
 
 pub async fn zones(conn: &mut AnyConnection) -> Result<Vec<Zone>> {
-    fetch_all(
-        conn,
-        sqlx::query("SELECT id, name, capacity FROM sim_zones ORDER BY id"),
-        |row| {
-            Ok(Zone {
-                id: row.try_get("id")?,
-                name: row.try_get("name")?,
-                capacity: row.try_get("capacity")?,
-            })
-        },
-    )
-    .await
+    let rows: Vec<(String, String, i64)> =
+        sqlx::query_as("SELECT id, name, capacity FROM sim_zones ORDER BY id")
+            .fetch_all(conn)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, capacity)| Zone { id, name, capacity })
+        .collect())
 }
 
 pub async fn zone_exists(conn: &mut AnyConnection, id: &str) -> Result<bool> {
-    let found: Option<String> = sqlx::query_scalar("SELECT id FROM sim_zones WHERE id = $1")
-        .bind(id)
-        .fetch_optional(conn)
-        .await?;
-    Ok(found.is_some())
+    exists(conn, "sim_zones", id).await
 }
 
 /// Sets a zone's capacity; false if there is no such zone.
 pub async fn zone_set_capacity(conn: &mut AnyConnection, id: &str, capacity: i64) -> Result<bool> {
-    let changed = sqlx::query("UPDATE sim_zones SET capacity = $1 WHERE id = $2")
-        .bind(capacity)
-        .bind(id)
-        .execute(conn)
-        .await?;
-    Ok(changed.rows_affected() > 0)
+    let sql = "UPDATE sim_zones SET capacity = $1 WHERE id = $2";
+    wrote(conn, sqlx::query(sql).bind(capacity).bind(id)).await
 }
 
 /// Takes one VM's capacity of a zone; false if the zone has none left (or is missing).
 pub async fn zone_take_capacity(conn: &mut AnyConnection, id: &str) -> Result<bool> {
-    let taken =
-        sqlx::query("UPDATE sim_zones SET capacity = capacity - 1 WHERE id = $1 AND capacity > 0")
-            .bind(id)
-            .execute(conn)
-            .await?;
-    Ok(taken.rows_affected() > 0)
+    let sql = "UPDATE sim_zones SET capacity = capacity - 1 WHERE id = $1 AND capacity > 0";
+    wrote(conn, sqlx::query(sql).bind(id)).await
 }
 
 pub async fn offerings(conn: &mut AnyConnection) -> Result<Vec<Offering>> {
-    fetch_all(
-        conn,
-        sqlx::query("SELECT id, name, cpus, memory_mib FROM sim_offerings ORDER BY cpus, id"),
-        |row| {
-            Ok(Offering {
-                id: row.try_get("id")?,
-                name: row.try_get("name")?,
-                cpus: row.try_get("cpus")?,
-                memory_mib: row.try_get("memory_mib")?,
-            })
-        },
-    )
-    .await
+    let rows: Vec<(String, String, i64, i64)> =
+        sqlx::query_as("SELECT id, name, cpus, memory_mib FROM sim_offerings ORDER BY cpus, id")
+            .fetch_all(conn)
+            .await?;
+    Ok(rows
+        .into_iter()
+        .map(|(id, name, cpus, memory_mib)| Offering {
+            id,
+            name,
+            cpus,
+            memory_mib,
+        })
+        .collect())
 }
 
 pub async fn offering_exists(conn: &mut AnyConnection, id: &str) -> Result<bool> {
-    let found: Option<String> = sqlx::query_scalar("SELECT id FROM sim_offerings WHERE id = $1")
+    exists(conn, "sim_offerings", id).await
+}
+
+/// Whether `table` has a row of this id.
+async fn exists(conn: &mut AnyConnection, table: &'static str, id: &str) -> Result<bool> {
+    let sql = format!("SELECT id FROM {table} WHERE id = $1");
+    let found: Option<String> = sqlx::query_scalar(&sql)
         .bind(id)
         .fetch_optional(conn)
         .await?;
     Ok(found.is_some())
 }
 
-/// Makes a host reachable or not; false if there is no such host.
 pub async fn host_set_reachable(
     conn: &mut AnyConnection,
     id: &str,
     reachable: bool,
 ) -> Result<bool> {
-    let changed = sqlx::query("UPDATE sim_hosts SET reachable = $1 WHERE id = $2")
-        .bind(i64::from(reachable))
-        .bind(id)
-        .execute(conn)
-        .await?;
-    Ok(changed.rows_affected() > 0)
+    let sql = "UPDATE sim_hosts SET reachable = $1 WHERE id = $2";
+    wrote(conn, sqlx::query(sql).bind(i64::from(reachable)).bind(id)).await
 }
 
 /// Whether a host exists and is reachable.
@@ -215,23 +190,22 @@ pub async fn network_named(
 }
 
 pub async fn network_insert(conn: &mut AnyConnection, network: &Network) -> Result<()> {
-    sqlx::query("INSERT INTO sim_networks (id, zone_id, name, source_nat) VALUES ($1, $2, $3, $4)")
+    let sql = "INSERT INTO sim_networks (id, zone_id, name, source_nat) VALUES ($1, $2, $3, $4)";
+    let query = sqlx::query(sql)
         .bind(&network.id)
         .bind(&network.zone_id)
         .bind(&network.name)
-        .bind(i64::from(network.source_nat))
-        .execute(conn)
-        .await?;
-    Ok(())
+        .bind(i64::from(network.source_nat));
+    run(conn, query).await
 }
 
 /// Deletes a network; false if there was none.
 pub async fn network_delete(conn: &mut AnyConnection, id: &str) -> Result<bool> {
-    let deleted = sqlx::query("DELETE FROM sim_networks WHERE id = $1")
-        .bind(id)
-        .execute(conn)
-        .await?;
-    Ok(deleted.rows_affected() > 0)
+    wrote(
+        conn,
+        sqlx::query("DELETE FROM sim_networks WHERE id = $1").bind(id),
+    )
+    .await
 }
 
 const VM_COLUMNS: &str = "id, name, zone_id, offering_id, network_id, host_id, state, ip_address";
@@ -284,31 +258,25 @@ pub async fn vms_on_host(conn: &mut AnyConnection, host: &str) -> Result<Vec<Vm>
 }
 
 pub async fn vm_insert(conn: &mut AnyConnection, vm: &Vm, create_time: i64) -> Result<()> {
-    sqlx::query(
-        "INSERT INTO sim_vms (id, name, zone_id, offering_id, network_id, host_id, \
-         state, ip_address, create_time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
-    )
-    .bind(&vm.id)
-    .bind(&vm.name)
-    .bind(&vm.zone_id)
-    .bind(&vm.offering_id)
-    .bind(&vm.network_id)
-    .bind(&vm.host_id)
-    .bind(vm.state.as_str())
-    .bind(&vm.ip_address)
-    .bind(create_time)
-    .execute(conn)
-    .await?;
-    Ok(())
+    let sql = "INSERT INTO sim_vms (id, name, zone_id, offering_id, network_id, host_id, \
+               state, ip_address, create_time) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)";
+    let query = sqlx::query(sql)
+        .bind(&vm.id)
+        .bind(&vm.name)
+        .bind(&vm.zone_id)
+        .bind(&vm.offering_id)
+        .bind(&vm.network_id)
+        .bind(&vm.host_id)
+        .bind(vm.state.as_str())
+        .bind(&vm.ip_address)
+        .bind(create_time);
+    run(conn, query).await
 }
 
 pub async fn vm_set_state(conn: &mut AnyConnection, id: &str, state: VmState) -> Result<()> {
-    sqlx::query("UPDATE sim_vms SET state = $1 WHERE id = $2")
-        .bind(state.as_str())
-        .bind(id)
-        .execute(conn)
-        .await?;
-    Ok(())
+    let sql = "UPDATE sim_vms SET state = $1 WHERE id = $2";
+    let query = sqlx::query(sql).bind(state.as_str()).bind(id);
+    run(conn, query).await
 }
 
 /// Deletes a VM and gives its zone the capacity back.

@@ -4,7 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional};
+use super::{fetch_all, fetch_optional, run};
 use crate::domain::access::Role;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
@@ -68,22 +68,20 @@ fn from_row(row: &AnyRow) -> Result<TokenRecord> {
 }
 
 pub async fn token_insert(conn: &mut AnyConnection, token: &TokenRecord) -> Result<()> {
-    sqlx::query(&format!(
-        "INSERT INTO tokens ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
-    ))
-    .bind(token.id.to_string())
-    .bind(&token.hash)
-    .bind(token.role.as_str())
-    .bind(serde_json::to_string(&token.projects).expect("strings serialize"))
-    .bind(&token.cluster)
-    .bind(&token.description)
-    .bind(token.creator.map(|c| c.to_string()).unwrap_or_default())
-    .bind(token.create_time)
-    .bind(token.expire_time)
-    .bind(token.revoke_time)
-    .execute(conn)
-    .await?;
-    Ok(())
+    let sql =
+        format!("INSERT INTO tokens ({COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)");
+    let query = sqlx::query(&sql)
+        .bind(token.id.to_string())
+        .bind(&token.hash)
+        .bind(token.role.as_str())
+        .bind(serde_json::to_string(&token.projects).expect("strings serialize"))
+        .bind(&token.cluster)
+        .bind(&token.description)
+        .bind(token.creator.map(|c| c.to_string()).unwrap_or_default())
+        .bind(token.create_time)
+        .bind(token.expire_time)
+        .bind(token.revoke_time);
+    run(conn, query).await
 }
 
 /// The token whose secret has this hash.

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use sqlx::{AnyConnection, Row};
 
-use super::{Backend, SQLITE_BUSY_MILLIS, Store};
+use super::{Backend, SQLITE_BUSY_MILLIS, Store, run};
 use crate::error::Result;
 
 /// Past this many frames in the log (16 MB), a checkpoint also starts the log over.
@@ -133,10 +133,9 @@ pub(super) fn sqlite_directory(url: &str) -> Option<PathBuf> {
 
 /// Sets a SQLite connection's busy timeout.
 async fn busy_timeout(conn: &mut AnyConnection, millis: u32) -> Result<()> {
-    sqlx::query(&format!("PRAGMA busy_timeout = {millis}"))
-        .execute(conn)
-        .await?;
-    Ok(())
+    let sql = format!("PRAGMA busy_timeout = {millis}");
+    let query = sqlx::query(&sql);
+    run(conn, query).await
 }
 
 /// What a checkpoint did.

@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional, json_in, json_rows, placeholders};
+use super::{fetch_all, fetch_optional, json_in, json_rows, placeholders, run};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
@@ -644,17 +644,14 @@ pub async fn cluster_set_agent_facts(
     backend: &str,
     version: &str,
 ) -> Result<()> {
-    sqlx::query(
-        "UPDATE clusters SET nodes = $1, agent_backend = $3, cluster_version = $4 WHERE name = $2 \
-         AND (nodes <> $1 OR agent_backend <> $3 OR cluster_version <> $4)",
-    )
-    .bind(json(&nodes))
-    .bind(cluster)
-    .bind(backend)
-    .bind(version)
-    .execute(conn)
-    .await?;
-    Ok(())
+    let sql = "UPDATE clusters SET nodes = $1, agent_backend = $3, cluster_version = $4 WHERE name = $2 \
+               AND (nodes <> $1 OR agent_backend <> $3 OR cluster_version <> $4)";
+    let query = sqlx::query(sql)
+        .bind(json(&nodes))
+        .bind(cluster)
+        .bind(backend)
+        .bind(version);
+    run(conn, query).await
 }
 
 #[cfg(test)]

@@ -40,36 +40,17 @@ cargo fmt --all -- --check
 test -z "$(gofmt -l scripts/kube)"
 step "formatting"
 
-cargo test --workspace --all-targets --no-run
+# The suite and the bench share one build, in the `ci` profile (Cargo.toml says why):
+# optimised enough for the bench's quick checks, with the debug assertions and overflow
+# checks the tests rely on, and nothing built twice.
+cargo test --profile ci --workspace --all-targets --no-run
 step "lints and test build"
 
-# The bench's optimised build needs no test to wait for it: it runs in the background at
-# the lowest CPU and I/O priority, on the cores the tests leave idle while they wait on
-# servers, agents and timers (the tests keep priority). Its own target directory
-# (target/ci) and no clippy driver.
-suite_logs=target/suite
-mkdir -p "$suite_logs"
-low=(nice -n 19)
-if ionice -c 3 true 2>/dev/null; then low+=(ionice -c 3); fi
-set -m # the background job gets a process group of its own, which the trap below ends
-(
-  started=$SECONDS
-  # The bench starts the server and agent binaries next to it, so all three are built,
-  # in the `ci` profile (Cargo.toml says why).
-  env -u RUSTC_WORKSPACE_WRAPPER -u CLIPPY_ARGS "${low[@]}" cargo build --profile ci \
-    -p flotilla-server -p flotilla-tests \
-    --bin flotilla-server --bin flotilla-agent --bin flotilla-bench
-  echo "background: optimised build (ci profile) done ($((SECONDS - started)) s)"
-) > "$suite_logs/background.log" 2>&1 &
-background=$!
-set +m
-# Whatever ends the script early takes the background build with it.
-trap 'kill -- "-$background" 2>/dev/null || true' EXIT
-
-cargo test --workspace
+cargo test --profile ci --workspace
 step "Rust tests"
 # The Python and TypeScript clients: type checks, then their suites against real
-# flotilla-server processes (the debug binary cargo test built).
+# flotilla-server processes (the binary cargo test built).
+export FLOTILLA_SERVER_BIN="$PWD/target/ci/flotilla-server"
 python3 -m pip install --quiet --disable-pip-version-check --force-reinstall --no-deps ./client/python
 python3 -m pip install --quiet --disable-pip-version-check ./client/python
 (cd client/python && python3 -m mypy && python3 -m pytest -q -p no:cacheprovider)
@@ -83,15 +64,6 @@ scratch=$(mktemp -d)
     if (typeof createFlotillaClient !== "function" || names.project("x") !== "projects/x") process.exit(1);')
 rm -rf "$scratch"
 step "Python and TypeScript clients"
-# The background build: its outcome, and its log when it failed.
-if ! wait "$background"; then
-  tail -n 60 "$suite_logs/background.log" >&2
-  echo "test.sh: the optimised build failed (log: $suite_logs/background.log)" >&2
-  exit 1
-fi
-trap - EXIT
-grep '^background:' "$suite_logs/background.log"
-step "waited for the optimised build"
 # DESIGN §14's targets, scaled down: fails when a scaled-down check fails (alone on the
 # machine: nothing runs beside it).
 target/ci/flotilla-bench --quick

@@ -10,7 +10,6 @@
 //! server fills from the stored object, as for every other kind.
 
 use std::collections::HashMap;
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use flotilla_api::dynamic::{DynamicCodec, POOL};
@@ -19,7 +18,7 @@ use prost::Message;
 use prost_reflect::{DynamicMessage, Kind as FieldKind, MessageDescriptor, Value};
 use serde_json::Value as Json;
 use tonic::body::Body;
-use tonic::codegen::{BoxFuture, Context, Poll, Service, http};
+use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::{Grpc, NamedService, UnaryService};
 use tonic::{Request, Response, Status};
 
@@ -143,13 +142,7 @@ impl NamedService for LifecycleRoutes {
 }
 
 impl Service<http::Request<Body>> for LifecycleRoutes {
-    type Response = http::Response<Body>;
-    type Error = Infallible;
-    type Future = BoxFuture<Self::Response, Self::Error>;
-
-    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        Poll::Ready(Ok(()))
-    }
+    crate::wire::routes::routing_service!();
 
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
         let Some(method) = self.declared.methods.get(request.uri().path()).cloned() else {

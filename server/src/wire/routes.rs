@@ -12,13 +12,12 @@
 //! The routes are generic over [`PreEncoded`], which the StatusService handlers
 //! implement, so the wire does not depend on the services.
 
-use std::convert::Infallible;
 use std::sync::Arc;
 
 use flotilla_api::v1 as pb;
 use pb::status_service_server::StatusServiceServer;
 use tonic::body::Body;
-use tonic::codegen::{BoxFuture, Context, Poll, Service, http};
+use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::{Grpc, NamedService, ServerStreamingService, UnaryService};
 use tonic::{Request, Response, Status};
 use tonic_prost::ProstCodec;
@@ -31,6 +30,25 @@ use super::Encoded;
 const WATCH_STATUS: &str = "/flotilla.v1.StatusService/WatchStatus";
 const DIG_STATUS: &str = "/flotilla.v1.StatusService/GetDeploymentIntentGroupStatus";
 const NETWORK_STATUS: &str = "/flotilla.v1.StatusService/GetClusterNetworkStatus";
+
+/// The associated types and `poll_ready` of a service that routes gRPC requests by
+/// path: always ready, its futures boxed, its failures answered as gRPC statuses (so
+/// its own error type is `Infallible`). Used inside `impl Service<http::Request<Body>>`.
+macro_rules! routing_service {
+    () => {
+        type Response = ::tonic::codegen::http::Response<::tonic::body::Body>;
+        type Error = ::std::convert::Infallible;
+        type Future = ::tonic::codegen::BoxFuture<Self::Response, Self::Error>;
+
+        fn poll_ready(
+            &mut self,
+            _cx: &mut ::tonic::codegen::Context<'_>,
+        ) -> ::tonic::codegen::Poll<::std::result::Result<(), Self::Error>> {
+            ::tonic::codegen::Poll::Ready(Ok(()))
+        }
+    };
+}
+pub(crate) use routing_service;
 
 /// A stream of already encoded WatchStatus responses.
 pub type EncodedStream =
@@ -84,13 +102,7 @@ impl<S: PreEncoded> NamedService for StatusRoutes<S> {
 }
 
 impl<S: PreEncoded> Service<http::Request<Body>> for StatusRoutes<S> {
-    type Response = http::Response<Body>;
-    type Error = Infallible;
-    type Future = BoxFuture<Self::Response, Self::Error>;
-
-    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
-        Poll::Ready(Ok(()))
-    }
+    routing_service!();
 
     fn call(&mut self, request: http::Request<Body>) -> Self::Future {
         let api = self.api.clone();

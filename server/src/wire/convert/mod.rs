@@ -7,7 +7,9 @@
 /// `fields`. Every field of the message is named here or by the caller, so a field
 /// added to a message cannot be left out unnoticed.
 macro_rules! object_message {
-    ($o:ident => $($message:ident)::+ { $($field:ident: $value:expr),* $(,)? }) => {
+    ($o:ident => $($message:ident)::+ {
+        $($field:ident: $value:expr),* $(,)? $(; ..$spec:expr)?
+    }) => {
         $($message)::+ {
             name: $o.name.to_string(),
             uid: $o.uid.to_string(),
@@ -15,6 +17,7 @@ macro_rules! object_message {
             create_time: timestamp($o.create_time),
             update_time: timestamp($o.update_time),
             $($field: $value,)*
+            $(..$spec)?
         }
     };
 }

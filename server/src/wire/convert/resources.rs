@@ -122,17 +122,6 @@ overlay!(
 pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentIntentGroup {
     let o = &view.object;
     object_message!(o => pb::DeploymentIntentGroup {
-        description: o.spec.description.clone(),
-        composite_profile: o.spec.composite_profile.clone(),
-        override_values: o
-            .spec
-            .override_values
-            .iter()
-            .map(|ov| pb::AppOverride {
-                app: ov.app.clone(),
-                patches: patches_to_proto(&ov.patches),
-            })
-            .collect(),
         state: dig_state_to_proto(view.status.state) as i32,
         current_instance: view
             .status
@@ -170,7 +159,8 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
                 } as i32,
             })
             .collect(),
-        pending_approved: view.pending_approved,
+        pending_approved: view.pending_approved;
+        ..dig_spec_to_proto(&o.spec)
     })
 }
 
@@ -337,12 +327,6 @@ overlay!(
 pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluster {
     let o = &view.object;
     object_message!(o => pb::Cluster {
-        description: o.spec.description.clone(),
-        labels: o.spec.labels.clone(),
-        connection_mode: match o.spec.connection_mode {
-            ConnectionMode::Agent => pb::ConnectionMode::Agent,
-            ConnectionMode::EmbeddedSim => pb::ConnectionMode::EmbeddedSim,
-        } as i32,
         network_intents_state: network_state_to_proto(view.network.state) as i32,
         current_network_instance: view
             .network
@@ -370,7 +354,8 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
         connectivity: connectivity_to_proto(view.network.connectivity) as i32,
         agent_backend: view.network.agent.backend.clone(),
         cluster_version: view.network.agent.version.clone(),
-        nodes: view.network.agent.nodes.clone(),
+        nodes: view.network.agent.nodes.clone();
+        ..cluster_spec_to_proto(&o.spec)
     })
 }
 

@@ -11,6 +11,17 @@ fn deployment(name: &str, replicas: i64, id: &str) -> Value {
 }
 
 /// The deployment ids the cluster reported since the last call, each once.
+/// Deletes the `web` Deployment (as the instance `owner`, or as anyone).
+fn delete_web(sim: &SimCluster, owner: Option<&str>) {
+    sim.delete(
+        &Gvk::from_api_version("apps/v1", "Deployment"),
+        "",
+        "web",
+        owner,
+    )
+    .unwrap();
+}
+
 fn reported(changes: &mut mpsc::UnboundedReceiver<String>) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
     while let Ok(id) = changes.try_recv() {
@@ -101,13 +112,7 @@ async fn a_scaled_away_pod_is_reported_only_by_the_deployment_that_runs_it() {
     );
     // Deleting the controller reports the deployment its pods carried.
     while changes.try_recv().is_ok() {}
-    sim.delete(
-        &Gvk::from_api_version("apps/v1", "Deployment"),
-        "",
-        "web",
-        None,
-    )
-    .unwrap();
+    delete_web(&sim, None);
     assert_eq!(changes.try_recv().ok().as_deref(), Some("i-b"));
     assert!(sim.bundle("i-b").is_empty());
 }
@@ -196,21 +201,9 @@ async fn fault_rules_fail_matching_applies_and_delete_removes_pods() {
     sim.fail_applies("", "");
     sim.apply(&deployment("web", 1, "i-f"), 1).unwrap();
     assert_eq!(sim.object_count(), 2);
-    sim.delete(
-        &Gvk::from_api_version("apps/v1", "Deployment"),
-        "",
-        "web",
-        Some("i-f"),
-    )
-    .unwrap();
+    delete_web(&sim, Some("i-f"));
     assert_eq!(sim.object_count(), 0);
-    sim.delete(
-        &Gvk::from_api_version("apps/v1", "Deployment"),
-        "",
-        "web",
-        None,
-    )
-    .unwrap();
+    delete_web(&sim, None);
 }
 
 /// An object a newer deployment relabels leaves the old one with its pods: both

@@ -332,6 +332,15 @@ impl Error {
         }
     }
 
+    /// A compare-and-swap that found the state moved: ABORTED / `CONCURRENT_TRANSITION`
+    /// (the caller retries).
+    pub fn concurrent_transition(what: impl fmt::Display) -> Self {
+        Error::Aborted {
+            reason: Conflict::ConcurrentTransition,
+            message: format!("{what} concurrently; retry"),
+        }
+    }
+
     pub fn internal(message: impl fmt::Display) -> Self {
         Error::Internal(message.to_string())
     }

@@ -269,12 +269,11 @@ impl StatusService for StatusApi {
                 .await?
                 .instance
                 .map(|i| i.id);
-            let mut rows = self
+            let rows = self
                 .app
                 .instances(&owner.to_string(), paging.after.as_deref(), size + 1)
                 .await?;
-            let more = rows.len() > size;
-            rows.truncate(size);
+            let (rows, more) = crate::app::page_of(rows, size);
             let next_page_token = paging.next_token(more, rows.last().map(|l| l.id.to_string()));
             Ok(pb::ListInstancesResponse {
                 instances: rows

@@ -258,10 +258,8 @@ impl Access {
     ) -> Result<(Vec<TokenRecord>, bool)> {
         let mut conn = self.store.read().await?;
         let active_at = (!show_inactive).then(now_micros);
-        let mut tokens = token_list(&mut conn, after, active_at, size + 1).await?;
-        let more = tokens.len() > size;
-        tokens.truncate(size);
-        Ok((tokens, more))
+        let tokens = token_list(&mut conn, after, active_at, size + 1).await?;
+        Ok(super::page_of(tokens, size))
     }
 
     /// Revokes a token (a revoked one stays revoked: the call is a no-op).

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::store::Backend;
 
 /// Group transactions in flight at once on PostgreSQL. Writes of different clusters
-/// overlap up to the rows they share (see `app::status::lock_owners`); on SQLite there
+/// overlap up to the rows they share (see `store::status::lock_owners`); on SQLite there
 /// is one writer, so one group at a time.
 const POSTGRES_TURNS: usize = 4;
 

@@ -29,6 +29,14 @@ pub struct RequestKey {
     pub request_hash: String,
 }
 
+/// A page from `items` read with one more than `size`: the first `size`, and whether
+/// more follow.
+pub fn page_of<T>(mut items: Vec<T>, size: usize) -> (Vec<T>, bool) {
+    let more = items.len() > size;
+    items.truncate(size);
+    (items, more)
+}
+
 /// Runs `operation` in a write transaction. With a request key, a retry returns the
 /// recorded response of the first call, and a different request under the same id is
 /// refused; the response is recorded in the same transaction as the change.

@@ -3,13 +3,13 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::now_micros;
 use super::object::{ExtraValue, Object, object_insert};
+use super::{RowLock, now_micros};
 use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::DigState;
 use crate::domain::names::ResourceName;
 use crate::domain::resources::DigSpec;
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 
 /// The lifecycle columns of a deployment intent group.
@@ -68,8 +68,9 @@ fn decode_status(row: &sqlx::any::AnyRow) -> Result<DigStatus> {
 pub async fn dig_status(
     conn: &mut AnyConnection,
     name: &ResourceName,
-    lock: &str,
+    lock: RowLock,
 ) -> Result<Option<DigStatus>> {
+    let lock = lock.on(conn);
     let sql = format!(
         "SELECT state, revision, approved_hash, current_instance, conditions \
          FROM deployment_intent_groups WHERE name = $1{lock}"
@@ -112,7 +113,7 @@ pub async fn dig_update_state(
                composite_profile = COALESCE($5, composite_profile), \
                generation = generation + 1, update_time = $6 \
                WHERE name = $7 AND state = $8 AND ($9 < 0 OR revision = $9) RETURNING revision";
-    let row = sqlx::query(sql)
+    sqlx::query_scalar::<_, i64>(sql)
         .bind(next.as_str())
         .bind(i64::from(change.bump_revision))
         .bind(change.approved_hash)
@@ -123,18 +124,12 @@ pub async fn dig_update_state(
         .bind(expected.as_str())
         .bind(change.revision_read.unwrap_or(-1))
         .fetch_optional(conn)
-        .await?;
-    if let Some(row) = row {
-        row.try_get("revision").map_err(Error::from)
-    } else {
-        Err(Error::Aborted {
-            reason: Conflict::ConcurrentTransition,
-            message: format!(
-                "deployment intent group {name} left state {expected} (or its content changed) \
-                 concurrently; retry"
-            ),
+        .await?
+        .ok_or_else(|| {
+            Error::concurrent_transition(format_args!(
+                "deployment intent group {name} left state {expected} (or its content changed)"
+            ))
         })
-    }
 }
 
 /// The groups of a composite app version, optionally only those using one composite
@@ -143,8 +138,9 @@ pub async fn dig_list_users(
     conn: &mut AnyConnection,
     version: &str,
     composite_profile: Option<&str>,
-    lock: &str,
+    lock: RowLock,
 ) -> Result<Vec<(String, DigState)>> {
+    let lock = lock.on(conn);
     let sql = format!(
         "SELECT name, state FROM deployment_intent_groups \
          WHERE parent = $1 AND ($2 = '' OR composite_profile = $2) ORDER BY name{lock}"

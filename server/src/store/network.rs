@@ -2,14 +2,14 @@
 
 use sqlx::{AnyConnection, Row};
 
-use super::now_micros;
 use super::object::{ExtraValue, Object, object_insert};
+use super::{RowLock, now_micros};
 use crate::domain::conditions::Condition;
 use crate::domain::lifecycle::NetworkState;
 use crate::domain::names::ResourceName;
 use crate::domain::readiness::Connectivity;
 use crate::domain::resources::ClusterSpec;
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 
 /// The network intents columns of a cluster.
@@ -60,8 +60,9 @@ pub async fn cluster_insert(conn: &mut AnyConnection, object: &Object<ClusterSpe
 pub async fn cluster_network_status(
     conn: &mut AnyConnection,
     name: &ResourceName,
-    lock: &str,
+    lock: RowLock,
 ) -> Result<Option<NetworkStatus>> {
+    let lock = lock.on(conn);
     let sql = format!(
         "SELECT network_state, network_revision, current_network_instance, connectivity, conditions, \
          nodes, agent_backend, cluster_version FROM clusters WHERE name = $1{lock}"
@@ -105,7 +106,7 @@ pub async fn cluster_update_network_state(
                current_network_instance = COALESCE($3, current_network_instance), \
                generation = generation + 1, update_time = $4 \
                WHERE name = $5 AND network_state = $6 RETURNING network_revision";
-    let row = sqlx::query(sql)
+    sqlx::query_scalar::<_, i64>(sql)
         .bind(next.as_str())
         .bind(i64::from(bump_revision))
         .bind(current_instance.map(|id| id.to_string()))
@@ -113,15 +114,10 @@ pub async fn cluster_update_network_state(
         .bind(name.to_string())
         .bind(expected.as_str())
         .fetch_optional(conn)
-        .await?;
-    if let Some(row) = row {
-        row.try_get("network_revision").map_err(Error::from)
-    } else {
-        Err(Error::Aborted {
-            reason: Conflict::ConcurrentTransition,
-            message: format!(
-                "network intents of cluster {name} left state {expected} concurrently; retry"
-            ),
+        .await?
+        .ok_or_else(|| {
+            Error::concurrent_transition(format_args!(
+                "network intents of cluster {name} left state {expected}"
+            ))
         })
-    }
 }

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sqlx::{AnyConnection, Row};
 
-use super::{db_error, is_unique_violation, now_micros, run};
+use super::{RowLock, db_error, is_unique_violation, now_micros, run};
 use crate::domain::names::{KINDS, Kind, ResourceName};
 use crate::error::{Conflict, Error, Result};
 use crate::ids::ResourceUid;
@@ -119,15 +119,16 @@ pub async fn object_find<S: DeserializeOwned>(
     conn: &mut AnyConnection,
     name: &ResourceName,
 ) -> Result<Option<Object<S>>> {
-    object_find_locked(conn, name, "").await
+    object_find_locked(conn, name, RowLock::None).await
 }
 
-/// Gets a resource, or None, taking `lock` (a `Tx::row_lock` clause) on its row.
+/// Gets a resource, or None, taking `lock` on its row.
 pub async fn object_find_locked<S: DeserializeOwned>(
     conn: &mut AnyConnection,
     name: &ResourceName,
-    lock: &str,
+    lock: RowLock,
 ) -> Result<Option<Object<S>>> {
+    let lock = lock.on(conn);
     let kind = name.kind();
     let sql = format!("SELECT {COLUMNS} FROM {} WHERE name = $1{lock}", kind.table);
     let row = sqlx::query(&sql)
@@ -142,22 +143,22 @@ pub async fn object_get<S: DeserializeOwned>(
     conn: &mut AnyConnection,
     name: &ResourceName,
 ) -> Result<Object<S>> {
-    object_get_locked(conn, name, "").await
+    object_get_locked(conn, name, RowLock::None).await
 }
 
 /// Gets a resource taking `lock` on its row; NOT_FOUND if it does not exist.
 pub async fn object_get_locked<S: DeserializeOwned>(
     conn: &mut AnyConnection,
     name: &ResourceName,
-    lock: &str,
+    lock: RowLock,
 ) -> Result<Object<S>> {
     object_find_locked(conn, name, lock)
         .await?
         .ok_or_else(|| Error::not_found(name.kind().type_name, name.to_string()))
 }
 
-/// Checks that a resource exists; NOT_FOUND naming `field` otherwise. `lock` (a
-/// `Tx::row_lock` clause, or "") keeps it existing until the transaction ends: a
+/// Checks that a resource exists; NOT_FOUND naming `field` otherwise. `lock` (or
+/// `RowLock::None`) keeps it existing until the transaction ends: a
 /// writer that creates a child or a reference holds the parent's or the referenced
 /// row with a key-share lock, which a racing delete (that locks the row for update
 /// before it looks for children and users) waits for, and vice versa.
@@ -165,8 +166,9 @@ pub async fn object_require(
     conn: &mut AnyConnection,
     name: &ResourceName,
     field: &str,
-    lock: &str,
+    lock: RowLock,
 ) -> Result<()> {
+    let lock = lock.on(conn);
     let sql = format!(
         "SELECT 1 AS one FROM {} WHERE name = $1{lock}",
         name.kind().table
@@ -289,7 +291,7 @@ pub async fn object_delete(
 /// After a compare-and-swap touched no row: NOT_FOUND if the resource is gone, else
 /// ABORTED because a concurrent write changed it.
 async fn stale_or_missing(conn: &mut AnyConnection, name: &ResourceName) -> Error {
-    match object_require(conn, name, "name", "").await {
+    match object_require(conn, name, "name", RowLock::None).await {
         Ok(()) => Error::Aborted {
             reason: Conflict::ConcurrentModification,
             message: format!(

@@ -41,9 +41,33 @@ pub struct Tx {
 /// its owner lock to it while other status writes hold theirs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RowLock {
+    /// A plain read: no row lock.
+    None,
     Update,
     NoKeyUpdate,
     KeyShare,
+}
+
+impl RowLock {
+    /// The clause a SELECT ends with to take this lock on the rows it reads on
+    /// `backend`: nothing on SQLite, whose one writer already serializes writers.
+    pub(crate) fn clause(self, backend: Backend) -> &'static str {
+        match (backend, self) {
+            (Backend::Sqlite, _) | (_, RowLock::None) => "",
+            (Backend::Postgres, RowLock::Update) => " FOR UPDATE",
+            (Backend::Postgres, RowLock::NoKeyUpdate) => " FOR NO KEY UPDATE",
+            (Backend::Postgres, RowLock::KeyShare) => " FOR KEY SHARE",
+        }
+    }
+
+    /// [`RowLock::clause`] on the backend `conn` talks to.
+    pub(crate) fn on(self, conn: &AnyConnection) -> &'static str {
+        self.clause(if conn.backend_name() == "PostgreSQL" {
+            Backend::Postgres
+        } else {
+            Backend::Sqlite
+        })
+    }
 }
 
 impl Tx {
@@ -132,12 +156,7 @@ impl Tx {
     /// The clause that takes `lock` on the rows a SELECT reads, on PostgreSQL; "" on
     /// SQLite.
     pub fn row_lock(&self, lock: RowLock) -> &'static str {
-        match (self.backend, lock) {
-            (Backend::Sqlite, _) => "",
-            (Backend::Postgres, RowLock::Update) => " FOR UPDATE",
-            (Backend::Postgres, RowLock::NoKeyUpdate) => " FOR NO KEY UPDATE",
-            (Backend::Postgres, RowLock::KeyShare) => " FOR KEY SHARE",
-        }
+        lock.clause(self.backend)
     }
 }
 

@@ -28,7 +28,7 @@ use crate::store::action::{
     action_delete, action_get, action_list, clusters_existing,
 };
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
-use crate::store::{Backend, Store, Tx};
+use crate::store::{Backend, RowLock, Store, Tx};
 
 /// The label that marks a VM pod: KubeVirt puts it on every virt-launcher pod (its
 /// value is the VirtualMachineInstance's name).
@@ -178,7 +178,7 @@ impl Actions {
     /// NOT_FOUND (field `cluster`) unless `cluster` exists.
     pub async fn require_cluster(&self, cluster: &str) -> Result<()> {
         let mut conn = self.store.read().await?;
-        if clusters_existing(&mut conn, &[cluster], "")
+        if clusters_existing(&mut conn, &[cluster], RowLock::None)
             .await?
             .is_empty()
         {
@@ -210,10 +210,8 @@ impl Actions {
         size: usize,
     ) -> Result<(Vec<ActionRecord>, bool)> {
         let mut conn = self.store.read().await?;
-        let mut actions = action_list(&mut conn, filter, before, size + 1).await?;
-        let more = actions.len() > size;
-        actions.truncate(size);
-        Ok((actions, more))
+        let actions = action_list(&mut conn, filter, before, size + 1).await?;
+        Ok(crate::app::page_of(actions, size))
     }
 
     /// Cancels a PENDING or RUNNING action (not a reboot whose delay has passed).

@@ -578,7 +578,7 @@ async fn refuse_where_the_cluster_is_gone(tx: &mut Tx, decided: &mut [Decided]) 
     if clusters.is_empty() {
         return Ok(());
     }
-    let lock = tx.row_lock(RowLock::KeyShare);
+    let lock = RowLock::KeyShare;
     let existing = clusters_existing(tx, &clusters, lock).await?;
     refuse_creates_where(decided, |cluster| !existing.contains(cluster));
     Ok(())

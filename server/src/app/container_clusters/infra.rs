@@ -218,10 +218,8 @@ impl ContainerClusters {
         limit: usize,
     ) -> Result<(Vec<InfraRecord>, bool)> {
         let mut conn = self.store.read().await?;
-        let mut page = infra_list(&mut conn, after, limit + 1).await?;
-        let more = page.len() > limit;
-        page.truncate(limit);
-        Ok((page, more))
+        let page = infra_list(&mut conn, after, limit + 1).await?;
+        Ok(crate::app::page_of(page, limit))
     }
 
     /// DeleteSimInfrastructure: only an object no cluster owns (a cluster's object

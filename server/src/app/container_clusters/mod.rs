@@ -252,9 +252,8 @@ impl ContainerClusters {
         limit: usize,
     ) -> Result<(Vec<View>, bool)> {
         let mut conn = self.store.read().await?;
-        let mut clusters = cluster_list(&mut conn, filter, after, limit + 1).await?;
-        let more = clusters.len() > limit;
-        clusters.truncate(limit);
+        let clusters = cluster_list(&mut conn, filter, after, limit + 1).await?;
+        let (clusters, more) = crate::app::page_of(clusters, limit);
         let ids: Vec<_> = clusters.iter().map(|c| c.id).collect();
         let mut vms = cluster_vms(&mut conn, &ids).await?;
         let mut views = Vec::with_capacity(clusters.len());

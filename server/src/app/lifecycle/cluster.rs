@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::app::actions::emit as emit_action;
+use crate::store::RowLock;
 use crate::store::action::{ActionFilter, action_delete_of_cluster, action_list};
 use crate::store::watch::ActionChange;
 
@@ -13,7 +14,7 @@ impl Lifecycle {
         name: &ResourceName,
     ) -> Result<ClusterView> {
         let object = object_get(conn, name).await?;
-        let network = cluster_network_status(conn, name, "")
+        let network = cluster_network_status(conn, name, RowLock::None)
             .await?
             .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
         let history = history_list(conn, &name.to_string()).await?;
@@ -87,7 +88,7 @@ impl Lifecycle {
         let mut tx = self.store.begin().await?;
         // Locked, so a racing DeleteCluster either commits first (NOT_FOUND here) or
         // waits for this token and revokes it.
-        let lock = tx.for_update();
+        let lock = RowLock::Update;
         let object: Object<ClusterSpec> = object_get_locked(&mut tx, name, lock).await?;
         if object.spec.connection_mode != ConnectionMode::Agent {
             return Err(Error::precondition(
@@ -119,7 +120,7 @@ impl Lifecycle {
         page_size: usize,
     ) -> Result<Page<ClusterView>> {
         let mut conn = self.store.read().await?;
-        object_require(&mut conn, parent, "parent", "").await?;
+        object_require(&mut conn, parent, "parent", RowLock::None).await?;
         let mut items = Vec::new();
         let mut cursor = after.to_string();
         // Label filtering happens after the keyset read, so read in batches until the
@@ -157,7 +158,7 @@ impl Lifecycle {
 
     pub async fn delete_cluster(&self, name: &ResourceName, etag: Option<i64>) -> Result<()> {
         let mut tx = self.store.begin().await?;
-        let lock = tx.for_update();
+        let lock = RowLock::Update;
         let network = cluster_network_status(&mut tx, name, lock)
             .await?
             .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
@@ -243,7 +244,7 @@ impl Lifecycle {
         // NO KEY UPDATE: it serializes the edits of one cluster's intents without
         // conflicting with the key-share lock a network intent create already holds on
         // its parent cluster (FOR UPDATE there would deadlock two such creates).
-        let lock = tx.row_lock(RowLock::NoKeyUpdate);
+        let lock = RowLock::NoKeyUpdate;
         let network = cluster_network_status(tx, cluster, lock)
             .await?
             .ok_or_else(|| Error::not_found(CLUSTER.type_name, cluster.to_string()))?;
@@ -269,7 +270,7 @@ impl Lifecycle {
         key: Option<&RequestKey>,
     ) -> Result<ClusterView> {
         let view = idempotent(&self.store, key, async |tx: &mut Tx| {
-            let lock = tx.for_update();
+            let lock = RowLock::Update;
             let network = cluster_network_status(tx, name, lock)
                 .await?
                 .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
@@ -383,11 +384,11 @@ impl Lifecycle {
     ) -> Result<RenderedPage> {
         let mut conn = self.store.read().await?;
         let current = if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
-            dig_status(&mut conn, owner, "")
+            dig_status(&mut conn, owner, RowLock::None)
                 .await?
                 .map(|s| s.current_instance)
         } else {
-            cluster_network_status(&mut conn, owner, "")
+            cluster_network_status(&mut conn, owner, RowLock::None)
                 .await?
                 .map(|s| s.current_instance)
         }

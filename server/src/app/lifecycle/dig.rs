@@ -3,6 +3,7 @@
 
 use super::revision::{Persisted, Replacing};
 use super::*;
+use crate::store::RowLock;
 
 /// A verb on one deployment intent group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,7 +36,7 @@ impl Lifecycle {
         name: &ResourceName,
     ) -> Result<DigView> {
         let object = object_get(conn, name).await?;
-        let status = dig_status(conn, name, "")
+        let status = dig_status(conn, name, RowLock::None)
             .await?
             .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string()))?;
         let history = history_list(conn, &name.to_string()).await?;
@@ -129,7 +130,7 @@ impl Lifecycle {
 
     pub async fn delete_dig(&self, name: &ResourceName, etag: Option<i64>) -> Result<()> {
         let mut tx = self.store.begin().await?;
-        let lock = tx.for_update();
+        let lock = RowLock::Update;
         let status = dig_status(&mut tx, name, lock)
             .await?
             .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string()))?;
@@ -162,7 +163,7 @@ impl Lifecycle {
         key: Option<&RequestKey>,
     ) -> Result<DigView> {
         idempotent(&self.store, key, async |tx: &mut Tx| {
-            let lock = tx.for_update();
+            let lock = RowLock::Update;
             let status = dig_status(tx, name, lock).await?.ok_or_else(|| {
                 Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string())
             })?;

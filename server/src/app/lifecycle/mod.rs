@@ -204,7 +204,7 @@ impl Lifecycle {
     ) -> Result<Page<Object<S>>> {
         let mut conn = self.store.read().await?;
         if let Some(parent) = parent {
-            object_require(&mut conn, parent, "parent", "").await?;
+            object_require(&mut conn, parent, "parent", RowLock::None).await?;
         }
         let parent = parent.map(ToString::to_string).unwrap_or_default();
         let mut items = object_list(&mut conn, kind, &parent, after, page_size as i64 + 1).await?;
@@ -311,7 +311,7 @@ impl Lifecycle {
         let mut tx = self.store.begin().await?;
         // Locked first, so a create of a child or a reference that raced ahead has
         // committed (and is seen below) or waits and then finds no row.
-        let lock = tx.for_update();
+        let lock = RowLock::Update;
         let current: Object<serde_json::Value> = object_get_locked(&mut tx, name, lock).await?;
         check_etag(name, etag, current.generation)?;
         self.refuse_if_children(&mut tx, name).await?;
@@ -327,7 +327,7 @@ impl Lifecycle {
             return Ok(());
         }
         let parent_kind = kind.parent.expect("every nested kind has a parent");
-        let lock = tx.row_lock(RowLock::KeyShare);
+        let lock = RowLock::KeyShare;
         object_require(tx, &name.ancestor(parent_kind), "parent", lock).await
     }
 
@@ -370,7 +370,7 @@ impl Lifecycle {
             }
         } else if kind == &COMPOSITE_PROFILE {
             let version = name.ancestor(&COMPOSITE_APP).to_string();
-            if let Some((user, _)) = dig_list_users(tx, &version, Some(name.id()), "")
+            if let Some((user, _)) = dig_list_users(tx, &version, Some(name.id()), RowLock::None)
                 .await?
                 .into_iter()
                 .next()
@@ -395,7 +395,7 @@ impl Lifecycle {
     ) -> Result<()> {
         let kind = name.kind();
         let text = |key: &str| spec[key].as_str().unwrap_or_default().to_string();
-        let lock = tx.row_lock(RowLock::KeyShare);
+        let lock = RowLock::KeyShare;
         if kind == &APP_PROFILE {
             let version = name.ancestor(&COMPOSITE_APP);
             let app = text("app");
@@ -485,7 +485,7 @@ impl Lifecycle {
         composite_profile: Option<&str>,
     ) -> Result<()> {
         // NO KEY UPDATE, not FOR UPDATE: see `dig_changed`.
-        let lock = tx.row_lock(RowLock::NoKeyUpdate);
+        let lock = RowLock::NoKeyUpdate;
         for (dig, _) in dig_list_users(tx, version, composite_profile, lock).await? {
             let dig = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "name", &dig)
                 .map_err(|v| Error::internal(v.description))?;
@@ -505,7 +505,7 @@ impl Lifecycle {
         // NO KEY UPDATE serializes the content changes of one group but does not
         // conflict with the key-share lock a placement intent create holds on its parent
         // group (FOR UPDATE would deadlock two creates, or a create and an app delete).
-        let lock = tx.row_lock(RowLock::NoKeyUpdate);
+        let lock = RowLock::NoKeyUpdate;
         let status = dig_status(tx, dig, lock)
             .await?
             .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, dig.to_string()))?;

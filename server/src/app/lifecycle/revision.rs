@@ -10,6 +10,7 @@
 use super::*;
 use crate::app::status::carry_over;
 use crate::domain::render::{deployment_id, relabel};
+use crate::store::RowLock;
 use crate::store::carry::{carry_applied, record_carried};
 use crate::store::rsync_resource::{rsync_resources_each_page, rsync_unobserved_deployments};
 
@@ -213,7 +214,7 @@ impl Lifecycle {
             ));
         }
         let (previous, view) = idempotent(&self.store, key, async |tx: &mut Tx| {
-            let lock = tx.for_update();
+            let lock = RowLock::Update;
             let mut statuses = std::collections::BTreeMap::new();
             let mut ordered = [source, target];
             ordered.sort_by_key(|n| n.to_string());

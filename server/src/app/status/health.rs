@@ -5,6 +5,7 @@ use super::*;
 use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
 use crate::domain::status::{CountKey, Counts, count_of};
+use crate::store::RowLock;
 
 /// Recomputes and stores the conditions of `owner` (an intent group or a cluster).
 pub async fn refresh_conditions(tx: &mut Tx, owner: &str) -> Result<()> {
@@ -28,7 +29,7 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
     // one after the other, each seeing the aggregates the previous one committed. NO KEY
     // UPDATE, the lock the conditions' UPDATE takes anyway: a status write promotes its
     // KEY SHARE owner lock (see `lock_owners`); a verb already holds FOR UPDATE.
-    let lock = tx.row_lock(RowLock::NoKeyUpdate);
+    let lock = RowLock::NoKeyUpdate;
     if let Ok(dig) = ResourceName::parse(&DEPLOYMENT_INTENT_GROUP, "owner", owner) {
         let Some(status) = dig_status(tx, &dig, lock).await? else {
             return Ok(());

@@ -40,7 +40,7 @@ use crate::store::status::{
     Announce, BatchReads, ClusterResourceRow, CountDeltas, Dimension, IngestWrites,
     ObservedRsyncRow, RsyncWork, Scope, StatusMove, applied_deployments, cluster_only_of_base,
     cluster_resources_for_bundles, cluster_resources_page, clusters_with_rsync_status,
-    counts_for_names, counts_shared, counts_sum, instance_apps, owners_placed_on,
+    counts_for_names, counts_shared, counts_sum, instance_apps, lock_owners, owners_placed_on,
     placed_connectivity, reported_deployments, rsync_bulk_transition, rsync_rows_for_bundles,
     rsync_set_statuses,
 };
@@ -399,9 +399,11 @@ impl StatusApp {
     ) -> Result<StatusResult> {
         let (state, current, composite_profile, conditions) =
             if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
-                let status = dig_status(conn, owner, "").await?.ok_or_else(|| {
-                    Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, owner.to_string())
-                })?;
+                let status = dig_status(conn, owner, RowLock::None)
+                    .await?
+                    .ok_or_else(|| {
+                        Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, owner.to_string())
+                    })?;
                 let object: crate::store::object::Object<crate::domain::resources::DigSpec> =
                     crate::store::object::object_get(conn, owner).await?;
                 (
@@ -411,7 +413,7 @@ impl StatusApp {
                     status.conditions,
                 )
             } else {
-                let status = cluster_network_status(conn, owner, "")
+                let status = cluster_network_status(conn, owner, RowLock::None)
                     .await?
                     .ok_or_else(|| Error::not_found(CLUSTER.type_name, owner.to_string()))?;
                 (

@@ -17,6 +17,7 @@
 //! per resource, so 100,000 resources cost ~7 MB. `max_entries` bounds the sum over
 //! all groups; an instance that does not fit is not kept.
 
+use crate::store::RowLock;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -229,7 +230,7 @@ async fn build(status: &StatusApp, owner: &ResourceName, budget: usize) -> Resul
     let mut changes = status.store().signals().subscribe(&owner.to_string());
     changes.borrow_and_update();
     let mut conn = status.store().read().await?;
-    let Some(instance) = dig_status(&mut conn, owner, "")
+    let Some(instance) = dig_status(&mut conn, owner, RowLock::None)
         .await?
         .and_then(|s| s.current_instance)
     else {

@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional, json_in, json_rows, placeholders, run};
+use super::{RowLock, fetch_all, fetch_optional, json_in, json_rows, placeholders, run};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
@@ -530,8 +530,9 @@ pub async fn action_clusters(
 pub async fn clusters_existing(
     conn: &mut AnyConnection,
     clusters: &[&str],
-    lock: &str,
+    lock: RowLock,
 ) -> Result<HashSet<String>> {
+    let lock = lock.on(conn);
     if clusters.is_empty() {
         return Ok(HashSet::new());
     }

@@ -2,7 +2,7 @@
 //! resources reported by agents, and the aggregates (`status_counts`) maintained in the
 //! same transactions so that status queries never count by scanning resources.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use sqlx::{AnyConnection, Row};
 
@@ -11,7 +11,7 @@ use super::rsync_resource::{KeyPage, PageRow, page_columns};
 use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
-use super::{Tx, placeholders};
+use super::{RowLock, Tx, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
@@ -29,6 +29,44 @@ pub use counts::{
 pub use transitions::{
     Announce, Scope, StatusMove, rsync_bulk_transition, rsync_let_go_unapplied, rsync_set_statuses,
 };
+
+/// Takes, on PostgreSQL, the row locks every transaction that changes statuses takes
+/// before it touches resources: `clusters` (those whose resources it writes) and the
+/// clusters among `owners` with NO KEY UPDATE, then the intent groups among `owners`
+/// with KEY SHARE, each kind in name order.
+///
+/// Status writes of one cluster therefore run one after the other (they write the same
+/// rows), while those of different clusters run side by side, up to where they refresh
+/// their owners' conditions (`app::status`'s condition refresh promotes the owner lock to NO KEY
+/// UPDATE; PostgreSQL lets a transaction promote a lock it holds without queueing
+/// behind waiters, so the promotion cannot deadlock). A lifecycle verb takes its intent
+/// group FOR UPDATE, which conflicts with KEY SHARE: verbs and status writes of one
+/// group still exclude each other, in the same order, so they cannot deadlock.
+pub async fn lock_owners<'c>(
+    tx: &mut Tx,
+    owners: impl IntoIterator<Item = String>,
+    clusters: impl IntoIterator<Item = &'c str>,
+) -> Result<()> {
+    if tx.backend() == super::Backend::Sqlite {
+        return Ok(());
+    }
+    let owners: BTreeSet<String> = owners.into_iter().collect();
+    let mut locked: BTreeSet<&str> = clusters.into_iter().collect();
+    let mut digs = Vec::new();
+    for owner in &owners {
+        if owner.starts_with("clusterProviders/") {
+            locked.insert(owner);
+        } else {
+            digs.push(owner.as_str());
+        }
+    }
+    let locked: Vec<&str> = locked.into_iter().collect();
+    tx.lock_rows("clusters", &locked, RowLock::NoKeyUpdate)
+        .await?;
+    tx.lock_rows("deployment_intent_groups", &digs, RowLock::KeyShare)
+        .await?;
+    Ok(())
+}
 
 /// One unit of rsync work: apply or delete one resource on a cluster.
 #[derive(Debug, Clone)]

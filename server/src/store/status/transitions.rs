@@ -286,7 +286,7 @@ async fn count_moves(
 /// with that status (grouped by PostgreSQL; SQLite cannot update in a WITH clause, so
 /// its rows are grouped here). The caller holds the owner's row FOR UPDATE, which every
 /// status writer of the owner's resources conflicts with (see
-/// `app::status::lock_owners`); SQLite's one writer is this transaction.
+/// `store::status::lock_owners`); SQLite's one writer is this transaction.
 async fn bulk_transition_counted(
     tx: &mut Tx,
     selection: &str,
@@ -350,7 +350,7 @@ pub struct StatusMove<'a> {
 /// statements: one read of the current statuses (rows tagged with their move's index,
 /// so nothing is matched back by key), one multi-row update that re-checks them. The
 /// writers of a cluster's resources exclude each other (one writer on SQLite; the
-/// cluster's row lock on PostgreSQL, see `app::status::lock_owners`), so the update
+/// cluster's row lock on PostgreSQL, see `store::status::lock_owners`), so the update
 /// changes every row the read found movable; if it does not, another writer got in
 /// between and the transaction fails with ABORTED (the callers retry) rather than
 /// record events and counts for changes it did not make. A resource named twice is

@@ -21,7 +21,6 @@ use tokio_util::sync::CancellationToken;
 use tonic::Status;
 use tracing::{info, warn};
 
-use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::{Gvk, canonical_namespace};
 use crate::domain::names::ClusterName;
@@ -29,7 +28,8 @@ use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Precondition, Result};
 use crate::ids::TokenId;
 use crate::metrics::METRICS;
-use crate::store::Backend;
+use crate::store::Store;
+use crate::store::group_commit::{GroupCommit, GroupWriter};
 use crate::wire::convert::struct_to_json;
 
 /// The link between the server and one cluster.
@@ -189,8 +189,8 @@ const LIGHT_BUNDLES: usize = GROUP_BUNDLES / 4;
 /// hundred small ones queueing for the (SQLite: single) writer.
 type IngestGroup = GroupCommit<(ClusterName, Vec<Bundle>)>;
 
-fn ingest_group(backend: Backend) -> IngestGroup {
-    IngestGroup::new(backend, GROUP_BUNDLES, |(_, bundles)| bundles.len())
+fn ingest_group(store: &Store) -> IngestGroup {
+    IngestGroup::writing_to(store, GROUP_BUNDLES, |(_, bundles)| bundles.len())
         .light_below(LIGHT_BUNDLES)
 }
 
@@ -295,7 +295,7 @@ pub struct AgentHub {
 
 impl AgentHub {
     pub fn new(status: StatusApp, heartbeat: Duration) -> Arc<AgentHub> {
-        let ingest = Arc::new(ingest_group(status.store().backend()));
+        let ingest = Arc::new(ingest_group(status.store()));
         Arc::new(AgentHub {
             status,
             heartbeat,

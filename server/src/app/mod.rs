@@ -7,7 +7,6 @@ pub mod actions;
 mod activator;
 pub mod container_clusters;
 pub mod cpu;
-pub mod group_commit;
 pub mod lifecycle;
 pub mod status;
 

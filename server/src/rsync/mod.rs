@@ -16,11 +16,11 @@ use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
 use crate::agent::{AgentHub, ClusterLink, Session};
-use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::app::status::{Outcome, StatusApp};
 use crate::error::Result;
 use crate::metrics::{GaugeHold, METRICS};
 use crate::store::cluster::cluster_list_all;
+use crate::store::group_commit::{GroupCommit, GroupWriter};
 use crate::store::rsync_resource::ResourceKey;
 use crate::store::status::{RsyncWork, rsync_work};
 use crate::tasks::jittered;
@@ -91,7 +91,7 @@ impl RsyncEngine {
         options: RsyncOptions,
         shutdown: CancellationToken,
     ) -> Arc<RsyncEngine> {
-        let outcomes = GroupCommit::new(hub.status().store().backend(), GROUP_OUTCOMES, Vec::len);
+        let outcomes = GroupCommit::writing_to(hub.status().store(), GROUP_OUTCOMES, Vec::len);
         Arc::new(RsyncEngine {
             hub,
             options,

@@ -20,6 +20,7 @@ mod codec;
 pub mod container_cluster;
 mod db_error;
 pub mod dig;
+pub mod group_commit;
 pub mod history;
 pub mod instance;
 mod json_query;
@@ -49,7 +50,7 @@ use sqlx::any::{AnyConnectOptions, AnyPoolOptions};
 use sqlx::migrate::Migrator;
 use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row};
 
-pub use self::autocommit::Autocommit;
+pub use self::autocommit::{Autocommit, GroupWrite};
 pub use self::signals::Signals;
 use self::slots::WriteSlots;
 pub use self::tx::{RowLock, Tx};

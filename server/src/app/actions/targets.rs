@@ -13,10 +13,10 @@ use std::sync::OnceLock;
 
 use super::write::GROUP_CHANGES;
 use super::{NewAction, pod_of};
-use crate::app::group_commit::{GroupCommit, GroupWriter};
 use crate::error::Result;
+use crate::store::Store;
 use crate::store::action::{ActionCluster, action_clusters};
-use crate::store::{Backend, Store};
+use crate::store::group_commit::{GroupCommit, GroupWriter};
 
 /// A create's target as read ahead: its cluster, None if there is no such cluster.
 pub(super) struct ReadTarget(pub(super) Option<ActionCluster>);
@@ -39,7 +39,7 @@ impl TargetReads {
         TargetReads {
             // One read group at a time: each is a single statement, and whatever
             // queues while it runs goes in the next.
-            group: GroupCommit::new(Backend::Postgres, GROUP_CHANGES, |_| 1).turns(1),
+            group: GroupCommit::new(GROUP_CHANGES, |_| 1),
         }
     }
 

@@ -14,7 +14,7 @@ use std::sync::Mutex;
 use tokio::sync::{Semaphore, oneshot};
 
 use crate::error::Result;
-use crate::store::Backend;
+use crate::store::{Backend, Store};
 
 /// Group transactions in flight at once on PostgreSQL. Writes of different clusters
 /// overlap up to the rows they share (see `store::status::lock_owners`); on SQLite there
@@ -46,14 +46,12 @@ struct Queued<I> {
 }
 
 impl<I> GroupCommit<I> {
-    /// Groups of at most `limit`, each item weighing `weigh(item)`.
-    pub fn new(backend: Backend, limit: usize, weigh: fn(&I) -> usize) -> Self {
+    /// Groups of at most `limit`, each item weighing `weigh(item)`, one in flight at a
+    /// time.
+    pub fn new(limit: usize, weigh: fn(&I) -> usize) -> Self {
         GroupCommit {
             queue: Mutex::default(),
-            turns: Semaphore::new(match backend {
-                Backend::Sqlite => 1,
-                Backend::Postgres => POSTGRES_TURNS,
-            }),
+            turns: Semaphore::new(1),
             light_turn: Semaphore::new(1),
             light_below: 0,
             limit,
@@ -61,7 +59,16 @@ impl<I> GroupCommit<I> {
         }
     }
 
-    /// At most `n` groups in flight at once, on either backend.
+    /// Groups written through `store`, as many in flight as its backend lets writers
+    /// overlap: one on SQLite (one writer), [`POSTGRES_TURNS`] on PostgreSQL.
+    pub fn writing_to(store: &Store, limit: usize, weigh: fn(&I) -> usize) -> Self {
+        Self::new(limit, weigh).turns(match store.backend() {
+            Backend::Sqlite => 1,
+            Backend::Postgres => POSTGRES_TURNS,
+        })
+    }
+
+    /// At most `n` groups in flight at once.
     pub fn turns(mut self, n: usize) -> Self {
         self.turns = Semaphore::new(n);
         self
@@ -180,7 +187,7 @@ mod tests {
     }
 
     async fn submit_all(items: Vec<u32>, limit: usize) -> (Arc<Log>, Vec<(u32, bool)>) {
-        submit_all_to(GroupCommit::new(Backend::Sqlite, limit, |_: &u32| 1), items).await
+        submit_all_to(GroupCommit::new(limit, |_: &u32| 1), items).await
     }
 
     async fn submit_all_to(
@@ -245,7 +252,9 @@ mod tests {
 
     /// Items weigh their value; groups of at most 1000.
     fn postgres_group(light_below: usize) -> GroupCommit<u32> {
-        GroupCommit::new(Backend::Postgres, 1000, |i: &u32| *i as usize).light_below(light_below)
+        GroupCommit::new(1000, |i: &u32| *i as usize)
+            .turns(POSTGRES_TURNS)
+            .light_below(light_below)
     }
 
     #[tokio::test]

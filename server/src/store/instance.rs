@@ -13,7 +13,7 @@ use super::status::{
 use super::{Backend, Tx, now_micros};
 use crate::domain::names::ClusterName;
 use crate::domain::status::RsyncStatus;
-use crate::error::{Error, Precondition, Result};
+use crate::error::{Conflict, Error, Precondition, Result};
 use crate::ids::InstanceId;
 
 /// A stored instance.
@@ -129,6 +129,30 @@ pub async fn instance_of_base(
     .fetch_optional(conn)
     .await?;
     row.as_ref().map(decode_instance).transpose()
+}
+
+/// After a writer waited for owner locks: each `(base, instance)` read before is still
+/// its base's newest instance, else ABORTED (`INSTANCE_REPLACED`; the caller retries
+/// and finds the new one). On PostgreSQL a rollout may have committed a newer instance
+/// meanwhile, whose state was carried over from what was stored before; on SQLite the
+/// one writer read the newest already.
+pub async fn require_newest(
+    tx: &mut Tx,
+    seen: impl IntoIterator<Item = (InstanceId, InstanceId)>,
+) -> Result<()> {
+    if tx.backend() == Backend::Sqlite {
+        return Ok(());
+    }
+    for (base, instance) in seen {
+        let newest = instance_of_base(tx, base).await?.map(|r| r.id);
+        if newest != Some(instance) {
+            return Err(Error::Aborted {
+                reason: Conflict::InstanceReplaced,
+                message: format!("deployment base {base} has a newer instance than {instance}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Deletes the owner's instances beyond its newest `keep` (the retention limit), with

@@ -28,7 +28,7 @@ use crate::store::action::{
     action_delete, action_get, action_list, clusters_existing,
 };
 use crate::store::watch::{ActionChange, Body, NewEvent, Payload};
-use crate::store::{Backend, RowLock, Store, Tx};
+use crate::store::{RowLock, Store, Tx};
 
 /// The label that marks a VM pod: KubeVirt puts it on every virt-launcher pod (its
 /// value is the VirtualMachineInstance's name).
@@ -118,7 +118,9 @@ impl Actions {
         Self {
             group: Arc::new(Group::new()),
             open: Arc::default(),
-            targets: (store.backend() == Backend::Postgres).then(|| Arc::new(TargetReads::new())),
+            targets: store
+                .reads_beside_writes()
+                .then(|| Arc::new(TargetReads::new())),
             store,
             options,
             hooks,

@@ -34,7 +34,7 @@ use crate::store::action::{
     action_update_many, action_write_at_once, clusters_existing,
 };
 use crate::store::watch::{ActionChange, NewEvent, ROW_EVENTS, row_json, stored_events};
-use crate::store::{Autocommit, Backend, RowLock, Store, Tx, now_micros};
+use crate::store::{Autocommit, GroupWrite, RowLock, Store, Tx, now_micros};
 
 /// Changes per group transaction, at most.
 pub(super) const GROUP_CHANGES: usize = 512;
@@ -223,30 +223,17 @@ impl Actions {
     }
 }
 
-/// How a group is written. On SQLite, a transaction (the one writer serializes
-/// groups anyway). On PostgreSQL, one autocommitted statement: every group appends to
-/// the one `actions` target, whose row a writer holds from its revision allocation to
-/// its commit, and groups queue for it; a statement holds it for its tail and WAL
-/// flush, where a transaction also holds it for the COMMIT's round trip.
-enum Writer {
-    Tx(Tx),
-    AtOnce(Autocommit),
-}
+/// How a group is written: [`GroupWrite`], chosen by the store.
+struct Writer(GroupWrite);
 
 impl Writer {
     async fn open(store: &Store) -> Result<Writer> {
-        Ok(match store.backend() {
-            // Creates wait on their group: it goes ahead of queued ingests.
-            Backend::Sqlite => Writer::Tx(store.begin_urgent().await?),
-            Backend::Postgres => Writer::AtOnce(store.autocommit(true).await?),
-        })
+        // Creates wait on their group: it goes ahead of queued ingests.
+        Ok(Writer(store.group_write().await?))
     }
 
     fn conn(&mut self) -> &mut Conn {
-        match self {
-            Writer::Tx(tx) => tx,
-            Writer::AtOnce(conn) => conn,
-        }
+        self.0.conn()
     }
 
     /// Reads what `changes` need and decides each (see [`read_and_decide`]).
@@ -261,13 +248,13 @@ impl Writer {
 
     /// Writes what was decided (see [`apply_all`]), committed.
     async fn write(self, decision: Decision) -> Result<Vec<Result<(ActionRecord, bool)>>> {
-        match self {
-            Writer::Tx(mut tx) => {
+        match self.0 {
+            GroupWrite::Tx(mut tx) => {
                 let results = apply_all(&mut tx, decision).await?;
                 tx.commit().await?;
                 Ok(results)
             }
-            Writer::AtOnce(mut conn) => apply_at_once(&mut conn, decision).await,
+            GroupWrite::AtOnce(mut conn) => apply_at_once(&mut conn, decision).await,
         }
     }
 }

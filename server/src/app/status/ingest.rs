@@ -11,7 +11,6 @@ use tracing::debug;
 use super::*;
 use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::readiness::Connectivity;
-use crate::error::Conflict;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 impl StatusApp {
@@ -122,25 +121,13 @@ impl StatusApp {
                 .map(|((cluster, _), _)| cluster.as_str()),
         )
         .await?;
-        // On PostgreSQL a rollout may have committed a newer instance of a base while
-        // this waited for the owner locks: its state was carried over from what was
-        // stored before, so this report belongs to it. Retried (the hub requeues an
-        // aborted ingest), it finds the new instance.
-        if tx.backend() == Backend::Postgres {
-            for (base, row) in &rows {
-                let Some((row, _)) = row else { continue };
-                let newest = instance_of_base(&mut tx, *base).await?.map(|r| r.id);
-                if newest != Some(row.id) {
-                    return Err(Error::Aborted {
-                        reason: Conflict::InstanceReplaced,
-                        message: format!(
-                            "deployment base {base} has a newer instance than {}",
-                            row.id
-                        ),
-                    });
-                }
-            }
-        }
+        // A rollout may have committed a newer instance while this waited for the
+        // locks: this report belongs to it (retried, the hub requeues it).
+        let seen: Vec<(InstanceId, InstanceId)> = rows
+            .iter()
+            .filter_map(|(base, row)| row.as_ref().map(|(row, _)| (*base, row.id)))
+            .collect();
+        require_newest(&mut tx, seen).await?;
         // What is stored for the batch's deployments: two reads per instance (a batch
         // nearly always has one), whatever the number of clusters.
         let mut wanted: Wanted<'_> = BTreeMap::new();

@@ -26,7 +26,7 @@ use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::dig_status;
 use crate::store::instance::{
     InstanceRow, instance_clusters, instance_find, instance_list, instance_of_base,
-    instance_settle_late_applies,
+    instance_settle_late_applies, require_newest,
 };
 use crate::store::network::cluster_network_status;
 use crate::store::object::object_set_conditions;
@@ -45,7 +45,7 @@ use crate::store::status::{
     rsync_set_statuses,
 };
 use crate::store::watch::{Body, NewEvent, Statuses};
-use crate::store::{Backend, RowLock, Store, Tx, now_micros};
+use crate::store::{RowLock, Store, Tx, now_micros};
 use tree::{StatusTrees, Tree, TreePage};
 
 mod health;

@@ -364,7 +364,9 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
         .map(|h| h.state.as_str())
         .collect();
     assert_eq!(states, ["CREATED", "APPROVED", "INSTANTIATED"]);
-    assert_eq!(instantiated.history[2].instance, instance.to_string());
+    assert_eq!(instantiated.history[2].instance, Some(instance));
+    // Verbs without an instance record none (not an empty id).
+    assert_eq!(instantiated.history[1].instance, None);
 
     let page = app
         .list_rendered(&dig(), None, &ResourceFilter::default(), None, 100)

@@ -5,7 +5,8 @@ use sqlx::{AnyConnection, Row};
 
 use super::watch::NewEvent;
 use super::{Tx, now_micros, run};
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::ids::InstanceId;
 
 /// The lifecycle state a watch reports when its target was deleted.
 pub const DELETED: &str = "DELETED";
@@ -14,8 +15,10 @@ pub const DELETED: &str = "DELETED";
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct HistoryEntry {
     pub state: String,
-    /// The instance id, or "" when the verb has none.
-    pub instance: String,
+    /// The instance the verb rendered or acted on; none for verbs without one
+    /// (create, approve, update).
+    #[serde(with = "instance_text")]
+    pub instance: Option<InstanceId>,
     pub time: i64,
     pub revision: i64,
 }
@@ -29,7 +32,7 @@ pub async fn history_append(
     owner: &str,
     recorded: &str,
     state: &str,
-    instance: &str,
+    instance: Option<InstanceId>,
     revision: i64,
 ) -> Result<()> {
     // The owner's current instance before this verb: the last one its history names.
@@ -43,10 +46,11 @@ pub async fn history_append(
     .map(|r| r.try_get("instance"))
     .transpose()?
     .unwrap_or_default();
+    let instance = instance_text::column(instance);
     let current = if instance.is_empty() {
         previous.clone()
     } else {
-        instance.to_string()
+        instance.clone()
     };
     tx.emit(NewEvent::lifecycle(owner, state, &current, &previous));
     let conn: &mut AnyConnection = tx;
@@ -75,7 +79,7 @@ pub async fn history_list(conn: &mut AnyConnection, owner: &str) -> Result<Vec<H
         .map(|row| {
             Ok(HistoryEntry {
                 state: row.try_get("state")?,
-                instance: row.try_get("instance")?,
+                instance: instance_text::parse(row.try_get("instance")?)?,
                 time: row.try_get("time")?,
                 revision: row.try_get("revision")?,
             })
@@ -92,4 +96,62 @@ pub async fn history_delete(tx: &mut Tx, owner: &str) -> Result<()> {
         .execute(&mut **tx)
         .await?;
     Ok(())
+}
+
+/// An optional instance id as its text, "" for none: the `instance` column's codec,
+/// and the JSON of a [`HistoryEntry`] (idempotency records keep responses with
+/// histories in them, written in this shape).
+mod instance_text {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    use super::*;
+
+    pub fn column(instance: Option<InstanceId>) -> String {
+        instance.map(|i| i.to_string()).unwrap_or_default()
+    }
+
+    pub fn parse(text: String) -> Result<Option<InstanceId>> {
+        match text.as_str() {
+            "" => Ok(None),
+            id => id.parse().map(Some).map_err(Error::internal),
+        }
+    }
+
+    pub fn serialize<S: Serializer>(
+        instance: &Option<InstanceId>,
+        s: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        s.serialize_str(&column(*instance))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        d: D,
+    ) -> std::result::Result<Option<InstanceId>, D::Error> {
+        parse(String::deserialize(d)?).map_err(serde::de::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_entry_keeps_the_json_shape_idempotency_records_hold() {
+        // Written before the instance was typed: "" for a verb without one.
+        let old = r#"{"state":"APPROVED","instance":"","time":5,"revision":2}"#;
+        let entry: HistoryEntry = serde_json::from_str(old).unwrap();
+        assert_eq!(entry.instance, None);
+        assert_eq!(serde_json::to_string(&entry).unwrap(), old);
+        let id = InstanceId::new();
+        let with = HistoryEntry {
+            instance: Some(id),
+            ..entry
+        };
+        let text = serde_json::to_string(&with).unwrap();
+        assert!(text.contains(&format!(r#""instance":"{id}""#)), "{text}");
+        assert_eq!(serde_json::from_str::<HistoryEntry>(&text).unwrap(), with);
+        // Anything else is a corrupt record, not an absent instance.
+        let bad = r#"{"state":"APPROVED","instance":"x","time":5,"revision":2}"#;
+        assert!(serde_json::from_str::<HistoryEntry>(bad).is_err());
+    }
 }

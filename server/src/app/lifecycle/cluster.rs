@@ -65,7 +65,7 @@ impl Lifecycle {
                 &name.to_string(),
                 NetworkState::Created.as_str(),
                 NetworkState::Created.as_str(),
-                "",
+                None,
                 1,
             )
             .await?;
@@ -319,7 +319,7 @@ impl Lifecycle {
                 &name.to_string(),
                 next.as_str(),
                 next.as_str(),
-                &instance.to_string(),
+                Some(instance),
                 revision,
             )
             .await?;

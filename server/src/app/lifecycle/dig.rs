@@ -77,7 +77,7 @@ impl Lifecycle {
             let object = new_object(name.clone(), spec);
             dig_insert(tx, &object).await?;
             let created = DigState::Created.as_str();
-            history_append(tx, &name.to_string(), created, created, "", 1).await?;
+            history_append(tx, &name.to_string(), created, created, None, 1).await?;
             self.dig_view(tx, &name).await
         })
         .await
@@ -246,18 +246,15 @@ impl Lifecycle {
             let revision = dig_update_state(tx, name, status.state, next, change).await?;
             let event = DigEvent::of(op, next);
             let (recorded_instance, recorded_revision) = match &persisted {
-                Some(p) => (p.id.to_string(), p.revision),
-                None => (
-                    instance.map(|i| i.id.to_string()).unwrap_or_default(),
-                    revision,
-                ),
+                Some(p) => (Some(p.id), p.revision),
+                None => (instance.map(|i| i.id), revision),
             };
             history_append(
                 tx,
                 &owner,
                 event.as_str(),
                 next.as_str(),
-                &recorded_instance,
+                recorded_instance,
                 recorded_revision,
             )
             .await?;
@@ -293,7 +290,7 @@ impl Lifecycle {
         let rendered = history_list(tx, &owner)
             .await?
             .iter()
-            .any(|h| h.revision == revision && !h.instance.is_empty());
+            .any(|h| h.revision == revision && h.instance.is_some());
         if rendered {
             Err(Error::precondition(
                 Precondition::RevisionExpired,

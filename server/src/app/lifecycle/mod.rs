@@ -534,7 +534,7 @@ impl Lifecycle {
                 &dig.to_string(),
                 event.as_str(),
                 next.as_str(),
-                "",
+                None,
                 revision,
             )
             .await?;

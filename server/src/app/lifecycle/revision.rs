@@ -265,7 +265,7 @@ impl Lifecycle {
                 &source_owner,
                 event.as_str(),
                 source_next.as_str(),
-                &running.id.to_string(),
+                Some(running.id),
                 revision,
             )
             .await?;
@@ -281,7 +281,7 @@ impl Lifecycle {
                 &target_owner,
                 event.as_str(),
                 target_next.as_str(),
-                &persisted.id.to_string(),
+                Some(persisted.id),
                 revision,
             )
             .await?;

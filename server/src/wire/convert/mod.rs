@@ -84,6 +84,11 @@ pub fn check_count(violations: &mut Violations, field: &str, len: usize, max: us
 // Scalars
 // ---------------------------------------------------------------------------------
 
+/// An optional value as the API's string, "" for none (proto3 has no absent string).
+pub fn opt_string(value: Option<impl ToString>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
 /// A count as the API's `int32` (counts are numbers in JSON; int64 would be strings).
 /// Counts are far below 2^31 (an instance holds at most 1,000 documents per app per
 /// cluster); a larger one would show as `i32::MAX`, never wrap.

@@ -123,11 +123,7 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
     let o = &view.object;
     object_message!(o => pb::DeploymentIntentGroup {
         state: dig_state_to_proto(view.status.state) as i32,
-        current_instance: view
-            .status
-            .current_instance
-            .map(|i| i.to_string())
-            .unwrap_or_default(),
+        current_instance: opt_string(view.status.current_instance),
         history: history_to_proto(&view.history, |state, instance, time, revision| {
             let event = state.parse::<DigEvent>().ok();
             pb::DeploymentIntentGroupEvent {
@@ -187,7 +183,14 @@ fn history_to_proto<E>(
 ) -> Vec<E> {
     history
         .iter()
-        .map(|h| event(&h.state, h.instance.clone(), timestamp(h.time), h.revision))
+        .map(|h| {
+            event(
+                &h.state,
+                opt_string(h.instance),
+                timestamp(h.time),
+                h.revision,
+            )
+        })
         .collect()
 }
 
@@ -328,11 +331,7 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
     let o = &view.object;
     object_message!(o => pb::Cluster {
         network_intents_state: network_state_to_proto(view.network.state) as i32,
-        current_network_instance: view
-            .network
-            .current_instance
-            .map(|i| i.to_string())
-            .unwrap_or_default(),
+        current_network_instance: opt_string(view.network.current_instance),
         network_history: history_to_proto(&view.history, |state, instance, time, revision| {
             pb::NetworkIntentsEvent {
                 state: state

@@ -167,7 +167,7 @@ pub fn statics(kinds: &[Decl]) -> String {
         let _ = writeln!(
             out,
             "/// `{pattern}`\npub static {name}: Kind = Kind {{ type_name: \"flotilla.v1.{message}\", \
-             message: \"{message}\", human: {human:?}, collections: &[{collections}], \
+             message: \"{message}\", human: {human:?}, pattern: {pattern:?}, collections: &[{collections}], \
              parent_pairs: {parent_pairs}, parent: {parent}, \
              id_fields: &[{ids}], field: {field:?}, list_field: {list_field:?}, \
              plural: {plural:?}, table: {table:?}, service: {service:?}, list_scope: {scope} }};",

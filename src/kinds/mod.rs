@@ -14,6 +14,9 @@ pub struct Kind {
     pub message: &'static str,
     /// A lower-case, human form for messages, e.g. "deployment intent group".
     pub human: &'static str,
+    /// The name pattern as the proto declares it, e.g.
+    /// `projects/{project}/compositeApps/{composite_app}/versions/{version}`.
+    pub pattern: &'static str,
     /// The collections of the name, outermost first.
     pub collections: &'static [&'static str],
     /// How many leading (collection, id) pairs name the parent; 0 for top-level kinds.

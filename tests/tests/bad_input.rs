@@ -39,7 +39,7 @@ async fn invalid_and_empty_names(server: &TestServer) {
     assert!(
         err.field_violations[0]
             .description
-            .contains("not a app name"),
+            .contains("is not an app name (projects/{project}/compositeApps/{composite_app}/versions/{version}/apps/{app})"),
         "{:?}",
         err.field_violations
     );

@@ -50,14 +50,22 @@ impl ResourceName {
         if name.is_empty() {
             return Err(FieldViolation::new(
                 field,
-                format!("a {} name is required ({expected})", kind.human),
+                format!(
+                    "{} {} name is required ({expected})",
+                    article(kind.human),
+                    kind.human
+                ),
             ));
         }
         let parts: Vec<&str> = name.split('/').collect();
         if parts.len() != kind.collections.len() * 2 {
             return Err(FieldViolation::new(
                 field,
-                format!("{name:?} is not a {} name ({expected})", kind.human),
+                format!(
+                    "{name:?} is not {} {} name ({expected})",
+                    article(kind.human),
+                    kind.human
+                ),
             ));
         }
         let mut ids = Vec::with_capacity(kind.collections.len());
@@ -65,7 +73,11 @@ impl ResourceName {
             if pair[0] != *collection {
                 return Err(FieldViolation::new(
                     field,
-                    format!("{name:?} is not a {} name ({expected})", kind.human),
+                    format!(
+                        "{name:?} is not {} {} name ({expected})",
+                        article(kind.human),
+                        kind.human
+                    ),
                 ));
             }
             validate_id(pair[1]).map_err(|why| {
@@ -88,12 +100,8 @@ impl ResourceName {
         ResourceName { kind, ids }
     }
 
-    fn pattern(kind: &Kind) -> String {
-        kind.collections
-            .iter()
-            .map(|c| format!("{c}/{{{}}}", singular(c)))
-            .collect::<Vec<_>>()
-            .join("/")
+    fn pattern(kind: &Kind) -> &'static str {
+        kind.pattern
     }
 
     pub fn kind(&self) -> &'static Kind {
@@ -135,20 +143,11 @@ impl ResourceName {
     }
 }
 
-fn singular(collection: &str) -> &str {
-    match collection {
-        "projects" => "project",
-        "compositeApps" => "composite_app",
-        "versions" => "version",
-        "apps" => "app",
-        "compositeProfiles" => "composite_profile",
-        "appProfiles" => "app_profile",
-        "deploymentIntentGroups" => "deployment_intent_group",
-        "placementIntents" => "placement_intent",
-        "clusterProviders" => "cluster_provider",
-        "clusters" => "cluster",
-        "networkIntents" => "network_intent",
-        other => other,
+/// "a" or "an" before `noun` (kinds' human names: "an app", "a cluster").
+fn article(noun: &str) -> &'static str {
+    match noun.chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u') => "an",
+        _ => "a",
     }
 }
 
@@ -280,6 +279,31 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn a_wrong_name_is_told_the_declared_pattern() {
+        let why = ResourceName::parse(&CLUSTER_KV_PAIR, "name", "x/y").unwrap_err();
+        assert_eq!(
+            why.description,
+            "\"x/y\" is not a cluster kv pair name \
+             (clusterProviders/{cluster_provider}/clusters/{cluster}/kvPairs/{kv_pair})"
+        );
+        let why = ResourceName::parse(&APP, "parent", "").unwrap_err();
+        assert!(
+            why.description
+                .starts_with("an app name is required (projects/{project}/"),
+            "{}",
+            why.description
+        );
+        for kind in KINDS {
+            assert_eq!(
+                kind.pattern.split('/').step_by(2).collect::<Vec<_>>(),
+                kind.collections,
+                "{}",
+                kind.message
+            );
+        }
+    }
 
     #[test]
     fn parses_and_prints_names() {

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use flotilla_client::v1::*;
 use flotilla_tests::readme::{readme_block, run_block};
-use flotilla_tests::{Backend, TestServer, eventually};
+use flotilla_tests::{Backend, TestServer, eventually, wait_connectivity};
 
 const TOUR: &str = "projects/tour/compositeApps/web/versions/v1/deploymentIntentGroups/prod";
 
@@ -450,10 +450,13 @@ async fn wait_fails_fast_on_failed_resources() {
     let server = TestServer::start_with(Backend::Sqlite, &["--demo"]).await;
     let group = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
     let mut client = server.client().await;
+    // The fault goes to the cluster's agent session: wait until it is up.
+    let cluster2 = "clusterProviders/edge/clusters/cluster2";
+    wait_connectivity(&client, cluster2, Connectivity::Available).await;
     client
         .simulator
         .fail_applies(FailAppliesRequest {
-            cluster: "clusterProviders/edge/clusters/cluster2".into(),
+            cluster: cluster2.into(),
             kind_pattern: "ConfigMap".into(),
             name_pattern: "*".into(),
         })

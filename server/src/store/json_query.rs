@@ -4,6 +4,7 @@
 
 use sqlx::{AnyConnection, Row};
 
+use super::Backend;
 use crate::error::{Error, Result};
 
 /// `column` is one of the strings of the JSON array bound at `$n`: one bind, and one
@@ -13,7 +14,7 @@ use crate::error::{Error, Result};
 /// SQLite through the values it gathers for `IN`, PostgreSQL through `= ANY` of an
 /// array (an `IN (SELECT …)` would be a semi-join, reading every row of the prefix).
 pub(crate) fn json_in(conn: &AnyConnection, column: &str, n: usize) -> String {
-    if conn.backend_name() == "PostgreSQL" {
+    if Backend::of(conn) == Backend::Postgres {
         format!("{column} = ANY(ARRAY(SELECT jsonb_array_elements_text(${n}::jsonb)))")
     } else {
         format!("{column} IN (SELECT value FROM json_each(${n}))")
@@ -24,7 +25,7 @@ pub(crate) fn json_in(conn: &AnyConnection, column: &str, n: usize) -> String {
 /// as its column names (all text): many rows moved in one bind, by a statement whose
 /// text is the same for any number of them (see [`json_in`] for why that matters).
 pub(crate) fn json_table(conn: &AnyConnection, n: usize, columns: &[&str]) -> String {
-    let postgres = conn.backend_name() == "PostgreSQL";
+    let postgres = Backend::of(conn) == Backend::Postgres;
     let fields: Vec<String> = columns
         .iter()
         .enumerate()
@@ -79,7 +80,7 @@ pub(crate) async fn json_rows<T: serde::de::DeserializeOwned>(
     binds: Vec<String>,
     cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
 ) -> Result<Vec<T>> {
-    let postgres = conn.backend_name() == "PostgreSQL";
+    let postgres = Backend::of(conn) == Backend::Postgres;
     let sql = if postgres {
         format!(
             "SELECT COALESCE(json_agg(json_build_array({fields}) ORDER BY {order}), '[]')::text \

@@ -87,6 +87,16 @@ pub enum Backend {
     Postgres,
 }
 
+impl Backend {
+    /// The backend `conn` talks to.
+    pub(crate) fn of(conn: &AnyConnection) -> Backend {
+        match conn.backend_name() {
+            "PostgreSQL" => Backend::Postgres,
+            _ => Backend::Sqlite,
+        }
+    }
+}
+
 /// A handle on the database: a connection pool plus the write slots.
 #[derive(Clone)]
 pub struct Store {
@@ -404,7 +414,7 @@ pub(crate) use derefs_to_connection;
 /// and SQLite finds a name by walking the statement's list of names, so a statement with
 /// n numbered parameters costs n² steps to bind.
 pub(crate) fn placeholders(conn: &AnyConnection, rows: usize, columns: usize) -> String {
-    let sqlite = conn.backend_name() == "SQLite";
+    let sqlite = Backend::of(conn) == Backend::Sqlite;
     (0..rows)
         .map(|row| {
             let values: Vec<String> = (1..=columns)

@@ -62,11 +62,7 @@ impl RowLock {
 
     /// [`RowLock::clause`] on the backend `conn` talks to.
     pub(crate) fn on(self, conn: &AnyConnection) -> &'static str {
-        self.clause(if conn.backend_name() == "PostgreSQL" {
-            Backend::Postgres
-        } else {
-            Backend::Sqlite
-        })
+        self.clause(Backend::of(conn))
     }
 }
 
@@ -117,12 +113,6 @@ impl Tx {
 
     pub fn backend(&self) -> Backend {
         self.backend
-    }
-
-    /// ` FOR UPDATE` on PostgreSQL (row locks for read-then-write), "" on SQLite where
-    /// the write lock already serializes writers.
-    pub fn for_update(&self) -> &'static str {
-        self.row_lock(RowLock::Update)
     }
 
     /// Takes `lock` on the rows of `table` (a table keyed by `name`) named `names`, in

@@ -16,7 +16,7 @@ use serde_json::value::RawValue;
 use sqlx::{AnyConnection, Row};
 
 use super::rsync_resource::ResourceKey;
-use super::{Tx, now_micros, placeholders};
+use super::{Backend, Tx, now_micros, placeholders};
 use crate::domain::container_cluster::ClusterState;
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
@@ -379,7 +379,7 @@ pub async fn append(
     // Lock targets in name order, like every other multi-row lock.
     by_target.sort_by(|a, b| a.0.cmp(&b.0));
     let time = now_micros();
-    let postgres = conn.backend_name() == "PostgreSQL";
+    let postgres = Backend::of(conn) == Backend::Postgres;
     let mut written = Vec::new();
     for (target, list) in by_target {
         let n = list.len() as i64;

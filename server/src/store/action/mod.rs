@@ -9,7 +9,7 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{RowLock, fetch_all, fetch_optional, json_in, json_rows, placeholders, run};
+use super::{Backend, RowLock, fetch_all, fetch_optional, json_in, json_rows, placeholders, run};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
@@ -225,7 +225,7 @@ pub async fn action_update_many(
     conn: &mut AnyConnection,
     actions: &[(&ActionRecord, i64)],
 ) -> Result<HashSet<ActionId>> {
-    let postgres = conn.backend_name() == "PostgreSQL";
+    let postgres = Backend::of(conn) == Backend::Postgres;
     let mut updated = HashSet::with_capacity(actions.len());
     for chunk in actions.chunks(ROWS_PER_STATEMENT) {
         let values = format!(
@@ -483,7 +483,7 @@ pub async fn action_clusters(
             })
         })
         .collect();
-    let asked_rows = if conn.backend_name() == "PostgreSQL" {
+    let asked_rows = if Backend::of(conn) == Backend::Postgres {
         "json_to_recordset($1::json) AS q (ord bigint, cluster text, namespace text, \
          spelled text, pod text)"
     } else {

@@ -151,7 +151,7 @@ pub async fn rsync_bulk_transition(
     to: RsyncStatus,
     announce: Announce,
 ) -> Result<i64> {
-    let lock = tx.for_update();
+    let lock = tx.row_lock(RowLock::Update);
     // The status first: a row of another status is passed over before the scope's
     // subqueries (a probe per row) are evaluated.
     let mut binds: Vec<String> = Vec::new();

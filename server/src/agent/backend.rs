@@ -68,8 +68,35 @@ pub struct Snapshot {
     pub path: String,
 }
 
-/// A cluster an agent serves.
-pub trait ClusterBackend: Send + Sync + 'static {
+/// The imperative actions a cluster runs on its workloads (reboot, snapshot); each
+/// waits until the action is done and can be cancelled.
+pub trait ActionBackend: Send + Sync + 'static {
+    /// Reboots a pod: Ok once it runs (Ready) again.
+    fn reboot_pod(
+        &self,
+        pod: &PodRef,
+        delay: Duration,
+        cancel: &CancellationToken,
+    ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
+
+    /// Reboots a node: Ok once its pods run again.
+    fn reboot_node(
+        &self,
+        node: &str,
+        delay: Duration,
+        cancel: &CancellationToken,
+    ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
+
+    /// Snapshots a VM pod as `request` says.
+    fn snapshot_pod(
+        &self,
+        request: SnapshotRequest<'_>,
+        cancel: &CancellationToken,
+    ) -> impl Future<Output = Result<Snapshot, ActionFailure>> + Send;
+}
+
+/// A cluster an agent serves: what it holds and reports, and its actions.
+pub trait ClusterBackend: ActionBackend {
     /// The backend's name in the agent's hello (`sim`, `kube`).
     fn name(&self) -> &'static str;
 
@@ -121,27 +148,4 @@ pub trait ClusterBackend: Send + Sync + 'static {
             "a simulator command reached a backend that is not simulated; ignored"
         );
     }
-
-    /// Reboots a pod: Ok once it runs (Ready) again.
-    fn reboot_pod(
-        &self,
-        pod: &PodRef,
-        delay: Duration,
-        cancel: &CancellationToken,
-    ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
-
-    /// Reboots a node: Ok once its pods run again.
-    fn reboot_node(
-        &self,
-        node: &str,
-        delay: Duration,
-        cancel: &CancellationToken,
-    ) -> impl Future<Output = Result<(), ActionFailure>> + Send;
-
-    /// Snapshots a VM pod as `request` says.
-    fn snapshot_pod(
-        &self,
-        request: SnapshotRequest<'_>,
-        cancel: &CancellationToken,
-    ) -> impl Future<Output = Result<Snapshot, ActionFailure>> + Send;
 }

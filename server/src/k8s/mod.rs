@@ -39,7 +39,9 @@ use tokio::sync::{Semaphore, mpsc};
 use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
-use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot, SnapshotRequest};
+use crate::agent::backend::{
+    ActionBackend, ActionFailure, ClusterBackend, Observed, Snapshot, SnapshotRequest,
+};
 use crate::domain::access::PodRef;
 use crate::domain::manifest::{Gvk, applied_identity};
 
@@ -565,7 +567,9 @@ impl ClusterBackend for KubeCluster {
     async fn delete(&self, gvk: Gvk, namespace: String, name: String) -> Result<(), String> {
         self.delete_object(gvk, namespace, name).await
     }
+}
 
+impl ActionBackend for KubeCluster {
     async fn reboot_pod(
         &self,
         pod: &PodRef,

@@ -26,7 +26,7 @@ pub const SNAPSHOT_BYTES_PER_SECOND: u64 = 8 << 30;
 /// How long a reboot waits, at most, for its pods to be Ready again.
 const READY_TIMEOUT: Duration = Duration::from_secs(60);
 
-pub use crate::agent::backend::{ActionFailure, Snapshot, SnapshotRequest};
+pub use crate::agent::backend::{ActionBackend, ActionFailure, Snapshot, SnapshotRequest};
 use crate::domain::access::PodRef;
 
 fn pod_key(namespace: &str, pod: &str) -> Key {
@@ -83,32 +83,6 @@ impl SimCluster {
         )
     }
 
-    /// Reboots a pod (see the module doc); Ok once it is Ready again.
-    pub async fn reboot_pod(
-        &self,
-        pod: &PodRef,
-        delay: Duration,
-        cancel: &CancellationToken,
-    ) -> Result<(), ActionFailure> {
-        let (namespace, pod) = (pod.namespace.as_str(), pod.name.as_str());
-        if self.is_vm_pod(namespace, pod).is_none() {
-            return Err(ActionFailure::new(
-                "PodNotFound",
-                format!("pod {pod} does not exist"),
-            ));
-        }
-        self.reboot_delay(pod, delay, cancel, "the guest did not come back")
-            .await?;
-        let key = pod_key(namespace, pod);
-        if !self.restart(std::slice::from_ref(&key)) {
-            return Err(ActionFailure::new(
-                "PodNotFound",
-                format!("pod {pod} disappeared"),
-            ));
-        }
-        self.await_ready(&[key]).await
-    }
-
     /// Waits out a reboot's delay (Cancelled if cancelled meanwhile), then fails the
     /// reboot of `target` if a fault is injected for it.
     async fn reboot_delay(
@@ -129,36 +103,6 @@ impl SimCluster {
             return Err(ActionFailure::new("RebootFailed", message));
         }
         Ok(())
-    }
-
-    /// Reboots a node: every pod on it restarts; Ok once they are all Ready again.
-    pub async fn reboot_node(
-        &self,
-        node: &str,
-        delay: Duration,
-        cancel: &CancellationToken,
-    ) -> Result<(), ActionFailure> {
-        if !self.nodes().iter().any(|n| n == node) {
-            return Err(ActionFailure::new(
-                "NodeNotFound",
-                format!("node {node} does not exist"),
-            ));
-        }
-        self.reboot_delay(node, delay, cancel, "it did not come back")
-            .await?;
-        let pods: Vec<Key> = {
-            let state = self.lock();
-            state
-                .objects
-                .iter()
-                .filter(|(key, o)| {
-                    key.0 == "Pod" && o.spec.get("nodeName").and_then(Value::as_str) == Some(node)
-                })
-                .map(|(key, _)| key.clone())
-                .collect()
-        };
-        self.restart(&pods);
-        self.await_ready(&pods).await
     }
 
     /// Restarts pods: NotReady, restart count up, Ready again after the readiness
@@ -230,9 +174,67 @@ impl SimCluster {
             }
         }
     }
+}
+
+impl ActionBackend for SimCluster {
+    /// Reboots a pod (see the module doc); Ok once it is Ready again.
+    async fn reboot_pod(
+        &self,
+        pod: &PodRef,
+        delay: Duration,
+        cancel: &CancellationToken,
+    ) -> Result<(), ActionFailure> {
+        let (namespace, pod) = (pod.namespace.as_str(), pod.name.as_str());
+        if self.is_vm_pod(namespace, pod).is_none() {
+            return Err(ActionFailure::new(
+                "PodNotFound",
+                format!("pod {pod} does not exist"),
+            ));
+        }
+        self.reboot_delay(pod, delay, cancel, "the guest did not come back")
+            .await?;
+        let key = pod_key(namespace, pod);
+        if !self.restart(std::slice::from_ref(&key)) {
+            return Err(ActionFailure::new(
+                "PodNotFound",
+                format!("pod {pod} disappeared"),
+            ));
+        }
+        self.await_ready(&[key]).await
+    }
+
+    /// Reboots a node: every pod on it restarts; Ok once they are all Ready again.
+    async fn reboot_node(
+        &self,
+        node: &str,
+        delay: Duration,
+        cancel: &CancellationToken,
+    ) -> Result<(), ActionFailure> {
+        if !self.nodes().iter().any(|n| n == node) {
+            return Err(ActionFailure::new(
+                "NodeNotFound",
+                format!("node {node} does not exist"),
+            ));
+        }
+        self.reboot_delay(node, delay, cancel, "it did not come back")
+            .await?;
+        let pods: Vec<Key> = {
+            let state = self.lock();
+            state
+                .objects
+                .iter()
+                .filter(|(key, o)| {
+                    key.0 == "Pod" && o.spec.get("nodeName").and_then(Value::as_str) == Some(node)
+                })
+                .map(|(key, _)| key.clone())
+                .collect()
+        };
+        self.restart(&pods);
+        self.await_ready(&pods).await
+    }
 
     /// Snapshots a VM pod to `location`; the file is named after the pod and `id`.
-    pub async fn snapshot_pod(
+    async fn snapshot_pod(
         &self,
         request: SnapshotRequest<'_>,
         cancel: &CancellationToken,

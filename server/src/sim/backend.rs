@@ -5,12 +5,10 @@ use std::time::Duration;
 use flotilla_api::v1 as pb;
 use pb::simulator_command::Command;
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 use tracing::warn;
 
 use super::SimCluster;
-use crate::agent::backend::{ActionFailure, ClusterBackend, Observed, Snapshot, SnapshotRequest};
-use crate::domain::access::PodRef;
+use crate::agent::backend::{ClusterBackend, Observed};
 use crate::domain::manifest::Gvk;
 
 impl ClusterBackend for SimCluster {
@@ -57,31 +55,5 @@ impl ClusterBackend for SimCluster {
                 self.fail_actions(&rule.target_pattern, &rule.action_name)
             }
         }
-    }
-
-    async fn reboot_pod(
-        &self,
-        pod: &PodRef,
-        delay: Duration,
-        cancel: &CancellationToken,
-    ) -> Result<(), ActionFailure> {
-        SimCluster::reboot_pod(self, pod, delay, cancel).await
-    }
-
-    async fn reboot_node(
-        &self,
-        node: &str,
-        delay: Duration,
-        cancel: &CancellationToken,
-    ) -> Result<(), ActionFailure> {
-        SimCluster::reboot_node(self, node, delay, cancel).await
-    }
-
-    async fn snapshot_pod(
-        &self,
-        request: SnapshotRequest<'_>,
-        cancel: &CancellationToken,
-    ) -> Result<Snapshot, ActionFailure> {
-        SimCluster::snapshot_pod(self, request, cancel).await
     }
 }

@@ -84,15 +84,22 @@ fn exists_ok<T>(result: Result<T>) -> Result<()> {
     }
 }
 
+/// Creates a plain object unless it exists.
+async fn ensure<S>(app: &Lifecycle, kind: &'static Kind, text: &str, spec: S) -> Result<()>
+where
+    S: serde::Serialize + serde::de::DeserializeOwned + Clone,
+{
+    exists_ok(app.create(name(kind, text), spec, None).await)
+}
+
 pub async fn seed(app: &Lifecycle) -> Result<()> {
-    exists_ok(
-        app.create(
-            name(&CLUSTER_PROVIDER, "clusterProviders/edge"),
-            ClusterProviderSpec::default(),
-            None,
-        )
-        .await,
-    )?;
+    ensure(
+        app,
+        &CLUSTER_PROVIDER,
+        "clusterProviders/edge",
+        ClusterProviderSpec::default(),
+    )
+    .await?;
     for cluster in ["cluster1", "cluster2"] {
         let spec = ClusterSpec {
             description: format!("embedded sim cluster {cluster}"),
@@ -112,65 +119,40 @@ pub async fn seed(app: &Lifecycle) -> Result<()> {
             .await,
         )?;
     }
-    exists_ok(
-        app.create(
-            name(&PROJECT, "projects/demo"),
-            ProjectSpec::default(),
-            None,
-        )
-        .await,
-    )?;
+    ensure(app, &PROJECT, "projects/demo", ProjectSpec::default()).await?;
     let version = "projects/demo/compositeApps/shop/versions/v1";
-    exists_ok(
-        app.create(
-            name(&COMPOSITE_APP, version),
-            CompositeAppSpec::default(),
-            None,
-        )
-        .await,
-    )?;
+    ensure(app, &COMPOSITE_APP, version, CompositeAppSpec::default()).await?;
     for (app_id, manifests, count) in [("collectd", COLLECTD, 2), ("operator", OPERATOR, 2)] {
         let spec = AppSpec {
             description: String::new(),
             manifests: manifests.to_string(),
             document_count: count,
         };
-        exists_ok(
-            app.create(name(&APP, &format!("{version}/apps/{app_id}")), spec, None)
-                .await,
-        )?;
+        ensure(app, &APP, &format!("{version}/apps/{app_id}"), spec).await?;
     }
-    exists_ok(
-        app.create(
-            name(
-                &COMPOSITE_PROFILE,
-                &format!("{version}/compositeProfiles/default"),
-            ),
-            CompositeProfileSpec::default(),
-            None,
-        )
-        .await,
-    )?;
+    ensure(
+        app,
+        &COMPOSITE_PROFILE,
+        &format!("{version}/compositeProfiles/default"),
+        CompositeProfileSpec::default(),
+    )
+    .await?;
     let patch = ManifestPatch {
         target_kind: "Deployment".into(),
         target_name: String::new(),
         merge_patch: json!({"spec": {"replicas": 2}}),
     };
-    exists_ok(
-        app.create(
-            name(
-                &APP_PROFILE,
-                &format!("{version}/compositeProfiles/default/appProfiles/collectd"),
-            ),
-            AppProfileSpec {
-                description: String::new(),
-                app: "collectd".into(),
-                patches: vec![patch],
-            },
-            None,
-        )
-        .await,
-    )?;
+    ensure(
+        app,
+        &APP_PROFILE,
+        &format!("{version}/compositeProfiles/default/appProfiles/collectd"),
+        AppProfileSpec {
+            description: String::new(),
+            app: "collectd".into(),
+            patches: vec![patch],
+        },
+    )
+    .await?;
     let dig = format!("{version}/deploymentIntentGroups/prod");
     exists_ok(
         app.create_dig(
@@ -192,17 +174,13 @@ pub async fn seed(app: &Lifecycle) -> Result<()> {
             cluster_names: vec!["cluster1".into(), "cluster2".into()],
             cluster_selector: Default::default(),
         };
-        exists_ok(
-            app.create(
-                name(
-                    &PLACEMENT_INTENT,
-                    &format!("{dig}/placementIntents/{app_id}"),
-                ),
-                spec,
-                None,
-            )
-            .await,
-        )?;
+        ensure(
+            app,
+            &PLACEMENT_INTENT,
+            &format!("{dig}/placementIntents/{app_id}"),
+            spec,
+        )
+        .await?;
     }
     info!(deployment_intent_group = %dig, "demo seeded: approve and instantiate it");
     Ok(())

@@ -153,82 +153,71 @@ mod tests {
 
     #[test]
     fn readiness_by_kind() {
-        let r = |kind, spec: Value, status: Value| readiness(kind, &spec, &status);
-        assert_eq!(
-            r(
+        use Readiness::{NotReady, Ready};
+        let available = |status| json!({"availableReplicas": 1, "conditions": [{"type": "Available", "status": status}]});
+        let cases = [
+            (
                 "Deployment",
                 json!({"replicas": 2}),
-                json!({"availableReplicas": 1})
+                json!({"availableReplicas": 1}),
+                NotReady,
             ),
-            Readiness::NotReady
-        );
-        assert_eq!(
-            r(
+            (
                 "Deployment",
                 json!({"replicas": 2}),
-                json!({"availableReplicas": 2})
+                json!({"availableReplicas": 2}),
+                Ready,
             ),
-            Readiness::Ready
-        );
-        assert_eq!(r("Deployment", json!({}), json!({})), Readiness::NotReady);
-        // A real controller's Available condition has the last word.
-        assert_eq!(
-            r(
+            ("Deployment", json!({}), json!({}), NotReady),
+            // A real controller's Available condition has the last word.
+            (
                 "Deployment",
                 json!({"replicas": 1}),
-                json!({"availableReplicas": 1, "conditions": [{"type": "Available", "status": "False"}]})
+                available("False"),
+                NotReady,
             ),
-            Readiness::NotReady
-        );
-        assert_eq!(
-            r(
+            (
                 "Deployment",
                 json!({"replicas": 1}),
-                json!({"availableReplicas": 1, "conditions": [{"type": "Available", "status": "True"}]})
+                available("True"),
+                Ready,
             ),
-            Readiness::Ready
-        );
-        assert_eq!(
-            r(
+            (
                 "StatefulSet",
                 json!({"replicas": 1}),
-                json!({"readyReplicas": 1})
+                json!({"readyReplicas": 1}),
+                Ready,
             ),
-            Readiness::Ready
-        );
-        assert_eq!(
-            r(
+            (
                 "DaemonSet",
                 json!({}),
-                json!({"desiredNumberScheduled": 3, "numberReady": 2})
+                json!({"desiredNumberScheduled": 3, "numberReady": 2}),
+                NotReady,
             ),
-            Readiness::NotReady
-        );
-        assert_eq!(
-            r(
+            (
                 "Pod",
                 json!({}),
-                json!({"conditions": [{"type": "Ready", "status": "True"}]})
+                json!({"conditions": [{"type": "Ready", "status": "True"}]}),
+                Ready,
             ),
-            Readiness::Ready
-        );
-        assert_eq!(
-            r("Pod", json!({}), json!({"phase": "Pending"})),
-            Readiness::NotReady
-        );
-        assert_eq!(
-            r("Pod", json!({}), json!({"phase": "Succeeded"})),
-            Readiness::Ready
-        );
-        assert_eq!(
-            r("Job", json!({}), json!({"succeeded": 1})),
-            Readiness::Ready
-        );
-        assert_eq!(
-            r("Job", json!({"completions": 3}), json!({"succeeded": 1})),
-            Readiness::NotReady
-        );
-        assert_eq!(r("ConfigMap", json!(null), json!(null)), Readiness::Ready);
+            ("Pod", json!({}), json!({"phase": "Pending"}), NotReady),
+            ("Pod", json!({}), json!({"phase": "Succeeded"}), Ready),
+            ("Job", json!({}), json!({"succeeded": 1}), Ready),
+            (
+                "Job",
+                json!({"completions": 3}),
+                json!({"succeeded": 1}),
+                NotReady,
+            ),
+            ("ConfigMap", json!(null), json!(null), Ready),
+        ];
+        for (kind, spec, status, expected) in cases {
+            assert_eq!(
+                readiness(kind, &spec, &status),
+                expected,
+                "{kind} {spec} {status}"
+            );
+        }
     }
 
     #[test]

@@ -344,7 +344,44 @@ impl Error {
     pub fn internal(message: impl fmt::Display) -> Self {
         Error::Internal(message.to_string())
     }
+
+    /// A size or count limit exceeded by `field`: RESOURCE_EXHAUSTED / `reason`, with
+    /// `message` for the whole request and `limit` (e.g. "at most 10 documents") for
+    /// the field.
+    pub fn exhausted(
+        reason: &'static str,
+        message: impl Into<String>,
+        field: &str,
+        limit: impl Into<String>,
+    ) -> Self {
+        Error::ResourceExhausted {
+            reason,
+            message: message.into(),
+            violations: vec![FieldViolation::new(field, limit)],
+        }
+    }
+
+    /// A NOT_FOUND that the request's `field` named; any other error as it is.
+    pub fn found_through(self, field: &str) -> Self {
+        match self {
+            Error::NotFound { kind, name, .. } => Error::NotFound {
+                kind,
+                name,
+                field: Some(field.into()),
+            },
+            other => other,
+        }
+    }
 }
+
+/// `Error::precondition(reason, subject, format!(...))`: a refused operation whose
+/// message is formatted, as `format!` takes it.
+macro_rules! precondition {
+    ($reason:expr, $subject:expr, $($message:tt)+) => {
+        $crate::error::Error::precondition($reason, $subject, format!($($message)+))
+    };
+}
+pub(crate) use precondition;
 
 /// Collects field violations while validating a request, then fails once with all.
 #[derive(Debug, Default)]

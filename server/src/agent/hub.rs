@@ -25,7 +25,7 @@ use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
 use crate::domain::manifest::{Gvk, canonical_namespace};
 use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
-use crate::error::{Error, Precondition, Result};
+use crate::error::{Error, Precondition, Result, precondition};
 use crate::ids::TokenId;
 use crate::metrics::METRICS;
 use crate::store::Store;
@@ -544,10 +544,10 @@ impl AgentHub {
             .existing_link(cluster)
             .and_then(|l| l.current())
             .ok_or_else(|| {
-                Error::precondition(
+                precondition!(
                     Precondition::ClusterNotConnected,
                     cluster.to_string(),
-                    format!("cluster {cluster} has no agent session"),
+                    "cluster {cluster} has no agent session"
                 )
             })?;
         session

@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use tonic::{Request, Response, Status};
 
 use crate::app::RequestKey;
-use crate::error::{Error, FieldViolation, Result};
+use crate::error::{Error, Result};
 
 /// The largest request accepted, in bytes (encoded). Larger ones are
 /// RESOURCE_EXHAUSTED; the transport itself refuses messages over
@@ -79,14 +79,12 @@ pub fn check_size<M: Message>(request: Request<M>) -> Result<M> {
     let message = request.into_inner();
     let size = message.encoded_len();
     if size > MAX_REQUEST_BYTES {
-        return Err(Error::ResourceExhausted {
-            reason: "REQUEST_TOO_LARGE",
-            message: format!("the request is {size} bytes; the limit is {MAX_REQUEST_BYTES}"),
-            violations: vec![FieldViolation::new(
-                "request",
-                format!("at most {MAX_REQUEST_BYTES} bytes"),
-            )],
-        });
+        return Err(Error::exhausted(
+            "REQUEST_TOO_LARGE",
+            format!("the request is {size} bytes; the limit is {MAX_REQUEST_BYTES}"),
+            "request",
+            format!("at most {MAX_REQUEST_BYTES} bytes"),
+        ));
     }
     Ok(message)
 }

@@ -15,7 +15,7 @@ use crate::app::actions::Actions;
 use crate::app::lifecycle::Lifecycle;
 use crate::domain::names::CLUSTER;
 use crate::domain::resources::ConnectionMode;
-use crate::error::{Error, Precondition, Result};
+use crate::error::{Error, Precondition, Result, precondition};
 use crate::infra::sim::SimIaas;
 use crate::wire::convert::name;
 
@@ -48,34 +48,23 @@ impl SimulatorApi {
             .lifecycle
             .get_cluster(&name)
             .await
-            .map_err(|error| match error {
-                Error::NotFound { kind, name, .. } => Error::NotFound {
-                    kind,
-                    name,
-                    field: Some("cluster".into()),
-                },
-                other => other,
-            })?;
+            .map_err(|error| error.found_through("cluster"))?;
         let cluster = name.to_string();
         if view.object.spec.connection_mode == ConnectionMode::EmbeddedSim {
             return Ok(cluster);
         }
         match self.hub.agent_backend(&cluster).as_deref() {
             Some("sim") => Ok(cluster),
-            Some(backend) => Err(Error::precondition(
+            Some(backend) => Err(precondition!(
                 Precondition::NotASimCluster,
                 cluster.clone(),
-                format!(
-                    "{cluster} is served by a {backend:?} agent; the simulator only touches sim clusters"
-                ),
+                "{cluster} is served by a {backend:?} agent; the simulator only touches sim clusters"
             )),
-            None => Err(Error::precondition(
+            None => Err(precondition!(
                 Precondition::NotASimCluster,
                 cluster.clone(),
-                format!(
-                    "{cluster} is an AGENT cluster whose agent has not connected since the \
+                "{cluster} is an AGENT cluster whose agent has not connected since the \
                      server started, so it is not known to be a sim cluster"
-                ),
             )),
         }
     }
@@ -101,6 +90,14 @@ fn done(result: Result<()>) -> Rpc<()> {
 fn required(field: &str, value: &str) -> Result<()> {
     if value.is_empty() {
         return Err(Error::invalid(field, "is required"));
+    }
+    Ok(())
+}
+
+/// `value`, refused when negative.
+fn not_negative(field: &str, value: i64) -> Result<()> {
+    if value < 0 {
+        return Err(Error::invalid(field, "must not be negative"));
     }
     Ok(())
 }
@@ -158,9 +155,7 @@ impl SimulatorService for SimulatorApi {
         request: Request<pb::SetPodReadinessDelayRequest>,
     ) -> Rpc<()> {
         let req = check_size(request)?;
-        if req.delay_millis < 0 {
-            return done(Err(Error::invalid("delay_millis", "must not be negative")));
-        }
+        not_negative("delay_millis", req.delay_millis.into())?;
         let cluster = req.cluster.clone();
         done(
             self.command(&cluster, Command::SetPodReadinessDelay(req))
@@ -195,9 +190,7 @@ impl SimulatorService for SimulatorApi {
     async fn set_zone_capacity(&self, request: Request<pb::SetZoneCapacityRequest>) -> Rpc<()> {
         let req = check_size(request)?;
         required("zone_id", &req.zone_id)?;
-        if req.capacity < 0 {
-            return done(Err(Error::invalid("capacity", "must not be negative")));
-        }
+        not_negative("capacity", req.capacity.into())?;
         done(
             self.iaas
                 .set_zone_capacity(&req.zone_id, i64::from(req.capacity))
@@ -216,9 +209,7 @@ impl SimulatorService for SimulatorApi {
         request: Request<pb::FailInfrastructureOperationsRequest>,
     ) -> Rpc<()> {
         let req = check_size(request)?;
-        if req.count < 0 {
-            return done(Err(Error::invalid("count", "must not be negative")));
-        }
+        not_negative("count", req.count.into())?;
         done(
             self.iaas
                 .fail_next(&req.operation, i64::from(req.count))

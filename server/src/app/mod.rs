@@ -15,7 +15,7 @@ pub use activator::Activator;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use crate::error::{Conflict, Error, Precondition, Result};
+use crate::error::{Conflict, Error, Precondition, Result, precondition};
 use crate::store::request::{request_find, request_record};
 use crate::store::{Store, Tx};
 
@@ -59,13 +59,11 @@ where
             None
         };
         if let Some(what) = reused {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::RequestIdReused,
                 key.request_id.clone(),
-                format!(
-                    "request_id {:?} was already used for {what}",
-                    key.request_id
-                ),
+                "request_id {:?} was already used for {what}",
+                key.request_id
             ));
         }
         return serde_json::from_str(&recorded.response).map_err(Error::internal);

@@ -50,17 +50,15 @@ impl Gvk {
 /// the request field the text came from, used in violations.
 pub fn parse_manifests(field: &str, text: &str) -> Result<Vec<Value>> {
     if text.len() > MAX_MANIFESTS_BYTES {
-        return Err(Error::ResourceExhausted {
-            reason: "MANIFESTS_TOO_LARGE",
-            message: format!(
+        return Err(Error::exhausted(
+            "MANIFESTS_TOO_LARGE",
+            format!(
                 "manifests are {} bytes; the limit is {MAX_MANIFESTS_BYTES}",
                 text.len()
             ),
-            violations: vec![FieldViolation::new(
-                field,
-                format!("at most {MAX_MANIFESTS_BYTES} bytes"),
-            )],
-        });
+            field,
+            format!("at most {MAX_MANIFESTS_BYTES} bytes"),
+        ));
     }
     let documents = if text.trim_start().starts_with('[') {
         parse_json_list(field, text)?
@@ -71,17 +69,15 @@ pub fn parse_manifests(field: &str, text: &str) -> Result<Vec<Value>> {
         return Err(Error::invalid(field, "must hold at least one document"));
     }
     if documents.len() > MAX_DOCUMENTS {
-        return Err(Error::ResourceExhausted {
-            reason: "TOO_MANY_DOCUMENTS",
-            message: format!(
+        return Err(Error::exhausted(
+            "TOO_MANY_DOCUMENTS",
+            format!(
                 "manifests hold {} documents; the limit is {MAX_DOCUMENTS}",
                 documents.len()
             ),
-            violations: vec![FieldViolation::new(
-                field,
-                format!("at most {MAX_DOCUMENTS} documents"),
-            )],
-        });
+            field,
+            format!("at most {MAX_DOCUMENTS} documents"),
+        ));
     }
     let mut violations = Vec::new();
     for (index, document) in documents.iter().enumerate() {

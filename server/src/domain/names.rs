@@ -57,28 +57,19 @@ impl ResourceName {
                 ),
             ));
         }
+        let not_a_name = || {
+            let article = article(kind.human);
+            let message = format!("{name:?} is not {article} {} name ({expected})", kind.human);
+            FieldViolation::new(field, message)
+        };
         let parts: Vec<&str> = name.split('/').collect();
         if parts.len() != kind.collections.len() * 2 {
-            return Err(FieldViolation::new(
-                field,
-                format!(
-                    "{name:?} is not {} {} name ({expected})",
-                    article(kind.human),
-                    kind.human
-                ),
-            ));
+            return Err(not_a_name());
         }
         let mut ids = Vec::with_capacity(kind.collections.len());
         for (pair, collection) in parts.chunks(2).zip(kind.collections) {
             if pair[0] != *collection {
-                return Err(FieldViolation::new(
-                    field,
-                    format!(
-                        "{name:?} is not {} {} name ({expected})",
-                        article(kind.human),
-                        kind.human
-                    ),
-                ));
+                return Err(not_a_name());
             }
             validate_id(pair[1]).map_err(|why| {
                 FieldViolation::new(field, format!("id {:?} in {name:?} {why}", pair[1]))

@@ -14,7 +14,7 @@ use super::resources::{
     Ipv4Subnet, Labels, ManifestPatch, NetworkIntentKind, NetworkIntentSpec, PlacementIntentSpec,
     ProviderNetworkType, labels_match,
 };
-use crate::error::{Error, Precondition, Result};
+use crate::error::{Error, Precondition, Result, precondition};
 use crate::ids::InstanceId;
 
 /// The label that ties cluster resources to an instance's app.
@@ -105,10 +105,10 @@ pub fn relabel(manifest: &str, base: InstanceId, app: &str) -> Result<String> {
 }
 
 fn render_error(app: &str, message: &str) -> Error {
-    Error::precondition(
+    precondition!(
         Precondition::RenderFailed,
         format!("apps/{app}"),
-        format!("app {app:?} does not render: {message}"),
+        "app {app:?} does not render: {message}"
     )
 }
 
@@ -165,16 +165,14 @@ pub fn resolve_placement(
             in_provider.map(|c| (c.cluster.as_str(), c)).collect();
         for name in &intent.cluster_names {
             if !known.contains_key(name.as_str()) {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::PlacementUnknownCluster,
                     format!(
                         "clusterProviders/{}/clusters/{name}",
                         intent.cluster_provider
                     ),
-                    format!(
-                        "app {app:?} is placed on cluster {name:?} of provider {:?}, which does not exist",
-                        intent.cluster_provider
-                    ),
+                    "app {app:?} is placed on cluster {name:?} of provider {:?}, which does not exist",
+                    intent.cluster_provider
                 ));
             }
             placed.insert((intent.cluster_provider.clone(), name.clone()));

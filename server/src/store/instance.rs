@@ -13,7 +13,7 @@ use super::status::{
 use super::{Backend, Tx, now_micros};
 use crate::domain::names::ClusterName;
 use crate::domain::status::RsyncStatus;
-use crate::error::{Conflict, Error, Precondition, Result};
+use crate::error::{Conflict, Error, Precondition, Result, precondition};
 use crate::ids::InstanceId;
 
 /// A stored instance.
@@ -316,13 +316,11 @@ pub async fn instance_claim(
         } else {
             format!("{kind} {namespace}/{name}")
         };
-        return Err(Error::precondition(
+        return Err(precondition!(
             Precondition::ResourceOwned,
             holder.clone(),
-            format!(
-                "{object} on {cluster} belongs to {holder}; terminate it there (and let its \
+            "{object} on {cluster} belongs to {holder}; terminate it there (and let its \
                  delete finish) or render another name"
-            ),
         ));
     }
     let owner = instance.owner.as_str();

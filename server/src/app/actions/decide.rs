@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet};
 use super::write::Step;
 use super::{ActionOptions, check_etag, micros, not_found};
 use crate::domain::action::{ActionState, Current, Event, Move, conditions_of, transition};
-use crate::error::{Error, Precondition, Result};
+use crate::error::{Error, Precondition, Result, precondition};
 use crate::ids::ActionId;
 use crate::store::action::ActionRecord;
 
@@ -149,10 +149,11 @@ fn event_of(action: &ActionRecord, step: &Step, now: i64) -> Result<Event> {
                 && action.state == ActionState::Running
                 && action.executor.as_ref() != Some(by)
             {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::NotTheExecutor,
                     action.name(),
-                    format!("{} is run by another executor", action.name()),
+                    "{} is run by another executor",
+                    action.name()
                 ));
             }
             event

@@ -21,7 +21,7 @@ use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
 use crate::domain::readiness::Connectivity;
-use crate::error::{Conflict, Error, Precondition, Result};
+use crate::error::{Conflict, Error, Precondition, Result, precondition};
 use crate::ids::ActionId;
 use crate::store::action::{
     ActionCluster, ActionFilter, ActionOutcome, ActionRecord, ActionSpec, action_cluster,
@@ -408,14 +408,12 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
             let subject = format!("{}/{pod}", ns(namespace));
             let phase = body.pointer("/status/phase").and_then(Value::as_str);
             if phase != Some("Running") {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::PodNotRunning,
                     subject,
-                    format!(
-                        "pod {}/{pod} is {}, not Running",
-                        ns(namespace),
-                        phase.unwrap_or("in no phase")
-                    ),
+                    "pod {}/{pod} is {}, not Running",
+                    ns(namespace),
+                    phase.unwrap_or("in no phase")
                 ));
             }
             if matches!(new.operation, Operation::Snapshot { .. })
@@ -426,13 +424,11 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
                     ))
                     .is_none()
             {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::NotAVmPod,
                     subject,
-                    format!(
-                        "pod {}/{pod} is not a VM pod (no {VM_POD_LABEL} label): only VMs are snapshotted",
-                        ns(namespace)
-                    ),
+                    "pod {}/{pod} is not a VM pod (no {VM_POD_LABEL} label): only VMs are snapshotted",
+                    ns(namespace)
                 ));
             }
             let node = body
@@ -440,10 +436,10 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
                 .and_then(Value::as_str)
                 .filter(|n| !n.is_empty())
                 .ok_or_else(|| {
-                    Error::precondition(
+                    precondition!(
                         Precondition::PodNotScheduled,
                         subject.clone(),
-                        format!("pod {subject} runs on no node"),
+                        "pod {subject} runs on no node"
                     )
                 })?;
             Ok((

@@ -5,7 +5,7 @@
 use super::{ContainerClusters, MAX_SIZE};
 use crate::app::{RequestKey, check_etag, idempotent};
 use crate::domain::cluster_workflow::{Phase, infrastructure_ready};
-use crate::error::{Conflict, Error, FieldViolation, Precondition, Result};
+use crate::error::{Conflict, Error, FieldViolation, Precondition, Result, precondition};
 use crate::store::sim_infrastructure::{
     InfraRecord, InfraSpec, InfraStatus, infra_delete, infra_get, infra_insert, infra_list,
     infra_update,
@@ -94,36 +94,32 @@ impl ContainerClusters {
             .find(|z| z.id == spec.zone_id)
             .map_or(0, |z| z.capacity);
         if spec.size > capacity {
-            return Err(Error::ResourceExhausted {
-                reason: "ZONE_CAPACITY",
-                message: format!(
+            return Err(Error::exhausted(
+                "ZONE_CAPACITY",
+                format!(
                     "zone {} accepts {capacity} more VMs; {} were asked for",
                     spec.zone_id, spec.size
                 ),
-                violations: vec![FieldViolation::new(
-                    field,
-                    format!("exceeds the zone's remaining capacity of {capacity} VMs"),
-                )],
-            });
+                field,
+                format!("exceeds the zone's remaining capacity of {capacity} VMs"),
+            ));
         }
         Ok(())
     }
 
     /// The object `id`, which no cluster may own yet.
     pub(super) async fn unowned_infra(&self, id: &str) -> Result<InfraRecord> {
-        let infra = self.get_infra(id).await.map_err(|error| match error {
-            Error::NotFound { kind, name, .. } => Error::NotFound {
-                kind,
-                name,
-                field: Some("container_cluster.infrastructure_ref".into()),
-            },
-            other => other,
-        })?;
+        let infra = self
+            .get_infra(id)
+            .await
+            .map_err(|error| error.found_through("container_cluster.infrastructure_ref"))?;
         if !infra.owner.is_empty() {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::InfrastructureOwned,
                 infra.name(),
-                format!("{} is owned by {} already", infra.name(), infra.owner),
+                "{} is owned by {} already",
+                infra.name(),
+                infra.owner
             ));
         }
         Ok(infra)
@@ -228,14 +224,12 @@ impl ContainerClusters {
         let infra = self.get_infra(id).await?;
         check_etag(&infra.name(), etag, infra.generation)?;
         if !infra.owner.is_empty() {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::InfrastructureOwned,
                 infra.name(),
-                format!(
-                    "{} is owned by {}: delete the container cluster instead",
-                    infra.name(),
-                    infra.owner
-                ),
+                "{} is owned by {}: delete the container cluster instead",
+                infra.name(),
+                infra.owner
             ));
         }
         let mut tx = self.store.begin().await?;

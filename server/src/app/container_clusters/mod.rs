@@ -25,7 +25,7 @@ use super::{RequestKey, idempotent};
 use crate::app::Activator;
 use crate::domain::cluster_workflow::{Operation, Workflow};
 use crate::domain::container_cluster::{ClusterState, Event, Lifecycle, Verb, transition};
-use crate::error::{Conflict, Error, Precondition, Result};
+use crate::error::{Conflict, Error, Precondition, Result, precondition};
 use crate::ids::ContainerClusterId;
 use crate::infra::Provider;
 use crate::store::container_cluster::{
@@ -314,13 +314,11 @@ impl ContainerClusters {
                 }
                 Verb::Recover => match record.spec.recovery_policy {
                     RecoveryPolicy::None => {
-                        return Err(Error::precondition(
+                        return Err(precondition!(
                             Precondition::RecoveryDisabled,
                             name.clone(),
-                            format!(
-                                "{name} has recovery policy NONE: stop or delete it, or \
+                            "{name} has recovery policy NONE: stop or delete it, or \
                                  change its policy"
-                            ),
                         ));
                     }
                     RecoveryPolicy::RestartStopped => Operation::Recover { reprovision: false },
@@ -353,10 +351,10 @@ impl ContainerClusters {
         let view = self.get(id).await?;
         let name = view.cluster.name();
         if view.cluster.lifecycle.state == ClusterState::Destroyed {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::ClusterDestroyed,
                 name.clone(),
-                format!("{name} is destroyed: its credentials are gone"),
+                "{name} is destroyed: its credentials are gone"
             ));
         }
         let sealed = {

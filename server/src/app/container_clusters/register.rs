@@ -9,7 +9,7 @@ use crate::app::lifecycle::{ClusterView, Lifecycle};
 use crate::domain::container_cluster::ClusterState;
 use crate::domain::names::ResourceName;
 use crate::domain::resources::{ClusterSpec, ConnectionMode, Labels};
-use crate::error::{Conflict, Error, Precondition, Result};
+use crate::error::{Conflict, Error, Precondition, Result, precondition};
 use crate::ids::ContainerClusterId;
 
 impl ContainerClusters {
@@ -25,13 +25,11 @@ impl ContainerClusters {
         let view = self.get(id).await?;
         let name = view.cluster.name();
         if !view.cluster.status.registered.is_empty() {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::AlreadyRegistered,
                 name.clone(),
-                format!(
-                    "{name} is registered as {} already",
-                    view.cluster.status.registered
-                ),
+                "{name} is registered as {} already",
+                view.cluster.status.registered
             ));
         }
         if view.cluster.lifecycle.state != ClusterState::Running {

@@ -91,10 +91,10 @@ impl Lifecycle {
         let lock = RowLock::Update;
         let object: Object<ClusterSpec> = object_get_locked(&mut tx, name, lock).await?;
         if object.spec.connection_mode != ConnectionMode::Agent {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::NotAnAgentCluster,
                 name.to_string(),
-                format!("{name} is served by an embedded sim agent and has no agent token"),
+                "{name} is served by an embedded sim agent and has no agent token"
             ));
         }
         let (token, revoked) = issue_agent_token(&mut tx, &name.to_string()).await?;
@@ -182,21 +182,17 @@ impl Lifecycle {
             .into_iter()
             .next()
         {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::ClusterInUse,
                 dig.clone(),
-                format!(
-                    "instantiated deployment intent group {dig} is placed on {cluster}; terminate it first"
-                ),
+                "instantiated deployment intent group {dig} is placed on {cluster}; terminate it first"
             ));
         }
         if rsync_resources_active_on_cluster(&mut tx, &cluster).await? {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::ClusterInUse,
                 cluster.to_string(),
-                format!(
-                    "resources on {cluster} are still being deleted; retry when termination finished"
-                ),
+                "resources on {cluster} are still being deleted; retry when termination finished"
             ));
         }
         // Actions are the cluster's own: an open one (which an agent may be running)
@@ -209,14 +205,12 @@ impl Lifecycle {
             ..Default::default()
         };
         if let Some(open) = action_list(&mut tx, &filter, None, 1).await?.first() {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::ClusterInUse,
                 open.name(),
-                format!(
-                    "{} is still {} on {cluster}; cancel it or wait for it to finish",
-                    open.name(),
-                    open.state
-                ),
+                "{} is still {} on {cluster}; cancel it or wait for it to finish",
+                open.name(),
+                open.state
             ));
         }
         for action in action_delete_of_cluster(&mut tx, &cluster).await? {
@@ -341,10 +335,10 @@ impl Lifecycle {
         let intents: Vec<Object<NetworkIntentSpec>> =
             object_list_under(tx, &NETWORK_INTENT, &cluster.to_string()).await?;
         if intents.is_empty() {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::NoNetworkIntents,
                 cluster.to_string(),
-                format!("cluster {cluster} has no network intents to apply"),
+                "cluster {cluster} has no network intents to apply"
             ));
         }
         let instance = InstanceId::new();
@@ -396,10 +390,10 @@ impl Lifecycle {
         let id = match instance.or(current) {
             Some(id) => id,
             None => {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::NoInstance,
                     owner.to_string(),
-                    format!("{owner} has no instance yet"),
+                    "{owner} has no instance yet"
                 ));
             }
         };

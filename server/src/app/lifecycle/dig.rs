@@ -210,14 +210,12 @@ impl Lifecycle {
                 Verb::Rollout => {
                     let running = running_instance(tx, name, &status).await?;
                     if running.revision >= status.revision {
-                        return Err(Error::precondition(
+                        return Err(precondition!(
                             Precondition::NothingPending,
                             name.to_string(),
-                            format!(
-                                "{name} runs revision {}, its latest; change the group, its \
+                            "{name} runs revision {}, its latest; change the group, its \
                                  intents, apps or profiles (and approve) first",
-                                running.revision
-                            ),
+                            running.revision
                         ));
                     }
                     let replacing = Replacing {
@@ -292,13 +290,11 @@ impl Lifecycle {
             .iter()
             .any(|h| h.revision == revision && h.instance.is_some());
         if rendered {
-            Err(Error::precondition(
+            Err(precondition!(
                 Precondition::RevisionExpired,
                 dig.to_string(),
-                format!(
-                    "the instance of revision {revision} of {dig} was removed by the retention \
+                "the instance of revision {revision} of {dig} was removed by the retention \
                      limit (--instance-retention); roll back to a kept revision (ListInstances)"
-                ),
             ))
         } else {
             Err(Error::not_found(
@@ -397,13 +393,11 @@ impl Lifecycle {
     ) -> Result<Persisted> {
         let content = self.dig_content(tx, dig).await?;
         if content_hash(&content.json) != status.approved_hash {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::ContentChanged,
                 dig.name.to_string(),
-                format!(
-                    "{} changed since it was approved; approve it again",
-                    dig.name
-                ),
+                "{} changed since it was approved; approve it again",
+                dig.name
             ));
         }
         if content.apps.is_empty() {
@@ -429,18 +423,19 @@ impl Lifecycle {
                 .map(|i| &i.spec)
                 .collect();
             if intents.is_empty() {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::PlacementMissing,
                     app.name.to_string(),
-                    format!("app {app_id:?} has no placement intent in {}", dig.name),
+                    "app {app_id:?} has no placement intent in {}",
+                    dig.name
                 ));
             }
             let placed = resolve_placement(app_id, &intents, &candidates)?;
             if placed.is_empty() {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::PlacementEmpty,
                     app.name.to_string(),
-                    format!("the placement intents of app {app_id:?} match no cluster"),
+                    "the placement intents of app {app_id:?} match no cluster"
                 ));
             }
             let patches: Vec<&ManifestPatch> = content

@@ -37,7 +37,7 @@ use crate::domain::resources::{
     NetworkIntentSpec, PlacementIntentSpec, labels_match,
 };
 use crate::domain::status::RsyncStatus;
-use crate::error::{Error, Precondition, Result};
+use crate::error::{Error, Precondition, Result, precondition};
 use crate::ids::InstanceId;
 use crate::store::dig::{
     DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
@@ -338,14 +338,12 @@ impl Lifecycle {
                 continue;
             }
             if let Some(child) = object_first_child(tx, child_kind, name).await? {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::HasChildren,
                     child.clone(),
-                    format!(
-                        "{} {name} still has {}s (e.g. {child}); delete them first",
-                        name.kind().human,
-                        child_kind.human
-                    ),
+                    "{} {name} still has {}s (e.g. {child}); delete them first",
+                    name.kind().human,
+                    child_kind.human
                 ));
             }
         }
@@ -407,13 +405,11 @@ impl Lifecycle {
                 .iter()
                 .find(|p| p.spec.app == app && p.name != *name)
             {
-                return Err(Error::precondition(
+                return Err(precondition!(
                     Precondition::AppProfileExists,
                     other.name.to_string(),
-                    format!(
-                        "composite profile {profile} already has app profile {} for app {app:?}",
-                        other.name
-                    ),
+                    "composite profile {profile} already has app profile {} for app {app:?}",
+                    other.name
                 ));
             }
         } else if kind == &DEPLOYMENT_INTENT_GROUP {
@@ -568,13 +564,11 @@ pub(super) fn child_of(kind: &'static Kind, parent: &ResourceName, id: &str) -> 
 }
 
 pub(super) fn in_use(name: &ResourceName, user: &impl std::fmt::Display) -> Error {
-    Error::precondition(
+    precondition!(
         Precondition::InUse,
         user.to_string(),
-        format!(
-            "{} {name} is used by {user}; change or delete that first",
-            name.kind().human
-        ),
+        "{} {name} is used by {user}; change or delete that first",
+        name.kind().human
     )
 }
 
@@ -585,13 +579,15 @@ pub(super) fn refuse_duplicate_objects(resources: &[RsyncResource]) -> Result<()
     for r in resources {
         let key = (&r.cluster, &r.gvk.group, &r.gvk.kind, &r.namespace, &r.name);
         if let Some(first) = seen.insert(key, &r.app) {
-            return Err(Error::precondition(
+            return Err(precondition!(
                 Precondition::DuplicateObject,
                 format!("apps/{first}"),
-                format!(
-                    "apps {first:?} and {:?} both render {} {}/{} on {}; one object has one owner",
-                    r.app, r.gvk.kind, r.namespace, r.name, r.cluster
-                ),
+                "apps {first:?} and {:?} both render {} {}/{} on {}; one object has one owner",
+                r.app,
+                r.gvk.kind,
+                r.namespace,
+                r.name,
+                r.cluster
             ));
         }
     }

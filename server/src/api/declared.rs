@@ -22,8 +22,7 @@ use tonic::codegen::{BoxFuture, Service, http};
 use tonic::server::{Grpc, NamedService, UnaryService};
 use tonic::{Request, Response, Status};
 
-use super::lifecycle::LifecycleApi;
-use super::page::Paging;
+use super::lifecycle::{LifecycleApi, object_page};
 use super::{MAX_MESSAGE_BYTES, check_size, request_key_of};
 use crate::app::lifecycle::Lifecycle;
 use crate::domain::names::{
@@ -220,24 +219,14 @@ impl Declared {
     async fn list(&self, method: &Method, req: &DynamicMessage) -> Result<DynamicMessage> {
         let kind = method.kind;
         let parent = parent_of(kind, req)?;
-        let scope = format!(
-            "{}:{}",
-            kind.method("List"),
-            parent.as_ref().map(ToString::to_string).unwrap_or_default()
-        );
         let size = match req.get_field_by_name("page_size").as_deref() {
             Some(Value::I32(size)) => *size,
             _ => 0,
         };
-        let paging = Paging::<String>::new(scope, size, &text(req, "page_token"))?;
-        let after = paging.after.as_deref().unwrap_or_default();
-        let page = self
-            .app
-            .list::<Json>(kind, parent.as_ref(), after, paging.size)
-            .await?;
-        let next = paging.next_token(page.more, page.items.last().map(|o| o.name.to_string()));
-        let items = page
-            .items
+        let token = text(req, "page_token");
+        let (objects, next) =
+            object_page::<Json>(&self.app, kind, parent.as_ref(), size, &token).await?;
+        let items = objects
             .iter()
             .map(|o| to_message(&method.resource, o).map(Value::Message))
             .collect::<Result<Vec<_>>>()?;

@@ -31,6 +31,27 @@ pub struct LifecycleApi {
     app: Lifecycle,
 }
 
+/// One page of `kind`'s objects under `parent` (AIP-158; the page token is bound to the
+/// listing `List{Plural}:{parent}`), and the token of the next page.
+pub(super) async fn object_page<S: DeserializeOwned>(
+    app: &Lifecycle,
+    kind: &'static Kind,
+    parent: Option<&ResourceName>,
+    size: i32,
+    token: &str,
+) -> Result<(Vec<Object<S>>, String)> {
+    let scope = format!(
+        "{}:{}",
+        kind.method("List"),
+        parent.map(ToString::to_string).unwrap_or_default()
+    );
+    let paging = Paging::<String>::new(scope, size, token)?;
+    let after = paging.after.as_deref().unwrap_or_default();
+    let page = app.list::<S>(kind, parent, after, paging.size).await?;
+    let next = paging.next_token(page.more, page.items.last().map(|o| o.name.to_string()));
+    Ok((page.items, next))
+}
+
 impl LifecycleApi {
     pub fn new(app: Lifecycle) -> Self {
         Self { app }
@@ -39,7 +60,6 @@ impl LifecycleApi {
     /// Lists one page of a plain kind.
     async fn list_page<S, P>(
         &self,
-        method: &str,
         kind: &'static Kind,
         parent: Option<ResourceName>,
         size: i32,
@@ -49,18 +69,8 @@ impl LifecycleApi {
     where
         S: DeserializeOwned,
     {
-        let scope = format!(
-            "{method}:{}",
-            parent.as_ref().map(ToString::to_string).unwrap_or_default()
-        );
-        let paging = Paging::<String>::new(scope, size, token)?;
-        let after = paging.after.as_deref().unwrap_or_default();
-        let page = self
-            .app
-            .list::<S>(kind, parent.as_ref(), after, paging.size)
-            .await?;
-        let next = paging.next_token(page.more, page.items.last().map(|l| l.name.to_string()));
-        Ok((page.items.iter().map(to_proto).collect(), next))
+        let (objects, next) = object_page(&self.app, kind, parent.as_ref(), size, token).await?;
+        Ok((objects.iter().map(to_proto).collect(), next))
     }
 
     /// Creates a plain resource `{parent}/{collection}/{id}`.
@@ -217,7 +227,7 @@ macro_rules! list_rpc {
         rpc!(self, $method($req) -> pb::$out, |req| {
             let parent: Option<ResourceName> = parent_of!(req, $parent);
             let ($items, next_page_token) = self
-                .list_page(rpc_name!($req), &$kind, parent, req.page_size, &req.page_token, $to)
+                .list_page(&$kind, parent, req.page_size, &req.page_token, $to)
                 .await?;
             Ok(pb::$out {
                 $items,
@@ -287,7 +297,6 @@ impl LifecycleService for LifecycleApi {
         let (projects, next_page_token) = match principal.visible_projects() {
             None => {
                 self.list_page(
-                    "ListProjects",
                     &PROJECT,
                     None,
                     req.page_size,

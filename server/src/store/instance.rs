@@ -10,7 +10,7 @@ use super::signals::PODS_GONE;
 use super::status::{
     Announce, CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_let_go_unapplied,
 };
-use super::{Backend, Tx, now_micros};
+use super::{Backend, Tx, fetch_optional, now_micros};
 use crate::domain::names::ClusterName;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Conflict, Error, Precondition, Result, precondition};
@@ -106,13 +106,13 @@ pub async fn instance_find(
     conn: &mut AnyConnection,
     id: InstanceId,
 ) -> Result<Option<InstanceRow>> {
-    let row = sqlx::query(&format!(
-        "SELECT {INSTANCE_COLUMNS} FROM instances WHERE id = $1"
-    ))
-    .bind(id.to_string())
-    .fetch_optional(conn)
-    .await?;
-    row.as_ref().map(decode_instance).transpose()
+    let sql = format!("SELECT {INSTANCE_COLUMNS} FROM instances WHERE id = $1");
+    fetch_optional(
+        conn,
+        sqlx::query(&sql).bind(id.to_string()),
+        decode_instance,
+    )
+    .await
 }
 
 /// The instance that bundle states labelled with `base` describe: the newest of that
@@ -121,14 +121,16 @@ pub async fn instance_of_base(
     conn: &mut AnyConnection,
     base: InstanceId,
 ) -> Result<Option<InstanceRow>> {
-    let row = sqlx::query(&format!(
+    let sql = format!(
         "SELECT {INSTANCE_COLUMNS} FROM instances WHERE deployment_base = $1 \
          ORDER BY id DESC LIMIT 1"
-    ))
-    .bind(base.to_string())
-    .fetch_optional(conn)
-    .await?;
-    row.as_ref().map(decode_instance).transpose()
+    );
+    fetch_optional(
+        conn,
+        sqlx::query(&sql).bind(base.to_string()),
+        decode_instance,
+    )
+    .await
 }
 
 /// After a writer waited for owner locks: each `(base, instance)` read before is still
@@ -227,15 +229,13 @@ pub async fn instance_instantiated_users_of_cluster(
     conn: &mut AnyConnection,
     cluster: &ClusterName,
 ) -> Result<Vec<String>> {
-    sqlx::query_scalar(
-        "SELECT d.name AS name FROM instance_clusters c \
-         JOIN deployment_intent_groups d ON d.current_instance = c.instance_id \
-         WHERE c.cluster = $1 AND d.state = 'INSTANTIATED' ORDER BY d.name",
-    )
-    .bind(cluster)
-    .fetch_all(conn)
-    .await
-    .map_err(Error::from)
+    let sql = "SELECT d.name AS name FROM instance_clusters c \
+               JOIN deployment_intent_groups d ON d.current_instance = c.instance_id \
+               WHERE c.cluster = $1 AND d.state = 'INSTANTIATED' ORDER BY d.name";
+    Ok(sqlx::query_scalar(sql)
+        .bind(cluster)
+        .fetch_all(conn)
+        .await?)
 }
 
 /// The clusters an instance places resources on, in order. One row (a JSON array): every

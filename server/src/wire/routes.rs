@@ -113,15 +113,12 @@ impl<S: PreEncoded> Service<http::Request<Body>> for StatusRoutes<S> {
                     .server_streaming(WatchStatus(api), request)
                     .await)
             }),
-            DIG_STATUS => Box::pin(async move {
-                let codec =
-                    ProstCodec::<Encoded, pb::GetDeploymentIntentGroupStatusRequest>::default();
-                Ok(Grpc::new(codec).unary(DigStatus(api), request).await)
-            }),
-            NETWORK_STATUS => Box::pin(async move {
-                let codec = ProstCodec::<Encoded, pb::GetClusterNetworkStatusRequest>::default();
-                Ok(Grpc::new(codec).unary(NetworkStatus(api), request).await)
-            }),
+            DIG_STATUS => Box::pin(unary(api, request, |api, request| {
+                Box::pin(async move { api.dig_status(request).await })
+            })),
+            NETWORK_STATUS => Box::pin(unary(api, request, |api, request| {
+                Box::pin(async move { api.network_status(request).await })
+            })),
             _ => Box::pin(self.generated.call(request)),
         }
     }
@@ -140,29 +137,35 @@ impl<S: PreEncoded> ServerStreamingService<pb::WatchStatusRequest> for WatchStat
     }
 }
 
-struct DigStatus<S>(Arc<S>);
+/// A unary method of `S` answered already encoded.
+type EncodedMethod<S, M> = fn(Arc<S>, Request<M>) -> BoxFuture<Encoded, Status>;
 
-impl<S: PreEncoded> UnaryService<pb::GetDeploymentIntentGroupStatusRequest> for DigStatus<S> {
-    type Response = Encoded;
-    type Future = BoxFuture<Response<Encoded>, Status>;
-
-    fn call(
-        &mut self,
-        request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
-    ) -> Self::Future {
-        let api = self.0.clone();
-        Box::pin(async move { Ok(Response::new(api.dig_status(request).await?)) })
-    }
+/// Serves `request` with `method`: the request decoded as `M`, the answer written as
+/// it is.
+async fn unary<S, M>(
+    api: Arc<S>,
+    request: http::Request<Body>,
+    method: EncodedMethod<S, M>,
+) -> Result<http::Response<Body>, std::convert::Infallible>
+where
+    S: PreEncoded,
+    M: prost::Message + Default + Send + 'static,
+{
+    let codec = ProstCodec::<Encoded, M>::default();
+    Ok(Grpc::new(codec).unary(Unary { api, method }, request).await)
 }
 
-struct NetworkStatus<S>(Arc<S>);
+struct Unary<S, M> {
+    api: Arc<S>,
+    method: EncodedMethod<S, M>,
+}
 
-impl<S: PreEncoded> UnaryService<pb::GetClusterNetworkStatusRequest> for NetworkStatus<S> {
+impl<S: PreEncoded, M: Send + 'static> UnaryService<M> for Unary<S, M> {
     type Response = Encoded;
     type Future = BoxFuture<Response<Encoded>, Status>;
 
-    fn call(&mut self, request: Request<pb::GetClusterNetworkStatusRequest>) -> Self::Future {
-        let api = self.0.clone();
-        Box::pin(async move { Ok(Response::new(api.network_status(request).await?)) })
+    fn call(&mut self, request: Request<M>) -> Self::Future {
+        let answer = (self.method)(self.api.clone(), request);
+        Box::pin(async move { Ok(Response::new(answer.await?)) })
     }
 }

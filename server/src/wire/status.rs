@@ -203,34 +203,35 @@ impl From<Error> for Status {
                     }
                     None => ("UNAVAILABLE", cause),
                 };
-                details.set_error_info(
-                    reason,
-                    ERROR_DOMAIN,
-                    [("error_id".to_string(), id.clone())],
-                );
-                return Status::with_error_details(
-                    Code::Unavailable,
-                    format!("unavailable: {public}; retry (error id {id})"),
-                    details,
-                );
+                let message = format!("unavailable: {public}; retry (error id {id})");
+                return logged(Code::Unavailable, reason, &id, message, details);
             }
             Error::Internal(cause) => {
                 let id = error_id();
                 error!(error_id = %id, %cause, "internal error");
-                details.set_error_info(
-                    "INTERNAL",
-                    ERROR_DOMAIN,
-                    [("error_id".to_string(), id.clone())],
-                );
-                return Status::with_error_details(
-                    Code::Internal,
-                    format!("internal error; the server log has the details under error id {id}"),
-                    details,
-                );
+                let message =
+                    format!("internal error; the server log has the details under error id {id}");
+                return logged(Code::Internal, "INTERNAL", &id, message, details);
             }
         };
         Status::with_error_details(code, message, details)
     }
+}
+
+/// An answer whose cause is in the server log under `id`: the ErrorInfo names the id.
+fn logged(
+    code: Code,
+    reason: &str,
+    id: &str,
+    message: String,
+    mut details: ErrorDetails,
+) -> Status {
+    details.set_error_info(
+        reason,
+        ERROR_DOMAIN,
+        [("error_id".to_string(), id.to_string())],
+    );
+    Status::with_error_details(code, message, details)
 }
 
 /// A refusal made outside the domain (the transport's, authentication's): `code` with

@@ -672,11 +672,11 @@ fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> 
 
 /// The apps that have resources in `instance`.
 pub async fn instance_apps(conn: &mut AnyConnection, instance: InstanceId) -> Result<Vec<String>> {
-    sqlx::query_scalar("SELECT DISTINCT app FROM status_counts WHERE instance_id = $1 ORDER BY app")
+    let sql = "SELECT DISTINCT app FROM status_counts WHERE instance_id = $1 ORDER BY app";
+    Ok(sqlx::query_scalar(sql)
         .bind(instance.to_string())
         .fetch_all(conn)
-        .await
-        .map_err(Error::from)
+        .await?)
 }
 
 /// The clusters (up to `limit`, in name order) where `instance` has resources of rsync

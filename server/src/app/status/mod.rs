@@ -40,7 +40,7 @@ use crate::store::status::{
     Announce, BatchReads, ClusterResourceRow, CountDeltas, Dimension, IngestWrites,
     ObservedRsyncRow, RsyncWork, Scope, StatusMove, applied_deployments, cluster_only_of_base,
     cluster_resources_for_bundles, cluster_resources_page, clusters_with_rsync_status,
-    counts_for_names, counts_shared, counts_sum, instance_apps, lock_owners, owners_placed_on,
+    counts_from_rows, counts_sum, instance_apps, lock_owners, owners_placed_on,
     placed_connectivity, reported_deployments, rsync_bulk_transition, rsync_rows_for_bundles,
     rsync_set_statuses,
 };
@@ -478,9 +478,10 @@ impl StatusApp {
         let unfiltered = filter.apps.is_empty() && filter.clusters.is_empty();
         result.counts = match &tree {
             Some(tree) if unfiltered => tree.counts.clone(),
-            _ if shown == Shown::Shared => counts_shared(conn, instance_id, &filter).await?,
-            _ if filter.names.is_empty() => counts_sum(conn, instance_id, &filter).await?,
-            _ => counts_for_names(conn, instance_id, &filter).await?,
+            _ if shown == Shown::Own && filter.names.is_empty() => {
+                counts_sum(conn, instance_id, &filter).await?
+            }
+            _ => counts_from_rows(conn, instance_id, &filter, shown).await?,
         };
         result.counts.retain(|key, count| {
             *count != 0 && (query.output != Output::Rsync || matches!(key, CountKey::Rsync(_)))

@@ -186,34 +186,19 @@ pub async fn counts_sum(
     Ok(counts)
 }
 
-/// Counts for a selection that names resources: the aggregates cannot answer it, so
-/// the (indexed) rows with those names are counted.
-pub async fn counts_for_names(
+/// Counts counted from the (indexed) rows, where the aggregates cannot answer: a
+/// selection that names resources, or a [`Shown::Shared`] instance (superseded, or
+/// older than another instance of its base), whose rsync statuses are its own and its
+/// cluster side what the base's reports say now.
+pub async fn counts_from_rows(
     conn: &mut AnyConnection,
     instance: InstanceId,
     filter: &crate::store::rsync_resource::ResourceFilter,
+    shown: Shown,
 ) -> Result<Counts> {
-    let shown = crate::store::rsync_resource::shown_rsync_status("");
-    count_rows(
-        conn,
-        instance,
-        filter,
-        [&shown, "cluster_status", "readiness"],
-    )
-    .await
-}
-
-/// The counts of a [`Shown::Shared`] instance (superseded, or older than another
-/// instance of its base), which its aggregates cannot answer: its rsync statuses are
-/// its own, its cluster side what the base's reports say now (counted from the rows).
-pub async fn counts_shared(
-    conn: &mut AnyConnection,
-    instance: InstanceId,
-    filter: &crate::store::rsync_resource::ResourceFilter,
-) -> Result<Counts> {
-    let shown = crate::store::rsync_resource::shown_rsync_status("");
-    let [cluster, readiness] = Shown::Shared.cluster_side();
-    count_rows(conn, instance, filter, [&shown, &cluster, &readiness]).await
+    let rsync = crate::store::rsync_resource::shown_rsync_status("");
+    let [cluster, readiness] = shown.cluster_side();
+    count_rows(conn, instance, filter, [&rsync, &cluster, &readiness]).await
 }
 
 /// The counts of `instance`'s resources that `filter` selects as they were just before

@@ -22,9 +22,7 @@ use crate::ids::InstanceId;
 mod counts;
 mod transitions;
 
-pub use counts::{
-    CountDeltas, Dimension, counts_before_takeover, counts_for_names, counts_shared, counts_sum,
-};
+pub use counts::{CountDeltas, Dimension, counts_before_takeover, counts_from_rows, counts_sum};
 
 pub use transitions::{
     Announce, Scope, StatusMove, rsync_bulk_transition, rsync_let_go_unapplied, rsync_set_statuses,

@@ -38,7 +38,7 @@ use crate::store::rsync_resource::{
     KeyPage, ResourceFilter, ResourceKey, rendered_count, rsync_resources_at_start,
 };
 use crate::store::status::{
-    counts_before_takeover, counts_for_names, counts_sum, placed_connectivity,
+    counts_before_takeover, counts_from_rows, counts_sum, placed_connectivity,
     rendered_reports_page,
 };
 use crate::store::watch::{

@@ -1,6 +1,7 @@
 //! How a subscriber starts: a snapshot of the selection, or a resume after a token.
 
 use super::*;
+use crate::store::rsync_resource::Shown;
 
 impl Subscriber {
     /// The current status as events, read in one consistent snapshot, then SYNCED.
@@ -150,7 +151,7 @@ impl Subscriber {
             } else if filter.names.is_empty() {
                 counts_sum(&mut tx, id, &filter).await?
             } else {
-                counts_for_names(&mut tx, id, &filter).await?
+                counts_from_rows(&mut tx, id, &filter, Shown::Own).await?
             }
         };
         for (key, delta) in deltas.remove(&instance).unwrap_or_default() {

@@ -80,6 +80,24 @@ pub fn check_count(violations: &mut Violations, field: &str, len: usize, max: us
     true
 }
 
+/// The entries of a repeated `field` (at most `max`), each converted by `convert` with
+/// its path (`field[i]`); none when there are too many.
+pub fn entries<I, T>(
+    violations: &mut Violations,
+    field: &str,
+    items: &[I],
+    max: usize,
+    mut convert: impl FnMut(&mut Violations, &str, &I) -> T,
+) -> Vec<T> {
+    if !check_count(violations, field, items.len(), max) {
+        return Vec::new();
+    }
+    let path = |index: usize| format!("{field}[{index}]");
+    (items.iter().enumerate())
+        .map(|(index, item)| convert(violations, &path(index), item))
+        .collect()
+}
+
 // ---------------------------------------------------------------------------------
 // Scalars
 // ---------------------------------------------------------------------------------
@@ -355,14 +373,12 @@ pub fn patches_from_proto(
     field: &str,
     patches: &[pb::ManifestPatch],
 ) -> Vec<ManifestPatch> {
-    if !check_count(violations, field, patches.len(), MAX_PATCHES) {
-        return Vec::new();
-    }
-    patches
-        .iter()
-        .enumerate()
-        .map(|(index, patch)| {
-            let path = format!("{field}[{index}]");
+    entries(
+        violations,
+        field,
+        patches,
+        MAX_PATCHES,
+        |violations, path, patch| {
             let merge_patch = match &patch.merge_patch {
                 Some(s) => struct_from_caller(violations, &format!("{path}.merge_patch"), s),
                 None => {
@@ -402,8 +418,8 @@ pub fn patches_from_proto(
                 target_name: patch.target_name.clone(),
                 merge_patch,
             }
-        })
-        .collect()
+        },
+    )
 }
 
 pub fn patches_to_proto(patches: &[ManifestPatch]) -> Vec<pb::ManifestPatch> {

@@ -91,53 +91,44 @@ fn subnets_from_proto(
     if subnets.is_empty() {
         v.add(field, "at least one subnet is required");
     }
-    if !check_count(v, field, subnets.len(), MAX_PATCHES) {
-        return Vec::new();
-    }
-    subnets
-        .iter()
-        .enumerate()
-        .map(|(index, s)| {
-            let path = format!("{field}[{index}]");
-            check_id(v, &format!("{path}.name"), &s.name);
-            let subnet = v.check(
-                parse_cidr(&s.subnet)
-                    .map_err(|why| FieldViolation::new(format!("{path}.subnet"), why)),
+    entries(v, field, subnets, MAX_PATCHES, |v, path, s| {
+        check_id(v, &format!("{path}.name"), &s.name);
+        let subnet = v.check(
+            parse_cidr(&s.subnet).map_err(|why| FieldViolation::new(format!("{path}.subnet"), why)),
+        );
+        let gateway = v.check(
+            parse_cidr(&s.gateway)
+                .map_err(|why| FieldViolation::new(format!("{path}.gateway"), why)),
+        );
+        if let (Some((network, prefix)), Some((gateway, _))) = (subnet, gateway)
+            && !in_subnet(gateway, network, prefix)
+        {
+            v.add(
+                format!("{path}.gateway"),
+                format!("{gateway} is outside {}", s.subnet),
             );
-            let gateway = v.check(
-                parse_cidr(&s.gateway)
-                    .map_err(|why| FieldViolation::new(format!("{path}.gateway"), why)),
-            );
-            if let (Some((network, prefix)), Some((gateway, _))) = (subnet, gateway)
-                && !in_subnet(gateway, network, prefix)
-            {
+        }
+        let field = format!("{path}.exclude_ips");
+        let counted = check_count(v, &field, s.exclude_ips.len(), MAX_LIST);
+        for (i, exclude) in s.exclude_ips.iter().enumerate().take_while(|_| counted) {
+            let ok = exclude
+                .split("..")
+                .all(|part| part.parse::<Ipv4Addr>().is_ok())
+                && exclude.split("..").count() <= 2;
+            if !ok {
                 v.add(
-                    format!("{path}.gateway"),
-                    format!("{gateway} is outside {}", s.subnet),
+                    format!("{path}.exclude_ips[{i}]"),
+                    format!("{exclude:?} is not an address or range (a.b.c.d..a.b.c.e)"),
                 );
             }
-            let field = format!("{path}.exclude_ips");
-            let counted = check_count(v, &field, s.exclude_ips.len(), MAX_LIST);
-            for (i, exclude) in s.exclude_ips.iter().enumerate().take_while(|_| counted) {
-                let ok = exclude
-                    .split("..")
-                    .all(|part| part.parse::<Ipv4Addr>().is_ok())
-                    && exclude.split("..").count() <= 2;
-                if !ok {
-                    v.add(
-                        format!("{path}.exclude_ips[{i}]"),
-                        format!("{exclude:?} is not an address or range (a.b.c.d..a.b.c.e)"),
-                    );
-                }
-            }
-            Ipv4Subnet {
-                name: s.name.clone(),
-                subnet: s.subnet.clone(),
-                gateway: s.gateway.clone(),
-                exclude_ips: s.exclude_ips.clone(),
-            }
-        })
-        .collect()
+        }
+        Ipv4Subnet {
+            name: s.name.clone(),
+            subnet: s.subnet.clone(),
+            gateway: s.gateway.clone(),
+            exclude_ips: s.exclude_ips.clone(),
+        }
+    })
 }
 
 pub fn network_intent_from_proto(p: &pb::NetworkIntent) -> Result<NetworkIntentSpec> {

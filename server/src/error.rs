@@ -341,6 +341,15 @@ impl Error {
         }
     }
 
+    /// A write that found its row moved since it was read: ABORTED / `CONCURRENT_CHANGE`
+    /// (the caller reads it again and retries).
+    pub fn changed_meanwhile(what: impl fmt::Display) -> Self {
+        Error::Aborted {
+            reason: Conflict::ConcurrentChange,
+            message: format!("{what} changed meanwhile: read it and retry"),
+        }
+    }
+
     pub fn internal(message: impl fmt::Display) -> Self {
         Error::Internal(message.to_string())
     }

@@ -238,18 +238,18 @@ fn parse_yaml_documents(field: &str, text: &str) -> Result<Vec<Value>> {
 /// The violations of one document: it must be an object with string `apiVersion`,
 /// `kind` and `metadata.name`, and an optional string `metadata.namespace`.
 pub fn check_document(path: &str, document: &Value) -> Vec<FieldViolation> {
-    let mut violations = Vec::new();
     let Some(object) = document.as_object() else {
         return vec![FieldViolation::new(path, "a document must be an object")];
+    };
+    let mut violations = Vec::new();
+    let mut refuse = |member: &str, why: &str| {
+        violations.push(FieldViolation::new(format!("{path}.{member}"), why));
     };
     for key in ["apiVersion", "kind"] {
         match object.get(key) {
             Some(Value::String(s)) if !s.is_empty() => {}
-            Some(_) => violations.push(FieldViolation::new(
-                format!("{path}.{key}"),
-                "must be a non-empty string",
-            )),
-            None => violations.push(FieldViolation::new(format!("{path}.{key}"), "is required")),
+            Some(_) => refuse(key, "must be a non-empty string"),
+            None => refuse(key, "is required"),
         }
     }
     let kind = object
@@ -259,65 +259,46 @@ pub fn check_document(path: &str, document: &Value) -> Vec<FieldViolation> {
     if !kind.is_empty()
         && let Err(why) = check_kind(kind)
     {
-        violations.push(FieldViolation::new(format!("{path}.kind"), why));
+        refuse("kind", &why);
     }
     if let Some(Value::String(version)) = object.get("apiVersion")
         && !version.is_empty()
         && let Err(why) = check_api_version(version)
     {
-        violations.push(FieldViolation::new(format!("{path}.apiVersion"), why));
+        refuse("apiVersion", &why);
     }
-    match object.get("metadata") {
-        Some(Value::Object(metadata)) => {
-            match metadata.get("name") {
-                Some(Value::String(s)) if !s.is_empty() => {
-                    if let Err(why) = check_object_name(kind, s) {
-                        violations.push(FieldViolation::new(format!("{path}.metadata.name"), why));
-                    }
-                }
-                Some(_) => violations.push(FieldViolation::new(
-                    format!("{path}.metadata.name"),
-                    "must be a non-empty string",
-                )),
-                None => violations.push(FieldViolation::new(
-                    format!("{path}.metadata.name"),
-                    "is required",
-                )),
-            }
-            match metadata.get("namespace") {
-                None => {}
-                Some(Value::String(namespace)) => {
-                    if let Err(why) = check_dns_label(namespace) {
-                        violations.push(FieldViolation::new(
-                            format!("{path}.metadata.namespace"),
-                            why,
-                        ));
-                    }
-                }
-                Some(_) => violations.push(FieldViolation::new(
-                    format!("{path}.metadata.namespace"),
-                    "must be a string",
-                )),
-            }
-            if let Some(labels) = metadata.get("labels")
-                && !labels
-                    .as_object()
-                    .is_some_and(|l| l.values().all(Value::is_string))
-            {
-                violations.push(FieldViolation::new(
-                    format!("{path}.metadata.labels"),
-                    "must be a map of strings",
-                ));
+    let Some(metadata) = object.get("metadata") else {
+        refuse("metadata.name", "is required");
+        return violations;
+    };
+    let Value::Object(metadata) = metadata else {
+        refuse("metadata", "must be an object");
+        return violations;
+    };
+    match metadata.get("name") {
+        Some(Value::String(s)) if !s.is_empty() => {
+            if let Err(why) = check_object_name(kind, s) {
+                refuse("metadata.name", &why);
             }
         }
-        Some(_) => violations.push(FieldViolation::new(
-            format!("{path}.metadata"),
-            "must be an object",
-        )),
-        None => violations.push(FieldViolation::new(
-            format!("{path}.metadata.name"),
-            "is required",
-        )),
+        Some(_) => refuse("metadata.name", "must be a non-empty string"),
+        None => refuse("metadata.name", "is required"),
+    }
+    match metadata.get("namespace") {
+        None => {}
+        Some(Value::String(namespace)) => {
+            if let Err(why) = check_dns_label(namespace) {
+                refuse("metadata.namespace", &why);
+            }
+        }
+        Some(_) => refuse("metadata.namespace", "must be a string"),
+    }
+    if let Some(labels) = metadata.get("labels")
+        && !labels
+            .as_object()
+            .is_some_and(|l| l.values().all(Value::is_string))
+    {
+        refuse("metadata.labels", "must be a map of strings");
     }
     violations
 }

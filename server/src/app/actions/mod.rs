@@ -21,7 +21,7 @@ use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
 use crate::domain::readiness::Connectivity;
-use crate::error::{Conflict, Error, Precondition, Result, precondition};
+use crate::error::{Error, Precondition, Result, precondition};
 use crate::ids::ActionId;
 use crate::store::action::{
     ActionCluster, ActionFilter, ActionOutcome, ActionRecord, ActionSpec, action_cluster,
@@ -286,10 +286,7 @@ impl Actions {
             ));
         }
         if !action_delete(&mut tx, id, action.generation).await? {
-            return Err(Error::Aborted {
-                reason: Conflict::ConcurrentChange,
-                message: format!("{} changed meanwhile; retry", action.name()),
-            });
+            return Err(Error::changed_meanwhile(action.name()));
         }
         emit(&mut tx, &action, ActionChange::Deleted);
         tx.commit().await

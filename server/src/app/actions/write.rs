@@ -537,10 +537,7 @@ async fn settle(
             Decided::Insert(action) if inserted.contains(&action.id) => Ok((action, true)),
             Decided::Insert(action) => Err(busy(conn, &action).await?),
             Decided::Moved(action) if updated.contains(&action.id) => Ok((action, true)),
-            Decided::Moved(action) => Err(Error::Aborted {
-                reason: Conflict::ConcurrentChange,
-                message: format!("{} changed meanwhile; retry", action.name()),
-            }),
+            Decided::Moved(action) => Err(Error::changed_meanwhile(action.name())),
         });
     }
     Ok(results)

@@ -113,15 +113,7 @@ impl ContainerClusters {
             .get_infra(id)
             .await
             .map_err(|error| error.found_through("container_cluster.infrastructure_ref"))?;
-        if !infra.owner.is_empty() {
-            return Err(precondition!(
-                Precondition::InfrastructureOwned,
-                infra.name(),
-                "{} is owned by {} already",
-                infra.name(),
-                infra.owner
-            ));
-        }
+        require_unowned(&infra, " already")?;
         Ok(infra)
     }
 
@@ -142,10 +134,7 @@ impl ContainerClusters {
         infra.generation += 1;
         infra.update_time = now_micros();
         if !infra_update(tx, &infra, expected).await? {
-            return Err(Error::Aborted {
-                reason: Conflict::ConcurrentChange,
-                message: format!("{} changed meanwhile: retry", infra.name()),
-            });
+            return Err(Error::changed_meanwhile(infra.name()));
         }
         Ok(())
     }
@@ -223,21 +212,10 @@ impl ContainerClusters {
     pub async fn delete_infra(&self, id: &str, etag: Option<i64>) -> Result<()> {
         let infra = self.get_infra(id).await?;
         check_etag(&infra.name(), etag, infra.generation)?;
-        if !infra.owner.is_empty() {
-            return Err(precondition!(
-                Precondition::InfrastructureOwned,
-                infra.name(),
-                "{} is owned by {}: delete the container cluster instead",
-                infra.name(),
-                infra.owner
-            ));
-        }
+        require_unowned(&infra, ": delete the container cluster instead")?;
         let mut tx = self.store.begin().await?;
         if !infra_delete(&mut tx, id, infra.generation, "").await? {
-            return Err(Error::Aborted {
-                reason: Conflict::ConcurrentChange,
-                message: format!("{} changed meanwhile: read it and retry", infra.name()),
-            });
+            return Err(Error::changed_meanwhile(infra.name()));
         }
         tx.commit().await
     }
@@ -249,4 +227,19 @@ fn infra_not_found(id: &str) -> Error {
         name: format!("simInfrastructures/{id}"),
         field: Some("name".into()),
     }
+}
+
+/// FAILED_PRECONDITION `INFRASTRUCTURE_OWNED` if a cluster owns `infra`; `hint` ends
+/// the message.
+fn require_unowned(infra: &InfraRecord, hint: &str) -> Result<()> {
+    if infra.owner.is_empty() {
+        return Ok(());
+    }
+    let name = infra.name();
+    Err(precondition!(
+        Precondition::InfrastructureOwned,
+        name.clone(),
+        "{name} is owned by {}{hint}",
+        infra.owner
+    ))
 }

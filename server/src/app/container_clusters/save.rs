@@ -6,7 +6,7 @@
 use crate::domain::cluster_workflow::{Observed, infrastructure_ready, phase_of};
 use crate::domain::conditions;
 use crate::domain::container_cluster::{ClusterState, Observed as Seen, conditions_of};
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Error, Result};
 use crate::store::container_cluster::{
     ClusterVm, ContainerClusterRecord, cluster_state, cluster_update,
 };
@@ -138,8 +138,5 @@ fn endpoint_of(record: &ContainerClusterRecord, vms: &[ClusterVm]) -> String {
 }
 
 fn changed(name: &str) -> Error {
-    Error::Aborted {
-        reason: Conflict::ConcurrentChange,
-        message: format!("{name} changed meanwhile: retry"),
-    }
+    Error::changed_meanwhile(name)
 }

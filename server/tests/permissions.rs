@@ -13,6 +13,7 @@ use flotilla_server::api::auth::rules::RULES;
 use flotilla_server::domain::access::{
     Decision, Fact, Facts, Need, PodRef, Principal, Role, decide,
 };
+use flotilla_server::domain::names::ClusterName;
 use flotilla_server::ids::TokenId;
 use flotilla_tests::{Backend, TestServer};
 use tonic::codec::{Codec, DecodeBuf, Decoder, EncodeBuf, Encoder};
@@ -176,7 +177,8 @@ fn expected(
             Decision::Deny(_) => return Answer::Denied,
             Decision::Needs(Fact::Field(_)) => facts.field = Some(name.to_string()),
             Decision::Needs(Fact::ClusterProjects(cluster)) => {
-                facts.cluster_projects = Some(placed.get(&cluster).cloned().unwrap_or_default())
+                facts.cluster_projects =
+                    Some(placed.get(cluster.as_str()).cloned().unwrap_or_default())
             }
             Decision::Needs(Fact::ActionTarget(_)) => facts.action_target = Some(None),
             // The requests name no pod, and no project deployed one.
@@ -305,7 +307,7 @@ async fn every_rpc_follows_the_table(backend: Backend) {
         token: TokenId::new(),
         role,
         projects: projects.iter().map(|p| p.to_string()).collect(),
-        cluster: cluster.map(str::to_string),
+        cluster: cluster.map(ClusterName::from),
         expire_time: None,
     };
     let roles = vec![

@@ -16,7 +16,7 @@ use crate::error::{Error, Result, Violations};
 use crate::ids::TokenId;
 use crate::store::now_micros;
 use crate::store::token::TokenRecord;
-use crate::wire::convert::{check_id, timestamp};
+use crate::wire::convert::{check_id, opt_string, timestamp};
 
 /// The default lifetime of a created token.
 pub const DEFAULT_TOKEN_TTL: Duration = Duration::from_secs(90 * 24 * 3600);
@@ -68,7 +68,7 @@ fn token_to_proto(record: &TokenRecord) -> pb::Token {
         description: record.description.clone(),
         role: role_to_proto(record.role) as i32,
         projects: record.projects.clone(),
-        cluster: record.cluster.clone(),
+        cluster: opt_string(record.cluster.as_ref()),
         state: state as i32,
         create_time: timestamp(record.create_time),
         expire_time: record.expire_time.and_then(timestamp),

@@ -14,7 +14,7 @@ use crate::app::RequestKey;
 use crate::app::actions::{ACTIONS_TARGET, Actions, NewAction, NewTarget};
 use crate::domain::action::{Executor, Invalid, operation};
 use crate::domain::manifest::canonical_namespace;
-use crate::domain::names::{CLUSTER, validate_id};
+use crate::domain::names::{CLUSTER, ClusterName, validate_id};
 use crate::error::{Error, FieldViolation, Result, Violations};
 use crate::ids::ActionId;
 use crate::store::action::ActionFilter;
@@ -86,8 +86,8 @@ impl ActionApi {
 }
 
 /// A cluster name of a request field.
-fn cluster(field: &str, value: &str) -> Result<String> {
-    Ok(name(&CLUSTER, field, value)?.to_string())
+fn cluster(field: &str, value: &str) -> Result<ClusterName> {
+    Ok(ClusterName::from(&name(&CLUSTER, field, value)?))
 }
 
 /// Kubernetes names: a namespace is an RFC 1123 label ("" = default); a pod or node
@@ -155,11 +155,14 @@ impl ActionService for ActionApi {
 
     rpc!(self, list_actions(ListActionsRequest) -> pb::ListActionsResponse, |req| {
         let mut violations = Violations::new();
-        if !req.cluster.is_empty() {
-            violations.check(cluster("cluster", &req.cluster).map_err(first_violation));
-        } else if !req.node_name.is_empty() || !req.pod.is_empty() {
-            violations.add("cluster", "is required to filter by node or pod");
-        }
+        let on_cluster = if !req.cluster.is_empty() {
+            violations.check(cluster("cluster", &req.cluster).map_err(first_violation))
+        } else {
+            if !req.node_name.is_empty() || !req.pod.is_empty() {
+                violations.add("cluster", "is required to filter by node or pod");
+            }
+            None
+        };
         check_k8s_name(&mut violations, "node_name", &req.node_name, true);
         check_k8s_name(&mut violations, "namespace", &req.namespace, true);
         check_k8s_name(&mut violations, "pod", &req.pod, true);
@@ -167,7 +170,7 @@ impl ActionService for ActionApi {
             .check(action_state_from_proto("state", req.state).map_err(first_violation));
         violations.into_result()?;
         let filter = ActionFilter {
-            cluster: req.cluster.clone(),
+            cluster: on_cluster,
             node: req.node_name.clone(),
             namespace: req.namespace.clone(),
             pod: req.pod.clone(),

@@ -68,7 +68,7 @@ impl AgentService for AgentApi {
                 return Err(Error::invalid("hello", "the first message must be a hello").into());
             }
         };
-        if hello.cluster != cluster {
+        if cluster != hello.cluster {
             return Err(refusal(
                 Code::PermissionDenied,
                 "WRONG_CLUSTER",

@@ -155,7 +155,7 @@ impl SimulatorService for SimulatorApi {
         request: Request<pb::SetPodReadinessDelayRequest>,
     ) -> Rpc<()> {
         let req = check_size(request)?;
-        not_negative("delay_millis", req.delay_millis.into())?;
+        not_negative("delay_millis", req.delay_millis)?;
         let cluster = req.cluster.clone();
         done(
             self.command(&cluster, Command::SetPodReadinessDelay(req))

@@ -228,7 +228,7 @@ impl Access {
             hash: secret.hash(),
             role: new.role,
             projects: new.projects,
-            cluster: String::new(),
+            cluster: None,
             description: new.description,
             creator,
             create_time: now,
@@ -300,7 +300,7 @@ impl Access {
             hash: secret.hash(),
             role: Role::Admin,
             projects: Vec::new(),
-            cluster: String::new(),
+            cluster: None,
             description: "bootstrap admin token".to_string(),
             creator: None,
             create_time: now,
@@ -318,9 +318,9 @@ impl Access {
 #[tonic::async_trait]
 pub trait FactSource: Send + Sync {
     /// The projects whose instantiated groups are placed on `cluster`.
-    async fn cluster_projects(&self, cluster: &str) -> Result<Vec<String>>;
+    async fn cluster_projects(&self, cluster: &ClusterName) -> Result<Vec<String>>;
     /// The projects whose groups deployed `pod` on `cluster`.
-    async fn pod_projects(&self, cluster: &str, pod: &PodRef) -> Result<Vec<String>>;
+    async fn pod_projects(&self, cluster: &ClusterName, pod: &PodRef) -> Result<Vec<String>>;
     /// The cluster and pod of action `id`; None if there is no such action.
     async fn action_target(&self, id: &str) -> Result<Option<ActionTarget>>;
 }
@@ -332,10 +332,9 @@ pub struct StoreFacts {
 
 #[tonic::async_trait]
 impl FactSource for StoreFacts {
-    async fn cluster_projects(&self, cluster: &str) -> Result<Vec<String>> {
+    async fn cluster_projects(&self, cluster: &ClusterName) -> Result<Vec<String>> {
         let mut conn = self.store.read().await?;
-        let groups =
-            instance_instantiated_users_of_cluster(&mut conn, &ClusterName::from(cluster)).await?;
+        let groups = instance_instantiated_users_of_cluster(&mut conn, cluster).await?;
         let mut projects: Vec<String> = groups
             .iter()
             .filter_map(|group| group.strip_prefix("projects/"))
@@ -346,7 +345,7 @@ impl FactSource for StoreFacts {
         Ok(projects)
     }
 
-    async fn pod_projects(&self, cluster: &str, pod: &PodRef) -> Result<Vec<String>> {
+    async fn pod_projects(&self, cluster: &ClusterName, pod: &PodRef) -> Result<Vec<String>> {
         let mut conn = self.store.read().await?;
         pod_projects(&mut conn, cluster, &pod.namespace, &pod.name).await
     }
@@ -371,7 +370,10 @@ impl FactSource for StoreFacts {
 
 /// Issues a new agent token for `cluster` in `tx`, revoking the ones it had; returns
 /// the secret and the revoked token ids (for [`Access::forget`] after commit).
-pub async fn issue_agent_token(tx: &mut Tx, cluster: &str) -> Result<(Secret, Vec<TokenId>)> {
+pub async fn issue_agent_token(
+    tx: &mut Tx,
+    cluster: &ClusterName,
+) -> Result<(Secret, Vec<TokenId>)> {
     let now = now_micros();
     let revoked = token_revoke_agent(tx, cluster, now).await?;
     let secret = Secret::generate();
@@ -380,7 +382,7 @@ pub async fn issue_agent_token(tx: &mut Tx, cluster: &str) -> Result<(Secret, Ve
         hash: secret.hash(),
         role: Role::Agent,
         projects: Vec::new(),
-        cluster: cluster.to_string(),
+        cluster: Some(cluster.clone()),
         description: format!("agent of {cluster}"),
         creator: None,
         create_time: now,
@@ -392,7 +394,7 @@ pub async fn issue_agent_token(tx: &mut Tx, cluster: &str) -> Result<(Secret, Ve
 }
 
 /// Revokes every agent token of `cluster` in `tx` (the cluster is deleted).
-pub async fn revoke_agent_tokens(tx: &mut Tx, cluster: &str) -> Result<Vec<TokenId>> {
+pub async fn revoke_agent_tokens(tx: &mut Tx, cluster: &ClusterName) -> Result<Vec<TokenId>> {
     token_revoke_agent(tx, cluster, now_micros()).await
 }
 
@@ -401,7 +403,7 @@ fn principal_of(record: &TokenRecord) -> Principal {
         token: record.id,
         role: record.role,
         projects: record.projects.clone(),
-        cluster: (!record.cluster.is_empty()).then(|| record.cluster.clone()),
+        cluster: record.cluster.clone(),
         expire_time: record.expire_time,
     }
 }
@@ -508,10 +510,10 @@ mod tests {
 
         // Agent tokens: rotating revokes the previous one.
         let mut tx = store.begin().await.unwrap();
-        let (first, none) = issue_agent_token(&mut tx, "clusterProviders/p/clusters/c")
+        let (first, none) = issue_agent_token(&mut tx, &"clusterProviders/p/clusters/c".into())
             .await
             .unwrap();
-        let (second, revoked) = issue_agent_token(&mut tx, "clusterProviders/p/clusters/c")
+        let (second, revoked) = issue_agent_token(&mut tx, &"clusterProviders/p/clusters/c".into())
             .await
             .unwrap();
         tx.commit().await.unwrap();

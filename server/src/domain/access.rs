@@ -13,6 +13,7 @@
 
 use std::fmt;
 
+use super::names::ClusterName;
 use crate::ids::TokenId;
 
 /// The role of a token.
@@ -65,7 +66,7 @@ pub struct Principal {
     /// every project (and for admins and agents).
     pub projects: Vec<String>,
     /// Agent: the cluster it acts for.
-    pub cluster: Option<String>,
+    pub cluster: Option<ClusterName>,
     /// When the token stops working (microseconds since the epoch); None = never.
     pub expire_time: Option<i64>,
 }
@@ -202,7 +203,7 @@ pub enum Target {
     /// `actions/{id}`: decided by the action's cluster.
     Action(String),
     /// A cluster, `clusterProviders/{cp}/clusters/{c}` (action decisions).
-    Cluster(String),
+    Cluster(ClusterName),
     /// Nothing Flotilla names: no resource can be reached with it.
     Unrecognised,
 }
@@ -230,7 +231,7 @@ impl Target {
         let segments: Vec<&str> = name.split('/').collect();
         match segments.as_slice() {
             ["clusterProviders", cp, "clusters", c] if valid_segment(cp) && valid_segment(c) => {
-                Target::Cluster(name.to_string())
+                Target::Cluster(name.into())
             }
             _ => Target::Unrecognised,
         }
@@ -249,9 +250,9 @@ pub enum Fact {
     /// The pod the request names: its `namespace` and `pod` fields.
     Pod,
     /// The projects whose instantiated groups are placed on a cluster.
-    ClusterProjects(String),
+    ClusterProjects(ClusterName),
     /// The projects whose groups deployed a pod on a cluster.
-    PodProjects(String, PodRef),
+    PodProjects(ClusterName, PodRef),
     /// The cluster (and pod) of an action, by action id.
     ActionTarget(String),
 }
@@ -266,7 +267,7 @@ pub struct PodRef {
 /// What an action acts on: its cluster, and its pod (None for a node action).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ActionTarget {
-    pub cluster: String,
+    pub cluster: ClusterName,
     pub pod: Option<PodRef>,
 }
 
@@ -430,7 +431,7 @@ fn decide_actions(principal: &Principal, need: Need, field: Field, facts: &Facts
     };
     if principal.role == Role::Agent {
         return allow_if(
-            principal.cluster.as_deref() == Some(cluster.as_str()),
+            principal.cluster.as_ref() == Some(&cluster),
             principal,
             permission,
             &cluster,
@@ -472,7 +473,7 @@ mod tests {
             token: TokenId::new(),
             role,
             projects: projects.iter().map(|p| p.to_string()).collect(),
-            cluster: cluster.map(str::to_string),
+            cluster: cluster.map(ClusterName::from),
             expire_time: None,
         }
     }
@@ -480,7 +481,7 @@ mod tests {
     /// Decides with every fact answered from the given values.
     fn full(p: &Principal, need: Need, name: &str, placed: &[&str], action: Option<&str>) -> bool {
         let action = action.map(|cluster| ActionTarget {
-            cluster: cluster.to_string(),
+            cluster: cluster.into(),
             pod: None,
         });
         full_with(p, need, name, placed, &[], action)

@@ -205,6 +205,12 @@ macro_rules! name_type {
             }
         }
 
+        impl From<$name> for String {
+            fn from(name: $name) -> String {
+                name.0
+            }
+        }
+
         impl From<&ResourceName> for $name {
             fn from(name: &ResourceName) -> Self {
                 $name(name.to_string())

@@ -90,7 +90,7 @@ impl EmbeddedAgents {
         }
         let token = {
             let mut tx = self.store.begin().await?;
-            let (token, revoked) = issue_agent_token(&mut tx, cluster).await?;
+            let (token, revoked) = issue_agent_token(&mut tx, &cluster.into()).await?;
             tx.commit().await?;
             self.access.forget(&revoked);
             token

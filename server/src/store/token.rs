@@ -6,6 +6,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::{fetch_all, fetch_optional, run};
 use crate::domain::access::Role;
+use crate::domain::names::ClusterName;
 use crate::error::{Error, Result};
 use crate::ids::TokenId;
 
@@ -18,8 +19,8 @@ pub struct TokenRecord {
     pub role: Role,
     /// Editor and viewer: the projects it is confined to.
     pub projects: Vec<String>,
-    /// Agent: its cluster; "" otherwise.
-    pub cluster: String,
+    /// Agent: its cluster (stored "" for none).
+    pub cluster: Option<ClusterName>,
     pub description: String,
     /// The token that created it; None for tokens the server made.
     pub creator: Option<TokenId>,
@@ -52,7 +53,9 @@ fn from_row(row: &AnyRow) -> Result<TokenRecord> {
             .ok_or_else(|| Error::internal(format!("stored token role {role:?} is unknown")))?,
         projects: serde_json::from_str(&projects)
             .map_err(|e| Error::internal(format!("stored token projects: {e}")))?,
-        cluster: row.try_get("cluster")?,
+        cluster: Some(row.try_get::<String, _>("cluster")?)
+            .filter(|cluster| !cluster.is_empty())
+            .map(ClusterName::from),
         description: row.try_get("description")?,
         creator: match creator.as_str() {
             "" => None,
@@ -75,7 +78,7 @@ pub async fn token_insert(conn: &mut AnyConnection, token: &TokenRecord) -> Resu
         .bind(&token.hash)
         .bind(token.role.as_str())
         .bind(serde_json::to_string(&token.projects).expect("strings serialize"))
-        .bind(&token.cluster)
+        .bind(token.cluster.as_ref().map_or("", ClusterName::as_str))
         .bind(&token.description)
         .bind(token.creator.map(|c| c.to_string()).unwrap_or_default())
         .bind(token.create_time)
@@ -157,7 +160,7 @@ pub async fn token_revoke(conn: &mut AnyConnection, id: TokenId, now: i64) -> Re
 /// Revokes every unrevoked agent token of `cluster`; returns their ids.
 pub async fn token_revoke_agent(
     conn: &mut AnyConnection,
-    cluster: &str,
+    cluster: &ClusterName,
     now: i64,
 ) -> Result<Vec<TokenId>> {
     let query = sqlx::query(

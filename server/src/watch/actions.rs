@@ -7,6 +7,7 @@ use flotilla_api::v1 as pb;
 
 use super::records::{Kind, Records, event_type};
 use crate::app::actions::ACTIONS_TARGET;
+use crate::domain::names::ClusterName;
 use crate::error::{Error, Result};
 use crate::store::action::{ActionFilter, ActionRecord, action_list};
 use crate::store::watch::{Event, Payload};
@@ -15,7 +16,7 @@ use crate::wire::convert::action_to_proto;
 /// What a WatchActions call asks for.
 #[derive(Debug, Clone)]
 pub struct ActionWatch {
-    pub cluster: String,
+    pub cluster: ClusterName,
     /// "" = every node.
     pub node: String,
 }
@@ -38,12 +39,12 @@ impl Records for ActionWatch {
     }
 
     fn clusters(&self) -> Vec<String> {
-        vec![self.cluster.clone()]
+        vec![self.cluster.to_string()]
     }
 
     async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<pb::Action>> {
         let filter = ActionFilter {
-            cluster: self.cluster.clone(),
+            cluster: Some(self.cluster.clone()),
             node: self.node.clone(),
             open_only: true,
             ..Default::default()
@@ -57,7 +58,7 @@ impl Records for ActionWatch {
         let Payload::Action { change, record } = &event.payload else {
             return Ok(None);
         };
-        if event.cluster != self.cluster {
+        if self.cluster != event.cluster {
             return Ok(None);
         }
         let action: ActionRecord = serde_json::from_str(record.text())

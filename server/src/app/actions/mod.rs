@@ -20,6 +20,7 @@ use self::targets::TargetReads;
 use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
+use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Precondition, Result, precondition};
 use crate::ids::ActionId;
@@ -82,7 +83,7 @@ pub enum NewTarget {
 /// A validated create request.
 #[derive(Debug, Clone)]
 pub struct NewAction {
-    pub cluster: String,
+    pub cluster: ClusterName,
     pub target: NewTarget,
     pub operation: Operation,
 }
@@ -251,7 +252,7 @@ impl Actions {
         by: Executor,
         report: Report,
         etag: Option<i64>,
-        cluster: Option<&str>,
+        cluster: Option<&ClusterName>,
     ) -> Result<ActionRecord> {
         if matches!(report.state, ActionState::Pending | ActionState::Cancelled) {
             return Err(Error::invalid(
@@ -265,7 +266,7 @@ impl Actions {
             step: Step::Report {
                 by,
                 report,
-                cluster: cluster.map(str::to_string),
+                cluster: cluster.cloned(),
             },
         };
         Ok(self.write(change).await?.0)
@@ -304,10 +305,10 @@ impl Actions {
     }
 
     /// The open actions of `cluster`, oldest first (to deliver to a new session).
-    pub async fn open_on(&self, cluster: &str) -> Result<Vec<ActionRecord>> {
+    pub async fn open_on(&self, cluster: &ClusterName) -> Result<Vec<ActionRecord>> {
         let mut conn = self.store.read().await?;
         let filter = ActionFilter {
-            cluster: cluster.to_string(),
+            cluster: Some(cluster.clone()),
             open_only: true,
             ..Default::default()
         };
@@ -495,7 +496,7 @@ pub(crate) fn event(action: &ActionRecord, change: ActionChange) -> NewEvent {
         target: ACTIONS_TARGET.to_string(),
         instance: String::new(),
         app: action.node.clone(),
-        cluster: action.cluster.clone(),
+        cluster: action.cluster.to_string(),
         name: action.id.to_string(),
         payload: Payload::Action {
             change,

@@ -13,6 +13,7 @@ use std::sync::OnceLock;
 
 use super::write::GROUP_CHANGES;
 use super::{NewAction, pod_of};
+use crate::domain::names::ClusterName;
 use crate::error::Result;
 use crate::store::Store;
 use crate::store::action::{ActionCluster, action_clusters};
@@ -28,7 +29,7 @@ pub(super) struct TargetReads {
 
 /// One create's target, and what was found (set by the group that read it).
 struct Asked {
-    cluster: String,
+    cluster: ClusterName,
     namespace: String,
     pod: String,
     found: OnceLock<Option<ActionCluster>>,

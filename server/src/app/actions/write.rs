@@ -27,6 +27,7 @@ use super::{
     event, new_action, pod_of,
 };
 use crate::domain::action::Executor;
+use crate::domain::names::ClusterName;
 use crate::error::{Conflict, Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
@@ -59,7 +60,7 @@ pub(super) enum Step {
     Report {
         by: Executor,
         report: Report,
-        cluster: Option<String>,
+        cluster: Option<ClusterName>,
     },
     /// A user cancels it.
     Cancel,

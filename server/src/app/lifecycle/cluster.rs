@@ -71,7 +71,7 @@ impl Lifecycle {
             .await?;
             let token = if agent {
                 // A new cluster has no earlier token to revoke.
-                Some(issue_agent_token(tx, &name.to_string()).await?.0)
+                Some(issue_agent_token(tx, &ClusterName::from(&name)).await?.0)
             } else {
                 None
             };
@@ -97,7 +97,7 @@ impl Lifecycle {
                 "{name} is served by an embedded sim agent and has no agent token"
             ));
         }
-        let (token, revoked) = issue_agent_token(&mut tx, &name.to_string()).await?;
+        let (token, revoked) = issue_agent_token(&mut tx, &ClusterName::from(name)).await?;
         let mut view = self.cluster_view(&mut tx, name).await?;
         tx.commit().await?;
         if let Some(hooks) = &self.hooks {
@@ -200,7 +200,7 @@ impl Lifecycle {
         // takes its name later starts with none. Action creates hold the cluster's
         // row until they commit (see `app::actions`), so none slips in meanwhile.
         let filter = ActionFilter {
-            cluster: cluster.to_string(),
+            cluster: Some(cluster.clone()),
             open_only: true,
             ..Default::default()
         };

@@ -13,6 +13,7 @@ use super::{Backend, RowLock, fetch_all, fetch_optional, json_in, json_rows, pla
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
+use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
@@ -53,7 +54,7 @@ pub struct ActionSpec {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ActionRecord {
     pub id: ActionId,
-    pub cluster: String,
+    pub cluster: ClusterName,
     /// The node that executes it.
     pub node: String,
     pub spec: ActionSpec,
@@ -293,7 +294,7 @@ pub async fn action_delete(conn: &mut AnyConnection, id: ActionId, expected: i64
 /// What a list of actions is narrowed to ("" = any).
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ActionFilter {
-    pub cluster: String,
+    pub cluster: Option<ClusterName>,
     pub node: String,
     pub namespace: String,
     pub pod: String,
@@ -316,8 +317,9 @@ pub async fn action_list(
         binds.push(value.to_string());
         sql.push_str(&format!(" AND {column} = ${}", binds.len()));
     };
+    let cluster = filter.cluster.as_ref().map_or("", ClusterName::as_str);
     for (column, value) in [
-        ("cluster", &filter.cluster),
+        ("cluster", cluster),
         ("node", &filter.node),
         ("pod", &filter.pod),
     ] {
@@ -621,7 +623,7 @@ fn from_columns(row: Columns) -> Result<ActionRecord> {
     } = row;
     Ok(ActionRecord {
         id: parse_id(id)?,
-        cluster,
+        cluster: cluster.into(),
         node,
         spec: serde_json::from_str(&spec)
             .map_err(|e| Error::internal(format!("stored action spec: {e}")))?,

@@ -76,7 +76,7 @@ pub fn action_to_proto(action: &ActionRecord) -> pb::Action {
     pb::Action {
         name: action.name(),
         uid: action.id.to_string(),
-        cluster: action.cluster.clone(),
+        cluster: action.cluster.to_string(),
         action_name: action.spec.operation.name().to_string(),
         spec: Some(pb::ActionSpec {
             node_name: action.node.clone(),

@@ -11,6 +11,7 @@ use super::Tx;
 use super::rsync_resource::{
     ResourceFilter, ResourceKey, RsyncResource, rsync_resources_each_page_of,
 };
+use crate::domain::names::DeploymentKey;
 use crate::domain::status::RsyncStatus;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -70,7 +71,7 @@ pub async fn carry_applied(
         .collect();
     let applied: HashSet<(&str, &str)> = applied
         .iter()
-        .map(|(a, c)| (a.as_str(), c.as_str()))
+        .map(|key| (key.app.as_str(), key.cluster.as_str()))
         .collect();
     let copied: Vec<bool> = resources
         .iter()
@@ -217,12 +218,12 @@ async fn document_manifests(
         .collect()
 }
 
-/// The (app, cluster) pairs where every rendered resource of `instance` is Applied, and
+/// The apps on clusters where every rendered resource of `instance` is Applied, and
 /// how many rendered resources each app has, from its counts.
 async fn applied_pairs(
     tx: &mut Tx,
     instance: InstanceId,
-) -> Result<(Vec<(String, String)>, HashMap<String, i64>)> {
+) -> Result<(Vec<DeploymentKey>, HashMap<String, i64>)> {
     let rows = sqlx::query(
         "SELECT app, cluster, value, count FROM status_counts \
          WHERE instance_id = $1 AND dimension = 'rsync' AND count <> 0",
@@ -230,17 +231,20 @@ async fn applied_pairs(
     .bind(instance.to_string())
     .fetch_all(&mut **tx)
     .await?;
-    let mut wholly: BTreeMap<(String, String), bool> = BTreeMap::new();
+    let mut wholly: BTreeMap<DeploymentKey, bool> = BTreeMap::new();
     let mut totals: HashMap<String, i64> = HashMap::new();
     for r in &rows {
         let value: String = r.try_get("value")?;
-        let pair: (String, String) = (r.try_get("app")?, r.try_get("cluster")?);
-        *totals.entry(pair.0.clone()).or_default() += r.try_get::<i64, _>("count")?;
-        *wholly.entry(pair).or_insert(true) &= value == RsyncStatus::Applied.as_str();
+        let key = DeploymentKey {
+            cluster: r.try_get::<String, _>("cluster")?.into(),
+            app: r.try_get("app")?,
+        };
+        *totals.entry(key.app.clone()).or_default() += r.try_get::<i64, _>("count")?;
+        *wholly.entry(key).or_insert(true) &= value == RsyncStatus::Applied.as_str();
     }
     let pairs = wholly
         .into_iter()
-        .filter_map(|(pair, applied)| applied.then_some(pair))
+        .filter_map(|(key, applied)| applied.then_some(key))
         .collect();
     Ok((pairs, totals))
 }

@@ -361,7 +361,7 @@ async fn dig_lifecycle_renders_and_terminates(store: Store) {
     let states: Vec<_> = instantiated
         .history
         .iter()
-        .map(|h| h.state.as_str())
+        .map(|h| h.event.as_str())
         .collect();
     assert_eq!(states, ["CREATED", "APPROVED", "INSTANTIATED"]);
     assert_eq!(instantiated.history[2].instance, Some(instance));
@@ -499,7 +499,7 @@ async fn changes_reset_approval_and_are_pending_while_instantiated(store: Store)
     .unwrap();
     let view = app.get_dig(&dig()).await.unwrap();
     assert_eq!(view.status.state, DigState::Created);
-    let states: Vec<_> = view.history.iter().map(|h| h.state.as_str()).collect();
+    let states: Vec<_> = view.history.iter().map(|h| h.event.as_str()).collect();
     assert_eq!(states, ["CREATED", "APPROVED", "CREATED"]);
     assert!(view.status.revision > 1);
 
@@ -767,7 +767,7 @@ async fn network_intents_lifecycle(store: Store) {
     let states: Vec<_> = terminated
         .history
         .iter()
-        .map(|h| h.state.as_str())
+        .map(|h| h.event.as_str())
         .collect();
     assert_eq!(states, ["CREATED", "APPLIED", "TERMINATED"]);
     // Terminate again is a no-op.

@@ -269,6 +269,39 @@ impl NetworkOp {
     }
 }
 
+/// What a lifecycle history records of a verb: an event, stored by its name, and the
+/// state it leaves its owner in (what watchers are told). For most verbs the two are
+/// the same; an update of a running group records UPDATED and leaves it INSTANTIATED.
+pub trait Recorded:
+    Copy + fmt::Debug + PartialEq + FromStr<Err = String> + serde::Serialize
+{
+    /// The stored name of the event.
+    fn name(self) -> &'static str;
+    /// The owner's state after the event, by name.
+    fn state_name(self) -> &'static str;
+}
+
+impl Recorded for DigEvent {
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+
+    fn state_name(self) -> &'static str {
+        self.state().as_str()
+    }
+}
+
+/// A cluster's network intents record their states as they are.
+impl Recorded for NetworkState {
+    fn name(self) -> &'static str {
+        self.as_str()
+    }
+
+    fn state_name(self) -> &'static str {
+        self.as_str()
+    }
+}
+
 macro_rules! state_strings {
     ($ty:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
         impl $ty {
@@ -356,6 +389,24 @@ mod tests {
         DigOp::MigrateOut,
         DigOp::MigrateIn,
     ];
+
+    /// A history records one name per verb and tells watchers the state: the event a
+    /// transition records must leave the group in the state it moved to.
+    #[test]
+    fn every_recorded_event_names_the_state_its_transition_reached() {
+        for state in DIG_STATES {
+            for op in DIG_OPS {
+                for terminating in [false, true] {
+                    if let Ok(Transition::To(next)) = dig_transition(state, op, terminating) {
+                        let event = DigEvent::of(op, next);
+                        assert_eq!(event.state(), next, "{state} {op:?}");
+                        assert_eq!(event.state_name(), next.as_str());
+                        assert_eq!(event.name().parse::<DigEvent>(), Ok(event));
+                    }
+                }
+            }
+        }
+    }
 
     /// The expected outcome of every (state, operation) pair, written out from the
     /// table of DESIGN §7 rather than derived from the implementation.

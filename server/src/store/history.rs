@@ -1,20 +1,25 @@
 //! The lifecycle history of deployment intent groups and cluster network intents:
-//! one row per verb, `{state, instance, time, revision}`, ordered by `seq`.
+//! one row per verb, `{state, instance, time, revision}`, ordered by `seq`. The
+//! `state` column holds the recorded event's name ([`Recorded`]).
 
 use sqlx::{AnyConnection, Row};
 
 use super::watch::NewEvent;
 use super::{Tx, now_micros, run};
+use crate::domain::lifecycle::Recorded;
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
 
 /// The lifecycle state a watch reports when its target was deleted.
 pub const DELETED: &str = "DELETED";
 
-/// One recorded verb.
+/// One recorded verb of an owner whose history records `E`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct HistoryEntry {
-    pub state: String,
+pub struct HistoryEntry<E> {
+    /// What the verb recorded (`state` in the column and in the JSON idempotency
+    /// records keep: for most verbs it is the state).
+    #[serde(rename = "state")]
+    pub event: E,
     /// The instance the verb rendered or acted on; none for verbs without one
     /// (create, approve, update).
     #[serde(with = "instance_text")]
@@ -23,15 +28,13 @@ pub struct HistoryEntry {
     pub revision: i64,
 }
 
-/// Appends an entry to `owner`'s history: `recorded` is what the entry says (the
-/// state, or an event such as UPDATED that leaves the state alone), `state` the state
-/// watchers are told. Callers hold the owner's row (a CAS update in the same
-/// transaction), so `seq` cannot race.
+/// Appends `event` to `owner`'s history; watchers are told the state it leaves the
+/// owner in. Callers hold the owner's row (a CAS update in the same transaction), so
+/// `seq` cannot race.
 pub async fn history_append(
     tx: &mut Tx,
     owner: &str,
-    recorded: &str,
-    state: &str,
+    event: impl Recorded,
     instance: Option<InstanceId>,
     revision: i64,
 ) -> Result<()> {
@@ -52,14 +55,19 @@ pub async fn history_append(
     } else {
         instance.clone()
     };
-    tx.emit(NewEvent::lifecycle(owner, state, &current, &previous));
+    tx.emit(NewEvent::lifecycle(
+        owner,
+        event.state_name(),
+        &current,
+        &previous,
+    ));
     let conn: &mut AnyConnection = tx;
     let sql = "INSERT INTO lifecycle_history (owner, seq, state, instance, time, revision) \
                SELECT $1, COALESCE(MAX(seq), 0) + 1, $2, $3, $4, $5 \
                FROM lifecycle_history WHERE owner = $1";
     let query = sqlx::query(sql)
         .bind(owner)
-        .bind(recorded)
+        .bind(event.name())
         .bind(instance)
         .bind(now_micros())
         .bind(revision);
@@ -67,7 +75,10 @@ pub async fn history_append(
 }
 
 /// The history of `owner`, oldest first.
-pub async fn history_list(conn: &mut AnyConnection, owner: &str) -> Result<Vec<HistoryEntry>> {
+pub async fn history_list<E: Recorded>(
+    conn: &mut AnyConnection,
+    owner: &str,
+) -> Result<Vec<HistoryEntry<E>>> {
     let rows = sqlx::query(
         "SELECT state, instance, time, revision FROM lifecycle_history \
          WHERE owner = $1 ORDER BY seq",
@@ -78,7 +89,10 @@ pub async fn history_list(conn: &mut AnyConnection, owner: &str) -> Result<Vec<H
     rows.iter()
         .map(|row| {
             Ok(HistoryEntry {
-                state: row.try_get("state")?,
+                event: row
+                    .try_get::<String, _>("state")?
+                    .parse()
+                    .map_err(Error::internal)?,
                 instance: instance_text::parse(row.try_get("instance")?)?,
                 time: row.try_get("time")?,
                 revision: row.try_get("revision")?,
@@ -134,12 +148,13 @@ mod instance_text {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::domain::lifecycle::DigEvent;
 
     #[test]
     fn an_entry_keeps_the_json_shape_idempotency_records_hold() {
         // Written before the instance was typed: "" for a verb without one.
         let old = r#"{"state":"APPROVED","instance":"","time":5,"revision":2}"#;
-        let entry: HistoryEntry = serde_json::from_str(old).unwrap();
+        let entry: HistoryEntry<DigEvent> = serde_json::from_str(old).unwrap();
         assert_eq!(entry.instance, None);
         assert_eq!(serde_json::to_string(&entry).unwrap(), old);
         let id = InstanceId::new();
@@ -149,9 +164,14 @@ mod tests {
         };
         let text = serde_json::to_string(&with).unwrap();
         assert!(text.contains(&format!(r#""instance":"{id}""#)), "{text}");
-        assert_eq!(serde_json::from_str::<HistoryEntry>(&text).unwrap(), with);
+        assert_eq!(
+            serde_json::from_str::<HistoryEntry<DigEvent>>(&text).unwrap(),
+            with
+        );
         // Anything else is a corrupt record, not an absent instance.
         let bad = r#"{"state":"APPROVED","instance":"x","time":5,"revision":2}"#;
-        assert!(serde_json::from_str::<HistoryEntry>(bad).is_err());
+        assert!(serde_json::from_str::<HistoryEntry<DigEvent>>(bad).is_err());
+        let unknown = r#"{"state":"EXPLODED","instance":"","time":5,"revision":2}"#;
+        assert!(serde_json::from_str::<HistoryEntry<DigEvent>>(unknown).is_err());
     }
 }

@@ -11,7 +11,7 @@ use super::status::{
     Announce, CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_let_go_unapplied,
 };
 use super::{Backend, Tx, fetch_optional, now_micros};
-use crate::domain::names::ClusterName;
+use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Conflict, Error, Precondition, Result, precondition};
 use crate::ids::InstanceId;
@@ -384,7 +384,7 @@ pub async fn instance_supersede(
         rendered.iter().map(object_of).collect()
     };
     let prev = previous.to_string();
-    let mut removed: BTreeMap<(String, String), i64> = BTreeMap::new();
+    let mut removed: BTreeMap<DeploymentKey, i64> = BTreeMap::new();
     for app in &apps {
         type Key = (String, String, String, String, String);
         let keys: Vec<Key> = sqlx::query_as(
@@ -426,7 +426,11 @@ pub async fn instance_supersede(
             query.execute(&mut **tx).await?;
         }
         for (cluster, ..) in gone {
-            *removed.entry((app.clone(), cluster.clone())).or_default() += 1;
+            let key = DeploymentKey {
+                cluster: cluster.as_str().into(),
+                app: app.clone(),
+            };
+            *removed.entry(key).or_default() += 1;
         }
     }
     let (applied, superseded) = (
@@ -466,7 +470,7 @@ pub async fn instance_supersede(
         .execute(&mut **tx)
         .await?;
     let mut deltas = CountDeltas::default();
-    for ((app, cluster), n) in removed {
+    for (DeploymentKey { cluster, app }, n) in removed {
         deltas.add(previous, &app, &cluster, Dimension::Rsync, superseded, -n);
         deltas.add(previous, &app, &cluster, Dimension::Rsync, applied, n);
     }

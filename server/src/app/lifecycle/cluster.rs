@@ -60,15 +60,7 @@ impl Lifecycle {
             let agent = spec.connection_mode == ConnectionMode::Agent;
             let object = new_object(name.clone(), spec);
             cluster_insert(tx, &object).await?;
-            history_append(
-                tx,
-                &name.to_string(),
-                NetworkState::Created.as_str(),
-                NetworkState::Created.as_str(),
-                None,
-                1,
-            )
-            .await?;
+            history_append(tx, &name.to_string(), NetworkState::Created, None, 1).await?;
             let token = if agent {
                 // A new cluster has no earlier token to revoke.
                 Some(issue_agent_token(tx, &ClusterName::from(&name)).await?.0)
@@ -308,15 +300,7 @@ impl Lifecycle {
             let revision =
                 cluster_update_network_state(tx, name, network.state, next, false, new_current)
                     .await?;
-            history_append(
-                tx,
-                &name.to_string(),
-                next.as_str(),
-                next.as_str(),
-                Some(instance),
-                revision,
-            )
-            .await?;
+            history_append(tx, &name.to_string(), next, Some(instance), revision).await?;
             self.cluster_view(tx, name).await
         })
         .await?;

@@ -76,8 +76,7 @@ impl Lifecycle {
             self.check_references(tx, &name, &json!(spec)).await?;
             let object = new_object(name.clone(), spec);
             dig_insert(tx, &object).await?;
-            let created = DigState::Created.as_str();
-            history_append(tx, &name.to_string(), created, created, None, 1).await?;
+            history_append(tx, &name.to_string(), DigEvent::Created, None, 1).await?;
             self.dig_view(tx, &name).await
         })
         .await
@@ -247,15 +246,7 @@ impl Lifecycle {
                 Some(p) => (Some(p.id), p.revision),
                 None => (instance.map(|i| i.id), revision),
             };
-            history_append(
-                tx,
-                &owner,
-                event.as_str(),
-                next.as_str(),
-                recorded_instance,
-                recorded_revision,
-            )
-            .await?;
+            history_append(tx, &owner, event, recorded_instance, recorded_revision).await?;
             if let Some(p) = &persisted {
                 p.finish(tx, &owner).await?;
             }
@@ -285,7 +276,7 @@ impl Lifecycle {
                 _ => break,
             }
         }
-        let rendered = history_list(tx, &owner)
+        let rendered = history_list::<DigEvent>(tx, &owner)
             .await?
             .iter()
             .any(|h| h.revision == revision && h.instance.is_some());

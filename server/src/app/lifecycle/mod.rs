@@ -69,7 +69,7 @@ use crate::store::{RowLock, Store, Tx, now_micros};
 pub struct DigView {
     pub object: Object<DigSpec>,
     pub status: DigStatus,
-    pub history: Vec<HistoryEntry>,
+    pub history: Vec<HistoryEntry<DigEvent>>,
     /// The content revision the current instance was rendered from (0: none).
     #[serde(default)]
     pub running_revision: i64,
@@ -86,7 +86,7 @@ pub struct DigView {
 pub struct ClusterView {
     pub object: Object<ClusterSpec>,
     pub network: NetworkStatus,
-    pub history: Vec<HistoryEntry>,
+    pub history: Vec<HistoryEntry<NetworkState>>,
     /// A new agent token, only in the responses of create and rotate. Never serialized,
     /// so the idempotency record of a create does not keep it in clear.
     #[serde(skip)]
@@ -525,15 +525,7 @@ impl Lifecycle {
         let revision = dig_update_state(tx, dig, status.state, next, change).await?;
         if next != status.state {
             let event = DigEvent::of(DigOp::Update, next);
-            history_append(
-                tx,
-                &dig.to_string(),
-                event.as_str(),
-                next.as_str(),
-                None,
-                revision,
-            )
-            .await?;
+            history_append(tx, &dig.to_string(), event, None, revision).await?;
         }
         Ok(())
     }

@@ -260,15 +260,7 @@ impl Lifecycle {
             let revision = dig_update_state(tx, source, from.state, source_next, change).await?;
             let event = DigEvent::of(DigOp::MigrateOut, source_next);
             let (source_owner, target_owner) = (source.to_string(), target.to_string());
-            history_append(
-                tx,
-                &source_owner,
-                event.as_str(),
-                source_next.as_str(),
-                Some(running.id),
-                revision,
-            )
-            .await?;
+            history_append(tx, &source_owner, event, Some(running.id), revision).await?;
             let change = DigChange {
                 revision_read: Some(to.revision),
                 current_instance: Some(persisted.id),
@@ -276,15 +268,7 @@ impl Lifecycle {
             };
             let revision = dig_update_state(tx, target, to.state, target_next, change).await?;
             let event = DigEvent::of(DigOp::MigrateIn, target_next);
-            history_append(
-                tx,
-                &target_owner,
-                event.as_str(),
-                target_next.as_str(),
-                Some(persisted.id),
-                revision,
-            )
-            .await?;
+            history_append(tx, &target_owner, event, Some(persisted.id), revision).await?;
             persisted.finish(tx, &target_owner).await?;
             Ok((running.id, self.dig_view(tx, target).await?))
         })

@@ -124,19 +124,13 @@ pub fn dig_to_proto(view: &crate::app::lifecycle::DigView) -> pb::DeploymentInte
     object_message!(o => pb::DeploymentIntentGroup {
         state: dig_state_to_proto(view.status.state) as i32,
         current_instance: opt_string(view.status.current_instance),
-        history: history_to_proto(&view.history, |state, instance, time, revision| {
-            let event = state.parse::<DigEvent>().ok();
+        history: history_to_proto(&view.history, |event, instance, time, revision| {
             pb::DeploymentIntentGroupEvent {
-                state: event.map_or(pb::DeploymentIntentGroupState::Unspecified, |e| {
-                    dig_state_to_proto(e.state())
-                }) as i32,
+                state: dig_state_to_proto(event.state()) as i32,
                 instance,
                 time,
                 revision,
-                kind: event.map_or(
-                    pb::DeploymentIntentGroupEventKind::Unspecified,
-                    dig_event_to_proto,
-                ) as i32,
+                kind: dig_event_to_proto(event) as i32,
             }
         }),
         revision: view.status.revision,
@@ -175,17 +169,17 @@ fn dig_event_to_proto(event: DigEvent) -> pb::DeploymentIntentGroupEventKind {
     }
 }
 
-/// A lifecycle history as proto events, each built by `event` from the recorded state
-/// name (as the domain enum names it), instance, time and revision.
-fn history_to_proto<E>(
-    history: &[crate::store::history::HistoryEntry],
-    event: impl Fn(&str, String, Option<prost_types::Timestamp>, i64) -> E,
+/// A lifecycle history as proto events, each built by `event` from the recorded event,
+/// instance, time and revision.
+fn history_to_proto<R: Copy, E>(
+    history: &[crate::store::history::HistoryEntry<R>],
+    event: impl Fn(R, String, Option<prost_types::Timestamp>, i64) -> E,
 ) -> Vec<E> {
     history
         .iter()
         .map(|h| {
             event(
-                &h.state,
+                h.event,
                 opt_string(h.instance),
                 timestamp(h.time),
                 h.revision,
@@ -334,10 +328,7 @@ pub fn cluster_to_proto(view: &crate::app::lifecycle::ClusterView) -> pb::Cluste
         current_network_instance: opt_string(view.network.current_instance),
         network_history: history_to_proto(&view.history, |state, instance, time, revision| {
             pb::NetworkIntentsEvent {
-                state: state
-                    .parse::<NetworkState>()
-                    .map_or(pb::NetworkIntentsState::Unspecified, network_state_to_proto)
-                    as i32,
+                state: network_state_to_proto(state) as i32,
                 instance,
                 time,
                 revision,

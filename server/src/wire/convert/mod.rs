@@ -92,9 +92,10 @@ pub fn entries<I, T>(
     if !check_count(violations, field, items.len(), max) {
         return Vec::new();
     }
-    let path = |index: usize| format!("{field}[{index}]");
-    (items.iter().enumerate())
-        .map(|(index, item)| convert(violations, &path(index), item))
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| convert(violations, &format!("{field}[{index}]"), item))
         .collect()
 }
 

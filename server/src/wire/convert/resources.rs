@@ -219,27 +219,25 @@ pub fn dig_from_proto(p: &pb::DeploymentIntentGroup) -> Result<DigSpec> {
     );
     let mut seen = std::collections::BTreeSet::new();
     let field = "deployment_intent_group.override_values";
-    let counted = check_count(&mut v, field, p.override_values.len(), MAX_PATCHES);
-    let override_values = p
-        .override_values
-        .iter()
-        .take(if counted { MAX_PATCHES } else { 0 })
-        .enumerate()
-        .map(|(index, ov)| {
-            let field = format!("deployment_intent_group.override_values[{index}]");
-            check_id(&mut v, &format!("{field}.app"), &ov.app);
+    let override_values = entries(
+        &mut v,
+        field,
+        &p.override_values,
+        MAX_PATCHES,
+        |v, path, ov| {
+            check_id(v, &format!("{path}.app"), &ov.app);
             if !seen.insert(ov.app.clone()) {
                 v.add(
-                    format!("{field}.app"),
+                    format!("{path}.app"),
                     format!("app {:?} is listed twice", ov.app),
                 );
             }
             AppOverride {
                 app: ov.app.clone(),
-                patches: patches_from_proto(&mut v, &format!("{field}.patches"), &ov.patches),
+                patches: patches_from_proto(v, &format!("{path}.patches"), &ov.patches),
             }
-        })
-        .collect();
+        },
+    );
     v.into_result()?;
     Ok(DigSpec {
         description: p.description.clone(),
@@ -438,5 +436,61 @@ pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb:
             .ok()
             .map(|manifest| super::json_into_view_struct(manifest, 1)),
         rsync_status: super::rsync_status_to_proto(Some(r.status)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(error: Error) -> Vec<String> {
+        match error {
+            Error::InvalidArgument { violations } => {
+                violations.into_iter().map(|v| v.field).collect()
+            }
+            other => panic!("expected INVALID_ARGUMENT, got {other:?}"),
+        }
+    }
+
+    fn group(override_values: Vec<pb::AppOverride>) -> pb::DeploymentIntentGroup {
+        pb::DeploymentIntentGroup {
+            composite_profile: "default".into(),
+            override_values,
+            ..Default::default()
+        }
+    }
+
+    fn of(app: &str) -> pb::AppOverride {
+        pb::AppOverride {
+            app: app.into(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn override_values_are_checked_by_their_paths() {
+        let patch = pb::ManifestPatch::default();
+        let spec = group(vec![
+            of("a"),
+            pb::AppOverride {
+                patches: vec![patch],
+                ..of("a")
+            },
+        ]);
+        assert_eq!(
+            fields(dig_from_proto(&spec).unwrap_err()),
+            [
+                "deployment_intent_group.override_values[1].app",
+                "deployment_intent_group.override_values[1].patches[0].merge_patch",
+            ]
+        );
+        let ok = dig_from_proto(&group(vec![of("a"), of("b")])).unwrap();
+        assert_eq!(ok.override_values.len(), 2);
+        // Too many: one violation for the count, none for the entries.
+        let many = (0..=MAX_PATCHES).map(|_| of("x")).collect();
+        assert_eq!(
+            fields(dig_from_proto(&group(many)).unwrap_err()),
+            ["deployment_intent_group.override_values"]
+        );
     }
 }

@@ -365,8 +365,28 @@ pub async fn run(
     Ok(())
 }
 
-/// Pods whose restart count is not exactly 1.
+/// Pods whose restart count is not exactly 1, once the server has every pod's report.
+/// An action succeeds when its agent sees the pod Ready again; the pod's new status
+/// reaches the server on the agent's report channel, ingested in its own group: read
+/// right after the last SUCCEEDED, a pod can still show its old count (0). So the
+/// count is read again until no pod shows 0 or `REPORTS_SETTLE` has passed; a pod
+/// restarted twice, or never, still counts.
 async fn restart_anomalies(client: &mut Client, scale: P8Scale) -> Result<usize> {
+    const REPORTS_SETTLE: Duration = Duration::from_secs(10);
+    let deadline = Instant::now() + REPORTS_SETTLE;
+    loop {
+        let (anomalies, unrestarted) = restart_counts(client, scale).await?;
+        if unrestarted == 0 || Instant::now() >= deadline {
+            return Ok(anomalies);
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// Pods whose restart count is not exactly 1 (missing pods count), and of those the
+/// ones that show no restart yet.
+async fn restart_counts(client: &mut Client, scale: P8Scale) -> Result<(usize, usize)> {
+    let mut unrestarted = 0;
     let mut anomalies = 0;
     let mut seen = 0;
     let mut token = String::new();
@@ -401,11 +421,15 @@ async fn restart_anomalies(client: &mut Client, scale: P8Scale) -> Result<usize>
             if restarts != 1.0 {
                 anomalies += 1;
             }
+            if restarts == 0.0 {
+                unrestarted += 1;
+            }
         }
         if page.next_page_token.is_empty() {
             break;
         }
         token = page.next_page_token;
     }
-    Ok(anomalies + scale.actions().saturating_sub(seen))
+    let missing = scale.actions().saturating_sub(seen);
+    Ok((anomalies + missing, unrestarted + missing))
 }

@@ -184,8 +184,8 @@ fn expected(
             // The requests name no pod, and no project deployed one.
             Decision::Needs(Fact::Pod) => {
                 facts.pod = Some(PodRef {
-                    namespace: String::new(),
-                    name: String::new(),
+                    namespace: "".into(),
+                    name: "".into(),
                 })
             }
             Decision::Needs(Fact::PodProjects(..)) => facts.pod_projects = Some(Vec::new()),

@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::domain::access::PodRef;
 use crate::domain::manifest::Gvk;
+use crate::domain::names::NodeName;
 
 /// A resource as a backend's monitor reports it (one entry of a ResourceBundleState).
 ///
@@ -82,7 +83,7 @@ pub trait ActionBackend: Send + Sync + 'static {
     /// Reboots a node: Ok once its pods run again.
     fn reboot_node(
         &self,
-        node: &str,
+        node: &NodeName,
         delay: Duration,
         cancel: &CancellationToken,
     ) -> impl Future<Output = Result<(), ActionFailure>> + Send;

@@ -17,6 +17,7 @@ use tracing::{debug, info};
 
 use super::backend::{ActionFailure, ClusterBackend, SnapshotRequest};
 use crate::domain::access::PodRef;
+use crate::domain::names::NodeName;
 use crate::store::now_micros;
 use crate::wire::convert::timestamp;
 
@@ -203,7 +204,7 @@ impl<B: ClusterBackend> ActionExecutor<B> {
     async fn execute(&self, action: &pb::Action, cancel: &CancellationToken) -> pb::ActionStatus {
         use pb::action_spec::Target;
         let spec = action.spec.clone().unwrap_or_default();
-        let node = spec.node_name.clone();
+        let node = NodeName::from(spec.node_name.as_str());
         let outcome = match spec.target {
             Some(Target::PodAction(pod)) => match &pod.action {
                 Some(pb::pod_action::Action::RebootAction(reboot)) => self
@@ -280,7 +281,7 @@ fn unsupported() -> ActionFailure {
 /// The pod a pod action names.
 fn pod_ref(pod: &pb::PodAction) -> PodRef {
     PodRef {
-        namespace: pod.namespace.clone(),
-        name: pod.pod_name.clone(),
+        namespace: pod.namespace.as_str().into(),
+        name: pod.pod_name.as_str().into(),
     }
 }

@@ -13,8 +13,7 @@ use super::{check_size, request_key, rpc};
 use crate::app::RequestKey;
 use crate::app::actions::{ACTIONS_TARGET, Actions, NewAction, NewTarget};
 use crate::domain::action::{Executor, Invalid, operation};
-use crate::domain::manifest::canonical_namespace;
-use crate::domain::names::{CLUSTER, ClusterName, validate_id};
+use crate::domain::names::{CLUSTER, ClusterName, Namespace, NodeName, PodName};
 use crate::error::{Error, FieldViolation, Result, Violations};
 use crate::ids::ActionId;
 use crate::store::action::ActionFilter;
@@ -50,7 +49,7 @@ impl ActionApi {
     async fn create(
         &self,
         cluster_name: &str,
-        target: NewTarget,
+        target: Asked<'_>,
         action_name: &str,
         reboot: Option<&pb::RebootParams>,
         snapshot: Option<&pb::SnapshotParams>,
@@ -58,31 +57,36 @@ impl ActionApi {
     ) -> Result<pb::Action> {
         let mut violations = Violations::new();
         let cluster = violations.check(cluster("cluster", cluster_name).map_err(first_violation));
-        let node = match &target {
-            NewTarget::Pod { namespace, pod } => {
-                check_k8s_name(&mut violations, "namespace", namespace, true);
-                if namespace.contains('.') {
-                    violations.add("namespace", "must be an RFC 1123 label");
-                }
-                check_k8s_name(&mut violations, "pod", pod, false);
-                false
+        let target = match target {
+            Asked::Pod { namespace, pod } => {
+                let namespace =
+                    kube_name(&mut violations, "namespace", namespace, Namespace::parse);
+                let pod = kube_name(&mut violations, "pod", pod, PodName::parse);
+                namespace
+                    .zip(pod)
+                    .map(|(namespace, pod)| NewTarget::Pod { namespace, pod })
             }
-            NewTarget::Node { node } => {
-                check_k8s_name(&mut violations, "node", node, false);
-                true
-            }
+            Asked::Node { node } => kube_name(&mut violations, "node", node, NodeName::parse)
+                .map(|node| NewTarget::Node { node }),
         };
-        let operation = operation(action_name, params_from_proto(reboot, snapshot), node)
+        let on_node = matches!(target, Some(NewTarget::Node { .. }));
+        let operation = operation(action_name, params_from_proto(reboot, snapshot), on_node)
             .map_err(|problems| add_invalid(&mut violations, problems))
             .ok();
         violations.into_result()?;
         let new = NewAction {
             cluster: cluster.expect("validated"),
-            target,
+            target: target.expect("validated"),
             operation: operation.expect("validated"),
         };
         Ok(action_to_proto(&self.app.create(new, key?.as_ref()).await?))
     }
+}
+
+/// What a create request asks an action on, as it spelled it.
+enum Asked<'a> {
+    Pod { namespace: &'a str, pod: &'a str },
+    Node { node: &'a str },
 }
 
 /// A cluster name of a request field.
@@ -90,22 +94,28 @@ fn cluster(field: &str, value: &str) -> Result<ClusterName> {
     Ok(ClusterName::from(&name(&CLUSTER, field, value)?))
 }
 
-/// Kubernetes names: a namespace is an RFC 1123 label ("" = default); a pod or node
-/// name an RFC 1123 subdomain (at most 253 characters).
-fn check_k8s_name(violations: &mut Violations, field: &str, value: &str, empty_ok: bool) {
+/// A Kubernetes name of a request field, parsed by `parse` (a violation on `field` if
+/// it is not one).
+fn kube_name<T>(
+    violations: &mut Violations,
+    field: &str,
+    value: &str,
+    parse: fn(&str) -> std::result::Result<T, &'static str>,
+) -> Option<T> {
+    parse(value).map_err(|why| violations.add(field, why)).ok()
+}
+
+/// A filter on a Kubernetes name: None when the field is empty (no filter).
+fn kube_filter<T>(
+    violations: &mut Violations,
+    field: &str,
+    value: &str,
+    parse: fn(&str) -> std::result::Result<T, &'static str>,
+) -> Option<T> {
     if value.is_empty() {
-        if !empty_ok {
-            violations.add(field, "is required");
-        }
-        return;
+        return None;
     }
-    let valid = value.len() <= 253 && value.split('.').all(|label| validate_id(label).is_ok());
-    if !valid {
-        violations.add(
-            field,
-            "must be a Kubernetes name: lower-case letters, digits, '-' and '.', at most 253 characters",
-        );
-    }
+    kube_name(violations, field, value, parse)
 }
 
 /// The reboot and snapshot parameters of a create request's `params` oneof (each
@@ -130,10 +140,7 @@ fn add_invalid(violations: &mut Violations, problems: Vec<Invalid>) {
 impl ActionService for ActionApi {
     rpc!(self, create_pod_action(CreatePodActionRequest) -> pb::Action, |req| {
         use pb::create_pod_action_request::Params;
-        let target = NewTarget::Pod {
-            namespace: canonical_namespace(req.namespace.clone()),
-            pod: req.pod.clone(),
-        };
+        let target = Asked::Pod { namespace: &req.namespace, pod: &req.pod };
         let key = request_key("CreatePodAction", &req.cluster, &req.request_id, &req);
         let (reboot, snapshot) = split_params!(&req.params);
         self.create(&req.cluster, target, &req.action_name, reboot, snapshot, key).await
@@ -141,7 +148,7 @@ impl ActionService for ActionApi {
 
     rpc!(self, create_node_action(CreateNodeActionRequest) -> pb::Action, |req| {
         use pb::create_node_action_request::Params;
-        let target = NewTarget::Node { node: req.node.clone() };
+        let target = Asked::Node { node: &req.node };
         let key = request_key("CreateNodeAction", &req.cluster, &req.request_id, &req);
         let (reboot, snapshot) = split_params!(&req.params);
         self.create(&req.cluster, target, &req.action_name, reboot, snapshot, key).await
@@ -163,17 +170,17 @@ impl ActionService for ActionApi {
             }
             None
         };
-        check_k8s_name(&mut violations, "node_name", &req.node_name, true);
-        check_k8s_name(&mut violations, "namespace", &req.namespace, true);
-        check_k8s_name(&mut violations, "pod", &req.pod, true);
+        let node = kube_filter(&mut violations, "node_name", &req.node_name, NodeName::parse);
+        let namespace = kube_filter(&mut violations, "namespace", &req.namespace, Namespace::parse);
+        let pod = kube_filter(&mut violations, "pod", &req.pod, PodName::parse);
         let state = violations
             .check(action_state_from_proto("state", req.state).map_err(first_violation));
         violations.into_result()?;
         let filter = ActionFilter {
             cluster: on_cluster,
-            node: req.node_name.clone(),
-            namespace: req.namespace.clone(),
-            pod: req.pod.clone(),
+            node,
+            namespace,
+            pod,
             state: state.flatten(),
             open_only: false,
         };
@@ -193,22 +200,19 @@ impl ActionService for ActionApi {
         let watch = async {
             let cluster = cluster("cluster", &req.cluster)?;
             let mut violations = Violations::new();
-            check_k8s_name(&mut violations, "node_name", &req.node_name, true);
+            let node = kube_filter(
+                &mut violations,
+                "node_name",
+                &req.node_name,
+                NodeName::parse,
+            );
             violations.into_result()?;
             let resume = match req.resume_token.as_str() {
                 "" => None,
                 token => Some(crate::watch::token::decode(ACTIONS_TARGET, token)?),
             };
             self.app.require_cluster(&cluster).await?;
-            start(
-                self.watch.clone(),
-                ActionWatch {
-                    cluster,
-                    node: req.node_name.clone(),
-                },
-                resume,
-            )
-            .await
+            start(self.watch.clone(), ActionWatch { cluster, node }, resume).await
         }
         .await
         .map_err(Status::from)?;

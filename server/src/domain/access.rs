@@ -13,7 +13,7 @@
 
 use std::fmt;
 
-use super::names::ClusterName;
+use super::names::{ClusterName, Namespace, PodName};
 use crate::ids::TokenId;
 
 /// The role of a token.
@@ -260,8 +260,8 @@ pub enum Fact {
 /// A pod of a cluster, by namespace (as the caller spelled it) and name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct PodRef {
-    pub namespace: String,
-    pub name: String,
+    pub namespace: Namespace,
+    pub name: PodName,
 }
 
 /// What an action acts on: its cluster, and its pod (None for a node action).
@@ -509,7 +509,7 @@ mod tests {
                 Decision::Needs(Fact::Field(_)) => facts.field = Some(name.to_string()),
                 Decision::Needs(Fact::Pod) => {
                     facts.pod = Some(PodRef {
-                        namespace: String::new(),
+                        namespace: Namespace::default(),
                         name: "vm".into(),
                     })
                 }
@@ -653,7 +653,7 @@ mod tests {
         let pod_action = Some(ActionTarget {
             cluster: CLUSTER.into(),
             pod: Some(PodRef {
-                namespace: String::new(),
+                namespace: Namespace::default(),
                 name: "vm".into(),
             }),
         });

@@ -13,6 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::conditions::{self, Condition, Severity, SummaryOptions};
+use super::names::{ClusterName, Namespace, NodeName, PodName};
 
 /// The longest reboot delay accepted, in seconds (one day): a delay is a maintenance
 /// window, not a scheduler.
@@ -72,13 +73,13 @@ impl Operation {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Target {
-    Pod { namespace: String, pod: String },
+    Pod { namespace: Namespace, pod: PodName },
     Node,
 }
 
 impl Target {
     /// The key under which at most one action is open at a time.
-    pub fn open_key(&self, cluster: &str, node: &str) -> String {
+    pub fn open_key(&self, cluster: &ClusterName, node: &NodeName) -> String {
         match self {
             Target::Pod { namespace, pod } => format!("{cluster}|pod|{namespace}/{pod}"),
             Target::Node => format!("{cluster}|node|{node}"),

@@ -263,6 +263,79 @@ impl ClusterName {
     }
 }
 
+/// What a Kubernetes object name (an RFC 1123 subdomain) must be.
+const SUBDOMAIN_RULE: &str =
+    "must be a Kubernetes name: lower-case letters, digits, '-' and '.', at most 253 characters";
+
+/// `value` if it is an RFC 1123 subdomain (a pod or node name), else why not.
+fn subdomain(value: &str) -> Result<String, &'static str> {
+    if value.is_empty() {
+        return Err("is required");
+    }
+    let valid = value.len() <= 253 && value.split('.').all(|label| validate_id(label).is_ok());
+    if valid {
+        Ok(value.to_owned())
+    } else {
+        Err(SUBDOMAIN_RULE)
+    }
+}
+
+name_type! {
+    /// A Kubernetes node's name (an RFC 1123 subdomain), as a member cluster's agent
+    /// reports it: where a node action runs, and the node a pod action's pod runs on.
+    NodeName
+}
+
+impl NodeName {
+    /// A node name of a request, or why it is not one.
+    pub fn parse(value: &str) -> Result<Self, &'static str> {
+        subdomain(value).map(NodeName)
+    }
+}
+
+name_type! {
+    /// A Kubernetes pod's name (an RFC 1123 subdomain).
+    PodName
+}
+
+impl PodName {
+    /// A pod name of a request, or why it is not one.
+    pub fn parse(value: &str) -> Result<Self, &'static str> {
+        subdomain(value).map(PodName)
+    }
+}
+
+name_type! {
+    /// A Kubernetes namespace (an RFC 1123 label). Actions keep the default namespace
+    /// as "", however the caller spelled it.
+    Namespace
+}
+
+impl Namespace {
+    /// A namespace of a request ("" and "default" are the default namespace), or why it
+    /// is not one.
+    pub fn parse(value: &str) -> Result<Self, &'static str> {
+        if value.is_empty() || value == super::manifest::DEFAULT_NAMESPACE {
+            return Ok(Namespace(String::new()));
+        }
+        if validate_id(value).is_err() {
+            return Err(
+                "must be a Kubernetes namespace: an RFC 1123 label (lower-case letters, digits and '-', at most 63 characters)",
+            );
+        }
+        Ok(Namespace(value.to_owned()))
+    }
+
+    /// The namespace as people and API servers spell it ("default" for "").
+    pub fn spelled(&self) -> &str {
+        if self.0.is_empty() {
+            super::manifest::DEFAULT_NAMESPACE
+        } else {
+            &self.0
+        }
+    }
+}
+
 /// One app of an instance on one cluster: what an agent receives as a bundle and
 /// reports on. Ordered by cluster, then app.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -276,6 +349,31 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+
+    #[test]
+    fn kubernetes_names_parse_as_the_api_server_would() {
+        assert_eq!(Namespace::parse("").unwrap(), Namespace::default());
+        assert_eq!(Namespace::parse("default").unwrap(), Namespace::default());
+        assert_eq!(Namespace::parse("default").unwrap().spelled(), "default");
+        assert_eq!(
+            Namespace::parse("kube-system").unwrap().spelled(),
+            "kube-system"
+        );
+        for bad in ["kube.system", "Default", "-a", "a-", &"n".repeat(64)] {
+            assert!(Namespace::parse(bad).is_err(), "{bad:?}");
+        }
+        let long = format!("{}.{}", "a".repeat(63), "b".repeat(63));
+        for good in ["node-0", "ip-10-0-0-1.ec2.internal", long.as_str()] {
+            assert_eq!(NodeName::parse(good).unwrap(), good);
+            assert_eq!(PodName::parse(good).unwrap(), good);
+        }
+        let too_long = vec!["a".repeat(63); 4].join(".") + ".bc";
+        for bad in ["", "Node_0", "a..b", ".a", "a.", too_long.as_str()] {
+            assert!(NodeName::parse(bad).is_err(), "{bad:?}");
+            assert!(PodName::parse(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(PodName::parse(""), Err("is required"));
+    }
 
     #[test]
     fn a_wrong_name_is_told_the_declared_pattern() {

@@ -44,6 +44,7 @@ use crate::agent::backend::{
 };
 use crate::domain::access::PodRef;
 use crate::domain::manifest::{Gvk, applied_identity};
+use crate::domain::names::NodeName;
 
 /// Flotilla's field manager for server-side apply.
 pub const FIELD_MANAGER: &str = "flotilla";
@@ -581,7 +582,7 @@ impl ActionBackend for KubeCluster {
 
     async fn reboot_node(
         &self,
-        node: &str,
+        node: &NodeName,
         _delay: Duration,
         _cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {

@@ -28,6 +28,7 @@ const READY_TIMEOUT: Duration = Duration::from_secs(60);
 
 pub use crate::agent::backend::{ActionBackend, ActionFailure, Snapshot, SnapshotRequest};
 use crate::domain::access::PodRef;
+use crate::domain::names::NodeName;
 
 fn pod_key(namespace: &str, pod: &str) -> Key {
     (
@@ -206,11 +207,11 @@ impl ActionBackend for SimCluster {
     /// Reboots a node: every pod on it restarts; Ok once they are all Ready again.
     async fn reboot_node(
         &self,
-        node: &str,
+        node: &NodeName,
         delay: Duration,
         cancel: &CancellationToken,
     ) -> Result<(), ActionFailure> {
-        if !self.nodes().iter().any(|n| n == node) {
+        if !self.nodes().iter().any(|n| node == n) {
             return Err(ActionFailure::new(
                 "NodeNotFound",
                 format!("node {node} does not exist"),
@@ -298,7 +299,7 @@ mod tests {
 
     fn pod_ref(name: &str) -> PodRef {
         PodRef {
-            namespace: String::new(),
+            namespace: Default::default(),
             name: name.into(),
         }
     }
@@ -358,7 +359,7 @@ mod tests {
             "True"
         );
         // A node reboot restarts the pods on the node only.
-        sim.reboot_node("c1-node-0", Duration::ZERO, &cancel)
+        sim.reboot_node(&"c1-node-0".into(), Duration::ZERO, &cancel)
             .await
             .unwrap();
         assert_eq!(

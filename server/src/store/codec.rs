@@ -9,7 +9,7 @@ use sqlx::error::BoxDynError;
 use sqlx::{Any, Database, Decode, Encode, Type};
 
 use crate::domain::container_cluster::ClusterState;
-use crate::domain::names::ClusterName;
+use crate::domain::names::{ClusterName, Namespace, NodeName, PodName};
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
 use crate::ids::{ActionId, ContainerClusterId, InstanceId, ResourceUid, TokenId};
@@ -45,15 +45,21 @@ parsed_back!(|v| Cow::Owned(v.to_string());
 
 /// Names: their text, read back as it is (the API boundary validated them before they
 /// were first stored).
-impl StoredText for ClusterName {
-    fn stored(&self) -> Cow<'static, str> {
-        Cow::Owned(self.to_string())
-    }
+macro_rules! names_as_text {
+    ($($ty:ty),+ $(,)?) => {$(
+        impl StoredText for $ty {
+            fn stored(&self) -> Cow<'static, str> {
+                Cow::Owned(self.to_string())
+            }
 
-    fn restore(text: String) -> Result<Self, BoxDynError> {
-        Ok(text.into())
-    }
+            fn restore(text: String) -> Result<Self, BoxDynError> {
+                Ok(text.into())
+            }
+        }
+    )+};
 }
+
+names_as_text!(ClusterName, NodeName, Namespace, PodName);
 
 macro_rules! stored_as_text {
     ($($ty:ty),+ $(,)?) => {$(
@@ -90,6 +96,9 @@ stored_as_text!(
     Readiness,
     RsyncStatus,
     ClusterName,
+    NodeName,
+    Namespace,
+    PodName,
     ActionId,
     ContainerClusterId,
     InstanceId,

@@ -7,7 +7,7 @@ use flotilla_api::v1 as pb;
 
 use super::records::{Kind, Records, event_type};
 use crate::app::actions::ACTIONS_TARGET;
-use crate::domain::names::ClusterName;
+use crate::domain::names::{ClusterName, NodeName};
 use crate::error::{Error, Result};
 use crate::store::action::{ActionFilter, ActionRecord, action_list};
 use crate::store::watch::{Event, Payload};
@@ -17,13 +17,13 @@ use crate::wire::convert::action_to_proto;
 #[derive(Debug, Clone)]
 pub struct ActionWatch {
     pub cluster: ClusterName,
-    /// "" = every node.
-    pub node: String,
+    /// None: every node.
+    pub node: Option<NodeName>,
 }
 
 impl ActionWatch {
     fn wanted(&self, action: &ActionRecord) -> bool {
-        self.node.is_empty() || action.node == self.node
+        self.node.as_ref().is_none_or(|node| action.node == *node)
     }
 }
 

@@ -19,6 +19,10 @@ pub(super) async fn bad_requests_are_refused(server: &TestServer) {
             }
             error
         };
+    let in_namespace = |namespace: &str| CreatePodActionRequest {
+        namespace: namespace.into(),
+        ..reboot(&c1, "guest-0", 0)
+    };
     let bad = |name: &str, params| CreatePodActionRequest {
         action_name: name.into(),
         params,
@@ -64,6 +68,11 @@ pub(super) async fn bad_requests_are_refused(server: &TestServer) {
         (reboot("clusters/c1", "guest-0", 0), "cluster"),
         (reboot(&c1, "Bad_Pod", 0), "pod"),
         (reboot(&c1, "", 0), "pod"),
+        (reboot(&c1, &"p".repeat(254), 0), "pod"),
+        // A namespace is a label: no dot, no capital, at most 63 characters.
+        (in_namespace("kube.system"), "namespace"),
+        (in_namespace("Default"), "namespace"),
+        (in_namespace(&"n".repeat(64)), "namespace"),
     ];
     for (request, field) in cases {
         check(
@@ -104,6 +113,53 @@ pub(super) async fn bad_requests_are_refused(server: &TestServer) {
             .await,
     );
     assert_eq!((error.code, error.fields()), (Code::NotFound, vec!["node"]));
+    let error = error_view(
+        node.actions
+            .create_node_action(CreateNodeActionRequest {
+                cluster: c1.clone(),
+                node: "Node_0".into(),
+                action_name: "Reboot".into(),
+                params: Some(create_node_action_request::Params::RebootParams(
+                    RebootParams::default(),
+                )),
+                request_id: String::new(),
+            })
+            .await,
+    );
+    assert_eq!(
+        (error.code, error.fields()),
+        (Code::InvalidArgument, vec!["node"])
+    );
+    // Filters are names too: every malformed one is named, at once.
+    let error = error_view(
+        node.actions
+            .list_actions(ListActionsRequest {
+                cluster: c1.clone(),
+                node_name: "Node_0".into(),
+                namespace: "a.b".into(),
+                pod: "Pod".into(),
+                ..Default::default()
+            })
+            .await,
+    );
+    assert_eq!(
+        (error.code, error.fields()),
+        (Code::InvalidArgument, vec!["node_name", "namespace", "pod"])
+    );
+    let error = error_view(
+        node.actions
+            .watch_actions(WatchActionsRequest {
+                cluster: c1.clone(),
+                node_name: "-node".into(),
+                ..Default::default()
+            })
+            .await
+            .map(|_| ()),
+    );
+    assert_eq!(
+        (error.code, error.fields()),
+        (Code::InvalidArgument, vec!["node_name"])
+    );
     let error = error_view(
         node.actions
             .create_node_action(CreateNodeActionRequest {

@@ -180,7 +180,10 @@ impl Shared {
                     request = rebuilt;
                     let [namespace, name] =
                         <[String; 2]>::try_from(fields).expect("one value per field asked for");
-                    facts.pod = Some(PodRef { namespace, name });
+                    facts.pod = Some(PodRef {
+                        namespace: namespace.into(),
+                        name: name.into(),
+                    });
                 }
                 Decision::Needs(Fact::ClusterProjects(cluster)) => {
                     facts.cluster_projects = Some(self.facts.cluster_projects(&cluster).await?);

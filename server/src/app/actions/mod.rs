@@ -20,7 +20,7 @@ use self::targets::TargetReads;
 use self::write::{Change, Group, Step, apply_in};
 use super::{RequestKey, check_etag, idempotent};
 use crate::domain::action::{ActionState, Executor, Operation, Target, conditions_of};
-use crate::domain::names::ClusterName;
+use crate::domain::names::{ClusterName, Namespace, NodeName, PodName};
 use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Precondition, Result, precondition};
 use crate::ids::ActionId;
@@ -76,8 +76,8 @@ pub trait ActionHooks: Send + Sync {
 /// What an action is asked for on.
 #[derive(Debug, Clone)]
 pub enum NewTarget {
-    Pod { namespace: String, pod: String },
-    Node { node: String },
+    Pod { namespace: Namespace, pod: PodName },
+    Node { node: NodeName },
 }
 
 /// A validated create request.
@@ -366,7 +366,7 @@ pub(crate) fn new_action(
 
 /// The node that runs the target, the stored target, and whether the cluster's agent
 /// is connected.
-fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, Target, bool)> {
+fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(NodeName, Target, bool)> {
     let ActionCluster {
         nodes,
         connectivity,
@@ -387,7 +387,7 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
     }
     match &new.target {
         NewTarget::Node { node } => {
-            if !nodes.contains(node) {
+            if !nodes.iter().any(|known| known == node.as_str()) {
                 return Err(Error::NotFound {
                     kind: "Node",
                     name: format!("{}/nodes/{node}", new.cluster),
@@ -399,18 +399,22 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
         NewTarget::Pod { namespace, pod } => {
             let body = observed.ok_or_else(|| Error::NotFound {
                 kind: "Pod",
-                name: format!("{}/namespaces/{}/pods/{pod}", new.cluster, ns(namespace)),
+                name: format!(
+                    "{}/namespaces/{}/pods/{pod}",
+                    new.cluster,
+                    namespace.spelled()
+                ),
                 field: Some("pod".into()),
             })?;
             let body: Value = serde_json::from_str(&body).map_err(Error::internal)?;
-            let subject = format!("{}/{pod}", ns(namespace));
+            let subject = format!("{}/{pod}", namespace.spelled());
             let phase = body.pointer("/status/phase").and_then(Value::as_str);
             if phase != Some("Running") {
                 return Err(precondition!(
                     Precondition::PodNotRunning,
                     subject,
                     "pod {}/{pod} is {}, not Running",
-                    ns(namespace),
+                    namespace.spelled(),
                     phase.unwrap_or("in no phase")
                 ));
             }
@@ -426,7 +430,7 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
                     Precondition::NotAVmPod,
                     subject,
                     "pod {}/{pod} is not a VM pod (no {VM_POD_LABEL} label): only VMs are snapshotted",
-                    ns(namespace)
+                    namespace.spelled()
                 ));
             }
             let node = body
@@ -441,7 +445,7 @@ fn resolve(new: &NewAction, cluster: Option<ActionCluster>) -> Result<(String, T
                     )
                 })?;
             Ok((
-                node.to_string(),
+                NodeName::from(node),
                 Target::Pod {
                     namespace: namespace.clone(),
                     pod: pod.clone(),
@@ -456,17 +460,9 @@ pub(crate) fn micros(duration: Duration) -> i64 {
     duration.as_micros().min(i64::MAX as u128) as i64
 }
 
-fn ns(namespace: &str) -> &str {
-    if namespace.is_empty() {
-        "default"
-    } else {
-        namespace
-    }
-}
-
 pub(crate) fn describe_target(action: &ActionRecord) -> String {
     match &action.spec.target {
-        Target::Pod { namespace, pod } => format!("pod {}/{pod}", ns(namespace)),
+        Target::Pod { namespace, pod } => format!("pod {}/{pod}", namespace.spelled()),
         Target::Node => format!("node {}", action.node),
     }
 }
@@ -495,7 +491,7 @@ pub(crate) fn event(action: &ActionRecord, change: ActionChange) -> NewEvent {
     NewEvent {
         target: ACTIONS_TARGET.to_string(),
         instance: String::new(),
-        app: action.node.clone(),
+        app: action.node.to_string(),
         cluster: action.cluster.to_string(),
         name: action.id.to_string(),
         payload: Payload::Action {

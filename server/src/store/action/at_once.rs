@@ -174,7 +174,7 @@ mod tests {
             node: "n0".into(),
             spec: ActionSpec {
                 target: Target::Pod {
-                    namespace: String::new(),
+                    namespace: Default::default(),
                     pod: pod.into(),
                 },
                 operation: Operation::Reboot {

@@ -13,7 +13,7 @@ use super::{Backend, RowLock, fetch_all, fetch_optional, json_in, json_rows, pla
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
-use crate::domain::names::ClusterName;
+use crate::domain::names::{ClusterName, Namespace, NodeName, PodName};
 use crate::domain::readiness::Connectivity;
 use crate::error::{Error, Result};
 use crate::ids::ActionId;
@@ -56,7 +56,7 @@ pub struct ActionRecord {
     pub id: ActionId,
     pub cluster: ClusterName,
     /// The node that executes it.
-    pub node: String,
+    pub node: NodeName,
     pub spec: ActionSpec,
     pub state: ActionState,
     pub executor: Option<Executor>,
@@ -145,8 +145,8 @@ pub async fn action_insert_many(
         let mut query = sqlx::query(&sql);
         for action in chunk {
             let (namespace, pod) = match &action.spec.target {
-                Target::Pod { namespace, pod } => (namespace.clone(), pod.clone()),
-                Target::Node => (String::new(), String::new()),
+                Target::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
+                Target::Node => ("", ""),
             };
             query = query
                 .bind(action.id.to_string())
@@ -295,9 +295,10 @@ pub async fn action_delete(conn: &mut AnyConnection, id: ActionId, expected: i64
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct ActionFilter {
     pub cluster: Option<ClusterName>,
-    pub node: String,
-    pub namespace: String,
-    pub pod: String,
+    pub node: Option<NodeName>,
+    /// `Some("")`: the default namespace (stored as "", or "default" by old servers).
+    pub namespace: Option<Namespace>,
+    pub pod: Option<PodName>,
     /// None: every state.
     pub state: Option<ActionState>,
     /// Only open (PENDING or RUNNING) actions.
@@ -317,22 +318,21 @@ pub async fn action_list(
         binds.push(value.to_string());
         sql.push_str(&format!(" AND {column} = ${}", binds.len()));
     };
-    let cluster = filter.cluster.as_ref().map_or("", ClusterName::as_str);
     for (column, value) in [
-        ("cluster", cluster),
-        ("node", &filter.node),
-        ("pod", &filter.pod),
+        ("cluster", filter.cluster.as_deref()),
+        ("node", filter.node.as_deref()),
+        ("pod", filter.pod.as_deref()),
     ] {
-        if !value.is_empty() {
+        if let Some(value) = value {
             add(column, value, &mut sql);
         }
     }
-    // The filter "" is no filter, so the default namespace is asked for by name; actions
-    // store it as "" (and as "default" if created before it had one spelling).
-    if filter.namespace == DEFAULT_NAMESPACE {
-        sql.push_str(" AND namespace IN ('', 'default')");
-    } else if !filter.namespace.is_empty() {
-        add("namespace", &filter.namespace, &mut sql);
+    // Actions store the default namespace as "" (and as "default" if created before it
+    // had one spelling).
+    match filter.namespace.as_deref() {
+        None => {}
+        Some("" | DEFAULT_NAMESPACE) => sql.push_str(" AND namespace IN ('', 'default')"),
+        Some(namespace) => add("namespace", namespace, &mut sql),
     }
     if let Some(state) = filter.state {
         add("state", state.as_str(), &mut sql);
@@ -624,7 +624,7 @@ fn from_columns(row: Columns) -> Result<ActionRecord> {
     Ok(ActionRecord {
         id: parse_id(id)?,
         cluster: cluster.into(),
-        node,
+        node: node.into(),
         spec: serde_json::from_str(&spec)
             .map_err(|e| Error::internal(format!("stored action spec: {e}")))?,
         state: state.parse().map_err(Error::internal)?,

@@ -58,8 +58,8 @@ pub fn action_to_proto(action: &ActionRecord) -> pb::Action {
     let (reboot, snapshot) = params_to_proto(&action.spec.operation);
     let target = match &action.spec.target {
         Target::Pod { namespace, pod } => pb::action_spec::Target::PodAction(pb::PodAction {
-            namespace: namespace.clone(),
-            pod_name: pod.clone(),
+            namespace: namespace.to_string(),
+            pod_name: pod.to_string(),
             action: match (reboot, snapshot) {
                 (Some(r), _) => Some(pb::pod_action::Action::RebootAction(r)),
                 (_, s) => s.map(pb::pod_action::Action::SnapshotAction),
@@ -79,7 +79,7 @@ pub fn action_to_proto(action: &ActionRecord) -> pb::Action {
         cluster: action.cluster.to_string(),
         action_name: action.spec.operation.name().to_string(),
         spec: Some(pb::ActionSpec {
-            node_name: action.node.clone(),
+            node_name: action.node.to_string(),
             target: Some(target),
         }),
         status: Some(pb::ActionStatus {

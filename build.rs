@@ -43,6 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     std::fs::write(out_dir.join("names.rs"), kinds::rust_names(&kinds))?;
     std::fs::write(out_dir.join("names.py"), kinds::python_names(&kinds))?;
     std::fs::write(out_dir.join("names.ts"), kinds::typescript_names(&kinds))?;
+    std::fs::write(out_dir.join("names.go"), kinds::go_names(&kinds))?;
 
     tonic_prost_build::configure()
         .build_server(true)

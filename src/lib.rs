@@ -29,6 +29,8 @@ pub mod names;
 pub const PYTHON_NAMES: &str = include_str!(concat!(env!("OUT_DIR"), "/names.py"));
 /// The TypeScript client's `src/names.ts`, likewise.
 pub const TYPESCRIPT_NAMES: &str = include_str!(concat!(env!("OUT_DIR"), "/names.ts"));
+/// The Go client's `names/names.go`, likewise.
+pub const GO_NAMES: &str = include_str!(concat!(env!("OUT_DIR"), "/names.go"));
 
 /// The encoded `FileDescriptorSet` of every Flotilla proto and its imports.
 pub const FILE_DESCRIPTOR_SET: &[u8] =

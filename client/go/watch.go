@@ -1,0 +1,230 @@
+package flotilla
+
+import (
+	"context"
+	"errors"
+	"io"
+	"iter"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+
+	flotillav1 "flotilla.dev/go/flotilla/gen/flotilla/v1"
+)
+
+// WatchOptions says how a watch starts and reconnects. The zero value is the default.
+type WatchOptions struct {
+	// ResumeToken resumes after this token (from an earlier watch's [Watch.ResumeToken])
+	// instead of starting with a snapshot.
+	ResumeToken string
+	// Heartbeats hands out heartbeat events too (they always move the resume token).
+	Heartbeats bool
+	// InitialBackoff is the first delay before opening the stream again (default 100 ms);
+	// it doubles up to MaxBackoff (default 2 s).
+	InitialBackoff time.Duration
+	MaxBackoff     time.Duration
+	// GiveUpAfter ends the watch with the last error after this long without a working
+	// stream (default 2 minutes; negative: never).
+	GiveUpAfter time.Duration
+}
+
+// Event is what a watch hands out: WatchEvent, ActionEvent or ContainerClusterEvent.
+type Event interface {
+	proto.Message
+	GetResumeToken() string
+}
+
+// Watch is one of Flotilla's watches (WatchStatus, WatchActions,
+// WatchContainerClusters) that survives lost connections and server restarts: a
+// snapshot, SYNCED, then live events. When the stream breaks with UNAVAILABLE (a
+// server restart, a cut connection) or ends, it is opened again after the last event
+// handed out, so the caller sees every event once. RESYNC_REQUIRED is handed out (a
+// fresh snapshot follows: drop what was built from the events); heartbeats are not,
+// unless asked for. Any other error ends the watch. A Watch is used by one goroutine.
+type Watch[E Event] struct {
+	// ResumeToken is the token of the last event handed out: save it to resume later.
+	ResumeToken string
+	// Reconnects counts the times the stream was opened again.
+	Reconnects int
+
+	open      func(ctx context.Context, resumeToken string) (func() ([]E, error), error)
+	heartbeat func(E) bool
+	options   WatchOptions
+}
+
+func newWatch[E Event](open func(context.Context, string) (func() ([]E, error), error), heartbeat func(E) bool, options *WatchOptions) *Watch[E] {
+	w := &Watch[E]{open: open, heartbeat: heartbeat}
+	if options != nil {
+		w.options = *options
+	}
+	w.ResumeToken = w.options.ResumeToken
+	if w.options.InitialBackoff <= 0 {
+		w.options.InitialBackoff = 100 * time.Millisecond
+	}
+	if w.options.MaxBackoff <= 0 {
+		w.options.MaxBackoff = 2 * time.Second
+	}
+	if w.options.GiveUpAfter == 0 {
+		w.options.GiveUpAfter = 2 * time.Minute
+	}
+	return w
+}
+
+// Retryable reports whether a watch opens its stream again after err: UNAVAILABLE (the
+// server went away, or the connection broke under the stream).
+func Retryable(err error) bool {
+	return AsError(err).Code == codes.Unavailable
+}
+
+// Events yields the watch's events, one at a time, until ctx ends (the iteration then
+// stops without an error), the loop breaks, or an error the watch cannot resume after
+// ends it (yielded as the last pair, with a nil event):
+//
+//	for event, err := range watch.Events(ctx) {
+//		if err != nil { return err }
+//		...
+//	}
+func (w *Watch[E]) Events(ctx context.Context) iter.Seq2[E, error] {
+	return func(yield func(E, error) bool) {
+		var zero E
+		backoff := w.options.InitialBackoff
+		var downSince time.Time
+		for {
+			failure := w.run(ctx, yield, &backoff, &downSince)
+			if failure == errStop || ctx.Err() != nil {
+				return
+			}
+			if failure != nil && !Retryable(failure) {
+				yield(zero, failure)
+				return
+			}
+			if failure == nil {
+				failure = &Error{Code: codes.Unavailable, Message: "the watch stream keeps ending"}
+			}
+			now := time.Now()
+			if downSince.IsZero() {
+				downSince = now
+			}
+			if w.options.GiveUpAfter > 0 && now.Sub(downSince) > w.options.GiveUpAfter {
+				yield(zero, failure)
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(backoff):
+			}
+			backoff = min(2*backoff, w.options.MaxBackoff)
+			w.Reconnects++
+		}
+	}
+}
+
+// errStop: the caller broke out of the loop.
+var errStop = errors.New("stop")
+
+// run opens the stream once and hands out its events; it returns why the stream ended
+// (nil: it ended cleanly).
+func (w *Watch[E]) run(ctx context.Context, yield func(E, error) bool, backoff *time.Duration, downSince *time.Time) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	recv, err := w.open(ctx, w.ResumeToken)
+	if err != nil {
+		return err
+	}
+	for {
+		events, err := recv()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		for _, event := range events {
+			*backoff, *downSince = w.options.InitialBackoff, time.Time{}
+			if token := event.GetResumeToken(); token != "" {
+				w.ResumeToken = token
+			}
+			if (w.options.Heartbeats || !w.heartbeat(event)) && !yield(event, nil) {
+				return errStop
+			}
+		}
+	}
+}
+
+// stream is a server stream of watch responses.
+type stream[R any] interface {
+	Recv() (R, error)
+}
+
+// opener adapts a generated Watch* method to a Watch: the request is copied with the
+// resume token set, and each response's events read.
+func opener[Q proto.Message, R any, E Event](
+	call func(context.Context, Q, ...grpc.CallOption) (stream[R], error),
+	request Q,
+	setToken func(Q, string),
+	events func(R) []E,
+) func(context.Context, string) (func() ([]E, error), error) {
+	return func(ctx context.Context, token string) (func() ([]E, error), error) {
+		q := proto.Clone(request).(Q)
+		setToken(q, token)
+		s, err := call(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		return func() ([]E, error) {
+			r, err := s.Recv()
+			if err != nil {
+				return nil, err
+			}
+			return events(r), nil
+		}, nil
+	}
+}
+
+// WatchStatus watches a deployment intent group or a cluster's network intents
+// (request.Name), resuming by itself. options may be nil.
+func (c *Client) WatchStatus(request *flotillav1.WatchStatusRequest, options *WatchOptions) *Watch[*flotillav1.WatchEvent] {
+	call := func(ctx context.Context, q *flotillav1.WatchStatusRequest, opts ...grpc.CallOption) (stream[*flotillav1.WatchStatusResponse], error) {
+		return c.Status.WatchStatus(ctx, q, opts...)
+	}
+	return newWatch(
+		opener(call, request, func(q *flotillav1.WatchStatusRequest, t string) { q.ResumeToken = t }, (*flotillav1.WatchStatusResponse).GetEvents),
+		func(e *flotillav1.WatchEvent) bool {
+			return e.GetType() == flotillav1.WatchEventType_WATCH_EVENT_TYPE_HEARTBEAT
+		},
+		options,
+	)
+}
+
+// WatchActions watches the actions of a cluster (or of one node of it), resuming by
+// itself. options may be nil.
+func (c *Client) WatchActions(request *flotillav1.WatchActionsRequest, options *WatchOptions) *Watch[*flotillav1.ActionEvent] {
+	call := func(ctx context.Context, q *flotillav1.WatchActionsRequest, opts ...grpc.CallOption) (stream[*flotillav1.WatchActionsResponse], error) {
+		return c.Actions.WatchActions(ctx, q, opts...)
+	}
+	return newWatch(
+		opener(call, request, func(q *flotillav1.WatchActionsRequest, t string) { q.ResumeToken = t }, (*flotillav1.WatchActionsResponse).GetEvents),
+		func(e *flotillav1.ActionEvent) bool {
+			return e.GetType() == flotillav1.ActionEventType_ACTION_EVENT_TYPE_HEARTBEAT
+		},
+		options,
+	)
+}
+
+// WatchContainerClusters watches the container clusters, resuming by itself. options
+// may be nil.
+func (c *Client) WatchContainerClusters(request *flotillav1.WatchContainerClustersRequest, options *WatchOptions) *Watch[*flotillav1.ContainerClusterEvent] {
+	call := func(ctx context.Context, q *flotillav1.WatchContainerClustersRequest, opts ...grpc.CallOption) (stream[*flotillav1.WatchContainerClustersResponse], error) {
+		return c.ContainerClusters.WatchContainerClusters(ctx, q, opts...)
+	}
+	return newWatch(
+		opener(call, request, func(q *flotillav1.WatchContainerClustersRequest, t string) { q.ResumeToken = t }, (*flotillav1.WatchContainerClustersResponse).GetEvents),
+		func(e *flotillav1.ContainerClusterEvent) bool {
+			return e.GetType() == flotillav1.ContainerClusterEventType_CONTAINER_CLUSTER_EVENT_TYPE_HEARTBEAT
+		},
+		options,
+	)
+}

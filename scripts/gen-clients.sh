@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Regenerates the Python and TypeScript clients from proto/. The generated code is
+# Regenerates the Python, TypeScript and Go clients from proto/. The generated code is
 # committed (with the compiled TypeScript package), so installing a client needs no
 # code generator or compiler. CI runs this script and fails when the committed code
 # differs from what it produces.
 #
 # Tools come from the registries, at the versions pinned in
 # client/python/requirements-dev.txt (grpcio-tools, mypy-protobuf) and
-# client/typescript/package-lock.json (@bufbuild/buf, @bufbuild/protoc-gen-es);
-# run `scripts/gen-clients.sh --install` to install them first.
+# client/typescript/package-lock.json (@bufbuild/buf, @bufbuild/protoc-gen-es) and
+# client/go/tools/go.mod (protoc-gen-go, protoc-gen-go-grpc, built here from the Go module
+# proxy); run `scripts/gen-clients.sh --install` to install the first two first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,12 +38,23 @@ rm -rf "$ts_out"
 # `npm install ./client/typescript` links the folder as it is, without its dev
 # dependencies to build it.
 
-# The name builders of both clients, from the kinds' resource declarations in proto/
+# Go: messages and gRPC stubs from the plugins pinned in client/go/tools/go.mod (built
+# into a cache outside the checkout; Go's build cache makes a rebuild cheap), google.rpc
+# and google.api from genproto; then a paging iterator per List method (from the stubs'
+# descriptors).
+go_tools="${XDG_CACHE_HOME:-$HOME/.cache}/flotilla/go-tools"
+(cd client/go/tools && go build -o "$go_tools/" google.golang.org/protobuf/cmd/protoc-gen-go google.golang.org/grpc/cmd/protoc-gen-go-grpc)
+rm -rf client/go/gen
+(cd client/go && PATH="$go_tools:$PATH" ../typescript/node_modules/.bin/buf generate ../../proto --template buf.gen.yaml --path ../../proto/flotilla/v1)
+(cd client/go && go run ./internal/genpages > pages_gen.go.new && mv pages_gen.go.new pages_gen.go)
+
+# The name builders of the clients, from the kinds' resource declarations in proto/
 # (flotilla-api's build derives them; the binary prints them).
 cargo build --quiet -p flotilla-api --bin flotilla-gen-names
 target/debug/flotilla-gen-names python > client/python/flotilla/names.py
 target/debug/flotilla-gen-names typescript > client/typescript/src/names.ts
+target/debug/flotilla-gen-names go > client/go/names/names.go
 # The compiled package (dist/) is rebuilt from the sources above.
 (cd client/typescript && rm -rf dist && npx --no-install tsc -p tsconfig.json)
 
-echo "generated $(ls "$py_out"/*.py | wc -l) Python modules and $(find "$ts_out" -name '*.ts' | wc -l) TypeScript files"
+echo "generated $(ls "$py_out"/*.py | wc -l) Python modules, $(find "$ts_out" -name '*.ts' | wc -l) TypeScript files and $(find client/go/gen -name '*.go' | wc -l) Go files"

@@ -25,7 +25,7 @@ export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
 
 # The generated clients are committed: regenerate and fail if anything changed.
 ./scripts/gen-clients.sh >/dev/null
-generated="client/python/flotilla/v1 client/python/flotilla/names.py client/typescript/src/gen client/typescript/src/names.ts client/typescript/dist"
+generated="client/python/flotilla/v1 client/python/flotilla/names.py client/typescript/src/gen client/typescript/src/names.ts client/typescript/dist client/go/gen client/go/pages_gen.go client/go/names/names.go"
 # shellcheck disable=SC2086
 if [ -n "$(git status --porcelain -- $generated)" ]; then
   # shellcheck disable=SC2086
@@ -37,7 +37,7 @@ step "generated clients checked"
 
 buf lint
 cargo fmt --all -- --check
-test -z "$(gofmt -l scripts/kube)"
+test -z "$(gofmt -l scripts/kube client/go)"
 step "formatting"
 
 # The suite and the bench share one build, in the `ci` profile (Cargo.toml says why):
@@ -64,6 +64,12 @@ scratch=$(mktemp -d)
     if (typeof createFlotillaClient !== "function" || names.project("x") !== "projects/x") process.exit(1);')
 rm -rf "$scratch"
 step "Python and TypeScript clients"
+# The Go client: vet, staticcheck (pinned in client/go/tools/go.mod), then its suite
+# against real flotilla-server processes.
+go_tools="${XDG_CACHE_HOME:-$HOME/.cache}/flotilla/go-tools"
+(cd client/go/tools && go build -o "$go_tools/" honnef.co/go/tools/cmd/staticcheck)
+(cd client/go && go vet ./... && "$go_tools/staticcheck" ./... && go test -count=1 ./...)
+step "Go client"
 # DESIGN §14's targets, scaled down: fails when a scaled-down check fails (alone on the
 # machine: nothing runs beside it).
 target/ci/flotilla-bench --quick

@@ -256,7 +256,15 @@ func snapshot(ctx context.Context, t *testing.T, client *flotilla.Client, group 
 	return nil
 }
 
-func TestWatchSurvivesKillMidRollout(t *testing.T) {
+// A server killed (transport loss) or stopped (its streams end with UNAVAILABLE) under an
+// open watch in the middle of a rollout, and started again.
+func TestWatchSurvivesRestartMidRollout(t *testing.T) {
+	for _, signal := range []syscall.Signal{syscall.SIGKILL, syscall.SIGTERM} {
+		t.Run(signal.String(), func(t *testing.T) { watchAcrossRestart(t, signal) })
+	}
+}
+
+func watchAcrossRestart(t *testing.T, signal syscall.Signal) {
 	ctx := testContext(t)
 	server := startServer(t)
 	client := server.client()
@@ -284,10 +292,10 @@ func TestWatchSurvivesKillMidRollout(t *testing.T) {
 				t.Fatal(err)
 			}
 		case synced && killedAfter < 0 && event.GetType() == flotillav1.WatchEventType_WATCH_EVENT_TYPE_RESOURCE_CHANGED:
-			// The first resource change of the rollout: kill -9 the server under the open
+			// The first resource change of the rollout: stop the server under the open
 			// stream, and start it again on the same port and database.
 			killedAfter = len(tokens)
-			server.stop(syscall.SIGKILL)
+			server.stop(signal)
 			server.spawn()
 		case killedAfter > 0 && tour.Settled(event):
 			settled = true
@@ -300,10 +308,10 @@ func TestWatchSurvivesKillMidRollout(t *testing.T) {
 		t.Fatal("the watch ended before the rollout settled")
 	}
 	if watch.Reconnects < 1 {
-		t.Fatal("the stream was not cut by the kill")
+		t.Fatal("the stream was not cut by the restart")
 	}
 	if len(tokens) <= killedAfter {
-		t.Fatal("no event arrived after the kill")
+		t.Fatal("no event arrived after the restart")
 	}
 	if distinct := len(slices.Compact(slices.Sorted(slices.Values(tokens)))); distinct != len(tokens) {
 		t.Fatalf("%d events handed out, %d distinct tokens: an event was repeated", len(tokens), distinct)
@@ -429,5 +437,38 @@ func main() {
 	out, err := cmd.CombinedOutput()
 	if err != nil || string(out) != "projects/x flotilla/v1/lifecycle.proto\n" {
 		t.Fatalf("go run: %v\n%s", err, out)
+	}
+}
+
+// A token the server can no longer resume from (here: one from inside a snapshot) gets
+// RESYNC_REQUIRED, handed out, then a fresh snapshot.
+func TestResyncRequiredIsHandedOut(t *testing.T) {
+	ctx := testContext(t)
+	client := startServer(t).client()
+	group, err := tour.CreateApplication(ctx, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	request := &flotillav1.WatchStatusRequest{Name: group}
+	var inside string
+	for event, err := range client.WatchStatus(request, nil).Events(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		inside = event.GetResumeToken()
+		break
+	}
+	var types []flotillav1.WatchEventType
+	for event, err := range client.WatchStatus(request, &flotilla.WatchOptions{ResumeToken: inside}).Events(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		types = append(types, event.GetType())
+		if event.GetType() == flotillav1.WatchEventType_WATCH_EVENT_TYPE_SYNCED {
+			break
+		}
+	}
+	if len(types) < 2 || types[0] != flotillav1.WatchEventType_WATCH_EVENT_TYPE_RESYNC_REQUIRED {
+		t.Fatalf("events after resuming from inside a snapshot: %v", types)
 	}
 }

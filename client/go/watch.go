@@ -5,11 +5,13 @@ import (
 	"errors"
 	"io"
 	"iter"
+	"strings"
 	"time"
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	flotillav1 "flotilla.dev/go/flotilla/gen/flotilla/v1"
 )
@@ -154,22 +156,19 @@ func (w *Watch[E]) run(ctx context.Context, yield func(E, error) bool, backoff *
 	}
 }
 
-// stream is a server stream of watch responses.
-type stream[R any] interface {
-	Recv() (R, error)
-}
-
-// opener adapts a generated Watch* method to a Watch: the request is copied with the
-// resume token set, and each response's events read.
-func opener[Q proto.Message, R any, E Event](
-	call func(context.Context, Q, ...grpc.CallOption) (stream[R], error),
+// resuming makes a Watch of a generated Watch* method: each (re)open sends a copy of
+// request with its resume_token set, and hands out each response's events; an event
+// whose type is the HEARTBEAT value of its enum is a heartbeat.
+func resuming[Q proto.Message, R any, E Event](
+	call func(context.Context, Q, ...grpc.CallOption) (grpc.ServerStreamingClient[R], error),
 	request Q,
-	setToken func(Q, string),
-	events func(R) []E,
-) func(context.Context, string) (func() ([]E, error), error) {
-	return func(ctx context.Context, token string) (func() ([]E, error), error) {
+	events func(*R) []E,
+	options *WatchOptions,
+) *Watch[E] {
+	token := request.ProtoReflect().Descriptor().Fields().ByName("resume_token")
+	open := func(ctx context.Context, resumeToken string) (func() ([]E, error), error) {
 		q := proto.Clone(request).(Q)
-		setToken(q, token)
+		q.ProtoReflect().Set(token, protoreflect.ValueOfString(resumeToken))
 		s, err := call(ctx, q)
 		if err != nil {
 			return nil, err
@@ -182,49 +181,34 @@ func opener[Q proto.Message, R any, E Event](
 			return events(r), nil
 		}, nil
 	}
+	return newWatch(open, isHeartbeat[E], options)
+}
+
+// isHeartbeat: the event's `type` is its enum's *_HEARTBEAT value.
+func isHeartbeat[E Event](event E) bool {
+	m := event.ProtoReflect()
+	field := m.Descriptor().Fields().ByName("type")
+	if field == nil || field.Enum() == nil {
+		return false
+	}
+	value := field.Enum().Values().ByNumber(m.Get(field).Enum())
+	return value != nil && strings.HasSuffix(string(value.Name()), "_HEARTBEAT")
 }
 
 // WatchStatus watches a deployment intent group or a cluster's network intents
 // (request.Name), resuming by itself. options may be nil.
 func (c *Client) WatchStatus(request *flotillav1.WatchStatusRequest, options *WatchOptions) *Watch[*flotillav1.WatchEvent] {
-	call := func(ctx context.Context, q *flotillav1.WatchStatusRequest, opts ...grpc.CallOption) (stream[*flotillav1.WatchStatusResponse], error) {
-		return c.Status.WatchStatus(ctx, q, opts...)
-	}
-	return newWatch(
-		opener(call, request, func(q *flotillav1.WatchStatusRequest, t string) { q.ResumeToken = t }, (*flotillav1.WatchStatusResponse).GetEvents),
-		func(e *flotillav1.WatchEvent) bool {
-			return e.GetType() == flotillav1.WatchEventType_WATCH_EVENT_TYPE_HEARTBEAT
-		},
-		options,
-	)
+	return resuming(c.Status.WatchStatus, request, (*flotillav1.WatchStatusResponse).GetEvents, options)
 }
 
 // WatchActions watches the actions of a cluster (or of one node of it), resuming by
 // itself. options may be nil.
 func (c *Client) WatchActions(request *flotillav1.WatchActionsRequest, options *WatchOptions) *Watch[*flotillav1.ActionEvent] {
-	call := func(ctx context.Context, q *flotillav1.WatchActionsRequest, opts ...grpc.CallOption) (stream[*flotillav1.WatchActionsResponse], error) {
-		return c.Actions.WatchActions(ctx, q, opts...)
-	}
-	return newWatch(
-		opener(call, request, func(q *flotillav1.WatchActionsRequest, t string) { q.ResumeToken = t }, (*flotillav1.WatchActionsResponse).GetEvents),
-		func(e *flotillav1.ActionEvent) bool {
-			return e.GetType() == flotillav1.ActionEventType_ACTION_EVENT_TYPE_HEARTBEAT
-		},
-		options,
-	)
+	return resuming(c.Actions.WatchActions, request, (*flotillav1.WatchActionsResponse).GetEvents, options)
 }
 
 // WatchContainerClusters watches the container clusters, resuming by itself. options
 // may be nil.
 func (c *Client) WatchContainerClusters(request *flotillav1.WatchContainerClustersRequest, options *WatchOptions) *Watch[*flotillav1.ContainerClusterEvent] {
-	call := func(ctx context.Context, q *flotillav1.WatchContainerClustersRequest, opts ...grpc.CallOption) (stream[*flotillav1.WatchContainerClustersResponse], error) {
-		return c.ContainerClusters.WatchContainerClusters(ctx, q, opts...)
-	}
-	return newWatch(
-		opener(call, request, func(q *flotillav1.WatchContainerClustersRequest, t string) { q.ResumeToken = t }, (*flotillav1.WatchContainerClustersResponse).GetEvents),
-		func(e *flotillav1.ContainerClusterEvent) bool {
-			return e.GetType() == flotillav1.ContainerClusterEventType_CONTAINER_CLUSTER_EVENT_TYPE_HEARTBEAT
-		},
-		options,
-	)
+	return resuming(c.ContainerClusters.WatchContainerClusters, request, (*flotillav1.WatchContainerClustersResponse).GetEvents, options)
 }

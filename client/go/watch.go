@@ -51,27 +51,9 @@ type Watch[E Event] struct {
 	// Reconnects counts the times the stream was opened again.
 	Reconnects int
 
-	open      func(ctx context.Context, resumeToken string) (func() ([]E, error), error)
-	heartbeat func(E) bool
-	options   WatchOptions
-}
-
-func newWatch[E Event](open func(context.Context, string) (func() ([]E, error), error), heartbeat func(E) bool, options *WatchOptions) *Watch[E] {
-	w := &Watch[E]{open: open, heartbeat: heartbeat}
-	if options != nil {
-		w.options = *options
-	}
-	w.ResumeToken = w.options.ResumeToken
-	if w.options.InitialBackoff <= 0 {
-		w.options.InitialBackoff = 100 * time.Millisecond
-	}
-	if w.options.MaxBackoff <= 0 {
-		w.options.MaxBackoff = 2 * time.Second
-	}
-	if w.options.GiveUpAfter == 0 {
-		w.options.GiveUpAfter = 2 * time.Minute
-	}
-	return w
+	// open opens the stream after resumeToken and returns its receive function.
+	open    func(ctx context.Context, resumeToken string) (func() ([]E, error), error)
+	options WatchOptions
 }
 
 // Retryable reports whether a watch opens its stream again after err: UNAVAILABLE (the
@@ -94,7 +76,10 @@ func (w *Watch[E]) Events(ctx context.Context) iter.Seq2[E, error] {
 		backoff := w.options.InitialBackoff
 		var downSince time.Time
 		for {
-			failure := w.run(ctx, yield, &backoff, &downSince)
+			failure, progressed := w.run(ctx, yield)
+			if progressed {
+				backoff, downSince = w.options.InitialBackoff, time.Time{}
+			}
 			if failure == errStop || ctx.Err() != nil {
 				return
 			}
@@ -128,37 +113,36 @@ func (w *Watch[E]) Events(ctx context.Context) iter.Seq2[E, error] {
 var errStop = errors.New("stop")
 
 // run opens the stream once and hands out its events; it returns why the stream ended
-// (nil: it ended cleanly).
-func (w *Watch[E]) run(ctx context.Context, yield func(E, error) bool, backoff *time.Duration, downSince *time.Time) error {
+// (nil: it ended cleanly) and whether any event arrived on it.
+func (w *Watch[E]) run(ctx context.Context, yield func(E, error) bool) (failure error, progressed bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	recv, err := w.open(ctx, w.ResumeToken)
 	if err != nil {
-		return err
+		return err, false
 	}
 	for {
 		events, err := recv()
 		if errors.Is(err, io.EOF) {
-			return nil
+			return nil, progressed
 		}
 		if err != nil {
-			return err
+			return err, progressed
 		}
 		for _, event := range events {
-			*backoff, *downSince = w.options.InitialBackoff, time.Time{}
+			progressed = true
 			if token := event.GetResumeToken(); token != "" {
 				w.ResumeToken = token
 			}
-			if (w.options.Heartbeats || !w.heartbeat(event)) && !yield(event, nil) {
-				return errStop
+			if (w.options.Heartbeats || !isHeartbeat(event)) && !yield(event, nil) {
+				return errStop, true
 			}
 		}
 	}
 }
 
 // resuming makes a Watch of a generated Watch* method: each (re)open sends a copy of
-// request with its resume_token set, and hands out each response's events; an event
-// whose type is the HEARTBEAT value of its enum is a heartbeat.
+// request with its resume_token set, and hands out each response's events.
 func resuming[Q proto.Message, R any, E Event](
 	call func(context.Context, Q, ...grpc.CallOption) (grpc.ServerStreamingClient[R], error),
 	request Q,
@@ -181,7 +165,21 @@ func resuming[Q proto.Message, R any, E Event](
 			return events(r), nil
 		}, nil
 	}
-	return newWatch(open, isHeartbeat[E], options)
+	w := &Watch[E]{open: open}
+	if options != nil {
+		w.options = *options
+	}
+	w.ResumeToken = w.options.ResumeToken
+	if w.options.InitialBackoff <= 0 {
+		w.options.InitialBackoff = 100 * time.Millisecond
+	}
+	if w.options.MaxBackoff <= 0 {
+		w.options.MaxBackoff = 2 * time.Second
+	}
+	if w.options.GiveUpAfter == 0 {
+		w.options.GiveUpAfter = 2 * time.Minute
+	}
+	return w
 }
 
 // isHeartbeat: the event's `type` is its enum's *_HEARTBEAT value.

@@ -221,15 +221,24 @@ fn builder_args(kind: &Decl, all: &[Decl]) -> (Option<String>, Vec<String>) {
     }
 }
 
-/// The tail of the name after the builder's parent argument, as a format string over
-/// `{variable}` placeholders.
-fn builder_format(kind: &Decl, all: &[Decl], parent: &Option<String>) -> String {
-    let pairs = if parent.is_some() {
+/// The `(collection, variable)` pairs a builder appends to its parent argument (all of
+/// them when it takes none).
+fn builder_pairs<'a>(
+    kind: &'a Decl,
+    all: &[Decl],
+    parent: &Option<String>,
+) -> &'a [(String, String)] {
+    if parent.is_some() {
         kind.own_pairs(all)
     } else {
         &kind.pairs[..]
-    };
-    let tail = pairs
+    }
+}
+
+/// The tail of the name after the builder's parent argument, as a format string over
+/// `{variable}` placeholders.
+fn builder_format(kind: &Decl, all: &[Decl], parent: &Option<String>) -> String {
+    let tail = builder_pairs(kind, all, parent)
         .iter()
         .map(|(c, v)| format!("{c}/{{{v}}}"))
         .collect::<Vec<_>>()
@@ -362,15 +371,9 @@ pub fn go_names(kinds: &[Decl]) -> String {
             .map(|p| format!("{}Name", lower_camel(p)))
             .chain(ids.iter().map(|id| format!("{}ID", lower_camel(id))))
             .collect();
-        let pairs = if parent.is_some() {
-            kind.own_pairs(kinds)
-        } else {
-            &kind.pairs[..]
-        };
-        let segments: Vec<String> = pairs
+        let segments: Vec<String> = builder_pairs(kind, kinds, &parent)
             .iter()
-            .zip(&ids)
-            .map(|((collection, _), id)| format!("\"{collection}\", {}ID", lower_camel(id)))
+            .map(|(collection, id)| format!("\"{collection}\", {}ID", lower_camel(id)))
             .collect();
         let base = match &parent {
             Some(p) => format!(

@@ -23,13 +23,13 @@ pub const MAX_LOCATION_CHARS: usize = 1024;
 
 super::named_enum! {
     /// The state of an action.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-    pub enum ActionState ("action state") {
-        Pending = "PENDING",
-        Running = "RUNNING",
-        Succeeded = "SUCCEEDED",
-        Failed = "FAILED",
-        Cancelled = "CANCELLED",
+    #[derive(Serialize, Deserialize)]
+    pub enum ActionState ("action state", SCREAMING_SNAKE_CASE) {
+        Pending,
+        Running,
+        Succeeded,
+        Failed,
+        Cancelled,
     }
 }
 

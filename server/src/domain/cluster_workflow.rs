@@ -13,14 +13,14 @@ use super::container_cluster::{ClusterState, Lifecycle};
 
 super::named_enum! {
     /// The provisioning phase of an infrastructure object (seed 004).
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+    #[derive(Serialize, Deserialize, Default)]
     pub enum Phase ("infrastructure phase") {
         #[default]
-        Pending = "Pending",
-        Provisioning = "Provisioning",
-        Provisioned = "Provisioned",
-        Deleting = "Deleting",
-        Failed = "Failed",
+        Pending,
+        Provisioning,
+        Provisioned,
+        Deleting,
+        Failed,
     }
 }
 
@@ -107,12 +107,12 @@ pub struct Workflow {
 
 super::named_enum! {
     /// A VM of the cluster as the book-keeping last saw it.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[derive(Serialize, Deserialize)]
     pub enum Observed ("VM state") {
-        Running = "Running",
-        Stopped = "Stopped",
+        Running,
+        Stopped,
         /// The IaaS lost it (state sync found it gone).
-        Missing = "Missing",
+        Missing,
     }
 }
 

@@ -26,19 +26,19 @@ use super::conditions::{self, Condition, Severity, SummaryOptions};
 
 super::named_enum! {
     /// The state of a container cluster.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-    pub enum ClusterState ("container cluster state") {
-        Created = "CREATED",
-        Starting = "STARTING",
-        Running = "RUNNING",
-        Stopping = "STOPPING",
-        Stopped = "STOPPED",
-        Scaling = "SCALING",
-        Alert = "ALERT",
-        Recovering = "RECOVERING",
-        Expunging = "EXPUNGING",
-        Expunge = "EXPUNGE",
-        Destroyed = "DESTROYED",
+    #[derive(Serialize, Deserialize)]
+    pub enum ClusterState ("container cluster state", SCREAMING_SNAKE_CASE) {
+        Created,
+        Starting,
+        Running,
+        Stopping,
+        Stopped,
+        Scaling,
+        Alert,
+        Recovering,
+        Expunging,
+        Expunge,
+        Destroyed,
     }
 }
 
@@ -67,10 +67,10 @@ impl ClusterState {
 
 super::named_enum! {
     /// What a cluster's VMs should be doing.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+    #[derive(Serialize, Deserialize)]
     pub enum Desired ("desired state") {
-        Running = "Running",
-        Stopped = "Stopped",
+        Running,
+        Stopped,
     }
 }
 

@@ -31,10 +31,9 @@ pub struct Network {
 
 super::named_enum! {
     /// The power state of a VM.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
     pub enum VmState ("VM power state") {
-        Running = "Running",
-        Stopped = "Stopped",
+        Running,
+        Stopped,
     }
 }
 

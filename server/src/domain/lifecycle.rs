@@ -6,13 +6,14 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// The lifecycle state of a deployment intent group.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DigState {
-    Created,
-    Approved,
-    Instantiated,
-    Terminated,
+super::named_enum! {
+    /// The lifecycle state of a deployment intent group.
+    pub enum DigState ("group state", SCREAMING_SNAKE_CASE) {
+        Created,
+        Approved,
+        Instantiated,
+        Terminated,
+    }
 }
 
 /// An operation on a deployment intent group.
@@ -34,19 +35,20 @@ pub enum DigOp {
     MigrateIn,
 }
 
-/// What a history entry of a deployment intent group records: the verb's outcome.
-/// Several share a state (an update leaves the group INSTANTIATED).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum DigEvent {
-    Created,
-    Approved,
-    Instantiated,
-    Terminated,
-    RevisionApproved,
-    Updated,
-    RolledBack,
-    MigratedIn,
-    MigratedOut,
+super::named_enum! {
+    /// What a history entry of a deployment intent group records: the verb's outcome.
+    /// Several share a state (an update leaves the group INSTANTIATED).
+    pub enum DigEvent ("group event", SCREAMING_SNAKE_CASE) {
+        Created,
+        Approved,
+        Instantiated,
+        Terminated,
+        RevisionApproved,
+        Updated,
+        RolledBack,
+        MigratedIn,
+        MigratedOut,
+    }
 }
 
 impl DigEvent {
@@ -119,12 +121,13 @@ pub fn pending_changes(
         .collect()
 }
 
-/// The state of a cluster's network intents.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum NetworkState {
-    Created,
-    Applied,
-    Terminated,
+super::named_enum! {
+    /// The state of a cluster's network intents.
+    pub enum NetworkState ("network intents state", SCREAMING_SNAKE_CASE) {
+        Created,
+        Applied,
+        Terminated,
+    }
 }
 
 /// An operation on a cluster's network intents.
@@ -302,71 +305,9 @@ impl Recorded for NetworkState {
     }
 }
 
-macro_rules! state_strings {
-    ($ty:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
-        impl $ty {
-            /// The stored and displayed form, e.g. "APPROVED".
-            pub fn as_str(self) -> &'static str {
-                match self { $($ty::$variant => $text),+ }
-            }
-        }
-
-        impl fmt::Display for $ty {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl serde::Serialize for $ty {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.as_str())
-            }
-        }
-
-        impl<'de> serde::Deserialize<'de> for $ty {
-            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-                let text = <String as serde::Deserialize>::deserialize(d)?;
-                text.parse().map_err(serde::de::Error::custom)
-            }
-        }
-
-        impl FromStr for $ty {
-            type Err = String;
-
-            fn from_str(s: &str) -> Result<Self, Self::Err> {
-                match s {
-                    $($text => Ok($ty::$variant),)+
-                    other => Err(format!("unknown {} {other:?}", stringify!($ty))),
-                }
-            }
-        }
-    };
-}
-
-state_strings!(DigState {
-    Created => "CREATED",
-    Approved => "APPROVED",
-    Instantiated => "INSTANTIATED",
-    Terminated => "TERMINATED",
-});
-
-state_strings!(DigEvent {
-    Created => "CREATED",
-    Approved => "APPROVED",
-    Instantiated => "INSTANTIATED",
-    Terminated => "TERMINATED",
-    RevisionApproved => "REVISION_APPROVED",
-    Updated => "UPDATED",
-    RolledBack => "ROLLED_BACK",
-    MigratedIn => "MIGRATED_IN",
-    MigratedOut => "MIGRATED_OUT",
-});
-
-state_strings!(NetworkState {
-    Created => "CREATED",
-    Applied => "APPLIED",
-    Terminated => "TERMINATED",
-});
+super::serde_by_name!(DigState);
+super::serde_by_name!(DigEvent);
+super::serde_by_name!(NetworkState);
 
 #[cfg(test)]
 mod tests {

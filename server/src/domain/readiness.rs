@@ -20,59 +20,30 @@ pub fn is_monitored(kind: &str) -> bool {
     MONITORED_KINDS.contains(&kind)
 }
 
-/// The cluster status of a resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum ClusterStatus {
-    Unknown,
-    NotPresent,
-    Present,
+super::named_enum! {
+    /// The cluster status of a resource.
+    #[derive(PartialOrd, Ord)]
+    pub enum ClusterStatus ("cluster status") {
+        Unknown,
+        NotPresent,
+        Present,
+    }
 }
 
-/// The readiness of a present resource.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
-pub enum Readiness {
-    /// Not present, or no bundle yet.
-    #[default]
-    None,
-    Ready,
-    NotReady,
+super::named_enum! {
+    /// The readiness of a present resource.
+    #[derive(PartialOrd, Ord, Default)]
+    pub enum Readiness ("readiness") {
+        /// Not present, or no bundle yet.
+        #[default]
+        None = "",
+        Ready,
+        NotReady,
+    }
 }
 
-macro_rules! strings {
-    ($ty:ident { $($variant:ident => $text:literal),+ $(,)? }) => {
-        impl $ty {
-            pub fn as_str(self) -> &'static str {
-                match self { $($ty::$variant => $text),+ }
-            }
-
-            pub fn parse(text: &str) -> Option<Self> {
-                match text { $($text => Some($ty::$variant),)+ _ => None }
-            }
-        }
-
-        impl std::str::FromStr for $ty {
-            type Err = String;
-
-            fn from_str(text: &str) -> Result<Self, String> {
-                Self::parse(text).ok_or_else(|| format!("{text:?} is no {}", stringify!($ty)))
-            }
-        }
-
-        crate::domain::serde_by_name!($ty);
-    };
-}
-
-strings!(ClusterStatus {
-    Unknown => "Unknown",
-    NotPresent => "NotPresent",
-    Present => "Present",
-});
-
-strings!(Readiness {
-    None => "",
-    Ready => "Ready",
-    NotReady => "NotReady",
-});
+super::serde_by_name!(ClusterStatus);
+super::serde_by_name!(Readiness);
 
 impl Readiness {
     pub fn is_none(&self) -> bool {
@@ -237,12 +208,12 @@ mod tests {
 
 super::named_enum! {
     /// Whether a cluster's agent session is up, as the server last saw it.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+    #[derive(serde::Serialize, serde::Deserialize)]
     pub enum Connectivity ("connectivity") {
         /// No agent session yet.
-        Unknown = "Unknown",
-        Available = "Available",
+        Unknown,
+        Available,
         /// The session is down; rsync retries.
-        Retrying = "Retrying",
+        Retrying,
     }
 }

@@ -2,22 +2,22 @@
 
 super::named_enum! {
     /// The rsync status of a rendered resource (seed 000), by the seed's names.
-    #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+    #[derive(PartialOrd, Ord)]
     pub enum RsyncStatus ("rsync status") {
         /// Rendered, not yet handled by rsync.
-        Pending = "Pending",
+        Pending,
         /// The cluster accepted it.
-        Applied = "Applied",
+        Applied,
         /// The cluster rejected an apply or delete; no further action.
-        Failed = "Failed",
+        Failed,
         /// The cluster is unreachable; rsync retries.
-        Retrying = "Retrying",
+        Retrying,
         /// rsync deleted it from the cluster (or it was never applied and its
         /// instance was terminated).
-        Terminated = "Terminated",
+        Terminated,
         /// A newer instance of the same owner renders the same object on the same
         /// cluster and took it over: this instance no longer acts on it, nor deletes it.
-        Superseded = "Superseded",
+        Superseded,
     }
 }
 

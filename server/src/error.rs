@@ -405,6 +405,11 @@ impl Violations {
         self.0.push(FieldViolation::new(field, description));
     }
 
+    /// The parsed value of `field`, or None and a violation on `field` saying why not.
+    pub fn parsed<T>(&mut self, field: &str, parsed: Result<T, &'static str>) -> Option<T> {
+        parsed.map_err(|why| self.add(field, why)).ok()
+    }
+
     /// Records the violations of a nested check and returns its value if it passed.
     pub fn check<T>(&mut self, result: Result<T, FieldViolation>) -> Option<T> {
         match result {

@@ -59,14 +59,14 @@ impl ActionApi {
         let cluster = violations.check(cluster("cluster", cluster_name).map_err(first_violation));
         let target = match target {
             Asked::Pod { namespace, pod } => {
-                let namespace =
-                    kube_name(&mut violations, "namespace", namespace, Namespace::parse);
-                let pod = kube_name(&mut violations, "pod", pod, PodName::parse);
+                let namespace = violations.parsed("namespace", Namespace::parse(namespace));
+                let pod = violations.parsed("pod", PodName::parse(pod));
                 namespace
                     .zip(pod)
                     .map(|(namespace, pod)| NewTarget::Pod { namespace, pod })
             }
-            Asked::Node { node } => kube_name(&mut violations, "node", node, NodeName::parse)
+            Asked::Node { node } => violations
+                .parsed("node", NodeName::parse(node))
                 .map(|node| NewTarget::Node { node }),
         };
         let on_node = matches!(target, Some(NewTarget::Node { .. }));
@@ -94,17 +94,6 @@ fn cluster(field: &str, value: &str) -> Result<ClusterName> {
     Ok(ClusterName::from(&name(&CLUSTER, field, value)?))
 }
 
-/// A Kubernetes name of a request field, parsed by `parse` (a violation on `field` if
-/// it is not one).
-fn kube_name<T>(
-    violations: &mut Violations,
-    field: &str,
-    value: &str,
-    parse: fn(&str) -> std::result::Result<T, &'static str>,
-) -> Option<T> {
-    parse(value).map_err(|why| violations.add(field, why)).ok()
-}
-
 /// A filter on a Kubernetes name: None when the field is empty (no filter).
 fn kube_filter<T>(
     violations: &mut Violations,
@@ -115,7 +104,7 @@ fn kube_filter<T>(
     if value.is_empty() {
         return None;
     }
-    kube_name(violations, field, value, parse)
+    violations.parsed(field, parse(value))
 }
 
 /// The reboot and snapshot parameters of a create request's `params` oneof (each

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional, placeholders, run};
+use super::{fetch_all, fetch_by_id, placeholders, run};
 use crate::domain::cluster_workflow::Observed;
 use crate::domain::conditions::Condition;
 use crate::domain::container_cluster::{ClusterState, Lifecycle};
@@ -220,8 +220,14 @@ pub async fn cluster_get(
     conn: &mut AnyConnection,
     id: ContainerClusterId,
 ) -> Result<Option<ContainerClusterRecord>> {
-    let sql = format!("SELECT {COLUMNS} FROM container_clusters WHERE id = $1");
-    fetch_optional(conn, sqlx::query(&sql).bind(id.to_string()), from_row).await
+    fetch_by_id(
+        conn,
+        "container_clusters",
+        COLUMNS,
+        &id.to_string(),
+        from_row,
+    )
+    .await
 }
 
 /// The stored state of a cluster (as stored: the event of a change carries it).

@@ -10,7 +10,7 @@ use super::signals::PODS_GONE;
 use super::status::{
     Announce, CountDeltas, Dimension, Scope, rsync_bulk_transition, rsync_let_go_unapplied,
 };
-use super::{Backend, Tx, fetch_optional, now_micros};
+use super::{Backend, Tx, fetch_by_id, fetch_optional, now_micros};
 use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::status::RsyncStatus;
 use crate::error::{Conflict, Error, Precondition, Result, precondition};
@@ -106,10 +106,11 @@ pub async fn instance_find(
     conn: &mut AnyConnection,
     id: InstanceId,
 ) -> Result<Option<InstanceRow>> {
-    let sql = format!("SELECT {INSTANCE_COLUMNS} FROM instances WHERE id = $1");
-    fetch_optional(
+    fetch_by_id(
         conn,
-        sqlx::query(&sql).bind(id.to_string()),
+        "instances",
+        INSTANCE_COLUMNS,
+        &id.to_string(),
         decode_instance,
     )
     .await

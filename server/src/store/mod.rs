@@ -459,6 +459,18 @@ pub(crate) async fn fetch_optional<T>(
     row.as_ref().map(decode).transpose()
 }
 
+/// The row of `table` whose `id` is `id` (its `columns`, decoded), if there is one.
+pub(crate) async fn fetch_by_id<T>(
+    conn: &mut AnyConnection,
+    table: &str,
+    columns: &str,
+    id: &str,
+    decode: Decode<T>,
+) -> Result<Option<T>> {
+    let sql = format!("SELECT {columns} FROM {table} WHERE id = $1");
+    fetch_optional(conn, sqlx::query(&sql).bind(id), decode).await
+}
+
 /// Runs `query` and decodes every row.
 pub(crate) async fn fetch_all<T>(
     conn: &mut AnyConnection,

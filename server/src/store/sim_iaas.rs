@@ -5,7 +5,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional, placeholders, run, wrote};
+use super::{fetch_all, fetch_by_id, fetch_optional, placeholders, run, wrote};
 use crate::domain::iaas::{Network, Offering, Vm, VmState, Zone};
 use crate::error::{Error, Result};
 
@@ -167,8 +167,7 @@ fn network_from_row(row: &AnyRow) -> Result<Network> {
 }
 
 pub async fn network_get(conn: &mut AnyConnection, id: &str) -> Result<Option<Network>> {
-    let sql = format!("SELECT {NETWORK_COLUMNS} FROM sim_networks WHERE id = $1");
-    fetch_optional(conn, sqlx::query(&sql).bind(id), network_from_row).await
+    fetch_by_id(conn, "sim_networks", NETWORK_COLUMNS, id, network_from_row).await
 }
 
 /// The first network of a zone with this name.
@@ -226,8 +225,7 @@ fn vm_from_row(row: &AnyRow) -> Result<Vm> {
 }
 
 pub async fn vm_get(conn: &mut AnyConnection, id: &str) -> Result<Option<Vm>> {
-    let sql = format!("SELECT {VM_COLUMNS} FROM sim_vms WHERE id = $1");
-    fetch_optional(conn, sqlx::query(&sql).bind(id), vm_from_row).await
+    fetch_by_id(conn, "sim_vms", VM_COLUMNS, id, vm_from_row).await
 }
 
 /// The first VM with this name.

@@ -7,7 +7,7 @@ use sqlx::AnyConnection;
 use sqlx::Row;
 use sqlx::any::AnyRow;
 
-use super::{fetch_all, fetch_optional};
+use super::{fetch_all, fetch_by_id};
 use crate::domain::cluster_workflow::Phase;
 use crate::domain::conditions::Condition;
 use crate::error::{Error, Result};
@@ -104,8 +104,7 @@ pub async fn infra_insert(conn: &mut AnyConnection, r: &InfraRecord) -> Result<b
 
 /// An object by id.
 pub async fn infra_get(conn: &mut AnyConnection, id: &str) -> Result<Option<InfraRecord>> {
-    let sql = format!("SELECT {COLUMNS} FROM sim_infrastructures WHERE id = $1");
-    fetch_optional(conn, sqlx::query(&sql).bind(id), from_row).await
+    fetch_by_id(conn, "sim_infrastructures", COLUMNS, id, from_row).await
 }
 
 /// The infrastructure object of `cluster`, if it has one.

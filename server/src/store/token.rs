@@ -4,7 +4,7 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_optional, run};
+use super::{fetch_all, fetch_by_id, fetch_optional, run};
 use crate::domain::access::Role;
 use crate::domain::names::ClusterName;
 use crate::error::{Error, Result};
@@ -108,12 +108,7 @@ pub async fn token_hashes(conn: &mut AnyConnection) -> Result<Vec<String>> {
 }
 
 pub async fn token_get(conn: &mut AnyConnection, id: TokenId) -> Result<Option<TokenRecord>> {
-    fetch_optional(
-        conn,
-        sqlx::query(&format!("SELECT {COLUMNS} FROM tokens WHERE id = $1")).bind(id.to_string()),
-        from_row,
-    )
-    .await
+    fetch_by_id(conn, "tokens", COLUMNS, &id.to_string(), from_row).await
 }
 
 /// A page of tokens, newest first, after the keyset cursor `(create_time, id)`; with

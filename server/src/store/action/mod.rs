@@ -9,7 +9,10 @@ use serde_json::Value;
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{Backend, RowLock, fetch_all, fetch_optional, json_in, json_rows, placeholders, run};
+use super::{
+    AnyQuery, Backend, RowLock, fetch_all, fetch_by_id, fetch_optional, json_in, json_rows,
+    placeholders, run,
+};
 use crate::domain::action::{ActionState, Executor, Operation, Target};
 use crate::domain::conditions::Condition;
 use crate::domain::manifest::DEFAULT_NAMESPACE;
@@ -137,9 +140,8 @@ pub async fn action_insert_many(
     let mut inserted = HashSet::with_capacity(actions.len());
     for chunk in actions.chunks(ROWS_PER_STATEMENT) {
         let sql = format!(
-            "INSERT INTO actions (id, cluster, node, namespace, pod, action_name, spec, state, \
-             executor, status, generation, open_key, create_time, update_time, deadline, \
-             expire_time) VALUES {} ON CONFLICT DO NOTHING",
+            "INSERT INTO actions (id, cluster, node, namespace, pod, action_name, spec, \
+             create_time, {WRITTEN}) VALUES {} ON CONFLICT DO NOTHING",
             placeholders(conn, chunk.len(), 16)
         );
         let mut query = sqlx::query(&sql);
@@ -148,7 +150,7 @@ pub async fn action_insert_many(
                 Target::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
                 Target::Node => ("", ""),
             };
-            query = query
+            let fixed = query
                 .bind(action.id.to_string())
                 .bind(action.cluster.clone())
                 .bind(action.node.clone())
@@ -156,15 +158,8 @@ pub async fn action_insert_many(
                 .bind(pod)
                 .bind(action.spec.operation.name())
                 .bind(json(&action.spec))
-                .bind(action.state.as_str())
-                .bind(executor_text(&action.executor))
-                .bind(json(&action.outcome))
-                .bind(action.generation)
-                .bind(action.open_key())
-                .bind(action.create_time)
-                .bind(action.update_time)
-                .bind(action.deadline)
-                .bind(action.expire_time);
+                .bind(action.create_time);
+            query = bind_written(fixed, action);
         }
         // DO NOTHING: a conflict leaves PostgreSQL's transaction usable, to name the holder.
         let rows = query.execute(&mut *conn).await?.rows_affected();
@@ -184,6 +179,24 @@ pub async fn action_insert_many(
         }
     }
     Ok(inserted)
+}
+
+/// The columns every write of an action sets (an insert, and a compare-and-swap
+/// update), in the order [`bind_written`] binds them.
+const WRITTEN: &str =
+    "state, executor, status, generation, open_key, update_time, deadline, expire_time";
+
+/// Binds an action's [`WRITTEN`] columns.
+fn bind_written<'q>(query: AnyQuery<'q>, action: &ActionRecord) -> AnyQuery<'q> {
+    query
+        .bind(action.state.as_str())
+        .bind(executor_text(&action.executor))
+        .bind(json(&action.outcome))
+        .bind(action.generation)
+        .bind(action.open_key())
+        .bind(action.update_time)
+        .bind(action.deadline)
+        .bind(action.expire_time)
 }
 
 /// Rows per multi-row statement (16 columns each: far below both databases' limit of
@@ -212,12 +225,7 @@ pub async fn action_open_by_key(
 }
 
 pub async fn action_get(conn: &mut AnyConnection, id: ActionId) -> Result<Option<ActionRecord>> {
-    fetch_optional(
-        conn,
-        sqlx::query(&format!("SELECT {COLUMNS} FROM actions WHERE id = $1")).bind(id.to_string()),
-        from_row,
-    )
-    .await
+    fetch_by_id(conn, "actions", COLUMNS, &id.to_string(), from_row).await
 }
 
 /// Writes each action over the stored one if its generation is still the expected one
@@ -230,8 +238,7 @@ pub async fn action_update_many(
     let mut updated = HashSet::with_capacity(actions.len());
     for chunk in actions.chunks(ROWS_PER_STATEMENT) {
         let values = format!(
-            "WITH v (id, expected, state, executor, status, generation, open_key, update_time, \
-             deadline, expire_time) AS (VALUES {})",
+            "WITH v (id, expected, {WRITTEN}) AS (VALUES {})",
             placeholders(conn, chunk.len(), 10)
         );
         let update = "UPDATE actions SET state = v.state, executor = v.executor, \
@@ -251,17 +258,7 @@ pub async fn action_update_many(
         };
         let mut query = sqlx::query(&sql);
         for (action, expected) in chunk {
-            query = query
-                .bind(action.id.to_string())
-                .bind(*expected)
-                .bind(action.state.as_str())
-                .bind(executor_text(&action.executor))
-                .bind(json(&action.outcome))
-                .bind(action.generation)
-                .bind(action.open_key())
-                .bind(action.update_time)
-                .bind(action.deadline)
-                .bind(action.expire_time);
+            query = bind_written(query.bind(action.id.to_string()).bind(*expected), action);
         }
         let ids: Vec<String> = if postgres {
             let row = query.fetch_one(&mut *conn).await?;

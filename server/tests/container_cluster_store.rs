@@ -3,8 +3,6 @@
 //! lists filter by state, zone and account and page, background work finds what is
 //! due, and the cluster<->VM map keeps a VM's record after the IaaS lost it.
 
-mod common;
-
 use flotilla_server::domain::cluster_workflow::Observed;
 use flotilla_server::domain::container_cluster::{
     ClusterState, Event, Lifecycle, Verb, transition,

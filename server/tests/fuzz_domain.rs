@@ -1,7 +1,7 @@
 //! Fuzzing of the parsers behind the API (issue 21, point 8), with proptest on stable
 //! Rust: names, merge patches over manifests, label selectors, page tokens and resume
 //! tokens take arbitrary input without panicking, and every refusal is an error value.
-//! `PROPTEST_CASES=100000 cargo test -p flotilla-server --test fuzz_domain` runs it as
+//! `PROPTEST_CASES=100000 cargo test -p flotilla-server --test store fuzz_domain::` runs it as
 //! long as wanted (the default is proptest's 256 cases per property).
 
 use flotilla_server::api::page::Paging;

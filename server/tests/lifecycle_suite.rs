@@ -2,8 +2,6 @@
 //! pagination and etags, the intent group and network intent lifecycles, rendering,
 //! approval resets and refused instantiates (request ids: `request_id_suite`).
 
-mod common;
-
 use flotilla_server::app::lifecycle::{DigView, Lifecycle, Verb};
 use flotilla_server::domain::lifecycle::{DigState, NetworkOp, NetworkState, PendingKind};
 use flotilla_server::domain::names::*;

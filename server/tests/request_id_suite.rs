@@ -2,8 +2,6 @@
 //! the first result, the same id with another request is refused, and expired ids are
 //! forgotten by the upkeep task; and the migrated schema starts empty.
 
-mod common;
-
 use std::time::Duration;
 
 use flotilla_server::app::RequestKey;

@@ -2,8 +2,6 @@
 //! hosts, unreachable hosts refusing operations, injected faults, out-of-band changes,
 //! and state that survives reopening (it stands for an external system).
 
-mod common;
-
 use std::time::Duration;
 
 use flotilla_server::infra::sim::SimIaas;

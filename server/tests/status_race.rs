@@ -4,8 +4,6 @@
 //! counts for moves it did not make. On SQLite writers take turns: the recording waits
 //! for the other one, sees its change and records the rest.
 
-mod common;
-
 use flotilla_server::app::lifecycle::{Lifecycle, Verb};
 use flotilla_server::app::status::{Outcome, StatusApp};
 use flotilla_server::domain::names::*;
@@ -36,13 +34,13 @@ async fn instantiated(app: &Lifecycle) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_lost_race_aborts_the_recording_on_postgres() {
-    let db = common::postgres().await;
+    let db = crate::common::postgres().await;
     recording_beside_another_writer(db.store.clone()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn writers_take_turns_on_sqlite() {
-    let db = common::sqlite().await;
+    let db = crate::common::sqlite().await;
     recording_beside_another_writer(db.store.clone()).await;
 }
 
@@ -146,13 +144,13 @@ async fn recording_beside_another_writer(store: Store) {
 /// deleted from the cluster (`removed`, see `rsync_set_statuses`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn applies_that_raced_a_rollout_are_settled_on_postgres() {
-    let db = common::postgres().await;
+    let db = crate::common::postgres().await;
     applies_racing_a_rollout(db.store.clone()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn applies_that_raced_a_rollout_are_settled_on_sqlite() {
-    let db = common::sqlite().await;
+    let db = crate::common::sqlite().await;
     applies_racing_a_rollout(db.store.clone()).await;
 }
 

@@ -21,8 +21,7 @@ e2e_suite!(
     one_process_serves_a_sim_fleet,
 );
 
-#[path = "common/fleet.rs"]
-mod fleet;
+use crate::common::fleet;
 use fleet::{WAIT, clusters, deployment, instantiate, summary, wait_counts, wait_ready};
 
 async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) {

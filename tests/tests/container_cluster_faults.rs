@@ -12,9 +12,7 @@ use flotilla_client::v1::*;
 use flotilla_tests::{Backend, TestServer, error_view, eventually};
 use tonic::Code;
 
-mod common;
-
-use common::container_clusters::*;
+use crate::common::container_clusters::*;
 
 flotilla_tests::e2e_suite!(backend => out_of_capacity_on_first_start, gc_retries_failed_cleanup, failed_operations_raise_alert, operations_time_out, sync_and_recovery, crash_mid_operations);
 

@@ -6,9 +6,7 @@
 use flotilla_client::v1::*;
 use flotilla_tests::{Backend, TestServer, error_view};
 
-mod common;
-
-use common::container_clusters::*;
+use crate::common::container_clusters::*;
 use tonic::Code;
 
 flotilla_tests::e2e_suite!(backend => one_fleet, infrastructure_objects);

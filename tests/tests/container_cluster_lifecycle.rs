@@ -9,9 +9,7 @@
 use flotilla_client::v1::*;
 use flotilla_tests::{Backend, TestServer, error_view, sql_count};
 
-mod common;
-
-use common::container_clusters::*;
+use crate::common::container_clusters::*;
 use tonic::Code;
 
 flotilla_tests::e2e_suite!(backend => lifecycle, watch_clusters);

@@ -21,8 +21,7 @@ use flotilla_client::v1::*;
 use flotilla_client::{Client, WatchEvents};
 use flotilla_tests::{TestAgent, TestServer, e2e_suite, error_view, eventually, sql_count};
 
-#[path = "common/fleet.rs"]
-mod fleet;
+use crate::common::fleet;
 use fleet::{WAIT, clusters, deployment, summary, wait_counts};
 
 e2e_suite!(

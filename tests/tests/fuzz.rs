@@ -11,7 +11,7 @@
 //! `FLOTILLA_FUZZ_CASES` (default 1,500 per backend) and `FLOTILLA_FUZZ_SEED` (default: a
 //! fixed seed, so the suite repeats; `random` explores and prints the seed to replay a
 //! failure) control a run, e.g. `FLOTILLA_FUZZ_SEED=random FLOTILLA_FUZZ_CASES=200000
-//! cargo test -p flotilla-tests --test fuzz -- --nocapture`.
+//! cargo test -p flotilla-tests --test e2e fuzz:: -- --nocapture`.
 
 use std::collections::HashMap;
 use std::time::Duration;

@@ -34,8 +34,7 @@ e2e_suite!(
 
 #[path = "kube_backend/apply.rs"]
 mod apply;
-#[path = "common/fleet.rs"]
-mod fleet;
+use crate::common::fleet;
 #[path = "kube_backend/kubevirt.rs"]
 mod kubevirt;
 #[path = "kube_backend/rollout.rs"]

@@ -24,8 +24,7 @@ use tonic::Code;
 
 #[path = "revisions/migrate.rs"]
 mod migrate;
-#[path = "common/mirror.rs"]
-mod mirror;
+use crate::common::mirror;
 
 e2e_suite!(backend =>
     a_rollout_sends_only_the_difference_and_rolls_back,

@@ -12,8 +12,7 @@ use flotilla_tests::{TestAgent, TestServer, e2e_suite, error_view, eventually, j
 use serde_json::{Value, json};
 use tonic::Code;
 
-#[path = "common/fleet.rs"]
-mod fleet;
+use crate::common::fleet;
 use fleet::{WAIT, clusters, group_in, instantiate, wait_counts, wait_ready};
 
 e2e_suite!(

@@ -60,8 +60,7 @@ mod limit {
 
 use flotilla_tests::demo::{DIG, terminate};
 
-#[path = "common/mirror.rs"]
-mod mirror;
+use crate::common::mirror;
 #[path = "watch/resume.rs"]
 mod resume;
 use mirror::{

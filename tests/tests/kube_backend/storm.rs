@@ -10,7 +10,7 @@
 //! to 4 at 30 rounds each found stale pods, leaked objects or frozen counts before the
 //! fixes of issue 56); a
 //! longer run: `FLOTILLA_STORM_ROUNDS=200 FLOTILLA_STORM_SEED=7 cargo test -p
-//! flotilla-tests --test kube_backend storm`.
+//! flotilla-tests --test e2e concurrent_verbs_leave_no_stale_pod`.
 
 use std::collections::BTreeSet;
 

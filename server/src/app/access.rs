@@ -18,7 +18,7 @@ use crate::domain::access::{ActionTarget, PodRef, Principal, Role};
 use crate::domain::action::Target;
 use crate::domain::names::ClusterName;
 use crate::error::{Error, Result};
-use crate::ids::TokenId;
+use crate::ids::{ActionId, TokenId};
 use crate::store::action::{action_get, pod_projects};
 use crate::store::instance::instance_instantiated_users_of_cluster;
 use crate::store::token::{
@@ -322,7 +322,7 @@ pub trait FactSource: Send + Sync {
     /// The projects whose groups deployed `pod` on `cluster`.
     async fn pod_projects(&self, cluster: &ClusterName, pod: &PodRef) -> Result<Vec<String>>;
     /// The cluster and pod of action `id`; None if there is no such action.
-    async fn action_target(&self, id: &str) -> Result<Option<ActionTarget>>;
+    async fn action_target(&self, id: ActionId) -> Result<Option<ActionTarget>>;
 }
 
 /// [`FactSource`] over the store.
@@ -350,10 +350,7 @@ impl FactSource for StoreFacts {
         pod_projects(&mut conn, cluster, &pod.namespace, &pod.name).await
     }
 
-    async fn action_target(&self, id: &str) -> Result<Option<ActionTarget>> {
-        let Ok(id) = id.parse() else {
-            return Ok(None);
-        };
+    async fn action_target(&self, id: ActionId) -> Result<Option<ActionTarget>> {
         let mut conn = self.store.read().await?;
         Ok(action_get(&mut conn, id).await?.map(|action| ActionTarget {
             cluster: action.cluster,

@@ -14,7 +14,7 @@
 use std::fmt;
 
 use super::names::{ClusterName, Namespace, PodName};
-use crate::ids::TokenId;
+use crate::ids::{ActionId, TokenId};
 
 /// The role of a token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -201,7 +201,7 @@ pub enum Target {
     /// `clusterProviders/…`, `containerClusters/…`: shared infrastructure.
     Infrastructure,
     /// `actions/{id}`: decided by the action's cluster.
-    Action(String),
+    Action(ActionId),
     /// A cluster, `clusterProviders/{cp}/clusters/{c}` (action decisions).
     Cluster(ClusterName),
     /// Nothing Flotilla names: no resource can be reached with it.
@@ -221,7 +221,11 @@ impl Target {
             (Some("clusterProviders" | "containerClusters"), Some(id)) if valid_segment(id) => {
                 Target::Infrastructure
             }
-            (Some("actions"), Some(id)) if valid_segment(id) => Target::Action(id.to_string()),
+            (Some("actions"), Some(id)) => match id.parse() {
+                Ok(id) => Target::Action(id),
+                // No action has it: no resource can be reached with it.
+                Err(_) => Target::Unrecognised,
+            },
             _ => Target::Unrecognised,
         }
     }
@@ -254,7 +258,7 @@ pub enum Fact {
     /// The projects whose groups deployed a pod on a cluster.
     PodProjects(ClusterName, PodRef),
     /// The cluster (and pod) of an action, by action id.
-    ActionTarget(String),
+    ActionTarget(ActionId),
 }
 
 /// A pod of a cluster, by namespace (as the caller spelled it) and name.
@@ -468,6 +472,9 @@ fn decide_actions(principal: &Principal, need: Need, field: Field, facts: &Facts
 mod tests {
     use super::*;
 
+    /// An action name (the facts say which cluster and pod it has).
+    const ACTION: &str = "actions/01938c6e-7d2a-7000-8000-000000000001";
+
     fn principal(role: Role, projects: &[&str], cluster: Option<&str>) -> Principal {
         Principal {
             token: TokenId::new(),
@@ -623,11 +630,11 @@ mod tests {
             (&agent, Need::WriteActions("cluster"), CLUSTER, none, None, false),
             // By action name: the action's cluster decides; an unknown action is
             // refused exactly like a foreign one.
-            (&agent, Need::ReportActions("name"), "actions/x", none, Some(CLUSTER), true),
-            (&other_agent, Need::ReportActions("name"), "actions/x", none, Some(CLUSTER), false),
-            (&agent, Need::ReportActions("name"), "actions/x", none, None, false),
-            (&editor_a, Need::ReportActions("name"), "actions/x", placed, Some(CLUSTER), false),
-            (&editor_a, Need::WriteActions("name"), "actions/x", placed, Some(CLUSTER), true),
+            (&agent, Need::ReportActions("name"), ACTION, none, Some(CLUSTER), true),
+            (&other_agent, Need::ReportActions("name"), ACTION, none, Some(CLUSTER), false),
+            (&agent, Need::ReportActions("name"), ACTION, none, None, false),
+            (&editor_a, Need::ReportActions("name"), ACTION, placed, Some(CLUSTER), false),
+            (&editor_a, Need::WriteActions("name"), ACTION, placed, Some(CLUSTER), true),
         ];
         for (index, (who, need, field, projects, action_cluster, allowed)) in
             cases.into_iter().enumerate()
@@ -672,13 +679,13 @@ mod tests {
             (&editor_a, Need::WriteActions("cluster"), CLUSTER, pod(&[]), None, false),
             (&editor_ab, Need::WriteActions("cluster"), CLUSTER, pod(&[]), None, true),
             // Cancel or delete by action name: the action's target decides.
-            (&editor_a, Need::WriteActions("name"), "actions/x", pod(&["a"]), pod_action.clone(), true),
-            (&editor_a, Need::WriteActions("name"), "actions/x", pod(&["b"]), pod_action.clone(), false),
-            (&editor_a, Need::WriteActions("name"), "actions/x", pod(&[]), node_action.clone(), false),
-            (&editor_ab, Need::WriteActions("name"), "actions/x", pod(&[]), node_action, true),
+            (&editor_a, Need::WriteActions("name"), ACTION, pod(&["a"]), pod_action.clone(), true),
+            (&editor_a, Need::WriteActions("name"), ACTION, pod(&["b"]), pod_action.clone(), false),
+            (&editor_a, Need::WriteActions("name"), ACTION, pod(&[]), node_action.clone(), false),
+            (&editor_ab, Need::WriteActions("name"), ACTION, pod(&[]), node_action, true),
             // Reading stays with the cluster: every project placed there reads its
             // actions.
-            (&editor_a, Need::ReadActions("name"), "actions/x", pod(&["b"]), pod_action, true),
+            (&editor_a, Need::ReadActions("name"), ACTION, pod(&["b"]), pod_action, true),
         ];
         for (index, (who, need, field, owners, action, allowed)) in cases.into_iter().enumerate() {
             assert_eq!(

@@ -192,7 +192,7 @@ impl Shared {
                     facts.pod_projects = Some(self.facts.pod_projects(&cluster, &pod).await?);
                 }
                 Decision::Needs(Fact::ActionTarget(id)) => {
-                    facts.action_target = Some(self.facts.action_target(&id).await?);
+                    facts.action_target = Some(self.facts.action_target(id).await?);
                 }
                 decision => break decision,
             }

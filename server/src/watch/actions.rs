@@ -33,10 +33,7 @@ impl Records for ActionWatch {
     type Event = pb::ActionEvent;
     type Response = pb::WatchActionsResponse;
     const KIND: &'static str = "actions";
-
-    fn target(&self) -> &str {
-        ACTIONS_TARGET
-    }
+    const TARGET: &'static str = ACTIONS_TARGET;
 
     fn clusters(&self) -> Vec<String> {
         vec![self.cluster.to_string()]

@@ -34,14 +34,7 @@ impl Records for ClusterWatch {
     type Event = pb::ContainerClusterEvent;
     type Response = pb::WatchContainerClustersResponse;
     const KIND: &'static str = "container_clusters";
-
-    fn target(&self) -> &str {
-        CLUSTERS_TARGET
-    }
-
-    fn clusters(&self) -> Vec<String> {
-        Vec::new()
-    }
+    const TARGET: &'static str = CLUSTERS_TARGET;
 
     async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<pb::ContainerCluster>> {
         let clusters = cluster_list(conn, &ClusterFilter::default(), None, usize::MAX >> 1).await?;

@@ -74,9 +74,13 @@ pub trait Records: Send + Sync + 'static {
     const KIND: &'static str;
 
     /// The event log target of the records' events.
-    fn target(&self) -> &str;
-    /// The clusters whose events wake the stream (empty: every event of the target).
-    fn clusters(&self) -> Vec<String>;
+    const TARGET: &'static str;
+
+    /// The clusters whose events wake the stream; by default none in particular: every
+    /// event of the target does.
+    fn clusters(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The records a snapshot starts with (sent as ADDED events).
     async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<Self::Record>>;
     /// What a logged event says to this stream (its change and the record), None if
@@ -125,7 +129,7 @@ async fn start_with<R: Records>(
     resume: Option<Position>,
     permit: Option<OwnedSemaphorePermit>,
 ) -> Result<mpsc::Receiver<Item<R>>> {
-    let target = records.target().to_string();
+    let target = R::TARGET.to_string();
     if let Some(position) = resume {
         let mut conn = hub.store().read().await?;
         let (revision, _) = target_revision(&mut conn, &target).await?;

@@ -146,6 +146,32 @@ pub mod resources;
 pub mod status;
 pub mod yaml_depth;
 
+/// Arbitrary JSON documents for property tests: at most `depth` levels, about `nodes`
+/// values in all, fewer than `branch` items or members in an array or object; leaves
+/// are null, booleans, integers and short strings, keys short enough to collide.
+#[cfg(test)]
+pub(crate) fn json_documents(
+    depth: u32,
+    nodes: u32,
+    branch: usize,
+) -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i32>().prop_map(Value::from),
+        "[a-z]{0,4}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(depth, nodes, branch as u32, move |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..branch).prop_map(Value::Array),
+            proptest::collection::btree_map("[a-z]{1,3}", inner, 0..branch)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::action::ActionState;

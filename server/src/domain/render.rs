@@ -370,23 +370,8 @@ mod tests {
         assert!(check_document("d", &docs[0].manifest).is_empty());
     }
 
-    fn json_leaf() -> impl Strategy<Value = Value> {
-        prop_oneof![
-            Just(Value::Null),
-            any::<bool>().prop_map(Value::Bool),
-            any::<i32>().prop_map(|n| json!(n)),
-            "[a-z]{0,8}".prop_map(Value::String),
-        ]
-    }
-
     fn json_value() -> impl Strategy<Value = Value> {
-        json_leaf().prop_recursive(3, 24, 4, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
-                proptest::collection::btree_map("[a-z]{1,4}", inner, 0..4)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+        crate::domain::json_documents(3, 24, 4)
     }
 
     proptest! {

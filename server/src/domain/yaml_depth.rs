@@ -273,18 +273,7 @@ mod tests {
     }
 
     fn values() -> impl Strategy<Value = Value> {
-        let leaf = prop_oneof![
-            Just(Value::Null),
-            any::<i32>().prop_map(Value::from),
-            "[a-z]{0,3}".prop_map(Value::from)
-        ];
-        leaf.prop_recursive(40, 400, 3, |inner| {
-            prop_oneof![
-                proptest::collection::vec(inner.clone(), 0..3).prop_map(Value::Array),
-                proptest::collection::btree_map("[a-z]{1,2}", inner, 0..3)
-                    .prop_map(|m| Value::Object(m.into_iter().collect())),
-            ]
-        })
+        crate::domain::json_documents(40, 400, 3)
     }
 
     proptest! {

@@ -370,6 +370,24 @@ impl Error {
         }
     }
 
+    /// RESOURCE_EXHAUSTED for a size or count past its limit: "{what} {count} {unit};
+    /// the limit is {limit}", with the violation "at most {limit} {unit}" on `field`.
+    pub fn over_limit(
+        reason: &'static str,
+        field: &str,
+        what: &str,
+        count: usize,
+        limit: usize,
+        unit: &str,
+    ) -> Self {
+        Error::exhausted(
+            reason,
+            format!("{what} {count} {unit}; the limit is {limit}"),
+            field,
+            format!("at most {limit} {unit}"),
+        )
+    }
+
     /// A NOT_FOUND that the request's `field` named; any other error as it is.
     pub fn found_through(self, field: &str) -> Self {
         match self {
@@ -391,6 +409,19 @@ macro_rules! precondition {
     };
 }
 pub(crate) use precondition;
+
+/// The row of a named resource, or NOT_FOUND naming it: every read of a resource the
+/// caller named ends so when the resource is not there.
+pub trait Found<T> {
+    /// The value, or NOT_FOUND for `name` (of the kind its name says).
+    fn found(self, name: &crate::domain::names::ResourceName) -> Result<T>;
+}
+
+impl<T> Found<T> for Option<T> {
+    fn found(self, name: &crate::domain::names::ResourceName) -> Result<T> {
+        self.ok_or_else(|| Error::not_found(name.kind().type_name, name.to_string()))
+    }
+}
 
 /// Collects field violations while validating a request, then fails once with all.
 #[derive(Debug, Default)]

@@ -79,11 +79,13 @@ pub fn check_size<M: Message>(request: Request<M>) -> Result<M> {
     let message = request.into_inner();
     let size = message.encoded_len();
     if size > MAX_REQUEST_BYTES {
-        return Err(Error::exhausted(
+        return Err(Error::over_limit(
             "REQUEST_TOO_LARGE",
-            format!("the request is {size} bytes; the limit is {MAX_REQUEST_BYTES}"),
             "request",
-            format!("at most {MAX_REQUEST_BYTES} bytes"),
+            "the request is",
+            size,
+            MAX_REQUEST_BYTES,
+            "bytes",
         ));
     }
     Ok(message)

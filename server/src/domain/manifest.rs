@@ -50,14 +50,13 @@ impl Gvk {
 /// the request field the text came from, used in violations.
 pub fn parse_manifests(field: &str, text: &str) -> Result<Vec<Value>> {
     if text.len() > MAX_MANIFESTS_BYTES {
-        return Err(Error::exhausted(
+        return Err(Error::over_limit(
             "MANIFESTS_TOO_LARGE",
-            format!(
-                "manifests are {} bytes; the limit is {MAX_MANIFESTS_BYTES}",
-                text.len()
-            ),
             field,
-            format!("at most {MAX_MANIFESTS_BYTES} bytes"),
+            "manifests are",
+            text.len(),
+            MAX_MANIFESTS_BYTES,
+            "bytes",
         ));
     }
     let documents = if text.trim_start().starts_with('[') {
@@ -69,14 +68,13 @@ pub fn parse_manifests(field: &str, text: &str) -> Result<Vec<Value>> {
         return Err(Error::invalid(field, "must hold at least one document"));
     }
     if documents.len() > MAX_DOCUMENTS {
-        return Err(Error::exhausted(
+        return Err(Error::over_limit(
             "TOO_MANY_DOCUMENTS",
-            format!(
-                "manifests hold {} documents; the limit is {MAX_DOCUMENTS}",
-                documents.len()
-            ),
             field,
-            format!("at most {MAX_DOCUMENTS} documents"),
+            "manifests hold",
+            documents.len(),
+            MAX_DOCUMENTS,
+            "documents",
         ));
     }
     let mut violations = Vec::new();

@@ -8,7 +8,7 @@ use sqlx::{AnyConnection, Row};
 
 use super::{RowLock, db_error, is_unique_violation, now_micros, run};
 use crate::domain::names::{KINDS, Kind, ResourceName};
-use crate::error::{Conflict, Error, Result};
+use crate::error::{Conflict, Error, Found, Result};
 use crate::ids::ResourceUid;
 
 /// A stored resource: the shared columns and the kind's spec.
@@ -152,9 +152,7 @@ pub async fn object_get_locked<S: DeserializeOwned>(
     name: &ResourceName,
     lock: RowLock,
 ) -> Result<Object<S>> {
-    object_find_locked(conn, name, lock)
-        .await?
-        .ok_or_else(|| Error::not_found(name.kind().type_name, name.to_string()))
+    object_find_locked(conn, name, lock).await?.found(name)
 }
 
 /// Checks that a resource exists; NOT_FOUND naming `field` otherwise. `lock` (or

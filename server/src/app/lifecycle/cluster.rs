@@ -16,7 +16,7 @@ impl Lifecycle {
         let object = object_get(conn, name).await?;
         let network = cluster_network_status(conn, name, RowLock::None)
             .await?
-            .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
+            .found(name)?;
         let history = history_list(conn, &name.to_string()).await?;
         Ok(ClusterView {
             object,
@@ -153,7 +153,7 @@ impl Lifecycle {
         let lock = RowLock::Update;
         let network = cluster_network_status(&mut tx, name, lock)
             .await?
-            .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
+            .found(name)?;
         let current: Object<ClusterSpec> = object_get(&mut tx, name).await?;
         check_etag(name, etag, current.generation)?;
         let terminating = rsync_resources_awaiting_delete(&mut tx, &name.to_string()).await? > 0;
@@ -233,7 +233,7 @@ impl Lifecycle {
         let lock = RowLock::NoKeyUpdate;
         let network = cluster_network_status(tx, cluster, lock)
             .await?
-            .ok_or_else(|| Error::not_found(CLUSTER.type_name, cluster.to_string()))?;
+            .found(cluster)?;
         if let Err(refusal) = network_transition(network.state, NetworkOp::EditIntent, false) {
             return Err(Error::invalid_transition(
                 &cluster.to_string(),
@@ -257,9 +257,7 @@ impl Lifecycle {
     ) -> Result<ClusterView> {
         let view = idempotent(&self.store, key, async |tx: &mut Tx| {
             let lock = RowLock::Update;
-            let network = cluster_network_status(tx, name, lock)
-                .await?
-                .ok_or_else(|| Error::not_found(CLUSTER.type_name, name.to_string()))?;
+            let network = cluster_network_status(tx, name, lock).await?.found(name)?;
             let object: Object<ClusterSpec> = object_get(tx, name).await?;
             check_etag(name, etag, object.generation)?;
             let next = match network_transition(network.state, op, false) {
@@ -370,7 +368,7 @@ impl Lifecycle {
                 .await?
                 .map(|s| s.current_instance)
         }
-        .ok_or_else(|| Error::not_found(owner.kind().type_name, owner.to_string()))?;
+        .found(owner)?;
         let id = match instance.or(current) {
             Some(id) => id,
             None => {

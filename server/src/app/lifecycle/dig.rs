@@ -36,9 +36,7 @@ impl Lifecycle {
         name: &ResourceName,
     ) -> Result<DigView> {
         let object = object_get(conn, name).await?;
-        let status = dig_status(conn, name, RowLock::None)
-            .await?
-            .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string()))?;
+        let status = dig_status(conn, name, RowLock::None).await?.found(name)?;
         let history = history_list(conn, &name.to_string()).await?;
         let running = match status.current_instance {
             Some(id) => instance_find(conn, id).await?,
@@ -130,9 +128,7 @@ impl Lifecycle {
     pub async fn delete_dig(&self, name: &ResourceName, etag: Option<i64>) -> Result<()> {
         let mut tx = self.store.begin().await?;
         let lock = RowLock::Update;
-        let status = dig_status(&mut tx, name, lock)
-            .await?
-            .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string()))?;
+        let status = dig_status(&mut tx, name, lock).await?.found(name)?;
         let current: Object<DigSpec> = object_get(&mut tx, name).await?;
         check_etag(name, etag, current.generation)?;
         let terminating = rsync_resources_awaiting_delete(&mut tx, &name.to_string()).await? > 0;
@@ -163,9 +159,7 @@ impl Lifecycle {
     ) -> Result<DigView> {
         idempotent(&self.store, key, async |tx: &mut Tx| {
             let lock = RowLock::Update;
-            let status = dig_status(tx, name, lock).await?.ok_or_else(|| {
-                Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string())
-            })?;
+            let status = dig_status(tx, name, lock).await?.found(name)?;
             let object: Object<DigSpec> = object_get(tx, name).await?;
             check_etag(name, etag, object.generation)?;
             let op = verb.op();

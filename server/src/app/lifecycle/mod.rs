@@ -37,7 +37,7 @@ use crate::domain::resources::{
     NetworkIntentSpec, PlacementIntentSpec, labels_match,
 };
 use crate::domain::status::RsyncStatus;
-use crate::error::{Error, Precondition, Result, precondition};
+use crate::error::{Error, Found, Precondition, Result, precondition};
 use crate::ids::InstanceId;
 use crate::store::dig::{
     DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
@@ -502,9 +502,7 @@ impl Lifecycle {
         // conflict with the key-share lock a placement intent create holds on its parent
         // group (FOR UPDATE would deadlock two creates, or a create and an app delete).
         let lock = RowLock::NoKeyUpdate;
-        let status = dig_status(tx, dig, lock)
-            .await?
-            .ok_or_else(|| Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, dig.to_string()))?;
+        let status = dig_status(tx, dig, lock).await?.found(dig)?;
         let next = match dig_transition(status.state, DigOp::Update, false) {
             Ok(Transition::To(next)) => next,
             Ok(_) => status.state,

@@ -219,9 +219,7 @@ impl Lifecycle {
             let mut ordered = [source, target];
             ordered.sort_by_key(|n| n.to_string());
             for name in ordered {
-                let status = dig_status(tx, name, lock).await?.ok_or_else(|| {
-                    Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, name.to_string())
-                })?;
+                let status = dig_status(tx, name, lock).await?.found(name)?;
                 statuses.insert(name.to_string(), status);
             }
             let from = statuses[&source.to_string()].clone();

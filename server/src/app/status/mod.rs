@@ -19,7 +19,7 @@ use crate::domain::readiness::{ClusterStatus, Readiness, is_monitored, readiness
 use crate::domain::render::deployment_id;
 use crate::domain::status::CountKey;
 use crate::domain::status::RsyncStatus;
-use crate::error::{Error, Result};
+use crate::error::{Error, Found, Result};
 use crate::ids::InstanceId;
 use crate::store::carry::carried_keys;
 use crate::store::cluster::cluster_set_connectivity;
@@ -399,11 +399,7 @@ impl StatusApp {
     ) -> Result<StatusResult> {
         let (state, current, composite_profile, conditions) =
             if owner.kind() == &DEPLOYMENT_INTENT_GROUP {
-                let status = dig_status(conn, owner, RowLock::None)
-                    .await?
-                    .ok_or_else(|| {
-                        Error::not_found(DEPLOYMENT_INTENT_GROUP.type_name, owner.to_string())
-                    })?;
+                let status = dig_status(conn, owner, RowLock::None).await?.found(owner)?;
                 let object: crate::store::object::Object<crate::domain::resources::DigSpec> =
                     crate::store::object::object_get(conn, owner).await?;
                 (
@@ -415,7 +411,7 @@ impl StatusApp {
             } else {
                 let status = cluster_network_status(conn, owner, RowLock::None)
                     .await?
-                    .ok_or_else(|| Error::not_found(CLUSTER.type_name, owner.to_string()))?;
+                    .found(owner)?;
                 (
                     status.state.to_string(),
                     status.current_instance,

@@ -177,7 +177,9 @@ async fn main() {
         .query(
             &dig,
             &flotilla_server::app::status::StatusQuery {
-                output: flotilla_server::app::status::Output::Summary,
+                selection: flotilla_server::app::status::Selection::everything(
+                    flotilla_server::app::status::Output::Summary,
+                ),
                 ..flotilla_server::app::status::StatusQuery::all_page(None, 1, None)
             },
         )

@@ -14,7 +14,7 @@ use tonic::{Request, Response, Status};
 
 use super::check_size;
 use super::page::{Paging, decode_token, encode_token};
-use crate::app::status::{Output, StatusApp, StatusQuery};
+use crate::app::status::{Output, Selection, StatusApp, StatusQuery};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
@@ -66,17 +66,32 @@ pub struct StatusApi {
 }
 
 /// The output level of a request; unset means ALL.
-fn parse_output(output: i32) -> Result<Output> {
-    match pb::StatusOutput::try_from(output) {
-        Ok(pb::StatusOutput::Summary) => Ok(Output::Summary),
-        Ok(pb::StatusOutput::All | pb::StatusOutput::Unspecified) => Ok(Output::All),
-        Ok(pb::StatusOutput::Detail) => Ok(Output::Detail),
-        Ok(pb::StatusOutput::Rsync) => Ok(Output::Rsync),
-        Err(_) => Err(Error::invalid(
-            "output",
-            format!("unknown enum value {output}"),
-        )),
-    }
+/// A status request's output level and filters, checked.
+fn selection(
+    output: i32,
+    apps: Vec<String>,
+    clusters: Vec<String>,
+    resources: Vec<String>,
+) -> Result<Selection> {
+    check_filters(&apps, &clusters, &resources)?;
+    let output = match pb::StatusOutput::try_from(output) {
+        Ok(pb::StatusOutput::Summary) => Output::Summary,
+        Ok(pb::StatusOutput::All | pb::StatusOutput::Unspecified) => Output::All,
+        Ok(pb::StatusOutput::Detail) => Output::Detail,
+        Ok(pb::StatusOutput::Rsync) => Output::Rsync,
+        Err(_) => {
+            return Err(Error::invalid(
+                "output",
+                format!("unknown enum value {output}"),
+            ));
+        }
+    };
+    Ok(Selection {
+        output,
+        apps,
+        clusters,
+        resources,
+    })
 }
 
 type WatchStream =
@@ -91,8 +106,7 @@ impl StatusApi {
     /// [`crate::wire::routes::StatusRoutes`]).
     pub async fn watch(&self, r: pb::WatchStatusRequest) -> Result<EncodedStream> {
         let owner = owner_name("name", &r.name)?;
-        check_filters(&r.apps, &r.clusters, &r.resources)?;
-        let output = parse_output(r.output)?;
+        let selection = selection(r.output, r.apps, r.clusters, r.resources)?;
         let resume = if r.resume_token.is_empty() {
             None
         } else {
@@ -100,10 +114,7 @@ impl StatusApi {
         };
         let request = WatchRequest {
             owner,
-            output,
-            apps: r.apps,
-            clusters: r.clusters,
-            resources: r.resources,
+            selection,
             resume,
         };
         let receiver = stream::start(self.hub.clone(), self.app.clone(), request).await?;
@@ -145,8 +156,7 @@ impl StatusApi {
         } = args;
         let (owner, instance, token) = (owner.as_str(), instance.as_str(), page_token.as_str());
         let owner = name(kind, "name", owner)?;
-        check_filters(&apps, &clusters, &resources)?;
-        let output = parse_output(output)?;
+        let selection = selection(output, apps, clusters, resources)?;
         let instance = if instance.is_empty() {
             None
         } else {
@@ -159,14 +169,18 @@ impl StatusApi {
             0 => DEFAULT_TREE_PAGE,
             s => (s as usize).min(MAX_TREE_PAGE),
         };
-        let scope =
-            format!("{method}:{owner}:{output:?}:{apps:?}:{clusters:?}:{resources:?}:{instance:?}");
-        let after: Option<ResourceKey> = decode_token(&scope, token)?;
-        let query = StatusQuery {
+        let Selection {
             output,
             apps,
             clusters,
             resources,
+        } = &selection;
+        let scope =
+            format!("{method}:{owner}:{output:?}:{apps:?}:{clusters:?}:{resources:?}:{instance:?}");
+        let after: Option<ResourceKey> = decode_token(&scope, token)?;
+        let output = selection.output;
+        let query = StatusQuery {
+            selection,
             instance,
             page_size,
             after,
@@ -257,10 +271,7 @@ impl StatusService for StatusApi {
                 .query(
                     &owner,
                     &StatusQuery {
-                        output: Output::Summary,
-                        apps: vec![],
-                        clusters: vec![],
-                        resources: vec![],
+                        selection: Selection::everything(Output::Summary),
                         instance: None,
                         page_size: 0,
                         after: None,

@@ -272,6 +272,29 @@ impl NetworkOp {
     }
 }
 
+/// The lifecycle state of what a status answer or a status watch is of: an intent
+/// group, or a cluster's network intents; shown by the state's name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OwnerState {
+    Group(DigState),
+    Network(NetworkState),
+}
+
+impl OwnerState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OwnerState::Group(state) => state.as_str(),
+            OwnerState::Network(state) => state.as_str(),
+        }
+    }
+}
+
+impl fmt::Display for OwnerState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// What a lifecycle history records of a verb: an event, stored by its name, and the
 /// state it leaves its owner in (what watchers are told). For most verbs the two are
 /// the same; an update of a running group records UPDATED and leaves it INSTANTIATED.

@@ -259,8 +259,14 @@ impl ClusterName {
     /// Whether `wanted` names this cluster: its full name, or its id alone (filters
     /// accept either).
     pub fn is_named(&self, wanted: &str) -> bool {
-        self.0 == wanted || self.0.rsplit('/').next() == Some(wanted)
+        names_cluster(&self.0, wanted)
     }
+}
+
+/// Whether `wanted` names the cluster of full name `cluster`: that name, or the
+/// cluster's id alone (filters accept either).
+pub fn names_cluster(cluster: &str, wanted: &str) -> bool {
+    cluster == wanted || cluster.rsplit('/').next() == Some(wanted)
 }
 
 /// What a Kubernetes object name (an RFC 1123 subdomain) must be.

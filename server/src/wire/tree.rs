@@ -283,7 +283,9 @@ mod tests {
         .unwrap();
         let result = StatusResult {
             owner,
-            state: String::new(),
+            state: crate::domain::lifecycle::OwnerState::Group(
+                crate::domain::lifecycle::DigState::Created,
+            ),
             composite_profile: String::new(),
             instance: None,
             counts: Counts::new(),

@@ -12,9 +12,9 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::domain::conditions::{self, Condition, Severity, SummaryOptions};
-use crate::domain::lifecycle::{DigState, NetworkState};
+use crate::domain::lifecycle::{DigState, NetworkState, OwnerState};
 use crate::domain::manifest::Gvk;
-use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, ResourceName};
+use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, ResourceName, names_cluster};
 use crate::domain::readiness::{ClusterStatus, Readiness, is_monitored, readiness};
 use crate::domain::render::deployment_id;
 use crate::domain::status::CountKey;
@@ -175,14 +175,55 @@ pub enum Output {
     Rsync,
 }
 
+/// What a status answer or a status watch selects: the output level, and the apps,
+/// clusters and resource names it is narrowed to (each empty: all of them).
+#[derive(Debug, Clone)]
+pub struct Selection {
+    pub output: Output,
+    pub apps: Vec<String>,
+    /// Cluster ids or full names.
+    pub clusters: Vec<String>,
+    pub resources: Vec<String>,
+}
+
+impl Selection {
+    /// Every resource, at `output`.
+    pub fn everything(output: Output) -> Selection {
+        Selection {
+            output,
+            apps: Vec::new(),
+            clusters: Vec::new(),
+            resources: Vec::new(),
+        }
+    }
+
+    /// Neither apps nor clusters narrow it (resource names may).
+    pub fn every_placement(&self) -> bool {
+        self.apps.is_empty() && self.clusters.is_empty()
+    }
+
+    /// Nothing narrows it.
+    pub fn is_unfiltered(&self) -> bool {
+        self.every_placement() && self.resources.is_empty()
+    }
+
+    /// Whether it selects the cluster of full name `cluster`.
+    pub fn has_cluster(&self, cluster: &str) -> bool {
+        self.clusters.is_empty() || self.clusters.iter().any(|c| names_cluster(cluster, c))
+    }
+
+    /// Whether it selects resource `name` of `app` on the cluster of full name `cluster`.
+    pub fn has(&self, app: &str, cluster: &str, name: &str) -> bool {
+        (self.apps.is_empty() || self.apps.iter().any(|a| a == app))
+            && self.has_cluster(cluster)
+            && (self.resources.is_empty() || self.resources.iter().any(|r| r == name))
+    }
+}
+
 /// A status query.
 #[derive(Debug, Clone)]
 pub struct StatusQuery {
-    pub output: Output,
-    pub apps: Vec<String>,
-    /// Cluster ids or names.
-    pub clusters: Vec<String>,
-    pub resources: Vec<String>,
+    pub selection: Selection,
     pub instance: Option<InstanceId>,
     pub page_size: usize,
     pub after: Option<ResourceKey>,
@@ -196,10 +237,7 @@ impl StatusQuery {
         after: Option<ResourceKey>,
     ) -> StatusQuery {
         StatusQuery {
-            output: Output::All,
-            apps: Vec::new(),
-            clusters: Vec::new(),
-            resources: Vec::new(),
+            selection: Selection::everything(Output::All),
             instance,
             page_size,
             after,
@@ -226,7 +264,7 @@ pub struct StatusEntry {
 #[derive(Debug, Clone)]
 pub struct StatusResult {
     pub owner: ResourceName,
-    pub state: String,
+    pub state: OwnerState,
     pub composite_profile: String,
     pub instance: Option<InstanceRow>,
     /// (dimension, value) -> count.
@@ -313,10 +351,8 @@ impl StatusApp {
 
     /// The status of a deployment intent group or of a cluster's network intents.
     pub async fn query(&self, owner: &ResourceName, query: &StatusQuery) -> Result<StatusResult> {
-        let cacheable = query.output == Output::Summary
-            && query.apps.is_empty()
-            && query.clusters.is_empty()
-            && query.resources.is_empty()
+        let cacheable = query.selection.output == Output::Summary
+            && query.selection.is_unfiltered()
             && query.instance.is_none()
             && owner.kind() == &DEPLOYMENT_INTENT_GROUP;
         let (tree, untracked) = match &self.trees {
@@ -403,7 +439,7 @@ impl StatusApp {
                 let object: crate::store::object::Object<crate::domain::resources::DigSpec> =
                     crate::store::object::object_get(conn, owner).await?;
                 (
-                    status.state.to_string(),
+                    OwnerState::Group(status.state),
                     status.current_instance,
                     object.spec.composite_profile,
                     status.conditions,
@@ -413,7 +449,7 @@ impl StatusApp {
                     .await?
                     .found(owner)?;
                 (
-                    status.state.to_string(),
+                    OwnerState::Network(status.state),
                     status.current_instance,
                     String::new(),
                     status.conditions,
@@ -432,9 +468,9 @@ impl StatusApp {
         };
         let instance_id = match query.instance.or(current) {
             Some(id) => id,
-            None if query.apps.is_empty() && query.clusters.is_empty() => return Ok(result),
+            None if query.selection.every_placement() => return Ok(result),
             None => {
-                let field = if query.apps.is_empty() {
+                let field = if query.selection.apps.is_empty() {
                     "clusters"
                 } else {
                     "apps"
@@ -458,7 +494,7 @@ impl StatusApp {
         // is not the group's running one was terminated (a group instantiates again
         // only after terminate), whatever the group went on to do.
         if query.instance.is_some() && instance.terminate_time.is_some() {
-            result.state = "TERMINATED".to_string();
+            result.state = OwnerState::Group(DigState::Terminated);
         }
         let filter = self.resolve_filter(conn, instance_id, query).await?;
         let shown = Shown::of(conn, instance_id).await?;
@@ -467,7 +503,7 @@ impl StatusApp {
         let tree = tree.filter(|tree| {
             shown == Shown::Own
                 && tree.instance == instance_id
-                && query.output == Output::All
+                && query.selection.output == Output::All
                 && filter.names.is_empty()
                 && tree.is_current()
         });
@@ -480,10 +516,11 @@ impl StatusApp {
             _ => counts_from_rows(conn, instance_id, &filter, shown).await?,
         };
         result.counts.retain(|key, count| {
-            *count != 0 && (query.output != Output::Rsync || matches!(key, CountKey::Rsync(_)))
+            *count != 0
+                && (query.selection.output != Output::Rsync || matches!(key, CountKey::Rsync(_)))
         });
         result.instance = Some(instance);
-        if query.output != Output::Summary {
+        if query.selection.output != Output::Summary {
             match tree {
                 Some(tree) => {
                     let (page, next) = tree.page(&filter, query);
@@ -508,14 +545,14 @@ impl StatusApp {
         instance: InstanceId,
         query: &StatusQuery,
     ) -> Result<ResourceFilter> {
-        if query.apps.is_empty() && query.clusters.is_empty() {
+        if query.selection.every_placement() {
             return Ok(ResourceFilter {
-                names: query.resources.clone(),
+                names: query.selection.resources.clone(),
                 ..ResourceFilter::default()
             });
         }
         let apps = instance_apps(conn, instance).await?;
-        for (index, app) in query.apps.iter().enumerate() {
+        for (index, app) in query.selection.apps.iter().enumerate() {
             if !apps.contains(app) {
                 return Err(Error::invalid(
                     format!("apps[{index}]"),
@@ -528,7 +565,7 @@ impl StatusApp {
         }
         let placed = instance_clusters(conn, instance).await?;
         let mut clusters = Vec::new();
-        for (index, wanted) in query.clusters.iter().enumerate() {
+        for (index, wanted) in query.selection.clusters.iter().enumerate() {
             match placed.iter().find(|c| c.is_named(wanted)) {
                 Some(cluster) => clusters.push(cluster.to_string()),
                 None => {
@@ -540,9 +577,9 @@ impl StatusApp {
             }
         }
         Ok(ResourceFilter {
-            apps: query.apps.clone(),
+            apps: query.selection.apps.clone(),
             clusters,
-            names: query.resources.clone(),
+            names: query.selection.resources.clone(),
         })
     }
 
@@ -565,11 +602,12 @@ impl StatusApp {
             limit,
         };
         let rendered =
-            rsync_resources_list(conn, page, shown, query.output == Output::Rsync).await?;
-        let observed = if query.output == Output::Rsync {
+            rsync_resources_list(conn, page, shown, query.selection.output == Output::Rsync)
+                .await?;
+        let observed = if query.selection.output == Output::Rsync {
             Vec::new()
         } else {
-            cluster_resources_page(conn, page, query.output == Output::Detail).await?
+            cluster_resources_page(conn, page, query.selection.output == Output::Detail).await?
         };
         let read = started.elapsed();
         // Both lists come in key order (sorted here too: the database's collation
@@ -618,7 +656,7 @@ impl StatusApp {
                 (None, Some(c)) => c.key(),
                 (None, None) => unreachable!("one side is present"),
             };
-            entries.push(entry(key, r, o, query.output));
+            entries.push(entry(key, r, o, query.selection.output));
         }
         let more = entries.len() > query.page_size;
         entries.truncate(query.page_size);

@@ -23,7 +23,7 @@ use tracing::{debug, warn};
 
 use super::token::{self, Position, TargetTokens};
 use super::{BATCH_BYTES, Feed, FeedEvent, Next, Segment, WatchHub, Whole};
-use crate::app::status::{Output, StatusApp, StatusEntry, StatusQuery, entry};
+use crate::app::status::{Output, Selection, StatusApp, StatusEntry, StatusQuery, entry};
 use crate::domain::names::{ClusterName, ResourceName};
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
 use crate::domain::status::RsyncStatus;
@@ -69,11 +69,7 @@ type Item = std::result::Result<Encoded, Status>;
 #[derive(Debug, Clone)]
 pub struct WatchRequest {
     pub owner: ResourceName,
-    pub output: Output,
-    pub apps: Vec<String>,
-    /// Cluster ids or names.
-    pub clusters: Vec<String>,
-    pub resources: Vec<String>,
+    pub selection: Selection,
     pub resume: Option<Position>,
 }
 
@@ -127,7 +123,7 @@ pub async fn start(
     }
     let feed = hub.feed(&target).await?;
     let wake = Arc::new(Notify::new());
-    feed.register(&request.clusters, &wake);
+    feed.register(&request.selection.clusters, &wake);
     let (out, receiver) = mpsc::channel(BUFFER);
     let subscriber = Subscriber {
         hub,
@@ -155,18 +151,14 @@ pub async fn start(
 /// The request's selection as a summary query: validates it and tells the current
 /// instance without reading the resource tree.
 fn summary(request: &WatchRequest) -> StatusQuery {
-    StatusQuery {
-        output: Output::Summary,
-        ..query(request, None)
-    }
+    let mut query = query(request, None);
+    query.selection.output = Output::Summary;
+    query
 }
 
 fn query(request: &WatchRequest, after: Option<ResourceKey>) -> StatusQuery {
     StatusQuery {
-        output: request.output,
-        apps: request.apps.clone(),
-        clusters: request.clusters.clone(),
-        resources: request.resources.clone(),
+        selection: request.selection.clone(),
         instance: None,
         page_size: PAGE,
         after,
@@ -347,7 +339,7 @@ impl Subscriber {
 
     fn counts_event(&self, time: i64) -> pb::WatchEvent {
         let (rsync_status, cluster_status, readiness) =
-            counts_to_proto(&self.counts, self.request.output != Output::Rsync);
+            counts_to_proto(&self.counts, self.request.selection.output != Output::Rsync);
         pb::WatchEvent {
             r#type: pb::WatchEventType::CountsChanged as i32,
             time: timestamp(time),
@@ -483,7 +475,7 @@ impl Subscriber {
             // Action and container cluster events live under their own targets.
             Payload::Action { .. } | Payload::ContainerCluster { .. } => {}
             Payload::Connectivity { connectivity, .. } => {
-                if self.cluster_matches(&event.cluster) {
+                if self.request.selection.has_cluster(&event.cluster) {
                     let message = connectivity_event(&event.cluster, *connectivity, event.time);
                     self.send_at(message, position).await?;
                 }
@@ -540,7 +532,7 @@ impl Subscriber {
     /// The output level's index among a feed event's cached messages; `None` for
     /// SUMMARY, which sends no resource events.
     fn message_level(&self) -> Option<usize> {
-        match self.request.output {
+        match self.request.selection.output {
             Output::Summary => None,
             Output::All => Some(0),
             Output::Detail => Some(1),
@@ -566,7 +558,7 @@ impl Subscriber {
         else {
             return None;
         };
-        let output = self.request.output;
+        let output = self.request.selection.output;
         let level = self.message_level()?;
         let rsync_changed = *rendered && old.as_ref().map(|o| &o.rsync) != Some(&new.rsync);
         if output == Output::Rsync && !rsync_changed {
@@ -612,20 +604,21 @@ impl Subscriber {
     /// Whether the stream selects every event of `segment`: resource events of its
     /// instance on clusters and apps it selects, with no resource-name filter.
     fn takes_whole(&self, segment: &Segment) -> bool {
-        let apps = &self.request.apps;
+        let apps = &self.request.selection.apps;
         segment
             .resources_of()
             .is_some_and(|instance| !instance.is_empty() && instance == self.instance)
-            && segment
-                .clusters
-                .as_ref()
-                .is_some_and(|clusters| clusters.iter().all(|c| self.cluster_matches(c)))
+            && segment.clusters.as_ref().is_some_and(|clusters| {
+                clusters
+                    .iter()
+                    .all(|c| self.request.selection.has_cluster(c))
+            })
             && (apps.is_empty()
                 || segment
                     .apps
                     .as_ref()
                     .is_some_and(|list| list.iter().all(|a| apps.contains(a))))
-            && self.request.resources.is_empty()
+            && self.request.selection.resources.is_empty()
     }
 
     /// Sends a run the stream selects whole (see [`Self::takes_whole`]) as the
@@ -692,38 +685,30 @@ impl Subscriber {
         Ok(true)
     }
 
-    fn cluster_matches(&self, cluster: &str) -> bool {
-        let clusters = &self.request.clusters;
-        clusters.is_empty()
-            || clusters
-                .iter()
-                .any(|c| c == cluster || cluster.rsplit('/').next() == Some(c.as_str()))
-    }
-
     /// Whether a segment of the feed may hold an event this stream looks at; a
     /// segment it does not want changes neither what it sends nor its counts.
     fn wanted(&self, segment: &Segment) -> bool {
         segment.may_concern(
             &self.instance,
-            |c| self.cluster_matches(c),
-            &self.request.apps,
+            |c| self.request.selection.has_cluster(c),
+            &self.request.selection.apps,
         )
     }
 
     fn matches(&self, event: &Event) -> bool {
-        (self.request.apps.is_empty() || self.request.apps.contains(&event.app))
-            && self.cluster_matches(&event.cluster)
-            && (self.request.resources.is_empty() || self.request.resources.contains(&event.name))
+        self.request
+            .selection
+            .has(&event.app, &event.cluster, &event.name)
     }
 
     /// The selection as SQL for `instance` (cluster ids resolved to its clusters).
     async fn sql_filter(&self, conn: &mut Conn, instance: InstanceId) -> Result<ResourceFilter> {
         let mut clusters = Vec::new();
-        if !self.request.clusters.is_empty() {
+        if !self.request.selection.clusters.is_empty() {
             clusters = instance_clusters(conn, instance)
                 .await?
                 .into_iter()
-                .filter(|c| self.cluster_matches(c))
+                .filter(|c| self.request.selection.has_cluster(c))
                 .map(ClusterName::into_string)
                 .collect();
             if clusters.is_empty() {
@@ -732,9 +717,9 @@ impl Subscriber {
             }
         }
         Ok(ResourceFilter {
-            apps: self.request.apps.clone(),
+            apps: self.request.selection.apps.clone(),
             clusters,
-            names: self.request.resources.clone(),
+            names: self.request.selection.resources.clone(),
         })
     }
 }

@@ -48,14 +48,14 @@ impl Subscriber {
         let lifecycle = pb::WatchEvent {
             r#type: pb::WatchEventType::LifecycleChanged as i32,
             time: timestamp(now),
-            state: result.state.clone(),
+            state: result.state.to_string(),
             instance: self.instance_name(&self.instance.clone()),
             ..Default::default()
         };
         let mut sub = 1;
         self.send_at(lifecycle, at(sub)).await?;
         for (cluster, state) in connectivity {
-            if !self.cluster_matches(&cluster) {
+            if !self.request.selection.has_cluster(&cluster) {
                 continue;
             }
             sub += 1;

@@ -46,7 +46,7 @@ impl Subscriber {
             .await?
             .into_iter()
             .filter(|(cluster, _)| {
-                !before.contains(cluster.as_str()) && self.cluster_matches(cluster)
+                !before.contains(cluster.as_str()) && self.request.selection.has_cluster(cluster)
             })
             .collect();
         if !arriving.is_empty() {
@@ -97,7 +97,7 @@ impl Subscriber {
             };
             self.send_at(message, position).await?;
         }
-        let output = self.request.output;
+        let output = self.request.selection.output;
         if output != Output::Summary {
             let mut after: Option<ResourceKey> = None;
             loop {

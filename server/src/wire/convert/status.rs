@@ -132,7 +132,7 @@ pub fn status_to_proto(
             String::new()
         },
         composite_profile_name: result.composite_profile.clone(),
-        state: result.state.clone(),
+        state: result.state.to_string(),
         instance: result
             .instance
             .as_ref()

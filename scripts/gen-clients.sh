@@ -49,11 +49,16 @@ rm -rf client/go/gen
 (cd client/go && go run ./internal/genpages > pages_gen.go.new && mv pages_gen.go.new pages_gen.go)
 
 # The name builders of the clients, from the kinds' resource declarations in proto/
-# (flotilla-api's build derives them; the binary prints them).
-cargo build --quiet -p flotilla-api --bin flotilla-gen-names
-target/debug/flotilla-gen-names python > client/python/flotilla/names.py
-target/debug/flotilla-gen-names typescript > client/typescript/src/names.ts
-target/debug/flotilla-gen-names go > client/go/names/names.go
+# (flotilla-api's build derives them; the binary prints them). Built in the cargo
+# profile FLOTILLA_GEN_PROFILE names (default dev), with the whole workspace's features:
+# the suite builds it in its own profile, so its build of the workspace reuses every
+# crate this one compiled (`-p flotilla-api` alone would resolve other features).
+profile=${FLOTILLA_GEN_PROFILE:-dev}
+cargo build --quiet --profile "$profile" --workspace --bin flotilla-gen-names
+gen_names="target/$([ "$profile" = dev ] && echo debug || echo "$profile")/flotilla-gen-names"
+"$gen_names" python > client/python/flotilla/names.py
+"$gen_names" typescript > client/typescript/src/names.ts
+"$gen_names" go > client/go/names/names.go
 # The compiled package (dist/) is rebuilt from the sources above.
 (cd client/typescript && rm -rf dist && npx --no-install tsc -p tsconfig.json)
 

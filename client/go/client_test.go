@@ -101,11 +101,8 @@ func TestReadmeSnippetRunsVerbatim(t *testing.T) {
 func TestRefusedTransitionCarriesReasonAndPrecondition(t *testing.T) {
 	ctx := testContext(t)
 	client := startServer(t).client()
-	group, err := tour.CreateApplication(ctx, client)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, err = client.Lifecycle.InstantiateDeploymentIntentGroup(ctx, &flotillav1.InstantiateDeploymentIntentGroupRequest{Name: group})
+	group := createApplication(ctx, t, client)
+	_, err := client.Lifecycle.InstantiateDeploymentIntentGroup(ctx, &flotillav1.InstantiateDeploymentIntentGroupRequest{Name: group})
 	e := refusal(t, err)
 	if e.Code != codes.FailedPrecondition || e.Reason != "INVALID_STATE_TRANSITION" || e.Domain != "flotilla.v1" {
 		t.Fatalf("got %s (domain %q)", e, e.Domain)
@@ -268,10 +265,7 @@ func watchAcrossRestart(t *testing.T, signal syscall.Signal) {
 	ctx := testContext(t)
 	server := startServer(t)
 	client := server.client()
-	group, err := tour.CreateApplication(ctx, client)
-	if err != nil {
-		t.Fatal(err)
-	}
+	group := createApplication(ctx, t, client)
 	if _, err := client.Lifecycle.ApproveDeploymentIntentGroup(ctx, &flotillav1.ApproveDeploymentIntentGroupRequest{Name: group}); err != nil {
 		t.Fatal(err)
 	}
@@ -329,9 +323,7 @@ func watchAcrossRestart(t *testing.T, signal syscall.Signal) {
 func TestActionAndContainerClusterWatchesStartWithASnapshot(t *testing.T) {
 	ctx := testContext(t)
 	client := startServer(t).client()
-	if _, err := tour.CreateApplication(ctx, client); err != nil {
-		t.Fatal(err)
-	}
+	createApplication(ctx, t, client)
 	for event, err := range client.WatchActions(&flotillav1.WatchActionsRequest{Cluster: names.Must(names.Cluster("lab", "lab1"))}, nil).Events(ctx) {
 		if err != nil || event.GetType() != flotillav1.ActionEventType_ACTION_EVENT_TYPE_SYNCED {
 			t.Fatalf("first action event %v, %v", event, err)
@@ -361,10 +353,7 @@ func TestActionAndContainerClusterWatchesStartWithASnapshot(t *testing.T) {
 func TestHeartbeatsAreHiddenUnlessAsked(t *testing.T) {
 	ctx := testContext(t)
 	client := startServer(t, "--sim", "--watch-heartbeat-millis", "200").client()
-	group, err := tour.CreateApplication(ctx, client)
-	if err != nil {
-		t.Fatal(err)
-	}
+	group := createApplication(ctx, t, client)
 	heartbeat := flotillav1.WatchEventType_WATCH_EVENT_TYPE_HEARTBEAT
 	watch := client.WatchStatus(&flotillav1.WatchStatusRequest{Name: group}, &flotilla.WatchOptions{Heartbeats: true})
 	for event, err := range watch.Events(ctx) {
@@ -445,10 +434,7 @@ func main() {
 func TestResyncRequiredIsHandedOut(t *testing.T) {
 	ctx := testContext(t)
 	client := startServer(t).client()
-	group, err := tour.CreateApplication(ctx, client)
-	if err != nil {
-		t.Fatal(err)
-	}
+	group := createApplication(ctx, t, client)
 	request := &flotillav1.WatchStatusRequest{Name: group}
 	var inside string
 	for event, err := range client.WatchStatus(request, nil).Events(ctx) {
@@ -471,4 +457,15 @@ func TestResyncRequiredIsHandedOut(t *testing.T) {
 	if len(types) < 2 || types[0] != flotillav1.WatchEventType_WATCH_EVENT_TYPE_RESYNC_REQUIRED {
 		t.Fatalf("events after resuming from inside a snapshot: %v", types)
 	}
+}
+
+// createApplication creates the walk-through's application (tour.CreateApplication) and
+// returns its intent group's name; a failure ends the test.
+func createApplication(ctx context.Context, t *testing.T, client *flotilla.Client) string {
+	t.Helper()
+	group, err := tour.CreateApplication(ctx, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return group
 }

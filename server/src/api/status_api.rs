@@ -175,10 +175,10 @@ impl StatusApi {
             clusters,
             resources,
         } = &selection;
+        let output = *output;
         let scope =
             format!("{method}:{owner}:{output:?}:{apps:?}:{clusters:?}:{resources:?}:{instance:?}");
         let after: Option<ResourceKey> = decode_token(&scope, token)?;
-        let output = selection.output;
         let query = StatusQuery {
             selection,
             instance,

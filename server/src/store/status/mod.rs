@@ -11,7 +11,7 @@ use super::rsync_resource::{KeyPage, PageRow, page_columns};
 use super::rsync_resource::{ResourceKey, decode_gvk, taken_over};
 use super::signals::PODS_GONE;
 use super::watch::{NewEvent, Statuses};
-use super::{RowLock, Tx, placeholders};
+use super::{Decode, RowLock, Tx, placeholders};
 use crate::domain::manifest::Gvk;
 use crate::domain::names::{ClusterName, DeploymentKey};
 use crate::domain::readiness::{ClusterStatus, Connectivity, Readiness};
@@ -243,7 +243,8 @@ pub struct BatchReads<'a> {
 }
 
 /// `columns` of the rows of `table` whose `id_column` is `id` that `wanted` reads,
-/// in (cluster, app, key) order: the reads of a whole ingest batch in two statements.
+/// decoded and grouped by deployment, each group in key order: the reads of a whole
+/// ingest batch in two statements.
 /// The (cluster, app) pairs, and the listed keys, are a JSON array joined as the outer
 /// side, so both backends seek the (id, app, cluster, ...) key once per pair or key,
 /// and each statement has one text whatever the batch: terms of their own per cluster
@@ -252,14 +253,13 @@ pub struct BatchReads<'a> {
 /// use out of sqlx's cache. A row-value IN over the pairs made SQLite scan every row
 /// of the id; a statement per cluster cost a round trip each, inside the write
 /// transaction.
-async fn bundle_rows(
+async fn bundle_rows<T>(
     conn: &mut AnyConnection,
-    columns: &str,
-    table: &str,
-    id_column: &str,
+    (table, id_column, columns): (&str, &str, &str),
     id: &str,
     wanted: &BatchReads<'_>,
-) -> Result<Vec<sqlx::any::AnyRow>> {
+    decode: Decode<(DeploymentKey, T)>,
+) -> Result<BTreeMap<DeploymentKey, Vec<T>>> {
     let pairs: Vec<(&str, &str)> = wanted
         .whole
         .iter()
@@ -297,7 +297,12 @@ async fn bundle_rows(
                 .await?,
         );
     }
-    Ok(rows)
+    let mut by_deployment: BTreeMap<DeploymentKey, Vec<T>> = BTreeMap::new();
+    for row in &rows {
+        let (key, decoded) = decode(row)?;
+        by_deployment.entry(key).or_default().push(decoded);
+    }
+    Ok(by_deployment)
 }
 
 /// The rendered resources of `instance` for the deployments of `wanted`, with their
@@ -307,28 +312,25 @@ pub async fn rsync_rows_for_bundles(
     instance: InstanceId,
     wanted: &BatchReads<'_>,
 ) -> Result<BTreeMap<DeploymentKey, Vec<ObservedRsyncRow>>> {
-    let mut by_deployment: BTreeMap<DeploymentKey, Vec<ObservedRsyncRow>> = BTreeMap::new();
     let columns = "cluster, app, kind, api_group, api_version, namespace, name, rsync_status, \
                    cluster_status, readiness";
-    let id = instance.to_string();
-    for r in bundle_rows(conn, columns, "rsync_resources", "instance_id", &id, wanted).await? {
+    let source = ("rsync_resources", "instance_id", columns);
+    bundle_rows(conn, source, &instance.to_string(), wanted, |r| {
         let key = DeploymentKey {
             cluster: r.try_get("cluster")?,
             app: r.try_get("app")?,
         };
-        by_deployment
-            .entry(key)
-            .or_default()
-            .push(ObservedRsyncRow {
-                gvk: decode_gvk(&r)?,
-                rsync_status: r.try_get("rsync_status")?,
-                namespace: r.try_get("namespace")?,
-                name: r.try_get("name")?,
-                cluster_status: r.try_get("cluster_status")?,
-                readiness: r.try_get("readiness")?,
-            });
-    }
-    Ok(by_deployment)
+        let row = ObservedRsyncRow {
+            gvk: decode_gvk(r)?,
+            rsync_status: r.try_get("rsync_status")?,
+            namespace: r.try_get("namespace")?,
+            name: r.try_get("name")?,
+            cluster_status: r.try_get("cluster_status")?,
+            readiness: r.try_get("readiness")?,
+        };
+        Ok((key, row))
+    })
+    .await
 }
 
 /// A cluster resource as stored (its `key()` is `rsync_resource::keyed_by_fields!`'s).
@@ -384,22 +386,12 @@ pub async fn cluster_resources_for_bundles(
     base: InstanceId,
     wanted: &BatchReads<'_>,
 ) -> Result<BTreeMap<DeploymentKey, Vec<ClusterResourceRow>>> {
-    let mut by_deployment: BTreeMap<DeploymentKey, Vec<ClusterResourceRow>> = BTreeMap::new();
-    let id = base.to_string();
-    for r in bundle_rows(
-        conn,
-        CLUSTER_RESOURCE_COLUMNS,
-        "cluster_resources",
-        "base_id",
-        &id,
-        wanted,
-    )
-    .await?
-    {
-        let row = decode_cluster_resource(&r)?;
-        by_deployment.entry(row.deployment()).or_default().push(row);
-    }
-    Ok(by_deployment)
+    let source = ("cluster_resources", "base_id", CLUSTER_RESOURCE_COLUMNS);
+    bundle_rows(conn, source, &base.to_string(), wanted, |r| {
+        let row = decode_cluster_resource(r)?;
+        Ok((row.deployment(), row))
+    })
+    .await
 }
 
 /// The cluster-only resources (pods and the like, present or remembered gone) of

@@ -5,7 +5,7 @@
 use crate::store::Conn;
 use flotilla_api::v1 as pb;
 
-use super::records::{Kind, Records, event_type};
+use super::records::{Kind, Records};
 use crate::app::actions::ACTIONS_TARGET;
 use crate::domain::names::{ClusterName, NodeName};
 use crate::error::{Error, Result};
@@ -29,9 +29,7 @@ impl ActionWatch {
 
 #[tonic::async_trait]
 impl Records for ActionWatch {
-    type Record = pb::Action;
     type Event = pb::ActionEvent;
-    type Response = pb::WatchActionsResponse;
     const KIND: &'static str = "actions";
     const TARGET: &'static str = ACTIONS_TARGET;
 
@@ -64,17 +62,5 @@ impl Records for ActionWatch {
             return Ok(None);
         }
         Ok(Some(((*change).into(), action_to_proto(&action))))
-    }
-
-    fn message(kind: Kind, action: Option<pb::Action>, token: String) -> pb::ActionEvent {
-        pb::ActionEvent {
-            r#type: event_type!(kind, pb::ActionEventType) as i32,
-            action,
-            resume_token: token,
-        }
-    }
-
-    fn response(events: Vec<pb::ActionEvent>) -> pb::WatchActionsResponse {
-        pb::WatchActionsResponse { events }
     }
 }

@@ -6,7 +6,7 @@
 use crate::store::Conn;
 use flotilla_api::v1 as pb;
 
-use super::records::{Kind, Records, event_type};
+use super::records::{Kind, Records};
 use crate::app::container_clusters::{CLUSTERS_TARGET, View};
 use crate::domain::container_cluster::ClusterState;
 use crate::error::{Error, Result};
@@ -30,9 +30,7 @@ impl ClusterWatch {
 
 #[tonic::async_trait]
 impl Records for ClusterWatch {
-    type Record = pb::ContainerCluster;
     type Event = pb::ContainerClusterEvent;
-    type Response = pb::WatchContainerClustersResponse;
     const KIND: &'static str = "container_clusters";
     const TARGET: &'static str = CLUSTERS_TARGET;
 
@@ -73,21 +71,5 @@ impl Records for ClusterWatch {
             return Ok(None);
         }
         Ok(Some(((*change).into(), container_cluster_to_proto(&view))))
-    }
-
-    fn message(
-        kind: Kind,
-        container_cluster: Option<pb::ContainerCluster>,
-        token: String,
-    ) -> pb::ContainerClusterEvent {
-        pb::ContainerClusterEvent {
-            r#type: event_type!(kind, pb::ContainerClusterEventType) as i32,
-            container_cluster,
-            resume_token: token,
-        }
-    }
-
-    fn response(events: Vec<pb::ContainerClusterEvent>) -> pb::WatchContainerClustersResponse {
-        pb::WatchContainerClustersResponse { events }
     }
 }

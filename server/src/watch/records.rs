@@ -8,6 +8,8 @@
 
 use std::sync::Arc;
 
+use flotilla_api::v1 as pb;
+
 use crate::store::Conn;
 use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
@@ -45,31 +47,59 @@ impl From<ActionChange> for Kind {
     }
 }
 
-/// `kind` as a record watch's proto event type (each has the same six values).
-macro_rules! event_type {
-    ($kind:expr, $($ty:ident)::+) => {{
-        use $($ty)::+ as T;
-        match $kind {
-            Kind::Added => T::Added,
-            Kind::Modified => T::Modified,
-            Kind::Deleted => T::Deleted,
-            Kind::Synced => T::Synced,
-            Kind::ResyncRequired => T::ResyncRequired,
-            Kind::Heartbeat => T::Heartbeat,
-        }
-    }};
+/// A record watch's event message: its type (the six values of [`Kind`]), the record
+/// (none for a marker) and a resume token; and the response that carries a batch.
+pub trait ProtoEvent: Sized + Send + 'static {
+    /// The record as sent.
+    type Record: Send + 'static;
+    type Response: Send + 'static;
+    fn new(kind: Kind, record: Option<Self::Record>, token: String) -> Self;
+    fn response(events: Vec<Self>) -> Self::Response;
 }
-pub(super) use event_type;
+
+/// Every record watch's messages have one shape; each is declared here, one row:
+/// `event { record field: record } in response, event type enum`.
+macro_rules! proto_events {
+    ($(pb::$event:ident { $field:ident: pb::$record:ident }
+        in pb::$response:ident, pb::$event_type:ident;)+) => {$(
+        impl ProtoEvent for pb::$event {
+            type Record = pb::$record;
+            type Response = pb::$response;
+
+            fn new(kind: Kind, $field: Option<pb::$record>, token: String) -> Self {
+                let r#type = match kind {
+                    Kind::Added => pb::$event_type::Added,
+                    Kind::Modified => pb::$event_type::Modified,
+                    Kind::Deleted => pb::$event_type::Deleted,
+                    Kind::Synced => pb::$event_type::Synced,
+                    Kind::ResyncRequired => pb::$event_type::ResyncRequired,
+                    Kind::Heartbeat => pb::$event_type::Heartbeat,
+                };
+                Self { r#type: r#type as i32, $field, resume_token: token }
+            }
+
+            fn response(events: Vec<Self>) -> pb::$response {
+                pb::$response { events }
+            }
+        }
+    )+};
+}
+
+proto_events! {
+    pb::ActionEvent { action: pb::Action }
+        in pb::WatchActionsResponse, pb::ActionEventType;
+    pb::ContainerClusterEvent { container_cluster: pb::ContainerCluster }
+        in pb::WatchContainerClustersResponse, pb::ContainerClusterEventType;
+}
+
+/// The record a [`Records`] kind sends.
+pub type RecordOf<R> = <<R as Records>::Event as ProtoEvent>::Record;
 
 /// A kind of watched record.
 #[tonic::async_trait]
 pub trait Records: Send + Sync + 'static {
-    /// One record as sent (its proto message).
-    type Record: Send + 'static;
-    /// One event as sent.
-    type Event: Send + 'static;
-    /// One response message: the events at hand.
-    type Response: Send + 'static;
+    /// One event as sent (it names the record and the response).
+    type Event: ProtoEvent;
     /// The watch kind, as metrics label it.
     const KIND: &'static str;
 
@@ -82,17 +112,13 @@ pub trait Records: Send + Sync + 'static {
         Vec::new()
     }
     /// The records a snapshot starts with (sent as ADDED events).
-    async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<Self::Record>>;
+    async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<RecordOf<Self>>>;
     /// What a logged event says to this stream (its change and the record), None if
     /// the stream does not select it.
-    fn select(&self, event: &Event) -> Result<Option<(Kind, Self::Record)>>;
-    /// One event as sent: a change with its record, or a marker (SYNCED,
-    /// RESYNC_REQUIRED, HEARTBEAT) without one.
-    fn message(kind: Kind, record: Option<Self::Record>, token: String) -> Self::Event;
-    fn response(events: Vec<Self::Event>) -> Self::Response;
+    fn select(&self, event: &Event) -> Result<Option<(Kind, RecordOf<Self>)>>;
 }
 
-type Item<R> = std::result::Result<<R as Records>::Response, Status>;
+type Item<R> = std::result::Result<<<R as Records>::Event as ProtoEvent>::Response, Status>;
 
 enum Stop {
     Closed,
@@ -229,7 +255,7 @@ impl<R: Records> Subscriber<R> {
             sub: token::DONE,
             ..Position::after(self.pos)
         });
-        R::message(kind, None, token)
+        R::Event::new(kind, None, token)
     }
 
     async fn send(&mut self, events: Vec<R::Event>) -> std::result::Result<(), Stop> {
@@ -238,7 +264,7 @@ impl<R: Records> Subscriber<R> {
         }
         let n = events.len() as u64;
         tokio::select! {
-            sent = self.out.send(Ok(R::response(events))) => sent.map_err(|_| Stop::Closed)?,
+            sent = self.out.send(Ok(R::Event::response(events))) => sent.map_err(|_| Stop::Closed)?,
             () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
         }
         crate::metrics::METRICS
@@ -271,7 +297,7 @@ impl<R: Records> Subscriber<R> {
         drop(turn);
         let events: Vec<R::Event> = records
             .into_iter()
-            .map(|record| R::message(Kind::Added, Some(record), token()))
+            .map(|record| R::Event::new(Kind::Added, Some(record), token()))
             .collect();
         self.pos = revision;
         let mut events = events.into_iter();
@@ -313,7 +339,7 @@ impl<R: Records> Subscriber<R> {
                     self.pos = event.revision;
                     if let Some((kind, record)) = self.records.select(event)? {
                         let token = self.tokens.encode(Position::after(event.revision));
-                        out.push(R::message(kind, Some(record), token));
+                        out.push(R::Event::new(kind, Some(record), token));
                     }
                 }
                 self.send(out).await?;

@@ -12,8 +12,8 @@ use prost::Message;
 use tokio_stream::wrappers::ReceiverStream;
 use tonic::{Request, Response, Status};
 
-use super::check_size;
 use super::page::{Paging, decode_token, encode_token};
+use super::{check_size, rpc};
 use crate::app::status::{Output, Selection, StatusApp, StatusQuery};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
 use crate::error::{Error, Result};
@@ -243,8 +243,7 @@ impl StatusService for StatusApi {
         &self,
         request: Request<pb::GetDeploymentIntentGroupStatusRequest>,
     ) -> Rpc<pb::ResourceStatus> {
-        let encoded = self.dig_status(check_size(request)?).await?;
-        decoded(encoded).map(Response::new)
+        answer(self.dig_status(check_size(request)?).await)
     }
 
     /// The generated form of [`StatusApi::network_status`].
@@ -252,51 +251,42 @@ impl StatusService for StatusApi {
         &self,
         request: Request<pb::GetClusterNetworkStatusRequest>,
     ) -> Rpc<pb::ResourceStatus> {
-        let encoded = self.network_status(check_size(request)?).await?;
-        decoded(encoded).map(Response::new)
+        answer(self.network_status(check_size(request)?).await)
     }
 
-    async fn list_instances(
-        &self,
-        request: Request<pb::ListInstancesRequest>,
-    ) -> Rpc<pb::ListInstancesResponse> {
-        let r = check_size(request)?;
-        let result: Result<pb::ListInstancesResponse> = async {
-            let owner: ResourceName = owner_name("name", &r.name)?;
-            let scope = format!("ListInstances:{owner}");
-            let paging = Paging::<String>::new(scope, r.page_size, &r.page_token)?;
-            let size = paging.size;
-            let current = self
-                .app
-                .query(
-                    &owner,
-                    &StatusQuery {
-                        selection: Selection::everything(Output::Summary),
-                        instance: None,
-                        page_size: 0,
-                        after: None,
-                    },
-                )
-                .await?
-                .instance
-                .map(|i| i.id);
-            let rows = self
-                .app
-                .instances(&owner.to_string(), paging.after.as_deref(), size + 1)
-                .await?;
-            let (rows, more) = crate::app::page_of(rows, size);
-            let next_page_token = paging.next_token(more, rows.last().map(|l| l.id.to_string()));
-            Ok(pb::ListInstancesResponse {
-                instances: rows
-                    .iter()
-                    .map(|row| instance_to_proto(row, Some(row.id) == current))
-                    .collect(),
-                next_page_token,
-            })
-        }
-        .await;
-        result.map(Response::new).map_err(Status::from)
-    }
+    rpc!(self, list_instances(ListInstancesRequest) -> pb::ListInstancesResponse, |r| {
+        let owner: ResourceName = owner_name("name", &r.name)?;
+        let scope = format!("ListInstances:{owner}");
+        let paging = Paging::<String>::new(scope, r.page_size, &r.page_token)?;
+        let size = paging.size;
+        let current = self
+            .app
+            .query(
+                &owner,
+                &StatusQuery {
+                    selection: Selection::everything(Output::Summary),
+                    instance: None,
+                    page_size: 0,
+                    after: None,
+                },
+            )
+            .await?
+            .instance
+            .map(|i| i.id);
+        let rows = self
+            .app
+            .instances(&owner.to_string(), paging.after.as_deref(), size + 1)
+            .await?;
+        let (rows, more) = crate::app::page_of(rows, size);
+        let next_page_token = paging.next_token(more, rows.last().map(|l| l.id.to_string()));
+        Ok(pb::ListInstancesResponse {
+            instances: rows
+                .iter()
+                .map(|row| instance_to_proto(row, Some(row.id) == current))
+                .collect(),
+            next_page_token,
+        })
+    });
 
     /// Only for a StatusServiceServer used without [`crate::wire::routes::StatusRoutes`]
     /// (the server routes WatchStatus to [`StatusApi::watch`]): the same stream,
@@ -306,6 +296,11 @@ impl StatusService for StatusApi {
         let stream = self.watch(r).await?.map(|item| item.and_then(decoded));
         Ok(Response::new(Box::pin(stream)))
     }
+}
+
+/// A routed method's encoded answer, decoded back into its message.
+fn answer<M: Message + Default>(encoded: Result<Encoded>) -> Rpc<M> {
+    Ok(Response::new(decoded(encoded?)?))
 }
 
 /// An encoded answer decoded back into its message.

@@ -325,15 +325,27 @@ mod tests {
         })
     }
 
+    fn create_vm(ordinal: i64, replaces: Option<&str>) -> Step {
+        let replaces = replaces.map(Into::into);
+        Step::CreateVm { ordinal, replaces }
+    }
+
+    fn start_vm(vm_id: &str) -> Step {
+        let vm_id = vm_id.into();
+        Step::StartVm { vm_id }
+    }
+
+    fn delete_vm(vm_id: &str) -> Step {
+        let vm_id = vm_id.into();
+        Step::DeleteVm { vm_id }
+    }
+
     #[test]
     fn a_first_start_makes_the_network_then_the_vms_in_order() {
         assert_eq!(plan_of(Operation::Start, 3, "", &[]), Step::CreateNetwork);
         assert_eq!(
             plan_of(Operation::Start, 3, "net", &[vm(0, Observed::Running)]),
-            Step::CreateVm {
-                ordinal: 1,
-                replaces: None
-            }
+            create_vm(1, None)
         );
         let all = [0, 1, 2].map(|o| vm(o, Observed::Running));
         assert_eq!(plan_of(Operation::Start, 3, "net", &all), Step::Done);
@@ -342,12 +354,7 @@ mod tests {
     #[test]
     fn a_restart_starts_stopped_vms_and_fails_on_a_lost_one() {
         let vms = [vm(0, Observed::Running), vm(1, Observed::Stopped)];
-        assert_eq!(
-            plan_of(Operation::Start, 2, "net", &vms),
-            Step::StartVm {
-                vm_id: "vm-1".into()
-            }
-        );
+        assert_eq!(plan_of(Operation::Start, 2, "net", &vms), start_vm("vm-1"));
         let vms = [vm(0, Observed::Running), vm(1, Observed::Missing)];
         assert!(matches!(
             plan_of(Operation::Start, 2, "net", &vms),
@@ -363,16 +370,11 @@ mod tests {
         let vms = [0, 1, 2, 3].map(|o| vm(o, Observed::Running));
         assert_eq!(
             plan_of(Operation::Scale { to: 2 }, 4, "net", &vms),
-            Step::DeleteVm {
-                vm_id: "vm-3".into()
-            }
+            delete_vm("vm-3")
         );
         assert_eq!(
             plan_of(Operation::Scale { to: 4 }, 2, "net", &vms[..2]),
-            Step::CreateVm {
-                ordinal: 2,
-                replaces: None
-            }
+            create_vm(2, None)
         );
     }
 
@@ -386,10 +388,7 @@ mod tests {
         let reprovision = Operation::Recover { reprovision: true };
         assert_eq!(
             plan_of(reprovision, 3, "net", &vms),
-            Step::CreateVm {
-                ordinal: 1,
-                replaces: Some("vm-1".into())
-            }
+            create_vm(1, Some("vm-1"))
         );
         let restart = Operation::Recover { reprovision: false };
         assert!(matches!(
@@ -405,12 +404,7 @@ mod tests {
                     .into()
             }
         );
-        assert_eq!(
-            plan_of(restart, 1, "net", &vms[..1]),
-            Step::StartVm {
-                vm_id: "vm-0".into()
-            }
-        );
+        assert_eq!(plan_of(restart, 1, "net", &vms[..1]), start_vm("vm-0"));
     }
 
     #[test]
@@ -418,9 +412,7 @@ mod tests {
         let vms = [vm(0, Observed::Running), vm(1, Observed::Missing)];
         assert_eq!(
             plan_of(Operation::Expunge, 2, "net", &vms),
-            Step::DeleteVm {
-                vm_id: "vm-1".into()
-            }
+            delete_vm("vm-1")
         );
         assert_eq!(
             plan_of(Operation::Expunge, 2, "net", &[]),

@@ -807,19 +807,20 @@ mod tests {
 
     #[test]
     fn applied_condition_prefers_the_worst() {
-        let counts = |pairs: &[(&str, i64)]| {
+        use RsyncStatus::{Applied, Failed, Pending, Retrying};
+        let counts = |pairs: &[(RsyncStatus, i64)]| {
             pairs
                 .iter()
-                .map(|(v, n)| (CountKey::parse("rsync", v).unwrap(), *n))
+                .map(|(v, n)| (CountKey::Rsync(*v), *n))
                 .collect::<crate::domain::status::Counts>()
         };
         assert_eq!(
-            applied_condition("A", &counts(&[("Applied", 3)]), &[], &[]).status,
+            applied_condition("A", &counts(&[(Applied, 3)]), &[], &[]).status,
             conditions::Status::True
         );
         let c = applied_condition(
             "A",
-            &counts(&[("Applied", 1), ("Failed", 1), ("Retrying", 1)]),
+            &counts(&[(Applied, 1), (Failed, 1), (Retrying, 1)]),
             &["clusterProviders/edge/clusters/c2".into()],
             &["ConfigMap shop/c on c2: refused".to_string()],
         );
@@ -832,7 +833,7 @@ mod tests {
                  ConfigMap shop/c on c2: refused"
             )
         );
-        let c = applied_condition("A", &counts(&[("Applied", 1), ("Pending", 2)]), &[], &[]);
+        let c = applied_condition("A", &counts(&[(Applied, 1), (Pending, 2)]), &[], &[]);
         assert_eq!(
             (c.severity, c.message.as_str()),
             (Severity::Info, "1 of 3 resources applied")

@@ -8,6 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 pub mod controlplane;
+pub mod etcd;
 mod in_process;
 pub mod kubeapi;
 pub mod proxy;

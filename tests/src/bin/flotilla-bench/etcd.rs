@@ -3,66 +3,7 @@
 
 use super::*;
 
-/// A local etcd on loopback, killed on drop.
-pub(super) struct Etcd {
-    child: Child,
-    endpoint: String,
-    _dir: tempfile::TempDir,
-}
-
-impl Etcd {
-    pub(super) async fn start() -> Result<Etcd> {
-        let dir = tempfile::tempdir()?;
-        let (client, peer) = (free_port(), free_port());
-        let endpoint = format!("http://127.0.0.1:{client}");
-        let child = Command::new("etcd")
-            .args([
-                "--data-dir",
-                &dir.path().join("etcd").display().to_string(),
-                "--listen-client-urls",
-                &endpoint,
-                "--advertise-client-urls",
-                &endpoint,
-                "--listen-peer-urls",
-                &format!("http://127.0.0.1:{peer}"),
-                "--initial-advertise-peer-urls",
-                &format!("http://127.0.0.1:{peer}"),
-                "--initial-cluster",
-                &format!("default=http://127.0.0.1:{peer}"),
-                "--quota-backend-bytes",
-                "8589934592",
-            ])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .context("etcd (Debian package etcd-server) must be installed")?;
-        let etcd = Etcd {
-            child,
-            endpoint,
-            _dir: dir,
-        };
-        for _ in 0..100 {
-            if let Ok(mut c) = etcd_client::Client::connect([&etcd.endpoint], None).await
-                && c.status().await.is_ok()
-            {
-                return Ok(etcd);
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        bail!("etcd did not start")
-    }
-
-    pub(super) async fn client(&self) -> Result<etcd_client::Client> {
-        Ok(etcd_client::Client::connect([&self.endpoint], None).await?)
-    }
-}
-
-impl Drop for Etcd {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+pub(super) use flotilla_tests::etcd::Etcd;
 
 /// Loads the instance into etcd the way EMCO's AppContext stores it: one key per
 /// resource under `/context/{id}/app/{app}/cluster/{provider}+{cluster}/resource/`

@@ -29,7 +29,6 @@
 //! `export FLOTILLA_KUBE_BIN=$(scripts/kube/build.sh)`).
 
 use std::collections::BTreeMap;
-use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};

@@ -9,6 +9,7 @@ use clap::Parser;
 use serde::Deserialize;
 
 use crate::app::actions::ActionOptions;
+use crate::coord::{EtcdSettings, EtcdTls, Mode, Settings as Coordination};
 use crate::net::tls::TlsFiles;
 
 /// Command-line flags (each also settable from the environment).
@@ -140,6 +141,37 @@ pub struct Flags {
     /// [default: 10].
     #[arg(long, env = "FLOTILLA_INSTANCE_RETENTION")]
     pub instance_retention: Option<usize>,
+    /// How replicas coordinate: in-process (one replica) or etcd (N replicas on one
+    /// PostgreSQL) [default: in-process].
+    #[arg(long, env = "FLOTILLA_COORDINATION")]
+    pub coordination: Option<crate::coord::Mode>,
+    /// etcd client URLs, comma-separated (with --coordination etcd).
+    #[arg(long, env = "FLOTILLA_ETCD_ENDPOINTS", value_delimiter = ',')]
+    pub etcd_endpoints: Vec<String>,
+    /// The etcd key prefix of this replica set [default: /flotilla].
+    #[arg(long, env = "FLOTILLA_ETCD_PREFIX")]
+    pub etcd_prefix: Option<String>,
+    /// PEM CA bundle that signs etcd's server certificate (https:// endpoints).
+    #[arg(long, env = "FLOTILLA_ETCD_CA_FILE")]
+    pub etcd_ca_file: Option<PathBuf>,
+    /// PEM client certificate for etcd (with --etcd-key-file).
+    #[arg(long, env = "FLOTILLA_ETCD_CERT_FILE")]
+    pub etcd_cert_file: Option<PathBuf>,
+    /// PEM private key of --etcd-cert-file.
+    #[arg(long, env = "FLOTILLA_ETCD_KEY_FILE")]
+    pub etcd_key_file: Option<PathBuf>,
+    /// TTL of a replica's etcd lease in seconds: a replica that stops renewing it loses
+    /// its clusters this long after [default: 10, at least 2].
+    #[arg(long, env = "FLOTILLA_LEASE_TTL_SECS")]
+    pub lease_ttl_secs: Option<u64>,
+    /// This replica's identity in the replica set, unique among live replicas (a
+    /// StatefulSet's pod name) [default: the host name and the listen port].
+    #[arg(long, env = "FLOTILLA_REPLICA_ID")]
+    pub replica_id: Option<String>,
+    /// The URL agents and other replicas reach this replica at [default: from the
+    /// listen address; required when that is a wildcard address].
+    #[arg(long, env = "FLOTILLA_ADVERTISE_ADDRESS")]
+    pub advertise_address: Option<String>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -210,6 +242,15 @@ struct FileConfig {
     cluster_sync_millis: Option<u64>,
     health_check_millis: Option<u64>,
     instance_retention: Option<usize>,
+    coordination: Option<crate::coord::Mode>,
+    etcd_endpoints: Option<Vec<String>>,
+    etcd_prefix: Option<String>,
+    etcd_ca_file: Option<PathBuf>,
+    etcd_cert_file: Option<PathBuf>,
+    etcd_key_file: Option<PathBuf>,
+    lease_ttl_secs: Option<u64>,
+    replica_id: Option<String>,
+    advertise_address: Option<String>,
 }
 
 /// The effective configuration.
@@ -264,6 +305,7 @@ pub struct Config {
     pub health_check: Duration,
     /// How many instances an owner keeps.
     pub instance_retention: usize,
+    pub coordination: Coordination,
 }
 
 impl Config {
@@ -273,6 +315,7 @@ impl Config {
             Some(path) => read_file(path)?,
             None => FileConfig::default(),
         };
+        let coordination = coordination(&flags, &file)?;
         let demo = flags.demo || file.demo.unwrap_or(false);
         let tls = match (
             flags.tls_cert.or(file.tls_cert),
@@ -299,6 +342,7 @@ impl Config {
             .or(file.credentials_key_file)
             .unwrap_or_else(|| data_dir.join("credentials.key"));
         let config = Config {
+            coordination,
             listen: flags
                 .listen
                 .or(file.listen)
@@ -454,6 +498,23 @@ impl Config {
                 config.listen
             );
         }
+        if config.coordination.etcd.is_some() {
+            if !config.database_url().starts_with("postgres") {
+                anyhow::bail!(
+                    "--coordination etcd needs PostgreSQL (--database-url postgres://…): \
+                     replicas share one database, and SQLite is one process's file"
+                );
+            }
+            if config.listen.ip().is_unspecified()
+                && config.coordination.advertise_address.is_none()
+            {
+                anyhow::bail!(
+                    "listening on {} with --coordination etcd needs --advertise-address: the \
+                     URL agents and the other replicas reach this one at",
+                    config.listen
+                );
+            }
+        }
         Ok(config)
     }
 
@@ -468,6 +529,105 @@ impl Config {
             ),
         }
     }
+}
+
+/// The coordination settings: etcd's only with `--coordination etcd`, and then complete.
+fn coordination(flags: &Flags, file: &FileConfig) -> anyhow::Result<Coordination> {
+    let mode = flags.coordination.or(file.coordination).unwrap_or_default();
+    let endpoints = if flags.etcd_endpoints.is_empty() {
+        file.etcd_endpoints.clone().unwrap_or_default()
+    } else {
+        flags.etcd_endpoints.clone()
+    };
+    let endpoints: Vec<String> = endpoints
+        .iter()
+        .map(|e| e.trim().to_owned())
+        .filter(|e| !e.is_empty())
+        .collect();
+    let ca = flags.etcd_ca_file.clone().or(file.etcd_ca_file.clone());
+    let cert = flags.etcd_cert_file.clone().or(file.etcd_cert_file.clone());
+    let key = flags.etcd_key_file.clone().or(file.etcd_key_file.clone());
+    let prefix = flags.etcd_prefix.clone().or(file.etcd_prefix.clone());
+    let ttl = flags.lease_ttl_secs.or(file.lease_ttl_secs);
+    let replica_id = flags.replica_id.clone().or(file.replica_id.clone());
+    let advertise_address = flags
+        .advertise_address
+        .clone()
+        .or(file.advertise_address.clone());
+    if let Some(id) = &replica_id
+        && (id.is_empty()
+            || id.len() > 128
+            || !id
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || "-_.:".contains(c)))
+    {
+        anyhow::bail!("--replica-id {id:?} must be 1 to 128 letters, digits, '-', '_', '.' or ':'");
+    }
+    if let Some(address) = &advertise_address
+        && !(address.starts_with("http://") || address.starts_with("https://"))
+    {
+        anyhow::bail!(
+            "--advertise-address {address:?} must be a URL: http://host:port or https://host:port"
+        );
+    }
+    if mode == Mode::InProcess {
+        let etcd_given = !endpoints.is_empty()
+            || ca.is_some()
+            || cert.is_some()
+            || key.is_some()
+            || prefix.is_some()
+            || ttl.is_some();
+        if etcd_given {
+            anyhow::bail!("the etcd settings apply only with --coordination etcd");
+        }
+        return Ok(Coordination {
+            etcd: None,
+            replica_id,
+            advertise_address,
+        });
+    }
+    if endpoints.is_empty() {
+        anyhow::bail!("--coordination etcd needs --etcd-endpoints (etcd's client URLs)");
+    }
+    let tls = match (ca, cert, key) {
+        (None, None, None) => None,
+        (ca, Some(cert), Some(key)) => Some(EtcdTls {
+            ca,
+            identity: Some((cert, key)),
+        }),
+        (Some(ca), None, None) => Some(EtcdTls {
+            ca: Some(ca),
+            identity: None,
+        }),
+        _ => anyhow::bail!("--etcd-cert-file and --etcd-key-file go together"),
+    };
+    for endpoint in &endpoints {
+        let scheme_ok = if tls.is_some() {
+            endpoint.starts_with("https://")
+        } else {
+            endpoint.starts_with("http://") || endpoint.starts_with("https://")
+        };
+        if !scheme_ok {
+            anyhow::bail!(
+                "etcd endpoint {endpoint:?} must be an http:// or https:// URL (https:// with the etcd TLS files)"
+            );
+        }
+    }
+    let prefix = prefix.unwrap_or_else(|| "/flotilla".to_owned());
+    let prefix = format!("/{}", prefix.trim_matches('/'));
+    if prefix == "/" {
+        anyhow::bail!("--etcd-prefix must name a key prefix, such as /flotilla");
+    }
+    Ok(Coordination {
+        etcd: Some(EtcdSettings {
+            endpoints,
+            prefix,
+            lease_ttl: Duration::from_secs(ttl.unwrap_or(10).clamp(2, 3600)),
+            tls,
+        }),
+        replica_id,
+        advertise_address,
+    })
 }
 
 fn read_file(path: &Path) -> anyhow::Result<FileConfig> {
@@ -520,6 +680,100 @@ mod tests {
             ..Default::default()
         };
         assert!(Config::load(demo).unwrap().sim);
+    }
+
+    #[test]
+    fn etcd_coordination_is_complete_or_refused() {
+        let postgres = || Some(DatabaseUrl("postgres://u@db/flotilla".into()));
+        let etcd = |endpoints: &[&str]| Flags {
+            coordination: Some(Mode::Etcd),
+            etcd_endpoints: endpoints.iter().map(|e| e.to_string()).collect(),
+            database_url: postgres(),
+            ..Default::default()
+        };
+        let config = Config::load(etcd(&["http://e1:2379", " http://e2:2379 "])).unwrap();
+        let settings = config.coordination.etcd.unwrap();
+        assert_eq!(settings.endpoints, ["http://e1:2379", "http://e2:2379"]);
+        assert_eq!(settings.prefix, "/flotilla");
+        assert_eq!(settings.lease_ttl, Duration::from_secs(10));
+        assert!(settings.tls.is_none());
+        // The default is one process, with no etcd settings at all.
+        assert!(
+            Config::load(Flags::default())
+                .unwrap()
+                .coordination
+                .etcd
+                .is_none()
+        );
+
+        let error = |flags: Flags| Config::load(flags).unwrap_err().to_string();
+        let sqlite = Flags {
+            database_url: None,
+            ..etcd(&["http://e1:2379"])
+        };
+        assert!(error(sqlite).contains("needs PostgreSQL"));
+        assert!(error(etcd(&[])).contains("needs --etcd-endpoints"));
+        assert!(error(etcd(&["e1:2379"])).contains("http:// or https://"));
+        let half_identity = Flags {
+            etcd_cert_file: Some("c.pem".into()),
+            ..etcd(&["https://e1:2379"])
+        };
+        assert!(error(half_identity).contains("go together"));
+        let plain_with_tls = Flags {
+            etcd_ca_file: Some("ca.pem".into()),
+            ..etcd(&["http://e1:2379"])
+        };
+        assert!(error(plain_with_tls).contains("https://"));
+        let stray = Flags {
+            lease_ttl_secs: Some(5),
+            ..Default::default()
+        };
+        assert!(error(stray).contains("only with --coordination etcd"));
+        let wildcard = Flags {
+            listen: Some("0.0.0.0:50051".parse().unwrap()),
+            insecure: true,
+            ..etcd(&["http://e1:2379"])
+        };
+        assert!(error(wildcard.clone()).contains("--advertise-address"));
+        let advertised = Flags {
+            advertise_address: Some("http://flotilla-0.flotilla:50051".into()),
+            ..wildcard
+        };
+        assert!(Config::load(advertised).is_ok());
+        let bad_id = Flags {
+            replica_id: Some("two words".into()),
+            ..etcd(&["http://e1:2379"])
+        };
+        assert!(error(bad_id).contains("--replica-id"));
+
+        // TLS, a prefix spelled with slashes, a TTL below etcd's minimum: all from the
+        // file, under the flags.
+        let dir = std::env::temp_dir().join(format!("flotilla-coord-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("flotilla.toml");
+        std::fs::write(
+            &file,
+            "coordination = \"etcd\"\netcd_endpoints = [\"https://e1:2379\"]\n\
+             etcd_prefix = \"/fleet/a/\"\nlease_ttl_secs = 1\netcd_ca_file = \"ca.pem\"\n\
+             etcd_cert_file = \"c.pem\"\netcd_key_file = \"k.pem\"\n\
+             database_url = \"postgres://u@db/f\"\nreplica_id = \"flotilla-0\"\n",
+        )
+        .unwrap();
+        let config = Config::load(Flags {
+            config: Some(file.clone()),
+            replica_id: Some("flotilla-1".into()),
+            ..Default::default()
+        })
+        .unwrap();
+        let coordination = config.coordination;
+        assert_eq!(coordination.replica_id.as_deref(), Some("flotilla-1"));
+        let settings = coordination.etcd.unwrap();
+        assert_eq!(settings.prefix, "/fleet/a");
+        assert_eq!(settings.lease_ttl, Duration::from_secs(2));
+        let tls = settings.tls.unwrap();
+        assert_eq!(tls.ca, Some(PathBuf::from("ca.pem")));
+        assert_eq!(tls.identity, Some(("c.pem".into(), "k.pem".into())));
+        std::fs::remove_dir_all(dir).unwrap();
     }
 
     #[test]

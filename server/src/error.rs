@@ -257,6 +257,13 @@ pub enum Error {
     /// The database cannot be reached; the caller may retry.
     #[error("unavailable: {0}")]
     Unavailable(String),
+    /// Another replica runs this cluster: its agent connects there.
+    #[error("cluster {cluster} is run by replica {member} at {address}: connect there")]
+    Elsewhere {
+        cluster: String,
+        member: String,
+        address: String,
+    },
     /// A bug or corrupted data.
     #[error("internal error: {0}")]
     Internal(String),

@@ -29,6 +29,7 @@ pub mod agent;
 pub mod api;
 pub mod app;
 pub mod config;
+pub mod coord;
 pub mod demo;
 pub mod domain;
 pub mod error;

@@ -39,6 +39,8 @@ use crate::app::container_clusters::ContainerClusters;
 use crate::app::lifecycle::Lifecycle;
 use crate::app::status::StatusApp;
 use crate::config::Config;
+use crate::coord::Nudge;
+use crate::coord::ownership::{Ownership, OwnershipHooks};
 use crate::ids::TokenId;
 use crate::infra::sim::SimIaas;
 use crate::net;
@@ -92,6 +94,7 @@ fn request_log() -> TraceLayer<SharedClassifier<GrpcErrorsAsFailures>> {
 /// Tells rsync, the embedded agents, the agent hub and the token cache about
 /// lifecycle changes.
 struct ServerHooks {
+    ownership: Arc<Ownership>,
     engine: Arc<RsyncEngine>,
     embedded: Option<Arc<EmbeddedAgents>>,
     access: Arc<Access>,
@@ -102,12 +105,24 @@ struct ServerHooks {
 impl Hooks for ServerHooks {
     async fn work_changed(&self, clusters: &[String]) {
         for cluster in clusters {
-            self.engine.wake(cluster);
+            if self.ownership.owns(cluster).is_some() {
+                self.engine.wake(cluster);
+            } else {
+                self.ownership
+                    .coordinator()
+                    .nudge(cluster, Nudge::Work)
+                    .await;
+            }
         }
     }
 
     async fn report_wanted(&self, cluster: &str, deployment_ids: Vec<String>) {
-        self.hub.request_reports(cluster, deployment_ids).await;
+        if self.ownership.owns(cluster).is_some() {
+            self.hub.request_reports(cluster, deployment_ids).await;
+        } else {
+            let nudge = Nudge::Reports { deployment_ids };
+            self.ownership.coordinator().nudge(cluster, nudge).await;
+        }
     }
 
     async fn cluster_created(&self, cluster: &str, embedded_sim: bool) {
@@ -117,6 +132,7 @@ impl Hooks for ServerHooks {
         {
             warn!(%cluster, %error, "cannot start the embedded sim agent");
         }
+        self.ownership.kick();
         self.engine.wake(cluster);
     }
 
@@ -127,6 +143,7 @@ impl Hooks for ServerHooks {
         }
         self.engine.forget(cluster);
         self.hub.forget(cluster);
+        self.ownership.kick();
     }
 
     async fn tokens_revoked(&self, tokens: &[TokenId]) {
@@ -138,7 +155,40 @@ impl Hooks for ServerHooks {
     }
 }
 
-/// Delivers changed actions to their clusters' sessions and wakes the action timer.
+/// Starts and stops a cluster's work on this replica as its ownership moves.
+struct RunHere {
+    engine: Arc<RsyncEngine>,
+    hub: Arc<AgentHub>,
+}
+
+#[tonic::async_trait]
+impl OwnershipHooks for RunHere {
+    async fn gained(&self, cluster: &str) {
+        self.engine.wake(cluster);
+        // The previous owner may have died holding the cluster Available: if no agent
+        // comes here within two heartbeats, the cluster is unreachable.
+        let hub = self.hub.clone();
+        let cluster = cluster.to_owned();
+        tokio::spawn(async move {
+            tokio::time::sleep(hub.heartbeat() * 2).await;
+            let link = hub.link(&cluster);
+            if link.current().is_none()
+                && hub.ownership().owns(&cluster).is_some()
+                && let Err(error) = hub.mark_unreachable(&link).await
+            {
+                warn!(%cluster, %error, "cannot mark a cluster without an agent unreachable");
+            }
+        });
+    }
+
+    async fn losing(&self, cluster: &str) {
+        self.engine.forget(cluster);
+        self.hub.hand_over(cluster).await;
+    }
+}
+
+/// Delivers changed actions to their clusters' sessions (through the owner, for a
+/// cluster another replica runs) and wakes the action timer.
 struct ActionDelivery {
     hub: Arc<AgentHub>,
     timer: Activator,
@@ -147,11 +197,49 @@ struct ActionDelivery {
 #[tonic::async_trait]
 impl ActionHooks for ActionDelivery {
     async fn action_changed(&self, action: &ActionRecord) {
-        self.hub.deliver_action(action).await;
+        let ownership = self.hub.ownership();
+        if ownership.owns(&action.cluster).is_some() {
+            self.hub.deliver_action(action).await;
+        } else {
+            let nudge = Nudge::Action {
+                id: action.id.to_string(),
+            };
+            ownership.coordinator().nudge(&action.cluster, nudge).await;
+        }
     }
 
     fn schedule(&self, at: i64) {
         self.timer.schedule(at);
+    }
+}
+
+/// Does what other replicas ask of the clusters this one runs.
+async fn follow_nudges(
+    mut nudges: tokio::sync::mpsc::UnboundedReceiver<(String, Nudge)>,
+    engine: Arc<RsyncEngine>,
+    hub: Arc<AgentHub>,
+    actions: Actions,
+) {
+    while let Some((cluster, nudge)) = nudges.recv().await {
+        if hub.ownership().owns(&cluster).is_none() {
+            continue;
+        }
+        match nudge {
+            Nudge::Work => engine.wake(&cluster),
+            Nudge::Reports { deployment_ids } => {
+                hub.request_reports(&cluster, deployment_ids).await
+            }
+            Nudge::Action { id } => {
+                let Ok(id) = id.parse() else {
+                    warn!(%cluster, %id, "a nudge names no action");
+                    continue;
+                };
+                match actions.get(id).await {
+                    Ok(action) => hub.deliver_action(&action).await,
+                    Err(error) => warn!(%cluster, %error, "cannot read a nudged action"),
+                }
+            }
+        }
     }
 }
 
@@ -252,6 +340,7 @@ pub async fn serve(
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
     let incoming = net::incoming(listener, tls.clone(), shutdown.clone())?;
     let address: SocketAddr = incoming.address;
+    let coordinator = crate::coord::start(&config.coordination, address, tls.is_some()).await?;
     if let Some(metrics) = config.metrics_listen {
         let store = store.clone();
         let pools: crate::metrics::http::PoolUse = Arc::new(move || store.pool_use());
@@ -261,7 +350,8 @@ pub async fn serve(
     let workers = shutdown.child_token();
     let status =
         StatusApp::new(store.clone()).with_trees(config.status_tree_entries, workers.clone());
-    let hub = AgentHub::new(status.clone(), config.agent_heartbeat);
+    let ownership = Ownership::new(coordinator.clone(), config.coordination.etcd.is_some());
+    let hub = AgentHub::new(status.clone(), config.agent_heartbeat, ownership.clone());
     let engine = RsyncEngine::new(hub.clone(), RsyncOptions::default(), workers.clone());
     let embedded = config.sim.then(|| {
         EmbeddedAgents::new(
@@ -273,7 +363,12 @@ pub async fn serve(
             workers.clone(),
         )
     });
+    ownership.attach(Arc::new(RunHere {
+        engine: engine.clone(),
+        hub: hub.clone(),
+    }));
     let hooks = Arc::new(ServerHooks {
+        ownership: ownership.clone(),
         engine: engine.clone(),
         embedded: embedded.clone(),
         access: access.clone(),
@@ -302,6 +397,14 @@ pub async fn serve(
         })),
     );
     hub.attach_actions(actions.clone());
+    if let Some(nudges) = coordinator.take_nudges() {
+        tokio::spawn(follow_nudges(
+            nudges,
+            engine.clone(),
+            hub.clone(),
+            actions.clone(),
+        ));
+    }
     let cluster_driver = Activator::default();
     let container_clusters = ContainerClusters::new(
         store.clone(),
@@ -415,6 +518,13 @@ pub async fn serve(
     });
     let mut serve = std::pin::pin!(serve);
 
+    // Fleet-wide tasks run on one replica of a replica set (coord::ownership).
+    let fleet_wide = |task: Arc<dyn tasks::BackgroundTask>| -> Arc<dyn tasks::BackgroundTask> {
+        Arc::new(tasks::FleetWide {
+            ownership: ownership.clone(),
+            task,
+        })
+    };
     let mut task_handles: Vec<_> = [
         Upkeep::ExpireRequests {
             retention: config.request_id_retention,
@@ -428,15 +538,18 @@ pub async fn serve(
     .into_iter()
     .filter(|job| job.runs_on(store.backend()))
     .map(|job| {
-        let task = Arc::new(StoreUpkeep {
+        let task = fleet_wide(Arc::new(StoreUpkeep {
             store: store.clone(),
             job,
-        });
+        }));
         tasks::spawn(task, job.period(), Activator::default(), workers.clone())
     })
     .collect();
     task_handles.push(tasks::spawn(
-        Arc::new(ActionTimer::new(actions.clone(), config.action_pod_rescan)),
+        fleet_wide(Arc::new(ActionTimer::new(
+            actions.clone(),
+            config.action_pod_rescan,
+        ))),
         config.action_check,
         action_timer,
         workers.clone(),
@@ -453,7 +566,7 @@ pub async fn serve(
     ];
     for (job, period, activator) in cluster_jobs {
         let clusters = container_clusters.clone();
-        let task = Arc::new(ClusterTask { clusters, job });
+        let task = fleet_wide(Arc::new(ClusterTask { clusters, job }));
         task_handles.push(tasks::spawn(task, period, activator, workers.clone()));
     }
     cluster_driver.activate();
@@ -467,6 +580,19 @@ pub async fn serve(
     ));
 
     engine.start_all().await?;
+    // In a replica set: take this replica's share of the clusters, and keep it as
+    // members come and go. Stops (and hands everything over) when the workers stop.
+    let ownership_task = tokio::spawn(
+        ownership.clone().run(
+            store.clone(),
+            config
+                .coordination
+                .etcd
+                .as_ref()
+                .map_or(Duration::from_secs(1), |etcd| etcd.lease_ttl / 3),
+            workers.clone(),
+        ),
+    );
     if let Some(embedded) = &embedded {
         // Registered container clusters' agents connect only while those clusters run.
         task_handles.push(EmbeddedAgents::follow_container_clusters(
@@ -505,7 +631,13 @@ pub async fn serve(
         }
     })
     .await;
-    stage("rsync workers stopped", deadline, engine.join()).await;
+    stage("rsync workers stopped", deadline, async {
+        let _ = ownership_task.await;
+        engine.join().await;
+    })
+    .await;
+    // Nothing runs for a cluster any more: the others may take them at once.
+    stage("left the replica set", deadline, coordinator.resign()).await;
     stage("background tasks stopped", deadline, async {
         for task in task_handles {
             let _ = task.await;

@@ -26,6 +26,9 @@ pub struct TestServer {
     /// Whether (re)starts run the server in this process (`in_process`) instead of as
     /// a `flotilla-server` child.
     pub in_process_mode: bool,
+    /// Whether dropping this server drops its PostgreSQL database (replicas share
+    /// their first server's).
+    owns_database: bool,
     child: Option<Child>,
     in_process: Option<InProcess>,
 }
@@ -84,6 +87,7 @@ impl TestServer {
             tls: pki,
             log_filter: std::env::var("RUST_LOG").unwrap_or_else(|_| "info".into()),
             in_process_mode: false,
+            owns_database: true,
             child: None,
             in_process: None,
         };
@@ -98,6 +102,25 @@ impl TestServer {
             server.args.extend(pki.server_args());
         }
         server
+    }
+
+    /// Another replica on this server's database, not started yet: a fresh data
+    /// directory holding the same admin token and credentials key (replicas must share
+    /// the key that seals container cluster credentials), and `args` instead of this
+    /// server's flags. The first server owns the database; dropping a replica leaves it.
+    pub async fn replica(&self, args: &[&str]) -> TestServer {
+        let mut replica = Self::prepare(Backend::Sqlite, args, self.tls.clone()).await;
+        replica.backend = self.backend;
+        replica.database_url = self.database_url.clone();
+        replica.owns_database = false;
+        for file in ["admin.token", "credentials.key"] {
+            std::fs::copy(
+                self.data_dir.path().join(file),
+                replica.data_dir.path().join(file),
+            )
+            .unwrap_or_else(|e| panic!("the first server wrote {file}: {e}"));
+        }
+        replica
     }
 
     /// The password in the database URL, if it has one.
@@ -377,7 +400,7 @@ impl Drop for TestServer {
                 shown.join("\n")
             );
         }
-        if self.backend == Backend::Postgres {
+        if self.backend == Backend::Postgres && self.owns_database {
             drop_postgres_database(&self.database_url);
         }
     }

@@ -17,6 +17,7 @@ mod container_cluster_fleet;
 mod container_cluster_lifecycle;
 mod container_clusters;
 mod controlplane;
+mod coordination;
 mod declared_kinds;
 mod faults;
 mod fuzz;

@@ -22,6 +22,7 @@ use tonic::Status;
 use tracing::{info, warn};
 
 use crate::app::status::{Bundle, Reported, StatusApp, parse_deployment_id};
+use crate::coord::ownership::{Ownership, Whereabouts};
 use crate::domain::manifest::{Gvk, canonical_namespace};
 use crate::domain::names::ClusterName;
 use crate::domain::readiness::Connectivity;
@@ -284,6 +285,8 @@ async fn ingest_bundles(
 pub struct AgentHub {
     status: StatusApp,
     heartbeat: Duration,
+    /// Which clusters this replica runs: only their agents are taken.
+    ownership: Arc<Ownership>,
     links: Mutex<HashMap<ClusterName, Arc<ClusterLink>>>,
     /// Clusters the simulator disconnected: their agents are refused until reconnected.
     blocked: Mutex<HashSet<String>>,
@@ -294,11 +297,12 @@ pub struct AgentHub {
 }
 
 impl AgentHub {
-    pub fn new(status: StatusApp, heartbeat: Duration) -> Arc<AgentHub> {
+    pub fn new(status: StatusApp, heartbeat: Duration, ownership: Arc<Ownership>) -> Arc<AgentHub> {
         let ingest = Arc::new(ingest_group(status.store()));
         Arc::new(AgentHub {
             status,
             heartbeat,
+            ownership,
             links: Mutex::new(HashMap::new()),
             blocked: Mutex::new(HashSet::new()),
             next_session: AtomicU64::new(1),
@@ -313,6 +317,11 @@ impl AgentHub {
 
     pub fn status(&self) -> &StatusApp {
         &self.status
+    }
+
+    /// Which clusters this replica runs.
+    pub fn ownership(&self) -> &Arc<Ownership> {
+        &self.ownership
     }
 
     /// The link of `cluster`, created on first use.
@@ -353,6 +362,21 @@ impl AgentHub {
             return Err(Error::Unavailable(format!(
                 "cluster {cluster} is disconnected by the simulator"
             )));
+        }
+        match self.ownership.whereabouts(cluster) {
+            Whereabouts::Here(_) => {}
+            Whereabouts::Elsewhere { member, address } => {
+                return Err(Error::Elsewhere {
+                    cluster: cluster.to_owned(),
+                    member: member.to_string(),
+                    address,
+                });
+            }
+            Whereabouts::Unknown => {
+                return Err(Error::Unavailable(format!(
+                    "no replica runs cluster {cluster} right now (it is changing hands); retry"
+                )));
+            }
         }
         let held = &hello.deployment_ids;
         let (outbound, receiver) = mpsc::channel(8192);
@@ -504,6 +528,28 @@ impl AgentHub {
                 .send(Err(Status::unavailable("disconnected by the simulator")))
                 .await;
             self.close(&session, "disconnected by the simulator").await;
+        }
+    }
+
+    /// Ends the session of a cluster this replica no longer runs, without marking the
+    /// cluster unreachable: its agent reconnects, is sent to the new owner, and that
+    /// owner records the connectivity.
+    pub async fn hand_over(&self, cluster: &str) {
+        let Some(link) = self.links.lock().expect("links lock").remove(cluster) else {
+            return;
+        };
+        METRICS.cluster_gone(cluster);
+        if let Some(session) = link.session.send_replace(None) {
+            let _ = session
+                .outbound
+                .send(Err(Status::unavailable(format!(
+                    "cluster {cluster} is moving to another replica; reconnect"
+                ))))
+                .await;
+            session.closed.cancel();
+            session.fail_pending();
+            session.uncount();
+            info!(%cluster, session = session.id, "agent session handed over");
         }
     }
 

@@ -58,6 +58,31 @@ impl Dial {
     }
 }
 
+impl Dial {
+    /// The same dial to another replica (the owner a replica sent the agent to): the
+    /// same token and TLS settings; the certificate is checked against the new host.
+    fn redirected(&self, address: &str) -> Dial {
+        match self {
+            Dial::Remote(options) => Dial::Remote(ConnectOptions {
+                address: address.to_owned(),
+                domain: None,
+                ..options.clone()
+            }),
+            // An embedded agent reaches only its own process.
+            Dial::Local(_) => self.clone(),
+        }
+    }
+}
+
+/// The replica a refusal sends the agent to (CLUSTER_ELSEWHERE), if it is one.
+fn elsewhere(status: &tonic::Status) -> Option<String> {
+    use tonic_types::StatusExt;
+    let info = status.get_details_error_info()?;
+    (info.reason == crate::wire::status::CLUSTER_ELSEWHERE)
+        .then(|| info.metadata.get("address").cloned())
+        .flatten()
+}
+
 impl std::fmt::Debug for Dial {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -120,6 +145,9 @@ pub async fn run_agent<B: ClusterBackend>(
 ) -> Result<(), AgentError> {
     let (executor, mut reports) = ActionExecutor::new(backend.clone());
     let mut backoff = Duration::from_millis(100);
+    // The replica that runs this cluster, when the configured address (a load
+    // balancer, or any replica) sent the agent there.
+    let mut redirect: Option<String> = None;
     loop {
         if shutdown.is_cancelled() {
             return Ok(());
@@ -136,11 +164,24 @@ pub async fn run_agent<B: ClusterBackend>(
             executor: &executor,
             reports: &mut reports,
         };
-        match session(&options, &backend, &mut changes, links, &shutdown).await {
+        let attempt = match &redirect {
+            Some(address) => AgentOptions {
+                dial: options.dial.redirected(address),
+                ..options.clone()
+            },
+            None => options.clone(),
+        };
+        match session(&attempt, &backend, &mut changes, links, &shutdown).await {
             Ok(SessionEnd::Shutdown) => return Ok(()),
             Ok(SessionEnd::Lost(reason)) => {
                 info!(cluster = %options.cluster, %reason, "agent session ended; reconnecting");
                 backoff = Duration::from_millis(100);
+                // The cluster may have changed hands: ask the configured address again.
+                redirect = None;
+            }
+            Err(status) if elsewhere(&status).is_some() => {
+                redirect = elsewhere(&status);
+                info!(cluster = %options.cluster, address = ?redirect, "sent to the replica that runs the cluster");
             }
             Err(status)
                 if matches!(
@@ -153,6 +194,7 @@ pub async fn run_agent<B: ClusterBackend>(
             Err(status) => {
                 debug!(cluster = %options.cluster, error = %status, "agent cannot connect");
                 backoff = (backoff * 2).min(options.max_backoff);
+                redirect = None;
             }
         }
         let jitter = jittered(Duration::from_millis(50), 1.0); // 0–100 ms

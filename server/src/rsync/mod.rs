@@ -110,8 +110,12 @@ impl RsyncEngine {
         Ok(())
     }
 
-    /// Wakes the worker of `cluster`, starting it if needed.
+    /// Wakes the worker of `cluster`, starting it if needed: only for a cluster this
+    /// replica runs (its owner's worker does the rest).
     pub fn wake(self: &Arc<Self>, cluster: &str) {
+        if self.hub.ownership().owns(cluster).is_none() {
+            return;
+        }
         let link = self.hub.link(cluster);
         let mut workers = self.workers.lock().expect("workers lock");
         let running = workers.get(cluster).is_some_and(|w| !w.is_finished());

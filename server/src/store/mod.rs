@@ -20,6 +20,7 @@ mod codec;
 pub mod container_cluster;
 mod db_error;
 pub mod dig;
+pub mod fence;
 pub mod group_commit;
 pub mod history;
 pub mod instance;

@@ -32,6 +32,36 @@ pub trait BackgroundTask: Send + Sync + 'static {
     }
 }
 
+/// A fleet-wide task: in a replica set it runs only on the replica that holds
+/// [`FLEET_TASKS`](crate::coord::ownership::FLEET_TASKS); the others skip their turns.
+/// A single process always runs it.
+pub struct FleetWide {
+    pub ownership: Arc<crate::coord::ownership::Ownership>,
+    pub task: Arc<dyn BackgroundTask>,
+}
+
+#[tonic::async_trait]
+impl BackgroundTask for FleetWide {
+    fn name(&self) -> &'static str {
+        self.task.name()
+    }
+
+    async fn activate(&self) -> crate::error::Result<serde_json::Value> {
+        if self
+            .ownership
+            .owns(crate::coord::ownership::FLEET_TASKS)
+            .is_none()
+        {
+            return Ok(serde_json::json!({ "skipped": "another replica runs fleet-wide tasks" }));
+        }
+        self.task.activate().await
+    }
+
+    async fn next_due(&self) -> Option<i64> {
+        self.task.next_due().await
+    }
+}
+
 /// Runs `task` every `period` (and when activated) until `shutdown`.
 pub fn spawn(
     task: Arc<dyn BackgroundTask>,

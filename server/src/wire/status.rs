@@ -189,6 +189,22 @@ impl From<Error> for Status {
                 }
                 Code::ResourceExhausted
             }
+            Error::Elsewhere {
+                cluster,
+                member,
+                address,
+            } => {
+                details.set_error_info(
+                    CLUSTER_ELSEWHERE,
+                    ERROR_DOMAIN,
+                    [
+                        ("cluster".to_string(), cluster),
+                        ("replica".to_string(), member),
+                        ("address".to_string(), address),
+                    ],
+                );
+                Code::Unavailable
+            }
             // The causes of these two are for operators, not callers (database
             // messages, stored data): the log has them under an id the answer names.
             Error::Unavailable(cause) => {
@@ -233,6 +249,10 @@ fn logged(
     );
     Status::with_error_details(code, message, details)
 }
+
+/// The ErrorInfo reason of an agent session refused by a replica that does not run the
+/// agent's cluster; its metadata's `address` is the replica that does.
+pub const CLUSTER_ELSEWHERE: &str = "CLUSTER_ELSEWHERE";
 
 /// A refusal made outside the domain (the transport's, authentication's): `code` with
 /// an ErrorInfo of `reason`.

@@ -41,6 +41,8 @@ use crate::app::status::StatusApp;
 use crate::config::Config;
 use crate::coord::Nudge;
 use crate::coord::ownership::{Ownership, OwnershipHooks};
+use crate::domain::names::ClusterName;
+use crate::domain::readiness::Connectivity;
 use crate::ids::TokenId;
 use crate::infra::sim::SimIaas;
 use crate::net;
@@ -164,20 +166,32 @@ struct RunHere {
 #[tonic::async_trait]
 impl OwnershipHooks for RunHere {
     async fn gained(&self, cluster: &str) {
-        self.engine.wake(cluster);
-        // The previous owner may have died holding the cluster Available: if no agent
-        // comes here within two heartbeats, the cluster is unreachable.
-        let hub = self.hub.clone();
-        let cluster = cluster.to_owned();
+        // The agent is on its way (sent here by the previous owner, or reconnecting):
+        // give it two heartbeats before the worker finds the cluster unreachable, so a
+        // hand-over does not flap the cluster to Retrying.
+        let (hub, engine, cluster) = (self.hub.clone(), self.engine.clone(), cluster.to_owned());
         tokio::spawn(async move {
-            tokio::time::sleep(hub.heartbeat() * 2).await;
             let link = hub.link(&cluster);
-            if link.current().is_none()
-                && hub.ownership().owns(&cluster).is_some()
-                && let Err(error) = hub.mark_unreachable(&link).await
-            {
-                warn!(%cluster, %error, "cannot mark a cluster without an agent unreachable");
+            let mut sessions = link.watch();
+            let arrived = sessions.wait_for(Option::is_some);
+            let arrived = tokio::time::timeout(hub.heartbeat() * 2, arrived)
+                .await
+                .is_ok();
+            if hub.ownership().owns(&cluster).is_none() {
+                return;
             }
+            if !arrived && link.current().is_none() {
+                // The previous owner may have died with the cluster recorded Available.
+                let name = ClusterName::from(cluster.as_str());
+                if let Err(error) = hub
+                    .status()
+                    .connectivity_changed(&name, Connectivity::Retrying)
+                    .await
+                {
+                    warn!(%cluster, %error, "cannot record a cluster without an agent");
+                }
+            }
+            engine.wake(&cluster);
         });
     }
 
@@ -348,9 +362,10 @@ pub async fn serve(
     }
 
     let workers = shutdown.child_token();
-    let status =
-        StatusApp::new(store.clone()).with_trees(config.status_tree_entries, workers.clone());
     let ownership = Ownership::new(coordinator.clone(), config.coordination.etcd.is_some());
+    let status = StatusApp::new(store.clone())
+        .with_trees(config.status_tree_entries, workers.clone())
+        .with_fencing(ownership.clone());
     let hub = AgentHub::new(status.clone(), config.agent_heartbeat, ownership.clone());
     let engine = RsyncEngine::new(hub.clone(), RsyncOptions::default(), workers.clone());
     let embedded = config.sim.then(|| {

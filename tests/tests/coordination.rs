@@ -293,7 +293,10 @@ async fn an_etcd_outage_ends_holding_within_the_ttl() {
     let mut etcd = Etcd::start().await.expect("etcd");
     let ttl = 3;
     let a = coordinator(&etcd, "a", ttl).await;
-    assert!(a.holding());
+    eventually(Duration::from_secs(5), "a live lease", || async {
+        a.holding().then_some(())
+    })
+    .await;
     etcd.stop();
     let down = Instant::now();
     while a.holding() {
@@ -347,41 +350,18 @@ async fn owners(etcd: &Etcd) -> std::collections::BTreeMap<String, String> {
 /// Available again and a new rollout converges.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
-    use crate::common::fleet::{clusters, deployment, instantiate, wait_counts};
-    use flotilla_client::names;
-    use flotilla_tests::{TestAgent, wait_connectivity};
+    use crate::common::fleet::{deployment, instantiate, wait_counts};
 
     let etcd = Etcd::start().await.expect("etcd");
     let ttl = 3;
-    let args = |id: &'static str| {
-        let mut args = replica_args(&etcd, id, "3");
-        args.extend(["--sim", "false", "--agent-heartbeat-millis", "1000"]);
-        args
-    };
-    let first = TestServer::start_with(Backend::Postgres, &args("r1")).await;
-    let mut second = first.replica(&args("r2")).await;
-    second.spawn().await;
-
-    let ids = ["c0", "c1", "c2", "c3", "c4", "c5"];
-    let mut client = first.client().await;
-    let tokens = clusters(&mut client, &ids).await;
-    let fleet: Vec<(String, String)> = ids
-        .iter()
-        .map(|id| (names::cluster("cp", id), tokens[*id].clone()))
-        .collect();
-    let agents = TestAgent::start_fleet(&first, "all", &fleet, &[]);
-
-    // Every cluster has one owner, and both replicas run some.
-    let shared = eventually(Duration::from_secs(15), "every cluster owned", || async {
-        let owners = owners(&etcd).await;
-        let clusters = owners.len() == ids.len() + 1;
-        let both = ["r1", "r2"].iter().all(|r| owners.values().any(|o| o == r));
-        (clusters && both).then_some(owners)
-    })
-    .await;
-    for (cluster, _) in &fleet {
-        wait_connectivity(&client, cluster, Connectivity::Available).await;
-    }
+    let ReplicaFleet {
+        first,
+        mut second,
+        mut client,
+        agents,
+        fleet,
+        shared,
+    } = ReplicaFleet::start(&etcd).await;
     assert!(
         agents
             .log_text()
@@ -391,7 +371,7 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
     );
 
     // 2 apps x (2 ConfigMaps + 1 Deployment) on each of 6 clusters; a pod each.
-    let dig = deployment(&mut client, 2, 2, true, &ids).await;
+    let dig = deployment(&mut client, 2, 2, true, &IDS).await;
     instantiate(&mut client, &dig).await;
     wait_counts(
         &client,
@@ -403,15 +383,7 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
     )
     .await;
 
-    let sessions_on_first = |cluster: &str| {
-        let cluster = format!("cluster={}", names::cluster("cp", cluster));
-        first
-            .log()
-            .lines()
-            .filter(|l| l.contains("agent session opened") && l.contains(&cluster))
-            .count()
-    };
-    let before: Vec<usize> = ids.iter().map(|c| sessions_on_first(c)).collect();
+    let before: Vec<usize> = IDS.iter().map(|c| sessions_on(&first, c)).collect();
     second.kill9();
     let killed = Instant::now();
     let moved: Vec<&String> = shared
@@ -424,20 +396,20 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
         "the survivor owns every cluster",
         || async {
             let owners = owners(&etcd).await;
-            (owners.len() == ids.len() + 1 && owners.values().all(|o| o == "r1")).then_some(())
+            (owners.len() == IDS.len() + 1 && owners.values().all(|o| o == "r1")).then_some(())
         },
     )
     .await;
     for (cluster, _) in &fleet {
-        wait_connectivity(&client, cluster, Connectivity::Available).await;
+        flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
     }
     // The moved clusters' agents are on the survivor now (a new session each).
-    for (i, id) in ids.iter().enumerate() {
+    for (i, id) in IDS.iter().enumerate() {
         if shared[*id] == "r2" {
             eventually(
                 Duration::from_secs(ttl + 5),
                 "the agent on the survivor",
-                || async { (sessions_on_first(id) > before[i]).then_some(()) },
+                || async { (sessions_on(&first, id) > before[i]).then_some(()) },
             )
             .await;
         }
@@ -455,7 +427,209 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
         "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: extra\ndata:\n  k: v\n".to_owned(),
     )];
     let extra =
-        crate::common::fleet::version_group(&mut client, "p", "cb", "v1", "e", &apps, &ids).await;
+        crate::common::fleet::version_group(&mut client, "p", "cb", "v1", "e", &apps, &IDS).await;
     instantiate(&mut client, &extra).await;
     wait_counts(&client, &extra, &[], 6, 6, "a rollout after the failover").await;
+}
+
+const IDS: [&str; 6] = ["c0", "c1", "c2", "c3", "c4", "c5"];
+
+/// Two replicas (3 s leases, 1 s agent heartbeats, no embedded sims) on one
+/// PostgreSQL, six AGENT clusters of provider `cp`, and one agent process serving them
+/// all that dials the first replica; returned once every cluster has an owner, both
+/// replicas run some, and every cluster is Available.
+struct ReplicaFleet {
+    first: TestServer,
+    second: TestServer,
+    client: flotilla_client::Client,
+    agents: flotilla_tests::TestAgent,
+    /// (cluster name, agent token) of each cluster.
+    fleet: Vec<(String, String)>,
+    /// Cluster id (or `fleet-tasks`) → replica id, once shared out.
+    shared: std::collections::BTreeMap<String, String>,
+}
+
+impl ReplicaFleet {
+    async fn start(etcd: &Etcd) -> ReplicaFleet {
+        use flotilla_client::names;
+        let args = |id: &'static str| {
+            let mut args = replica_args(etcd, id, "3");
+            args.extend(["--sim", "false", "--agent-heartbeat-millis", "1000"]);
+            args
+        };
+        let first = TestServer::start_with(Backend::Postgres, &args("r1")).await;
+        let mut second = first.replica(&args("r2")).await;
+        second.spawn().await;
+        let mut client = first.client().await;
+        let tokens = crate::common::fleet::clusters(&mut client, &IDS).await;
+        let fleet: Vec<(String, String)> = IDS
+            .iter()
+            .map(|id| (names::cluster("cp", id), tokens[*id].clone()))
+            .collect();
+        let agents = flotilla_tests::TestAgent::start_fleet(&first, "all", &fleet, &[]);
+        let shared = eventually(Duration::from_secs(15), "every cluster owned", || async {
+            let owners = owners(etcd).await;
+            let all = owners.len() == IDS.len() + 1;
+            let both = ["r1", "r2"].iter().all(|r| owners.values().any(|o| o == r));
+            (all && both).then_some(owners)
+        })
+        .await;
+        for (cluster, _) in &fleet {
+            flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
+        }
+        ReplicaFleet {
+            first,
+            second,
+            client,
+            agents,
+            fleet,
+            shared,
+        }
+    }
+}
+
+/// How many agent sessions of cluster `id` (of provider `cp`) `server` has opened.
+fn sessions_on(server: &TestServer, id: &str) -> usize {
+    let cluster = format!("cluster={}", flotilla_client::names::cluster("cp", id));
+    server
+        .log()
+        .lines()
+        .filter(|l| l.contains("agent session opened") && l.contains(&cluster))
+        .count()
+}
+
+/// Fencing: a replica stopped (SIGSTOP) past its lease loses its clusters to the other;
+/// woken (SIGCONT), it writes nothing for them (their connectivity stays the new
+/// owner's, and every session close it makes is refused by its fences), and it joins
+/// the replica set again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_replica_writes_nothing_for_the_clusters_it_lost() {
+    use crate::common::fleet::{deployment, instantiate, wait_counts};
+    let etcd = Etcd::start().await.expect("etcd");
+    let ttl = 3;
+    let ReplicaFleet {
+        first,
+        second,
+        mut client,
+        shared,
+        fleet,
+        agents,
+    } = ReplicaFleet::start(&etcd).await;
+    let dig = deployment(&mut client, 2, 2, true, &IDS).await;
+    instantiate(&mut client, &dig).await;
+    wait_counts(
+        &client,
+        &dig,
+        &[],
+        36,
+        48,
+        "a rollout through both replicas",
+    )
+    .await;
+    let moved: Vec<&str> = IDS
+        .iter()
+        .copied()
+        .filter(|id| shared[*id] == "r2")
+        .collect();
+    let before: Vec<usize> = moved.iter().map(|id| sessions_on(&first, id)).collect();
+
+    second.signal(libc::SIGSTOP);
+    // Stopped past its lease: its registration goes, and the first runs everything.
+    eventually(
+        Duration::from_secs(ttl + 5),
+        "r2's lease expired",
+        || async {
+            registered(&etcd)
+                .await
+                .iter()
+                .all(|(id, _)| id != "r2")
+                .then_some(())
+        },
+    )
+    .await;
+    eventually(
+        Duration::from_secs(ttl + 5),
+        "r1 owns every cluster",
+        || async {
+            owners(&etcd)
+                .await
+                .values()
+                .all(|o| o == "r1")
+                .then_some(())
+        },
+    )
+    .await;
+    for (i, id) in moved.iter().enumerate() {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while sessions_on(&first, id) <= before[i] {
+            assert!(
+                Instant::now() < deadline,
+                "{id}'s agent not on r1:\n{}\nr1:\n{}",
+                agents.log_text(),
+                first.log()
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+    for (cluster, _) in &fleet {
+        flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
+    }
+
+    let logged = second.log().len();
+    second.signal(libc::SIGCONT);
+    // The woken replica's first moments: its sessions time out and its ownership pass
+    // runs; nothing it does reaches the database for the moved clusters.
+    // Until it takes a cluster back (it joins again, and the placement gives it some),
+    // every moved cluster stays as its new owner recorded it.
+    let woken = Instant::now();
+    while woken.elapsed() < Duration::from_millis(1500)
+        && !second.log()[logged..].contains("took a cluster")
+    {
+        for id in &moved {
+            let name = flotilla_client::names::cluster("cp", id);
+            let cluster = client
+                .lifecycle
+                .get_cluster(flotilla_client::v1::GetClusterRequest { name })
+                .await
+                .unwrap()
+                .into_inner();
+            assert_eq!(
+                cluster.connectivity(),
+                Connectivity::Available,
+                "{id} after r2 woke"
+            );
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    eventually(Duration::from_secs(10), "r2 a member again", || async {
+        registered(&etcd)
+            .await
+            .iter()
+            .any(|(id, _)| id == "r2")
+            .then_some(())
+    })
+    .await;
+    let woke: String = second.log()[logged..].to_owned();
+    assert!(
+        woke.contains("giving up every cluster") || woke.contains("fenced out"),
+        "{woke}"
+    );
+    // Every session close it logged for a moved cluster was refused its write.
+    for id in &moved {
+        let cluster = flotilla_client::names::cluster("cp", id);
+        let closed = woke
+            .lines()
+            .filter(|l| l.contains("agent session closed") && l.contains(&cluster))
+            .count();
+        let refused = woke
+            .lines()
+            .filter(|l| l.contains("fenced out") && l.contains(&cluster))
+            .count();
+        assert!(
+            refused >= closed,
+            "{id}: {closed} closes, {refused} refused\n{woke}"
+        );
+    }
+    // And the fleet still converges with r2 back in it.
+    wait_counts(&client, &dig, &[], 36, 48, "converged after r2 rejoined").await;
 }

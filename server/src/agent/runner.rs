@@ -34,6 +34,9 @@ use crate::net::LocalConnector;
 use crate::tasks::jittered;
 use crate::wire::convert::{json_into_struct, struct_to_json};
 
+/// How long an agent waits for the server to accept its session.
+const ACCEPT_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// How an agent reaches the server.
 #[derive(Clone)]
 pub enum Dial {
@@ -288,9 +291,19 @@ async fn session<B: ClusterBackend>(
         .header()
         .map_err(|e| tonic::Status::invalid_argument(e.to_string()))?;
     request.metadata_mut().insert("authorization", bearer);
-    let mut down = wire::connect(channel, request).await?;
+    // A server that accepts the connection but does not answer (a paused process: the
+    // kernel still accepts) must not hold the agent: it goes elsewhere after a while.
+    let unanswered = || {
+        tonic::Status::unavailable(format!(
+            "the server did not accept the session within {ACCEPT_TIMEOUT:?}"
+        ))
+    };
+    let mut down = tokio::time::timeout(ACCEPT_TIMEOUT, wire::connect(channel, request))
+        .await
+        .map_err(|_| unanswered())??;
 
-    let (heartbeat, mut sent) = match down.message().await? {
+    let first = tokio::time::timeout(ACCEPT_TIMEOUT, down.message()).await;
+    let (heartbeat, mut sent) = match first.map_err(|_| unanswered())?? {
         Some(Incoming::Message(pb::ConnectResponse {
             message: Some(Down::Accepted(accepted)),
         })) => (
@@ -317,10 +330,17 @@ async fn session<B: ClusterBackend>(
     let mut beat = tokio::time::interval(heartbeat / 3);
     let debounce = tokio::time::sleep(options.debounce);
     tokio::pin!(debounce);
+    // The server sends a heartbeat every third of the interval: a server silent for two
+    // intervals is stopped or cut off (a paused process keeps its connections open), so
+    // the agent goes elsewhere (its cluster may have moved to another replica).
+    let mut heard = tokio::time::Instant::now();
     loop {
         tokio::select! {
             () = shutdown.cancelled() => return Ok(SessionEnd::Shutdown),
             _ = beat.tick() => {
+                if heard.elapsed() > heartbeat * 2 {
+                    return Ok(SessionEnd::Lost(format!("the server sent nothing for {:?}", heard.elapsed())));
+                }
                 if !backend.reachable() {
                     info!(cluster = %options.cluster, "the cluster does not answer; ending the session until it does");
                     return Ok(SessionEnd::Lost("the cluster does not answer".into()));
@@ -356,6 +376,7 @@ async fn session<B: ClusterBackend>(
                 }
             }
             message = down.message() => {
+                heard = tokio::time::Instant::now();
                 let message = match message {
                     Ok(Some(Incoming::Message(message))) => message,
                     // One message the agent cannot read costs that operation, not the

@@ -41,3 +41,37 @@ pub async fn fence_forget(conn: &mut AnyConnection, cluster: &str) -> Result<()>
         .await?;
     Ok(())
 }
+
+/// The clusters of `claims` (cluster, epoch) whose recorded fence is not the claimed
+/// epoch: a newer owner took them (or none was recorded). On PostgreSQL the fence rows
+/// stay share-locked until the transaction ends, so a takeover (which raises them)
+/// waits for this transaction, and every transaction after the takeover sees the new
+/// epoch: a replica's write for a cluster commits only while it is the newest owner.
+pub async fn fence_check(
+    conn: &mut AnyConnection,
+    claims: &[(&str, i64)],
+) -> Result<std::collections::BTreeSet<String>> {
+    if claims.is_empty() {
+        return Ok(Default::default());
+    }
+    let names: Vec<&str> = claims.iter().map(|(cluster, _)| *cluster).collect();
+    let lock = match super::Backend::of(conn) {
+        super::Backend::Postgres => " FOR SHARE",
+        super::Backend::Sqlite => "",
+    };
+    let sql = format!(
+        "SELECT cluster, epoch FROM cluster_fences WHERE {}{lock}",
+        super::json_query::json_in(conn, "cluster", 1)
+    );
+    let recorded: std::collections::HashMap<String, i64> = sqlx::query_as(&sql)
+        .bind(serde_json::to_string(&names).map_err(crate::error::Error::internal)?)
+        .fetch_all(conn)
+        .await?
+        .into_iter()
+        .collect();
+    Ok(claims
+        .iter()
+        .filter(|(cluster, epoch)| recorded.get(*cluster) != Some(epoch))
+        .map(|(cluster, _)| (*cluster).to_owned())
+        .collect())
+}

@@ -21,6 +21,13 @@ impl StatusApp {
         connectivity: Connectivity,
     ) -> Result<()> {
         let mut tx = self.store.begin().await?;
+        if !self
+            .fenced_out(&mut tx, &[cluster.as_str()])
+            .await?
+            .is_empty()
+        {
+            return Ok(());
+        }
         let owners = owners_placed_on(&mut tx, cluster).await?;
         lock_owners(&mut tx, owners.iter().cloned(), [cluster.as_str()]).await?;
         if let Some(previous) = cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
@@ -75,6 +82,9 @@ impl StatusApp {
         let started = Instant::now();
         let mut tx = self.store.begin().await?;
         let began = started.elapsed();
+        let clusters: Vec<&str> = latest.keys().map(|c| c.as_str()).collect();
+        let stale = self.fenced_out(&mut tx, &clusters).await?;
+        latest.retain(|cluster, _| !stale.contains(cluster.as_str()));
         // A bundle names the base of its deployment's instances: it describes the
         // newest instance of that base (an update keeps the base of what it replaces).
         let mut rows: HashMap<InstanceId, Option<(InstanceRow, Vec<ClusterName>)>> = HashMap::new();
@@ -241,11 +251,19 @@ impl StatusApp {
     /// group commit of the rsync workers', see `rsync::RsyncEngine`), in one
     /// transaction.
     pub async fn record_outcomes(&self, batches: &[&[(RsyncWork, Outcome)]]) -> Result<()> {
-        let outcomes: Vec<&(RsyncWork, Outcome)> = batches.iter().copied().flatten().collect();
+        let mut outcomes: Vec<&(RsyncWork, Outcome)> = batches.iter().copied().flatten().collect();
         if outcomes.is_empty() {
             return Ok(());
         }
         let mut tx = self.store.begin().await?;
+        let clusters: BTreeSet<&str> = outcomes
+            .iter()
+            .map(|(w, _)| w.key.cluster.as_str())
+            .collect();
+        let stale = self
+            .fenced_out(&mut tx, &clusters.into_iter().collect::<Vec<_>>())
+            .await?;
+        outcomes.retain(|(w, _)| !stale.contains(w.key.cluster.as_str()));
         let mut owners = BTreeMap::new();
         for instance in outcomes
             .iter()
@@ -352,6 +370,13 @@ impl StatusApp {
             self.ingest_bundles(cluster, &gone).await?;
         }
         let mut tx = self.store.begin().await?;
+        if !self
+            .fenced_out(&mut tx, &[cluster.as_str()])
+            .await?
+            .is_empty()
+        {
+            return Ok(());
+        }
         let owners = owners_placed_on(&mut tx, cluster).await?;
         lock_owners(&mut tx, owners, [cluster.as_str()]).await?;
         let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
@@ -381,6 +406,13 @@ impl StatusApp {
     /// Marks what rsync cannot deliver to an unreachable cluster as Retrying.
     pub async fn mark_unreachable(&self, cluster: &ClusterName) -> Result<i64> {
         let mut tx = self.store.begin().await?;
+        if !self
+            .fenced_out(&mut tx, &[cluster.as_str()])
+            .await?
+            .is_empty()
+        {
+            return Ok(0);
+        }
         let mut owners: BTreeSet<String> = owners_placed_on(&mut tx, cluster)
             .await?
             .into_iter()

@@ -287,6 +287,9 @@ pub struct StatusApp {
     summaries: Arc<std::sync::Mutex<HashMap<String, CachedSummary>>>,
     /// In-memory `all` trees of queried intent groups (None: off).
     trees: Option<Arc<StatusTrees>>,
+    /// In a replica set: which clusters this replica runs, at which epoch; their
+    /// writes are fenced (see [`StatusApp::fenced_out`]). None: a single process.
+    fencing: Option<Arc<crate::coord::ownership::Ownership>>,
 }
 
 struct CachedSummary {
@@ -324,7 +327,42 @@ impl StatusApp {
             store,
             summaries: Arc::default(),
             trees: None,
+            fencing: None,
         }
+    }
+
+    /// Fences this replica's writes for clusters with `ownership` (a replica set).
+    pub fn with_fencing(mut self, ownership: Arc<crate::coord::ownership::Ownership>) -> Self {
+        self.fencing = ownership.replicated().then_some(ownership);
+        self
+    }
+
+    /// The clusters among `clusters` this replica must not write for: not run here
+    /// now, or taken by a newer owner (their fences, checked in `tx` and share-locked
+    /// until it ends). Always empty in a single process.
+    pub(crate) async fn fenced_out(
+        &self,
+        tx: &mut crate::store::Tx,
+        clusters: &[&str],
+    ) -> Result<BTreeSet<String>> {
+        let Some(ownership) = &self.fencing else {
+            return Ok(BTreeSet::new());
+        };
+        let mut stale = BTreeSet::new();
+        let mut claims = Vec::with_capacity(clusters.len());
+        for cluster in clusters {
+            match ownership.owns(cluster) {
+                Some(epoch) => claims.push((*cluster, epoch.0)),
+                None => {
+                    stale.insert((*cluster).to_owned());
+                }
+            }
+        }
+        stale.extend(crate::store::fence::fence_check(tx, &claims).await?);
+        if !stale.is_empty() {
+            tracing::warn!(clusters = ?stale, "fenced out: not writing for clusters this replica no longer runs");
+        }
+        Ok(stale)
     }
 
     /// Keeps in-memory status trees of queried intent groups, up to `max_entries`

@@ -350,7 +350,7 @@ async fn owners(etcd: &Etcd) -> std::collections::BTreeMap<String, String> {
 /// Available again and a new rollout converges.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
-    use crate::common::fleet::{deployment, instantiate, wait_counts};
+    use crate::common::fleet::{instantiate, wait_counts};
 
     let etcd = Etcd::start().await.expect("etcd");
     let ttl = 3;
@@ -361,6 +361,7 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
         agents,
         fleet,
         shared,
+        ..
     } = ReplicaFleet::start(&etcd).await;
     assert!(
         agents
@@ -369,19 +370,6 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
         "{}",
         agents.log_text()
     );
-
-    // 2 apps x (2 ConfigMaps + 1 Deployment) on each of 6 clusters; a pod each.
-    let dig = deployment(&mut client, 2, 2, true, &IDS).await;
-    instantiate(&mut client, &dig).await;
-    wait_counts(
-        &client,
-        &dig,
-        &[],
-        36,
-        48,
-        "a rollout through both replicas",
-    )
-    .await;
 
     let before: Vec<usize> = IDS.iter().map(|c| sessions_on(&first, c)).collect();
     second.kill9();
@@ -447,6 +435,9 @@ struct ReplicaFleet {
     fleet: Vec<(String, String)>,
     /// Cluster id (or `fleet-tasks`) → replica id, once shared out.
     shared: std::collections::BTreeMap<String, String>,
+    /// A group rolled out through both replicas: 2 apps x (2 ConfigMaps + 1
+    /// Deployment) on each cluster, a pod each (36 applied, 48 present).
+    dig: String,
 }
 
 impl ReplicaFleet {
@@ -477,6 +468,10 @@ impl ReplicaFleet {
         for (cluster, _) in &fleet {
             flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
         }
+        let dig = crate::common::fleet::deployment(&mut client, 2, 2, true, &IDS).await;
+        crate::common::fleet::instantiate(&mut client, &dig).await;
+        let what = "a rollout through both replicas";
+        crate::common::fleet::wait_counts(&client, &dig, &[], 36, 48, what).await;
         ReplicaFleet {
             first,
             second,
@@ -484,6 +479,7 @@ impl ReplicaFleet {
             agents,
             fleet,
             shared,
+            dig,
         }
     }
 }
@@ -504,7 +500,7 @@ fn sessions_on(server: &TestServer, id: &str) -> usize {
 /// the replica set again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_replica_writes_nothing_for_the_clusters_it_lost() {
-    use crate::common::fleet::{deployment, instantiate, wait_counts};
+    use crate::common::fleet::wait_counts;
     let etcd = Etcd::start().await.expect("etcd");
     let ttl = 3;
     let ReplicaFleet {
@@ -514,18 +510,8 @@ async fn a_paused_replica_writes_nothing_for_the_clusters_it_lost() {
         shared,
         fleet,
         agents,
+        dig,
     } = ReplicaFleet::start(&etcd).await;
-    let dig = deployment(&mut client, 2, 2, true, &IDS).await;
-    instantiate(&mut client, &dig).await;
-    wait_counts(
-        &client,
-        &dig,
-        &[],
-        36,
-        48,
-        "a rollout through both replicas",
-    )
-    .await;
     let moved: Vec<&str> = IDS
         .iter()
         .copied()

@@ -234,20 +234,7 @@ impl EtcdCoordinator {
             .with_prefix()
             .with_start_revision(revision + 1);
         let (_watcher, mut events) = timed(client.watch(prefix, Some(options))).await?;
-        loop {
-            let answer = tokio::select! {
-                () = self.stop.cancelled() => return Ok(()),
-                answer = events.message() => answer?,
-            };
-            let Some(answer) = answer else {
-                return Err(anyhow!("the watch ended"));
-            };
-            if answer.canceled() {
-                return Err(anyhow!(
-                    "the watch was cancelled: {}",
-                    answer.cancel_reason()
-                ));
-            }
+        while let Some(answer) = self.next_events(&mut events).await? {
             for event in answer.events() {
                 let Some(kv) = event.kv() else { continue };
                 let key = kv.key_str()?.to_owned();
@@ -264,6 +251,7 @@ impl EtcdCoordinator {
             }
             self.publish(&known);
         }
+        Ok(())
     }
 
     /// Hands every nudge put from now on to `take_nudges`' receiver. A broken watch
@@ -290,20 +278,7 @@ impl EtcdCoordinator {
         }
         let (_watcher, mut events) =
             timed(self.client.clone().watch(prefix, Some(options))).await?;
-        loop {
-            let answer = tokio::select! {
-                () = self.stop.cancelled() => return Ok(()),
-                answer = events.message() => answer?,
-            };
-            let Some(answer) = answer else {
-                return Err(anyhow!("the watch ended"));
-            };
-            if answer.canceled() {
-                return Err(anyhow!(
-                    "the watch was cancelled: {}",
-                    answer.cancel_reason()
-                ));
-            }
+        while let Some(answer) = self.next_events(&mut events).await? {
             for event in answer.events() {
                 let Some(kv) = event.kv() else { continue };
                 *next = kv.mod_revision() + 1;
@@ -319,6 +294,29 @@ impl EtcdCoordinator {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The next answer of a watch; None once resigned; an error when the watch ended
+    /// or etcd cancelled it (the caller watches again).
+    async fn next_events(
+        &self,
+        events: &mut etcd_client::WatchStream,
+    ) -> anyhow::Result<Option<etcd_client::WatchResponse>> {
+        let answer = tokio::select! {
+            () = self.stop.cancelled() => return Ok(None),
+            answer = events.message() => answer?,
+        };
+        let Some(answer) = answer else {
+            return Err(anyhow!("the watch ended"));
+        };
+        if answer.canceled() {
+            return Err(anyhow!(
+                "the watch was cancelled: {}",
+                answer.cancel_reason()
+            ));
+        }
+        Ok(Some(answer))
     }
 
     fn publish(&self, known: &BTreeMap<String, Member>) {

@@ -14,22 +14,31 @@ use crate::domain::readiness::Connectivity;
 use crate::store::rsync_resource::rsync_unobserved_deployments;
 
 impl StatusApp {
+    /// A write transaction for `cluster` with the owners placed on it locked (and
+    /// returned); None when this replica must not write for it (see `fenced_out`).
+    async fn begin_for(
+        &self,
+        cluster: &ClusterName,
+    ) -> Result<Option<(crate::store::Tx, Vec<String>)>> {
+        let mut tx = self.store.begin().await?;
+        let stale = self.fenced_out(&mut tx, &[cluster.as_str()]).await?;
+        if !stale.is_empty() {
+            return Ok(None);
+        }
+        let owners = owners_placed_on(&mut tx, cluster).await?;
+        lock_owners(&mut tx, owners.iter().cloned(), [cluster.as_str()]).await?;
+        Ok(Some((tx, owners)))
+    }
+
     /// Records a cluster's connectivity and refreshes the conditions that depend on it.
     pub async fn connectivity_changed(
         &self,
         cluster: &ClusterName,
         connectivity: Connectivity,
     ) -> Result<()> {
-        let mut tx = self.store.begin().await?;
-        if !self
-            .fenced_out(&mut tx, &[cluster.as_str()])
-            .await?
-            .is_empty()
-        {
+        let Some((mut tx, owners)) = self.begin_for(cluster).await? else {
             return Ok(());
-        }
-        let owners = owners_placed_on(&mut tx, cluster).await?;
-        lock_owners(&mut tx, owners.iter().cloned(), [cluster.as_str()]).await?;
+        };
         if let Some(previous) = cluster_set_connectivity(&mut tx, cluster, connectivity).await? {
             refresh_conditions(&mut tx, cluster).await?;
             for owner in &owners {
@@ -369,16 +378,9 @@ impl StatusApp {
         if !gone.is_empty() {
             self.ingest_bundles(cluster, &gone).await?;
         }
-        let mut tx = self.store.begin().await?;
-        if !self
-            .fenced_out(&mut tx, &[cluster.as_str()])
-            .await?
-            .is_empty()
-        {
+        let Some((mut tx, _)) = self.begin_for(cluster).await? else {
             return Ok(());
-        }
-        let owners = owners_placed_on(&mut tx, cluster).await?;
-        lock_owners(&mut tx, owners, [cluster.as_str()]).await?;
+        };
         let missing: Vec<InstanceId> = applied_deployments(&mut tx, cluster)
             .await?
             .into_iter()
@@ -405,20 +407,9 @@ impl StatusApp {
 
     /// Marks what rsync cannot deliver to an unreachable cluster as Retrying.
     pub async fn mark_unreachable(&self, cluster: &ClusterName) -> Result<i64> {
-        let mut tx = self.store.begin().await?;
-        if !self
-            .fenced_out(&mut tx, &[cluster.as_str()])
-            .await?
-            .is_empty()
-        {
+        let Some((mut tx, owners)) = self.begin_for(cluster).await? else {
             return Ok(0);
-        }
-        let mut owners: BTreeSet<String> = owners_placed_on(&mut tx, cluster)
-            .await?
-            .into_iter()
-            .collect();
-        owners.insert(cluster.to_string());
-        lock_owners(&mut tx, owners, [cluster.as_str()]).await?;
+        };
         let moved = rsync_bulk_transition(
             &mut tx,
             Scope::Cluster(cluster),
@@ -436,8 +427,8 @@ impl StatusApp {
         }
         if moved > 0 || previous.is_some() {
             refresh_conditions(&mut tx, cluster).await?;
-            for owner in owners_placed_on(&mut tx, cluster).await? {
-                refresh_conditions(&mut tx, &owner).await?;
+            for owner in &owners {
+                refresh_conditions(&mut tx, owner).await?;
             }
         }
         tx.commit().await?;

@@ -77,6 +77,11 @@ pub struct Flags {
     /// Heartbeat interval of idle WatchStatus streams, in milliseconds [default: 15000].
     #[arg(long, env = "FLOTILLA_WATCH_HEARTBEAT_MILLIS")]
     pub watch_heartbeat_millis: Option<u64>,
+    /// How often a watched target's feed polls the event log when commit signals may
+    /// be missed, in milliseconds: one process, as a safety net; replicas, only while
+    /// the signal relay through etcd is down [default: 1000].
+    #[arg(long, env = "FLOTILLA_WATCH_POLL_MILLIS")]
+    pub watch_poll_millis: Option<u64>,
     /// Concurrent watch streams; more are refused with RESOURCE_EXHAUSTED [default: 10000].
     #[arg(long, env = "FLOTILLA_MAX_WATCHES")]
     pub max_watches: Option<usize>,
@@ -226,6 +231,7 @@ struct FileConfig {
     request_id_retention_secs: Option<u64>,
     watch_retention_secs: Option<u64>,
     watch_heartbeat_millis: Option<u64>,
+    watch_poll_millis: Option<u64>,
     max_watches: Option<usize>,
     watch_tail_events: Option<usize>,
     status_tree_entries: Option<usize>,
@@ -279,6 +285,7 @@ pub struct Config {
     /// How long the status event log keeps events.
     pub watch_retention: Duration,
     pub watch_heartbeat: Duration,
+    pub watch_poll: Duration,
     pub max_watches: usize,
     pub watch_tail_events: usize,
     /// Resources kept in in-memory status trees (0: off).
@@ -388,6 +395,13 @@ impl Config {
                     .or(file.watch_heartbeat_millis)
                     .unwrap_or(15_000)
                     .max(100),
+            ),
+            watch_poll: Duration::from_millis(
+                flags
+                    .watch_poll_millis
+                    .or(file.watch_poll_millis)
+                    .unwrap_or(1_000)
+                    .max(10),
             ),
             max_watches: flags.max_watches.or(file.max_watches).unwrap_or(10_000),
             watch_tail_events: flags

@@ -354,7 +354,13 @@ pub async fn serve(
         .map_err(|e| anyhow::anyhow!("cannot listen on {}: {e}", config.listen))?;
     let incoming = net::incoming(listener, tls.clone(), shutdown.clone())?;
     let address: SocketAddr = incoming.address;
-    let coordinator = crate::coord::start(&config.coordination, address, tls.is_some()).await?;
+    let coordinator = crate::coord::start(
+        &config.coordination,
+        address,
+        tls.is_some(),
+        store.signals().clone(),
+    )
+    .await?;
     if let Some(metrics) = config.metrics_listen {
         let store = store.clone();
         let pools: crate::metrics::http::PoolUse = Arc::new(move || store.pool_use());
@@ -396,9 +402,9 @@ pub async fn serve(
         store.clone(),
         WatchOptions {
             heartbeat: config.watch_heartbeat,
+            poll: config.watch_poll,
             max_watches: config.max_watches,
             tail: config.watch_tail_events,
-            ..WatchOptions::default()
         },
         shutdown.clone(),
     );

@@ -218,7 +218,7 @@ async fn coordinator(etcd: &Etcd, id: &str, ttl: u64) -> std::sync::Arc<EtcdCoor
         id: MemberId::from(id),
         address: format!("http://{id}.example:50051"),
     };
-    let coordinator = EtcdCoordinator::start(me, settings(etcd, ttl))
+    let coordinator = EtcdCoordinator::start(me, settings(etcd, ttl), Default::default())
         .await
         .expect("coordinator");
     assert!(
@@ -442,10 +442,16 @@ struct ReplicaFleet {
 
 impl ReplicaFleet {
     async fn start(etcd: &Etcd) -> ReplicaFleet {
+        Self::start_with(etcd, &[]).await
+    }
+
+    /// [`ReplicaFleet::start`] with `extra` arguments for both replicas.
+    async fn start_with(etcd: &Etcd, extra: &[&'static str]) -> ReplicaFleet {
         use flotilla_client::names;
         let args = |id: &'static str| {
             let mut args = replica_args(etcd, id, "3");
             args.extend(["--sim", "false", "--agent-heartbeat-millis", "1000"]);
+            args.extend(extra);
             args
         };
         let first = TestServer::start_with(Backend::Postgres, &args("r1")).await;
@@ -618,4 +624,88 @@ async fn a_paused_replica_writes_nothing_for_the_clusters_it_lost() {
     }
     // And the fleet still converges with r2 back in it.
     wait_counts(&client, &dig, &[], 36, 48, "converged after r2 rejoined").await;
+}
+
+/// Watches on every replica (point 4). Feeds poll the log once a minute here, so what
+/// arrives within seconds was woken through etcd. A group on the clusters r1 runs is
+/// rolled out through r1, so r1 commits all of it: a watch on r2 sees it, a status
+/// query on r2 (cached before) answers from fresh data, and a resume token of a stream
+/// on r1 resumes on r2 with the same events, once each, in the same order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn watches_on_every_replica_see_every_commit() {
+    use crate::common::fleet::{instantiate, summary, version_group, wait_counts};
+    use crate::common::mirror::{next_event, settle_of, settled_watch_of, watch, watch_request_of};
+    use flotilla_client::v1::{StatusOutput, WatchEventType};
+    let etcd = Etcd::start().await.expect("etcd");
+    let fleet = ReplicaFleet::start_with(
+        &etcd,
+        &[
+            "--watch-poll-millis",
+            "60000",
+            "--watch-heartbeat-millis",
+            "500",
+        ],
+    )
+    .await;
+    let mut on_r1 = fleet.client.clone();
+    let mut on_r2 = fleet.second.client().await;
+    let r1s: Vec<&str> = IDS
+        .iter()
+        .copied()
+        .filter(|id| fleet.shared[*id] == "r1")
+        .collect();
+    let apps = [(
+        "w".to_owned(),
+        "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w1\ndata:\n  k: v\n---\n\
+         apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: w2\ndata:\n  k: v\n"
+            .to_owned(),
+    )];
+    let dig = version_group(&mut on_r1, "p", "cw", "v1", "w", &apps, &r1s).await;
+    let n = 2 * r1s.len() as i32;
+    // r2 answers (and caches) the approved group's empty counts.
+    let before = summary(&mut on_r2, &dig, &[]).await;
+    assert_eq!(before.rsync_status.unwrap_or_default().applied, 0);
+    let (mut watch_r1, mut mirror_r1) = settled_watch_of(&mut on_r1, &dig).await;
+    let (mut watch_r2, mut mirror_r2) = settled_watch_of(&mut on_r2, &dig).await;
+    let token = mirror_r1.token.clone();
+
+    instantiate(&mut on_r1, &dig).await;
+    let instantiated = Instant::now();
+    let first = next_event(&mut watch_r2).await;
+    let relayed = instantiated.elapsed();
+    assert_eq!(
+        first.r#type,
+        WatchEventType::LifecycleChanged as i32,
+        "{first:?}"
+    );
+    assert!(
+        relayed < Duration::from_secs(10),
+        "r1's commit reached r2's watch after {relayed:?} (feeds poll every 60 s)"
+    );
+    eprintln!("r1's instantiation on r2's watch after {relayed:?}");
+    mirror_r2.apply(&first);
+    wait_counts(&on_r2, &dig, &[], n, n, "r2 answers the rollout r1 made").await;
+    let settle = |client, stream, mirror| {
+        settle_of(client, &dig, stream, mirror, StatusOutput::All, &[], &[])
+    };
+    settle(&mut on_r2, &mut watch_r2, &mut mirror_r2).await;
+    let after_token: Vec<_> = settle(&mut on_r1, &mut watch_r1, &mut mirror_r1)
+        .await
+        .into_iter()
+        .filter(|e| e.r#type != WatchEventType::Heartbeat as i32)
+        .collect();
+    assert!(after_token.len() > 1, "{after_token:?}");
+    assert_eq!(mirror_r1.comparable(), mirror_r2.comparable());
+
+    // r1's token, resumed on r2: the same events after it, once each, in order.
+    let request = watch_request_of(&dig, StatusOutput::All, &token);
+    let mut resumed = watch(&mut on_r2, request).await;
+    for (i, expected) in after_token.iter().enumerate() {
+        let got = next_event(&mut resumed).await;
+        assert_eq!(
+            (got.r#type, &got.resume_token),
+            (expected.r#type, &expected.resume_token),
+            "event {i} after r1's token, resumed on r2"
+        );
+    }
 }

@@ -6,7 +6,9 @@
 //! - `owners/{cluster}`: the owning member's id, attached to its lease; the key's
 //!   creation revision is the ownership epoch;
 //! - `nudges/{cluster}`: the last [`Nudge`] for the cluster, put by any replica and
-//!   watched by all (the owner acts on it), attached to the sender's lease.
+//!   watched by all (the owner acts on it), attached to the sender's lease;
+//! - `signals/{target}`: the member that last committed to a watch target or cache
+//!   key, put after its commit and watched by all ([`relay`]).
 //!
 //! The lease is renewed every third of its TTL. A renewal counts from the moment it
 //! was *sent*, so this replica's idea of when its lease ends is never later than etcd's;
@@ -31,6 +33,9 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use super::{Claim, Coordinator, Epoch, EtcdSettings, Member, MemberId, Nudge, Owner};
+use crate::store::Signals;
+
+mod relay;
 
 /// Longest wait for one etcd request before it counts as failed.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(3);
@@ -59,8 +64,12 @@ pub struct EtcdCoordinator {
 
 impl EtcdCoordinator {
     /// Connects (lazily: an etcd that is down now is retried) and starts joining the
-    /// replica set in the background.
-    pub async fn start(me: Member, settings: EtcdSettings) -> anyhow::Result<Arc<Self>> {
+    /// replica set in the background; relays `signals` to and from the other replicas.
+    pub async fn start(
+        me: Member,
+        settings: EtcdSettings,
+        signals: Arc<Signals>,
+    ) -> anyhow::Result<Arc<Self>> {
         let client = connect(&settings).await?;
         let (members, _) = watch::channel(Vec::new());
         let (nudges, nudged) = tokio::sync::mpsc::unbounded_channel();
@@ -83,6 +92,7 @@ impl EtcdCoordinator {
             .lock()
             .expect("tasks")
             .extend([lease_task, list_task, nudge_task]);
+        coordinator.start_relay(signals);
         Ok(coordinator)
     }
 

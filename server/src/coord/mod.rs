@@ -226,6 +226,7 @@ pub async fn start(
     settings: &Settings,
     bound: std::net::SocketAddr,
     tls: bool,
+    signals: std::sync::Arc<crate::store::Signals>,
 ) -> anyhow::Result<std::sync::Arc<dyn Coordinator>> {
     let me = Member {
         id: MemberId::from(
@@ -242,7 +243,7 @@ pub async fn start(
     let Some(etcd) = &settings.etcd else {
         return Ok(std::sync::Arc::new(InProcess::new(me)));
     };
-    let coordinator = etcd::EtcdCoordinator::start(me, etcd.clone()).await?;
+    let coordinator = etcd::EtcdCoordinator::start(me, etcd.clone(), signals).await?;
     if !coordinator.joined(etcd.lease_ttl).await {
         tracing::warn!(
             endpoints = ?etcd.endpoints,

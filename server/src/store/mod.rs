@@ -52,7 +52,7 @@ use sqlx::migrate::Migrator;
 use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row};
 
 pub use self::autocommit::{Autocommit, GroupWrite};
-pub use self::signals::Signals;
+pub use self::signals::{Reach, Signals};
 use self::slots::WriteSlots;
 pub use self::tx::{RowLock, Tx};
 use crate::error::{Error, Result};

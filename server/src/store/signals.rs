@@ -9,15 +9,47 @@ use super::watch;
 /// whose pod is gone. A name no watch target has.
 pub const PODS_GONE: &str = "pods-gone";
 
-/// Per-target wake-ups for event-log readers (the watch hub's feeds): a counter per
-/// target, bumped after each commit that appended to it, and the committed events
-/// themselves, so a feed usually needs no read of the log. Both are hints: feeds also
-/// read and poll the log, so a lost one only delays delivery.
-#[derive(Default)]
+/// Per-target wake-ups for event-log readers (the watch hub's feeds) and caches: a
+/// counter per target, bumped after each commit that appended to it or touched it, and
+/// the committed events themselves, so a feed usually needs no read of the log.
+///
+/// With replicas, other processes commit too: their signals arrive through the
+/// coordination store's relay ([`Signals::relay_through`], [`Signals::remote`]) and
+/// this process's go out through it. While the relay is cut, other replicas' commits
+/// may go unsignalled: feeds then poll the log and caches are not trusted
+/// ([`Reach::Cut`]).
 pub struct Signals {
     map: std::sync::Mutex<HashMap<String, Signal>>,
     /// The map's size at which unused entries are swept next (see `entry`).
     sweep_at: std::sync::atomic::AtomicUsize,
+    /// Where this process's signals go for the other replicas (with coordination).
+    relay: std::sync::OnceLock<tokio::sync::mpsc::UnboundedSender<String>>,
+    reach: tokio::sync::watch::Sender<Reach>,
+}
+
+/// Whether this process hears of every commit to the shared database.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// One process: every commit is made here. Feeds still poll the log now and then,
+    /// as a safety net for a hand-over they missed.
+    Local,
+    /// Replicas, and the relay is up: other replicas' commits are signalled here
+    /// within a round trip to the coordination store. No polling.
+    Relayed,
+    /// Replicas, and the relay is down (or not up yet): feeds poll the log, and
+    /// caches checked against signals are not used.
+    Cut,
+}
+
+impl Default for Signals {
+    fn default() -> Self {
+        Signals {
+            map: Default::default(),
+            sweep_at: Default::default(),
+            relay: Default::default(),
+            reach: tokio::sync::watch::channel(Reach::Local).0,
+        }
+    }
 }
 
 /// The smallest map size that triggers a sweep of unused entries.
@@ -77,7 +109,65 @@ impl Signals {
         })
     }
 
+    /// Signals `target`'s readers after a commit of this process, and the other
+    /// replicas' through the relay.
     pub(super) fn signal(&self, target: &str, events: Option<Vec<watch::Event>>) {
+        if let Some(relay) = self.relay.get() {
+            let _ = relay.send(target.to_owned());
+        }
+        self.signal_here(target, events);
+    }
+
+    /// Signals `target`'s readers after another replica's commit (relayed to this one).
+    pub fn remote(&self, target: &str) {
+        self.signal_here(target, None);
+    }
+
+    /// Sends this process's signals to the receiver from now on (for the relay to the
+    /// other replicas), and counts other replicas' signals as missed until
+    /// [`Signals::set_reach`] says the relay is up.
+    pub fn relay_through(&self) -> tokio::sync::mpsc::UnboundedReceiver<String> {
+        let (sender, receiver) = tokio::sync::mpsc::unbounded_channel();
+        if self.relay.set(sender).is_err() {
+            panic!("the signals are relayed once");
+        }
+        self.set_reach(Reach::Cut);
+        receiver
+    }
+
+    /// Records whether the relay is up. Every change signals every target: entering
+    /// `Cut`, caches must stop trusting what they hold; leaving it, readers catch up
+    /// on what they may have missed.
+    pub fn set_reach(&self, reach: Reach) {
+        if self
+            .reach
+            .send_if_modified(|now| std::mem::replace(now, reach) != reach)
+        {
+            let targets: Vec<String> = self
+                .map
+                .lock()
+                .expect("signals lock")
+                .keys()
+                .cloned()
+                .collect();
+            for target in targets {
+                self.signal_here(&target, None);
+            }
+        }
+    }
+
+    /// Follows [`Reach`] changes.
+    pub fn reach(&self) -> tokio::sync::watch::Receiver<Reach> {
+        self.reach.subscribe()
+    }
+
+    /// Whether a reader may trust that no signal means no commit (not while the relay
+    /// is cut).
+    pub fn trusted(&self) -> bool {
+        *self.reach.borrow() != Reach::Cut
+    }
+
+    fn signal_here(&self, target: &str, events: Option<Vec<watch::Event>>) {
         let mut map = self.map.lock().expect("signals lock");
         let Some(signal) = map.get_mut(target) else {
             return;

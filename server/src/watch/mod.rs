@@ -1,7 +1,8 @@
 //! The watch hub: fans the SQL event log out to streaming subscribers.
 //!
 //! One *feed* per watched target reads new events from the log once (woken by the
-//! committing transaction, with a poll as a safety net) into a bounded in-memory tail
+//! committing transaction, or by another replica's commit through the coordination
+//! store's relay; a single process also polls as a safety net) into a bounded tail
 //! shared by every subscriber of that target; events are decoded once for all of them,
 //! and the message a live event becomes is encoded once per output level and shared
 //! (subscribers of a target send the same bytes, resume token included). A subscriber
@@ -39,8 +40,8 @@ use tracing::{debug, warn};
 
 use crate::domain::status::Counts;
 use crate::error::{Error, Result};
-use crate::store::Store;
 use crate::store::watch::{Event, Payload, events_after, target_revision};
+use crate::store::{Reach, Store};
 use crate::wire::Encoded;
 
 /// How long a stream that ends at shutdown waits for its client to take what it still
@@ -669,6 +670,7 @@ async fn run_feed(
     const PAGE: i64 = 2000;
     let mut read_log = true;
     let mut attached = true;
+    let mut reach = store.signals().reach();
     loop {
         let Some(strong) = feed.upgrade() else { return };
         if read_log {
@@ -700,6 +702,8 @@ async fn run_feed(
             }
         }
         drop(strong);
+        // Replicas with the relay up hear of every commit: no poll.
+        let poll = *reach.borrow_and_update() != Reach::Relayed;
         tokio::select! {
             () = shutdown.cancelled() => return,
             batch = committed.recv(), if attached => match batch {
@@ -727,7 +731,9 @@ async fn run_feed(
                 // if they do not come right away.
                 read_log = committed.is_empty();
             }
-            () = tokio::time::sleep(options.poll) => read_log = true,
+            // The relay came up (read what it may have missed) or went down.
+            changed = reach.changed() => read_log = changed.is_ok(),
+            () = tokio::time::sleep(options.poll), if poll => read_log = true,
         }
     }
 }

@@ -428,6 +428,7 @@ impl StatusApp {
         let key = owner.to_string();
         if let Some(cached) = self.summaries.lock().expect("summary cache").get(&key)
             && !cached.changes.has_changed().unwrap_or(true)
+            && self.store.signals().trusted()
         {
             return Ok(cached.result.clone());
         }
@@ -544,6 +545,7 @@ impl StatusApp {
                 && query.selection.output == Output::All
                 && filter.names.is_empty()
                 && tree.is_current()
+                && self.store.signals().trusted()
         });
         let unfiltered = filter.apps.is_empty() && filter.clusters.is_empty();
         result.counts = match &tree {

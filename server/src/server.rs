@@ -128,7 +128,9 @@ impl Hooks for ServerHooks {
     }
 
     async fn cluster_created(&self, cluster: &str, embedded_sim: bool) {
+        // With replicas, the sim starts where the cluster is placed (RunHere).
         if embedded_sim
+            && !self.ownership.replicated()
             && let Some(embedded) = &self.embedded
             && let Err(error) = embedded.start(cluster).await
         {
@@ -161,11 +163,19 @@ impl Hooks for ServerHooks {
 struct RunHere {
     engine: Arc<RsyncEngine>,
     hub: Arc<AgentHub>,
+    /// With replicas: the embedded sims, which run (and start empty) on the replica
+    /// that runs their cluster.
+    embedded: Option<Arc<EmbeddedAgents>>,
 }
 
 #[tonic::async_trait]
 impl OwnershipHooks for RunHere {
     async fn gained(&self, cluster: &str) {
+        if let Some(embedded) = &self.embedded
+            && let Err(error) = embedded.start_if_embedded(cluster).await
+        {
+            warn!(%cluster, %error, "cannot start the embedded sim agent");
+        }
         // The agent is on its way (sent here by the previous owner, or reconnecting):
         // give it two heartbeats before the worker finds the cluster unreachable, so a
         // hand-over does not flap the cluster to Retrying.
@@ -196,6 +206,9 @@ impl OwnershipHooks for RunHere {
     }
 
     async fn losing(&self, cluster: &str) {
+        if let Some(embedded) = &self.embedded {
+            embedded.stop(cluster);
+        }
         self.engine.forget(cluster);
         self.hub.hand_over(cluster).await;
     }
@@ -387,6 +400,7 @@ pub async fn serve(
     ownership.attach(Arc::new(RunHere {
         engine: engine.clone(),
         hub: hub.clone(),
+        embedded: embedded.clone().filter(|_| ownership.replicated()),
     }));
     let hooks = Arc::new(ServerHooks {
         ownership: ownership.clone(),
@@ -621,7 +635,9 @@ pub async fn serve(
             hub.clone(),
             workers.clone(),
         ));
-        embedded.start_all().await?;
+        if !ownership.replicated() {
+            embedded.start_all().await?;
+        }
     }
     listening(Listening {
         address,

@@ -709,3 +709,62 @@ async fn watches_on_every_replica_see_every_commit() {
         );
     }
 }
+
+/// A prefix `p` such that ports `p1`, `p2` and `p3` (`p` * 10 + 1..3) are free now.
+fn free_port_decade() -> String {
+    (2000..6000)
+        .map(|_| 2000 + rand_below(4000))
+        .find(|prefix| {
+            (1..=3).all(|i| {
+                std::net::TcpListener::bind(("127.0.0.1", (prefix * 10 + i) as u16)).is_ok()
+            })
+        })
+        .expect("three free ports")
+        .to_string()
+}
+
+fn rand_below(n: u32) -> u32 {
+    (uuid::Uuid::new_v4().as_u128() % n as u128) as u32
+}
+
+/// The README's "Running more than one replica" block, verbatim but for the binary
+/// and the ports: three replicas and etcd on loopback, a group deployed through one and
+/// ready through another, then the first killed and the group torn down through the
+/// third (so its clusters moved and their sims restarted on the survivors).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn readme_replicas_run_as_written() {
+    use flotilla_tests::readme::{readme_blocks, run_block};
+    let blocks = readme_blocks("## Running more than one replica");
+    assert_eq!(blocks.len(), 1);
+    // A fresh database (the block starts the servers itself).
+    let server = TestServer::prepare(Backend::Postgres, &[], None).await;
+    let decade = free_port_decade();
+    let script = blocks[0]
+        .replace(
+            "cargo run -p flotilla-server --",
+            &binary("flotilla-server").display().to_string(),
+        )
+        .replace("2379", &flotilla_tests::free_port().to_string())
+        .replace("2380", &flotilla_tests::free_port().to_string())
+        .replace("5006", &decade);
+    let text = run_block(
+        &server,
+        &[("DATABASE_URL", server.database_url.as_str())],
+        &script,
+    );
+    // lab1 taken twice, by two replicas (the second after the first was killed).
+    let lab1: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("took a cluster") && l.contains("clusters/lab1"))
+        .filter_map(|l| l.split(".log:").next())
+        .collect();
+    assert_eq!(lab1.len(), 2, "lab1 taken, then taken again:\n{text}");
+    assert_ne!(lab1[0], lab1[1], "by another replica:\n{text}");
+    assert!(text.contains("prod: ready"), "{text}");
+    assert_eq!(text.matches("prod: terminated").count(), 2, "{text}");
+    assert!(text.contains("Killed"), "the owner was killed:\n{text}");
+    assert!(
+        !text.contains("ERROR") && !text.contains("error:"),
+        "{text}"
+    );
+}

@@ -76,6 +76,19 @@ impl EmbeddedAgents {
         Ok(())
     }
 
+    /// Starts the agent of `cluster` if it is an EMBEDDED_SIM cluster (with replicas,
+    /// the sim runs on the replica that runs the cluster, and moves with it).
+    pub async fn start_if_embedded(&self, cluster: &str) -> Result<()> {
+        let spec = {
+            let mut conn = self.store.read().await?;
+            crate::store::cluster::cluster_spec(&mut conn, &ClusterName::from(cluster)).await?
+        };
+        if spec.is_some_and(|spec| spec.connection_mode == ConnectionMode::EmbeddedSim) {
+            self.start(cluster).await?;
+        }
+        Ok(())
+    }
+
     /// Starts the agent of `cluster` with a fresh token (the sim cluster starts empty;
     /// rsync re-sends what it should hold).
     pub async fn start(&self, cluster: &str) -> Result<()> {

@@ -361,3 +361,87 @@ async fn deploy_manifests_hold_together() {
     })
     .await;
 }
+
+/// deploy/server.yaml holds together (the Services select the StatefulSet's pods, each
+/// replica's id and advertised address come from its pod name under the headless
+/// Service, the ConfigMap turns etcd coordination on), and the API server takes it as
+/// it is: three replicas, started one at a time, run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_manifests_run_three_replicas() {
+    let documents = controlplane::deploy_documents("server.yaml");
+    let find = |kind: &str, name: &str| {
+        documents
+            .iter()
+            .find(|d| d["kind"] == kind && d["metadata"]["name"] == name)
+            .unwrap_or_else(|| panic!("server.yaml has {kind} {name}"))
+            .clone()
+    };
+    let ns = documents[0]["metadata"]["name"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert_eq!(documents[0]["kind"], "Namespace");
+    let set = find("StatefulSet", "flotilla");
+    assert_eq!(set["spec"]["replicas"], 3);
+    assert_eq!(set["spec"]["podManagementPolicy"], "OrderedReady");
+    let labels = &set["spec"]["template"]["metadata"]["labels"];
+    assert_eq!(&set["spec"]["selector"]["matchLabels"], labels);
+    let peers = set["spec"]["serviceName"].as_str().unwrap();
+    let headless = find("Service", peers);
+    assert_eq!(headless["spec"]["clusterIP"], "None");
+    for service in [find("Service", "flotilla"), headless] {
+        assert_eq!(&service["spec"]["selector"], labels, "{service}");
+        assert_eq!(service["spec"]["ports"][0]["targetPort"], "grpc");
+    }
+    let container = &set["spec"]["template"]["spec"]["containers"][0];
+    let env: std::collections::BTreeMap<&str, &Value> = container["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["name"].as_str().unwrap(), e))
+        .collect();
+    assert_eq!(
+        env["POD_NAME"]["valueFrom"]["fieldRef"]["fieldPath"],
+        "metadata.name"
+    );
+    assert_eq!(env["FLOTILLA_REPLICA_ID"]["value"], "$(POD_NAME)");
+    let advertised = env["FLOTILLA_ADVERTISE_ADDRESS"]["value"].as_str().unwrap();
+    assert!(
+        advertised.starts_with(&format!("https://$(POD_NAME).{peers}.{ns}.svc:")),
+        "{advertised}"
+    );
+    let config = find("ConfigMap", "flotilla-server");
+    assert_eq!(config["data"]["FLOTILLA_COORDINATION"], "etcd");
+    assert!(config["data"]["FLOTILLA_ETCD_ENDPOINTS"].is_string());
+    assert_eq!(
+        container["envFrom"][0]["configMapRef"]["name"],
+        config["metadata"]["name"]
+    );
+
+    let plane = ControlPlane::shared();
+    let admin = plane.admin().await;
+    for document in &documents {
+        controlplane::apply(&admin, document, "kubectl")
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", document["kind"]));
+    }
+    let pods: Api<Pod> = Api::namespaced(admin, &ns);
+    eventually(WAIT, "three server replicas running", || {
+        let pods = pods.clone();
+        async move {
+            let list = pods
+                .list(&ListParams::default().labels("app=flotilla-server"))
+                .await
+                .ok()?;
+            let mut running: Vec<String> = list
+                .items
+                .iter()
+                .filter(|p| p.status.as_ref().and_then(|s| s.phase.as_deref()) == Some("Running"))
+                .filter_map(|p| p.metadata.name.clone())
+                .collect();
+            running.sort();
+            (running == ["flotilla-0", "flotilla-1", "flotilla-2"]).then_some(())
+        }
+    })
+    .await;
+}

@@ -430,7 +430,8 @@ pub async fn serve(
             hub: hub.clone(),
             timer: action_timer.clone(),
         })),
-    );
+    )
+    .with_fencing(ownership.clone());
     hub.attach_actions(actions.clone());
     if let Some(nudges) = coordinator.take_nudges() {
         tokio::spawn(follow_nudges(

@@ -768,3 +768,89 @@ async fn readme_replicas_run_as_written() {
         "{text}"
     );
 }
+
+/// Actions with replicas: a node reboot created through r1 on every cluster runs once
+/// on its cluster's agent, whichever replica runs it (r2's are nudged through etcd),
+/// its claim and outcome written in fenced transactions; and after r2 is killed, a
+/// second round runs on r1 alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn actions_run_on_the_replica_that_runs_their_cluster() {
+    use flotilla_client::v1::{
+        ActionState, CreateNodeActionRequest, GetActionRequest, RebootParams,
+        create_node_action_request,
+    };
+    let etcd = Etcd::start().await.expect("etcd");
+    let ReplicaFleet {
+        first,
+        mut second,
+        client,
+        fleet,
+        agents: _agents,
+        ..
+    } = ReplicaFleet::start(&etcd).await;
+    let round = |what: &'static str| {
+        let (client, fleet) = (client.clone(), fleet.clone());
+        async move {
+            let mut names = Vec::new();
+            for (cluster, _) in &fleet {
+                let id = cluster.rsplit('/').next().unwrap();
+                let action = client
+                    .clone()
+                    .actions
+                    .create_node_action(CreateNodeActionRequest {
+                        cluster: cluster.clone(),
+                        node: format!("{id}-node-0"),
+                        action_name: "Reboot".into(),
+                        params: Some(create_node_action_request::Params::RebootParams(
+                            RebootParams::default(),
+                        )),
+                        request_id: String::new(),
+                    })
+                    .await
+                    .unwrap_or_else(|e| panic!("{what}: {cluster}: {e}"))
+                    .into_inner();
+                names.push(action.name);
+            }
+            for name in names {
+                eventually(Duration::from_secs(30), what, || {
+                    let (mut client, name) = (client.clone(), name.clone());
+                    async move {
+                        let action = client
+                            .actions
+                            .get_action(GetActionRequest { name })
+                            .await
+                            .ok()?
+                            .into_inner();
+                        let state = action.status.as_ref()?.state();
+                        assert_ne!(state, ActionState::Failed, "{what}: {action:?}");
+                        (state == ActionState::Succeeded).then_some(())
+                    }
+                })
+                .await;
+            }
+        }
+    };
+    round("reboots through both replicas").await;
+    // Every claim and outcome was written by the replica that runs the cluster.
+    let fenced = |server: &TestServer| {
+        server
+            .log()
+            .lines()
+            .filter(|l| l.contains("fenced out"))
+            .count()
+    };
+    assert_eq!(fenced(&first) + fenced(&second), 0, "no write fenced out");
+    second.kill9();
+    eventually(Duration::from_secs(10), "r1 owns everything", || async {
+        owners(&etcd)
+            .await
+            .values()
+            .all(|o| o == "r1")
+            .then_some(())
+    })
+    .await;
+    for (cluster, _) in &fleet {
+        flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
+    }
+    round("reboots after r2 died").await;
+}

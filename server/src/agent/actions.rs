@@ -51,6 +51,12 @@ impl AgentHub {
         };
         let recorded = async {
             let mut tx = actions.store().begin().await?;
+            if actions
+                .fenced_out(&mut tx, session.cluster.as_str())
+                .await?
+            {
+                return Ok(());
+            }
             cluster_set_agent_facts(
                 &mut tx,
                 &session.cluster,

@@ -102,6 +102,34 @@ impl Ownership {
         }
     }
 
+    /// The clusters among `clusters` this replica must not write for: not run here
+    /// now, or taken by a newer owner (their fences, checked in `conn`'s transaction
+    /// and share-locked until it ends). Always empty in a single process.
+    pub async fn fenced_out(
+        &self,
+        conn: &mut crate::store::Conn,
+        clusters: &[&str],
+    ) -> crate::error::Result<std::collections::BTreeSet<String>> {
+        let mut stale = std::collections::BTreeSet::new();
+        if !self.replicated {
+            return Ok(stale);
+        }
+        let mut claims = Vec::with_capacity(clusters.len());
+        for cluster in clusters {
+            match self.owns(cluster) {
+                Some(epoch) => claims.push((*cluster, epoch.0)),
+                None => {
+                    stale.insert((*cluster).to_owned());
+                }
+            }
+        }
+        stale.extend(crate::store::fence::fence_check(conn, &claims).await?);
+        if !stale.is_empty() {
+            warn!(clusters = ?stale, "fenced out: not writing for clusters this replica no longer runs");
+        }
+        Ok(stale)
+    }
+
     /// Where `cluster`'s work runs.
     pub fn whereabouts(&self, cluster: &str) -> Whereabouts {
         if let Some(epoch) = self.owns(cluster) {

@@ -112,6 +112,8 @@ pub struct Actions {
     open: Arc<OpenActions>,
     /// Creates' targets, read ahead of their write groups (PostgreSQL only).
     targets: Option<Arc<TargetReads>>,
+    /// With replicas: the ownership that fences agent sessions' reports.
+    fencing: Option<Arc<crate::coord::ownership::Ownership>>,
 }
 
 impl Actions {
@@ -125,6 +127,29 @@ impl Actions {
             store,
             options,
             hooks,
+            fencing: None,
+        }
+    }
+
+    /// Fences the reports of agent sessions: a group holding one is written in a
+    /// transaction that checks its cluster's ownership epoch (see
+    /// [`crate::coord::ownership::Ownership::fenced_out`]), so a replica that lost a
+    /// cluster grants no claim and records no outcome for it.
+    pub fn with_fencing(mut self, ownership: Arc<crate::coord::ownership::Ownership>) -> Self {
+        self.fencing = ownership.replicated().then_some(ownership);
+        self
+    }
+
+    /// Whether `cluster` is fenced out of this replica's writes (in `tx`'s
+    /// transaction; never in a single process).
+    pub(crate) async fn fenced_out(
+        &self,
+        tx: &mut crate::store::Tx,
+        cluster: &str,
+    ) -> Result<bool> {
+        match &self.fencing {
+            Some(ownership) => Ok(!ownership.fenced_out(tx, &[cluster]).await?.is_empty()),
+            None => Ok(false),
         }
     }
 

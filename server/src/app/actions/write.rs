@@ -144,8 +144,9 @@ impl Actions {
     /// arriving while it waited ride along rather than wait for the next group.
     async fn write_group(&self) {
         let started = Instant::now();
-        let writer = Writer::open(&self.store).await;
-        let group = self.group.take();
+        // With replicas every group is a transaction: a session report may join it.
+        let writer = Writer::open(&self.store, self.fencing.is_some()).await;
+        let mut group = self.group.take();
         if group.is_empty() {
             return;
         }
@@ -163,6 +164,17 @@ impl Actions {
                 return;
             }
         };
+        if let (Some(ownership), GroupWrite::Tx(tx)) = (&self.fencing, &mut writer.0) {
+            match fence_sessions(ownership, tx, group).await {
+                Ok(kept) => group = kept,
+                Err((error, lost)) => {
+                    for (_, answer) in lost {
+                        let _ = answer.send(Err(copy(&error)));
+                    }
+                    return;
+                }
+            }
+        }
         let began = started.elapsed();
         let by_session: Vec<bool> = group
             .iter()
@@ -228,9 +240,15 @@ impl Actions {
 struct Writer(GroupWrite);
 
 impl Writer {
-    async fn open(store: &Store) -> Result<Writer> {
+    /// The store's group writer, or a transaction when session reports are `fenced`
+    /// (their fence check must share the write's transaction).
+    async fn open(store: &Store, fenced: bool) -> Result<Writer> {
         // Creates wait on their group: it goes ahead of queued ingests.
-        Ok(Writer(store.group_write().await?))
+        Ok(Writer(if fenced {
+            GroupWrite::Tx(store.begin_urgent().await?)
+        } else {
+            store.group_write().await?
+        }))
     }
 
     fn conn(&mut self) -> &mut Conn {
@@ -260,7 +278,55 @@ impl Writer {
     }
 }
 
+/// Answers the session reports of `group` whose cluster this replica no longer runs
+/// (checked in `tx`, see [`crate::coord::ownership::Ownership::fenced_out`]) with
+/// UNAVAILABLE, and returns the rest; on an error, the whole group to answer with it.
+async fn fence_sessions(
+    ownership: &crate::coord::ownership::Ownership,
+    tx: &mut crate::store::Tx,
+    group: Vec<(Change, Answer)>,
+) -> std::result::Result<Vec<(Change, Answer)>, (Error, Vec<(Change, Answer)>)> {
+    let clusters: std::collections::BTreeSet<&str> = group
+        .iter()
+        .filter_map(|(change, _)| change.session_cluster())
+        .collect();
+    let clusters: Vec<&str> = clusters.into_iter().collect();
+    let stale = match ownership.fenced_out(tx, &clusters).await {
+        Ok(stale) => stale,
+        Err(error) => return Err((error, group)),
+    };
+    Ok(group
+        .into_iter()
+        .filter_map(|(change, answer)| match change.session_cluster() {
+            Some(cluster) if stale.contains(cluster) => {
+                let _ = answer.send(Err(Error::Unavailable(format!(
+                    "{cluster} is run by another replica now: its session's reports \
+                     are not recorded here"
+                ))));
+                None
+            }
+            _ => Some((change, answer)),
+        })
+        .collect())
+}
+
 impl Change {
+    /// The cluster of an agent session's own report.
+    fn session_cluster(&self) -> Option<&str> {
+        match self {
+            Change::Move {
+                step:
+                    Step::Report {
+                        by: Executor::Session,
+                        cluster: Some(cluster),
+                        ..
+                    },
+                ..
+            } => Some(cluster.as_str()),
+            _ => None,
+        }
+    }
+
     /// Whether the change is an agent session's own report.
     fn by_session(&self) -> bool {
         matches!(

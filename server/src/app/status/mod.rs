@@ -345,24 +345,10 @@ impl StatusApp {
         tx: &mut crate::store::Tx,
         clusters: &[&str],
     ) -> Result<BTreeSet<String>> {
-        let Some(ownership) = &self.fencing else {
-            return Ok(BTreeSet::new());
-        };
-        let mut stale = BTreeSet::new();
-        let mut claims = Vec::with_capacity(clusters.len());
-        for cluster in clusters {
-            match ownership.owns(cluster) {
-                Some(epoch) => claims.push((*cluster, epoch.0)),
-                None => {
-                    stale.insert((*cluster).to_owned());
-                }
-            }
+        match &self.fencing {
+            Some(ownership) => ownership.fenced_out(tx, clusters).await,
+            None => Ok(BTreeSet::new()),
         }
-        stale.extend(crate::store::fence::fence_check(tx, &claims).await?);
-        if !stale.is_empty() {
-            tracing::warn!(clusters = ?stale, "fenced out: not writing for clusters this replica no longer runs");
-        }
-        Ok(stale)
     }
 
     /// Keeps in-memory status trees of queried intent groups, up to `max_entries`

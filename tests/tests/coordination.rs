@@ -343,6 +343,18 @@ async fn owners(etcd: &Etcd) -> std::collections::BTreeMap<String, String> {
         .collect()
 }
 
+/// Waits until `member` holds every owner key, within `limit`.
+async fn wait_sole_owner(etcd: &Etcd, member: &str, limit: Duration) {
+    eventually(limit, &format!("{member} owns every cluster"), || async {
+        owners(etcd)
+            .await
+            .values()
+            .all(|o| o == member)
+            .then_some(())
+    })
+    .await;
+}
+
 /// Two replicas share six clusters out; every agent dials the first, and those of the
 /// second's clusters are sent there. A rollout made through the first reaches every
 /// cluster (the second is nudged through etcd). kill -9 of the second: the first takes
@@ -539,20 +551,11 @@ async fn a_paused_replica_writes_nothing_for_the_clusters_it_lost() {
         },
     )
     .await;
-    eventually(
-        Duration::from_secs(ttl + 5),
-        "r1 owns every cluster",
-        || async {
-            owners(&etcd)
-                .await
-                .values()
-                .all(|o| o == "r1")
-                .then_some(())
-        },
-    )
-    .await;
+    wait_sole_owner(&etcd, "r1", Duration::from_secs(ttl + 5)).await;
+    // An agent that was sent to r2 just before it stopped waits out its accept timeout
+    // (5 s) and a reconnect backoff (up to 5 s) before it dials r1 again.
     for (i, id) in moved.iter().enumerate() {
-        let deadline = Instant::now() + Duration::from_secs(10);
+        let deadline = Instant::now() + Duration::from_secs(20);
         while sessions_on(&first, id) <= before[i] {
             assert!(
                 Instant::now() < deadline,
@@ -841,14 +844,7 @@ async fn actions_run_on_the_replica_that_runs_their_cluster() {
     };
     assert_eq!(fenced(&first) + fenced(&second), 0, "no write fenced out");
     second.kill9();
-    eventually(Duration::from_secs(10), "r1 owns everything", || async {
-        owners(&etcd)
-            .await
-            .values()
-            .all(|o| o == "r1")
-            .then_some(())
-    })
-    .await;
+    wait_sole_owner(&etcd, "r1", Duration::from_secs(10)).await;
     for (cluster, _) in &fleet {
         flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
     }

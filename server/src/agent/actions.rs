@@ -51,9 +51,12 @@ impl AgentHub {
         };
         let recorded = async {
             let mut tx = actions.store().begin().await?;
-            if actions
-                .fenced_out(&mut tx, session.cluster.as_str())
+            let cluster = [session.cluster.as_str()];
+            if !self
+                .ownership()
+                .fenced_out(&mut tx, &cluster)
                 .await?
+                .is_empty()
             {
                 return Ok(());
             }

@@ -140,19 +140,6 @@ impl Actions {
         self
     }
 
-    /// Whether `cluster` is fenced out of this replica's writes (in `tx`'s
-    /// transaction; never in a single process).
-    pub(crate) async fn fenced_out(
-        &self,
-        tx: &mut crate::store::Tx,
-        cluster: &str,
-    ) -> Result<bool> {
-        match &self.fencing {
-            Some(ownership) => Ok(!ownership.fenced_out(tx, &[cluster]).await?.is_empty()),
-            None => Ok(false),
-        }
-    }
-
     pub fn store(&self) -> &Store {
         &self.store
     }

@@ -50,6 +50,20 @@ mod expiry {
     );
 }
 
+mod instance_expiry {
+    use super::*;
+    e2e_suite!(
+        args = [
+            "--demo",
+            "--sim-pod-ready-millis",
+            "100",
+            "--instance-retention",
+            "1",
+        ],
+        resume_onto_an_expired_instance_gets_resync_required,
+    );
+}
+
 mod limit {
     use super::*;
     e2e_suite!(
@@ -687,6 +701,69 @@ async fn expired_token_gets_resync_required(server: &TestServer) {
         next_event(&mut stream).await.r#type,
         WatchEventType::ResyncRequired as i32
     );
+}
+
+/// A token whose stream was on an instance, or would switch to one, that has expired
+/// since (`--instance-retention`: its resources are gone) cannot be replayed as the
+/// live stream was: RESYNC_REQUIRED and a fresh snapshot, never a silent gap.
+async fn resume_onto_an_expired_instance_gets_resync_required(server: &TestServer) {
+    let mut client = server.client().await;
+    let mut stream = watch(&mut client, watch_request(StatusOutput::All, "")).await;
+    let before_first = read_snapshot(&mut stream).await.token;
+    approve_and_instantiate(&mut client).await;
+    converge(&mut client).await;
+    let mut mirror = Mirror::default();
+    mirror.apply(&next_event(&mut stream).await);
+    drain(&mut stream, &mut mirror).await;
+    let on_first = mirror.token.clone();
+    drop(stream);
+    // Terminated and instantiated again: with a retention of one, the first instance
+    // goes with its rendered resources.
+    terminate(&mut client).await;
+    client
+        .lifecycle
+        .instantiate_deployment_intent_group(InstantiateDeploymentIntentGroupRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("instantiate again");
+    converge(&mut client).await;
+    let instances = client
+        .status
+        .list_instances(ListInstancesRequest {
+            name: DIG.into(),
+            ..Default::default()
+        })
+        .await
+        .expect("list instances")
+        .into_inner();
+    assert_eq!(instances.instances.len(), 1, "{instances:?}");
+    for (what, token) in [
+        ("a token before the first instance", &before_first),
+        ("a token on the first instance", &on_first),
+    ] {
+        // What can be replayed as it was is (the approval), then the stream starts
+        // over where the expired instance's resources would follow.
+        let mut stream = watch(&mut client, watch_request(StatusOutput::All, token)).await;
+        loop {
+            let event = next_event(&mut stream).await;
+            if event.r#type == WatchEventType::ResyncRequired as i32 {
+                break;
+            }
+            assert!(
+                ![
+                    WatchEventType::ResourceChanged as i32,
+                    WatchEventType::CountsChanged as i32
+                ]
+                .contains(&event.r#type),
+                "{what}: {event:?} before RESYNC_REQUIRED"
+            );
+        }
+        let fresh = read_snapshot(&mut stream).await;
+        let expected = Mirror::of_query(&query(&mut client, StatusOutput::All, &[], &[]).await);
+        assert_eq!(fresh.comparable(), expected, "{what}");
+    }
 }
 
 async fn watch_limit_is_resource_exhausted(server: &TestServer) {

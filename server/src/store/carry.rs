@@ -360,16 +360,19 @@ pub async fn record_carried(tx: &mut Tx, instance: InstanceId, carried: i64) -> 
     Ok(())
 }
 
-/// How many resources `instance` carried over from the instance it replaced.
-pub async fn instance_carried(conn: &mut sqlx::AnyConnection, instance: InstanceId) -> Result<i64> {
+/// How many resources `instance` carried over from the instance it replaced; None
+/// once the instance is gone (expired past `--instance-retention`, or its owner
+/// deleted), with its rendered resources.
+pub async fn instance_carried(
+    conn: &mut sqlx::AnyConnection,
+    instance: InstanceId,
+) -> Result<Option<i64>> {
     let row = sqlx::query("SELECT carried FROM instances WHERE id = $1")
         .bind(instance.to_string())
         .fetch_optional(conn)
         .await?;
-    match row {
-        Some(row) => row.try_get("carried").map_err(Error::from),
-        None => Ok(0),
-    }
+    row.map(|row| row.try_get("carried").map_err(Error::from))
+        .transpose()
 }
 
 /// The keys of the resources `instance` carried over, in key order.

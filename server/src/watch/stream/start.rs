@@ -145,6 +145,11 @@ impl Subscriber {
             Counts::new()
         } else {
             let id: InstanceId = instance.parse().map_err(Error::internal)?;
+            if instance_carried(&mut tx, id).await?.is_none() {
+                // The instance the token was on has expired, with the rows its counts
+                // are rebuilt from: start over.
+                return Err(Stop::Resync);
+            }
             let filter = self.sql_filter(&mut tx, id).await?;
             if taken_over {
                 counts_before_takeover(&mut tx, id, &filter).await?

@@ -28,7 +28,14 @@ impl Subscriber {
         let turn = self.hub.read_turn().await;
         let mut conn = self.hub.store().read().await?;
         let filter = self.sql_filter(&mut conn, id).await?;
-        let carried = instance_carried(&mut conn, id).await? > 0;
+        // An instance expired since (--instance-retention) took its resources with
+        // it: what the switch derived cannot be sent again, so the stream starts over
+        // (RESYNC_REQUIRED and a fresh snapshot) rather than skip it.
+        let Some(carried) = instance_carried(&mut conn, id).await? else {
+            debug!(target = %self.target, %instance, "the instance switched to has expired");
+            return Err(Stop::Resync);
+        };
+        let carried = carried > 0;
         // The clusters the new instance places that the previous one did not: the
         // stream has not announced their connectivity (a stream opened before the
         // first instance has announced none). Decided from the two instances, and

@@ -48,7 +48,9 @@ use v1::container_cluster_service_client::ContainerClusterServiceClient;
 use v1::lifecycle_service_client::LifecycleServiceClient;
 use v1::simulator_service_client::SimulatorServiceClient;
 use v1::status_service_client::StatusServiceClient;
-pub use watch::{ActionWatch, ContainerClusterWatch, Reconnect, ResumingWatch, StatusWatch};
+pub use watch::{
+    ActionWatch, ContainerClusterWatch, Reconnect, ResumingWatch, StatusWatch, is_transient,
+};
 
 /// The environment variable the client reads its token from by default.
 pub const TOKEN_ENV: &str = "FLOTILLA_TOKEN";

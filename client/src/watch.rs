@@ -170,7 +170,7 @@ impl<K: WatchKind> ResumingWatch<K> {
 
     fn failed(&mut self, failure: Option<Status>) -> Result<Duration, ApiError> {
         if let Some(status) = &failure
-            && !retryable(status)
+            && !is_transient(status)
         {
             return Err(ApiError::from(status.clone()));
         }
@@ -194,10 +194,12 @@ impl<K: WatchKind> ResumingWatch<K> {
     }
 }
 
-/// Whether a watch reconnects after `status`: UNAVAILABLE, or a connection that broke
-/// under the stream (a server killed mid-stream surfaces as an h2 error with a local
-/// source; statuses the server sent never have one).
-fn retryable(status: &Status) -> bool {
+/// Whether a call that failed with `status` may be made again, as a watch reconnects:
+/// UNAVAILABLE, or a connection that broke under the call (a server killed mid-stream,
+/// or one that closed the connection while the call was in flight, surfaces as an h2
+/// error with a local source; statuses the server sent never have one). A verb retried
+/// after a broken connection may have committed: send it with the same `request_id`.
+pub fn is_transient(status: &Status) -> bool {
     status.code() == Code::Unavailable
         || (matches!(
             status.code(),

@@ -654,8 +654,10 @@ pub async fn serve(
     };
     // DESIGN §13's order, each stage with the same deadline (--shutdown-timeout-secs):
     // the shutdown token has already stopped the listener accepting and ended every
-    // watch stream (UNAVAILABLE with a resume token); the agent sessions end, in-flight
-    // RPCs finish, then the background tasks stop, then the pool closes.
+    // watch stream (UNAVAILABLE with a resume token); the agent sessions end and the
+    // rsync workers stop, the clusters are handed to the other replicas (which take
+    // them at once), in-flight RPCs finish (their commits still reach the others'
+    // watches), the replica leaves the set, the background tasks stop, the pool closes.
     let deadline = config.shutdown_timeout;
     info!("shutting down: no new connections; watch streams end with a resume token");
     health.set(ServingStatus::NotServing).await;
@@ -663,18 +665,19 @@ pub async fn serve(
     // clusters becoming unreachable.
     workers.cancel();
     hub.shutdown();
+    stage("rsync workers stopped", deadline, async {
+        let _ = ownership_task.await;
+        engine.join().await;
+    })
+    .await;
+    // Nothing runs for a cluster here any more: the others may take them at once.
+    stage("clusters handed over", deadline, coordinator.step_down()).await;
     stage("in-flight requests finished", deadline, async {
         if serving && let Err(error) = (&mut serve).await {
             warn!(%error, "server ended with an error while draining");
         }
     })
     .await;
-    stage("rsync workers stopped", deadline, async {
-        let _ = ownership_task.await;
-        engine.join().await;
-    })
-    .await;
-    // Nothing runs for a cluster any more: the others may take them at once.
     stage("left the replica set", deadline, coordinator.resign()).await;
     stage("background tasks stopped", deadline, async {
         for task in task_handles {

@@ -224,13 +224,32 @@ impl TestAgent {
             .data_dir
             .path()
             .join(format!("agent-{}.log", cluster.replace('/', "_")));
-        Self::spawn(server, log, &["--cluster", cluster], token, args)
+        Self::spawn(
+            server,
+            &server.url(),
+            log,
+            &["--cluster", cluster],
+            token,
+            args,
+        )
     }
 
     /// Starts one agent process serving every `(cluster, token)` of `fleet`
     /// (`--sim-fleet`), with extra flags; `name` names its fleet file and log.
     pub fn start_fleet(
         server: &TestServer,
+        name: &str,
+        fleet: &[(String, String)],
+        args: &[&str],
+    ) -> TestAgent {
+        Self::start_fleet_via(server, &server.url(), name, fleet, args)
+    }
+
+    /// [`TestAgent::start_fleet`] dialing `url` (a load balancer in front of
+    /// `server` and its replicas) instead of `server` itself.
+    pub fn start_fleet_via(
+        server: &TestServer,
+        url: &str,
         name: &str,
         fleet: &[(String, String)],
         args: &[&str],
@@ -244,11 +263,12 @@ impl TestAgent {
         std::fs::write(&file, lines).expect("fleet file");
         let log = dir.join(format!("agent-fleet-{name}.log"));
         let file = file.to_str().expect("utf-8 path");
-        Self::spawn(server, log, &["--sim-fleet", file], "", args)
+        Self::spawn(server, url, log, &["--sim-fleet", file], "", args)
     }
 
     fn spawn(
         server: &TestServer,
+        url: &str,
         log: PathBuf,
         serves: &[&str],
         token: &str,
@@ -261,7 +281,7 @@ impl TestAgent {
             .expect("agent log");
         let mut command = Command::new(binary("flotilla-agent"));
         command
-            .args(["--server", &server.url()])
+            .args(["--server", url])
             .args(serves)
             .args(["--pod-ready-millis", "100"]);
         if let Some(pki) = &server.tls {

@@ -74,3 +74,52 @@ impl Drop for TcpProxy {
         self.accept.abort();
     }
 }
+
+/// A TCP load balancer over a set of backends, as a Kubernetes Service or a layer-4
+/// balancer in front of replicas: each new connection goes to the next backend in turn
+/// that accepts it (one that refuses connections is skipped), and stays there.
+pub struct TcpBalancer {
+    port: u16,
+    accept: JoinHandle<()>,
+}
+
+impl TcpBalancer {
+    /// Listens on a free loopback port and spreads connections over `backends`
+    /// (`host:port`).
+    pub async fn start(backends: Vec<String>) -> TcpBalancer {
+        let listener = TcpListener::bind("127.0.0.1:0")
+            .await
+            .expect("balancer port");
+        let port = listener.local_addr().expect("balancer address").port();
+        let accept = tokio::spawn(async move {
+            let mut next = 0usize;
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let start = next;
+                next = next.wrapping_add(1);
+                let backends = backends.clone();
+                tokio::spawn(async move {
+                    for i in 0..backends.len() {
+                        let backend = &backends[(start + i) % backends.len()];
+                        if let Ok(mut outbound) = TcpStream::connect(backend).await {
+                            let _ =
+                                tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                            return;
+                        }
+                    }
+                });
+            }
+        });
+        TcpBalancer { port, accept }
+    }
+
+    /// The balancer's URL (plain HTTP/2).
+    pub fn url(&self) -> String {
+        format!("http://127.0.0.1:{}", self.port)
+    }
+}
+
+impl Drop for TcpBalancer {
+    fn drop(&mut self) {
+        self.accept.abort();
+    }
+}

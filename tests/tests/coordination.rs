@@ -14,6 +14,8 @@ use flotilla_server::coord::{Claim, Coordinator, EtcdSettings, Member, MemberId}
 use flotilla_tests::etcd::Etcd;
 use flotilla_tests::{Backend, TestServer, binary, eventually};
 
+mod rolling;
+
 /// The registrations under `/flotilla/members/`: replica id → advertised address.
 async fn registered(etcd: &Etcd) -> Vec<(String, String)> {
     let mut client = etcd.client().await.expect("etcd client");

@@ -95,6 +95,10 @@ impl std::fmt::Debug for Dial {
     }
 }
 
+/// The longest wait before asking the configured address again after the replica it
+/// sent the agent to did not answer.
+const REDIRECT_BACKOFF: Duration = Duration::from_secs(1);
+
 /// How an agent connects.
 #[derive(Debug, Clone)]
 pub struct AgentOptions {
@@ -183,8 +187,19 @@ pub async fn run_agent<B: ClusterBackend>(
                 redirect = None;
             }
             Err(status) if elsewhere(&status).is_some() => {
+                let first = redirect.is_none();
                 redirect = elsewhere(&status);
                 info!(cluster = %options.cluster, address = ?redirect, "sent to the replica that runs the cluster");
+                if first {
+                    // New information, not a failure: go there at once.
+                    tokio::select! {
+                        () = shutdown.cancelled() => return Ok(()),
+                        () = tokio::time::sleep(jittered(Duration::from_millis(50), 1.0)) => {}
+                    }
+                    continue;
+                }
+                // Sent on again: the replicas' views differ while a cluster moves.
+                backoff = (backoff * 2).min(options.max_backoff.min(REDIRECT_BACKOFF));
             }
             Err(status)
                 if matches!(
@@ -196,7 +211,15 @@ pub async fn run_agent<B: ClusterBackend>(
             }
             Err(status) => {
                 debug!(cluster = %options.cluster, error = %status, "agent cannot connect");
-                backoff = (backoff * 2).min(options.max_backoff);
+                // A replica it was sent to that does not answer has died or is leaving:
+                // its clusters get a new owner within a lease TTL, so the configured
+                // address is asked again soon rather than after the full backoff.
+                let cap = if redirect.is_some() {
+                    options.max_backoff.min(REDIRECT_BACKOFF)
+                } else {
+                    options.max_backoff
+                };
+                backoff = (backoff * 2).min(cap);
                 redirect = None;
             }
         }

@@ -27,6 +27,7 @@ use etcd_client::{
     Client, Compare, CompareOp, ConnectOptions, EventType, GetOptions, PutOptions, Txn, TxnOp,
     TxnOpResponse, WatchOptions,
 };
+use futures::{StreamExt, TryStreamExt};
 use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -462,6 +463,42 @@ impl Coordinator for EtcdCoordinator {
 
     fn take_nudges(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, Nudge)>> {
         self.nudged.lock().expect("nudged").take()
+    }
+
+    async fn step_down(&self) {
+        let result: anyhow::Result<usize> = async {
+            let mine: Vec<(String, Epoch)> = self
+                .owners()
+                .await?
+                .into_iter()
+                .filter(|(_, owner)| owner.member == self.me.id)
+                .map(|(cluster, owner)| (cluster, owner.epoch))
+                .collect();
+            let count = mine.len();
+            futures::stream::iter(mine)
+                .map(|(cluster, epoch)| async move { self.release(&cluster, epoch).await })
+                .buffer_unordered(16)
+                .try_collect::<Vec<()>>()
+                .await?;
+            // Withdrawn last: the others rebalance when they see it, and find every
+            // cluster free by then.
+            timed(
+                self.client
+                    .clone()
+                    .delete(self.key("members", self.me.id.as_str()), None),
+            )
+            .await?;
+            Ok(count)
+        }
+        .await;
+        match result {
+            Ok(clusters) => {
+                info!(member = %self.me.id, clusters, "handed every cluster over")
+            }
+            Err(error) => {
+                warn!(%error, member = %self.me.id, "cannot hand the clusters over: the others take them when this replica's lease ends")
+            }
+        }
     }
 
     async fn resign(&self) {

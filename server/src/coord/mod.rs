@@ -136,6 +136,12 @@ pub trait Coordinator: Send + Sync + 'static {
     /// Every held cluster and its owner.
     async fn owners(&self) -> anyhow::Result<BTreeMap<String, Owner>>;
 
+    /// Hands this replica's clusters over before it exits: gives up every owner key it
+    /// holds, then withdraws its registration, so the others take the clusters at
+    /// once. The lease stays, so the commits of requests still finishing here reach
+    /// the other replicas' watches; [`Coordinator::resign`] ends it.
+    async fn step_down(&self);
+
     /// Leaves the replica set: the registration and every claim go at once, so the
     /// others take the clusters without waiting for a TTL.
     async fn resign(&self);
@@ -187,6 +193,8 @@ impl Coordinator for InProcess {
     async fn owners(&self) -> anyhow::Result<BTreeMap<String, Owner>> {
         Ok(BTreeMap::new())
     }
+
+    async fn step_down(&self) {}
 
     async fn resign(&self) {}
 

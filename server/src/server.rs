@@ -448,7 +448,8 @@ pub async fn serve(
         vault,
         config.clusters.clone(),
         cluster_driver.clone(),
-    );
+    )
+    .with_fencing(ownership.clone());
     if config.demo {
         crate::demo::seed(&lifecycle).await?;
         let token_file = config.data_dir.join(crate::app::access::ADMIN_TOKEN_FILE);

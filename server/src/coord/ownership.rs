@@ -18,6 +18,7 @@ use tracing::{info, warn};
 
 use super::placement::{self, LOAD_FACTOR};
 use super::{Claim, Coordinator, Epoch, MemberId};
+use crate::metrics::METRICS;
 use crate::store::Store;
 use crate::store::cluster::cluster_list_all;
 use crate::store::fence::{fence_forget, fence_take};
@@ -130,6 +131,17 @@ impl Ownership {
         Ok(stale)
     }
 
+    /// Whether this replica may write as the runner of the fleet-wide tasks in `conn`'s
+    /// transaction: it holds [`FLEET_TASKS`] under its live lease and the unit's fence
+    /// still holds its epoch (share-locked until the transaction ends). Always true in
+    /// a single process.
+    pub async fn runs_fleet_tasks(
+        &self,
+        conn: &mut crate::store::Conn,
+    ) -> crate::error::Result<bool> {
+        Ok(self.fenced_out(conn, &[FLEET_TASKS]).await?.is_empty())
+    }
+
     /// Where `cluster`'s work runs.
     pub fn whereabouts(&self, cluster: &str) -> Whereabouts {
         if let Some(epoch) = self.owns(cluster) {
@@ -168,6 +180,19 @@ impl Ownership {
             return;
         }
         let mut members = self.coordinator.members();
+        let sampler = tokio::spawn({
+            let this = self.clone();
+            let stop = stop.clone();
+            async move {
+                loop {
+                    METRICS.owned_units.set(this.running() as i64);
+                    tokio::select! {
+                        () = stop.cancelled() => break,
+                        () = tokio::time::sleep(Duration::from_millis(100)) => {}
+                    }
+                }
+            }
+        });
         loop {
             if let Err(error) = self.pass(&store).await {
                 warn!(%error, "cannot balance cluster ownership; retrying");
@@ -180,6 +205,22 @@ impl Ownership {
             }
         }
         self.drop_all().await;
+        let _ = sampler.await;
+        METRICS.owned_units.set(0);
+    }
+
+    /// How many units (clusters, and the fleet-wide tasks) this replica runs now: held
+    /// under its live lease.
+    pub fn running(&self) -> usize {
+        let Some(lease) = self.coordinator.lease() else {
+            return 0;
+        };
+        self.owned
+            .lock()
+            .expect("owned")
+            .values()
+            .filter(|(_, taken_under)| *taken_under == lease)
+            .count()
     }
 
     /// One pass: give up what is placed elsewhere, take what is placed here.

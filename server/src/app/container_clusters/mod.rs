@@ -131,9 +131,33 @@ pub struct ContainerClusters {
     /// Clusters whose workflow a task of this server is driving.
     driving: Arc<Mutex<HashSet<ContainerClusterId>>>,
     slots: Arc<Semaphore>,
+    /// In a replica set: the ownership whose fleet-wide tasks unit fences the
+    /// background writes (workflow steps, garbage collection, state sync).
+    fencing: Option<Arc<crate::coord::ownership::Ownership>>,
 }
 
 impl ContainerClusters {
+    /// Fences the background writes by this replica's hold on the fleet-wide tasks.
+    pub fn with_fencing(mut self, ownership: Arc<crate::coord::ownership::Ownership>) -> Self {
+        self.fencing = ownership.replicated().then_some(ownership);
+        self
+    }
+
+    /// Refuses a background write (a workflow step's commit, garbage collection, state
+    /// sync) of a replica that no longer runs the fleet-wide tasks, checked in `tx`: a
+    /// replica paused past its lease cannot commit a step its successor may have
+    /// planned again and carried out since.
+    async fn fleet_fence(&self, tx: &mut crate::store::Tx) -> Result<()> {
+        if let Some(ownership) = &self.fencing
+            && !ownership.runs_fleet_tasks(tx).await?
+        {
+            return Err(Error::Unavailable(
+                "this replica no longer runs the fleet-wide tasks: the step is left to the one that does".into(),
+            ));
+        }
+        Ok(())
+    }
+
     pub fn new(
         store: Store,
         iaas: Arc<dyn Provider>,
@@ -149,6 +173,7 @@ impl ContainerClusters {
             options,
             driver,
             driving: Arc::default(),
+            fencing: None,
         }
     }
 

@@ -118,6 +118,7 @@ impl ContainerClusters {
             return Ok(report);
         }
         let mut tx = self.store.begin().await?;
+        self.fleet_fence(&mut tx).await?;
         for (alert, mut record, vms, changed_vms) in writes {
             let mut expected = record.generation;
             if let Some(mut alert) = alert {

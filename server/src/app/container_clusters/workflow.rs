@@ -218,6 +218,7 @@ impl ContainerClusters {
     ) -> Result<Outcome> {
         let expected = record.generation;
         let mut tx = self.store.begin().await?;
+        self.fleet_fence(&mut tx).await?;
         match &change {
             Change::Network(network) => {
                 record.network_id = network.clone();
@@ -306,6 +307,7 @@ impl ContainerClusters {
             self.start_workflow(&mut record, Operation::Expunge, now_micros());
         }
         let mut tx = self.store.begin().await?;
+        self.fleet_fence(&mut tx).await?;
         if save(&mut tx, &mut record, expected, &vms).await? {
             tx.commit().await?;
             Ok(if more { Outcome::Next } else { Outcome::Ended })
@@ -335,6 +337,7 @@ impl ContainerClusters {
                 record.lifecycle = lifecycle;
                 self.start_workflow(&mut record, Operation::Expunge, now_micros());
                 let mut tx = self.store.begin().await?;
+                self.fleet_fence(&mut tx).await?;
                 if save(&mut tx, &mut record, expected, &view.vms).await? {
                     tx.commit().await?;
                     retried += 1;

@@ -14,6 +14,7 @@ use flotilla_server::coord::{Claim, Coordinator, EtcdSettings, Member, MemberId}
 use flotilla_tests::etcd::Etcd;
 use flotilla_tests::{Backend, TestServer, binary, eventually};
 
+mod outage;
 mod rolling;
 
 /// The registrations under `/flotilla/members/`: replica id → advertised address.

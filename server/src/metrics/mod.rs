@@ -34,6 +34,8 @@ pub struct Metrics {
     pub agent_sessions_opened: IntCounter,
     pub agent_bundle_resources: IntCounterVec,
     pub cluster_connectivity: IntGaugeVec,
+    // Replicas
+    pub owned_units: IntGauge,
     // rsync
     pub rsync_workers: IntGauge,
     pub rsync_in_flight: IntGauge,
@@ -119,6 +121,10 @@ impl Metrics {
                 "1 while the cluster's agent session is up, 0 while rsync retries it; one series per existing cluster that had a session.",
                 &["cluster"],
             ),
+            owned_units: gauge(
+                "owned_units",
+                "In a replica set: the clusters this replica runs now, plus one while it runs the fleet-wide tasks (held under its live lease; sampled every 100 ms). 0 in a single process.",
+            ),
             rsync_workers: gauge("rsync_workers", "rsync workers running (one per cluster)."),
             rsync_in_flight: gauge(
                 "rsync_in_flight_operations",
@@ -203,6 +209,7 @@ impl Metrics {
         register(Box::new(m.agent_sessions_opened.clone()));
         register(Box::new(m.agent_bundle_resources.clone()));
         register(Box::new(m.cluster_connectivity.clone()));
+        register(Box::new(m.owned_units.clone()));
         register(Box::new(m.rsync_workers.clone()));
         register(Box::new(m.rsync_in_flight.clone()));
         register(Box::new(m.rsync_operations.clone()));

@@ -24,9 +24,10 @@
 //! `P5CHANGES=1` lists every change of P5 (subscribers, first and last latencies).
 //! The unknown-names check (issue 21: 100,000 names that do not exist leave the
 //! server's RSS where it was) runs at both scales; `--names` runs it alone.
-//! `--p7`, `--p8`, `--p9`, `--p10` run that target alone (P9 on a freshly converged
-//! instance; P10 on three real Kubernetes control planes, which need FLOTILLA_KUBE_BIN:
-//! `export FLOTILLA_KUBE_BIN=$(scripts/kube/build.sh)`).
+//! `--p7`, `--p8`, `--p9`, `--p10`, `--p11` run that target alone (P9 on a freshly
+//! converged instance; P10 on three real Kubernetes control planes, which need
+//! FLOTILLA_KUBE_BIN: `export FLOTILLA_KUBE_BIN=$(scripts/kube/build.sh)`; P11, the
+//! failover of a replica set, on PostgreSQL only).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -46,6 +47,7 @@ mod etcd;
 mod fleet;
 mod names;
 mod p10;
+mod p11;
 mod p5;
 mod p7;
 mod p8;
@@ -596,6 +598,9 @@ struct Args {
     /// P10 (converging on kube-apiserver) alone; needs FLOTILLA_KUBE_BIN.
     #[arg(long)]
     p10: bool,
+    /// P11 (failover of a replica set, PostgreSQL) alone.
+    #[arg(long)]
+    p11: bool,
     /// The unknown-names memory check alone.
     #[arg(long)]
     names: bool,
@@ -661,7 +666,7 @@ async fn main() -> Result<()> {
 
     let etcd = Etcd::start().await?;
     eprintln!("loading etcd with the AppContext layout");
-    let context = if args.p7 || args.p8 || args.p9 || args.p10 || args.names {
+    let context = if args.p7 || args.p8 || args.p9 || args.p10 || args.p11 || args.names {
         String::new()
     } else {
         etcd_load(&etcd, scale).await?
@@ -678,7 +683,17 @@ async fn main() -> Result<()> {
     // `--p8`, `--p7`: that target alone.
     let (p7_only, p8_only, p9_only, p10_only) = (args.p7, args.p8, args.p9, args.p10);
     let p10_scale = if quick { p10::QUICK } else { p10::FULL };
+    let p11_clusters = if quick { p11::QUICK } else { p11::FULL };
     for (backend, label) in backends {
+        // P11 needs PostgreSQL (a replica set refuses SQLite).
+        let p11 = backend == Backend::Postgres
+            && (args.p11 || !(args.names || p7_only || p8_only || p9_only || p10_only));
+        if p11 && let Err(error) = p11::run(p11_clusters, &etcd, &mut rows).await {
+            rows.push(Row::error(label, error));
+        }
+        if args.p11 {
+            continue;
+        }
         if args.names {
             if let Err(error) = names::run(backend, label, &mut rows).await {
                 rows.push(Row::error(label, error));

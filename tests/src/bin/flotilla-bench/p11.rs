@@ -1,0 +1,233 @@
+//! P11: failover. Three replicas (3 s leases) on one PostgreSQL and etcd, behind a TCP
+//! balancer that the agents dial; five times, the replica running the most clusters is
+//! killed with SIGKILL and the time is measured until every cluster has an agent
+//! session again on a live replica (each replica's `flotilla_agent_sessions`) and etcd
+//! names no dead owner. The victim is started again between rounds. Target: the median
+//! within the lease TTL + 2 s.
+
+use std::collections::BTreeMap;
+use std::time::{Duration, Instant};
+
+use anyhow::{Result, bail};
+use flotilla_client::v1::*;
+use flotilla_client::{Client, names};
+use flotilla_tests::etcd::Etcd;
+use flotilla_tests::metrics::{scrape, value};
+use flotilla_tests::proxy::TcpBalancer;
+use flotilla_tests::{Backend, TestAgent, TestServer, free_port};
+
+use super::Row;
+
+const TTL_SECS: u64 = 3;
+const ROUNDS: usize = 5;
+const PREFIX: &str = "/flotilla-p11";
+
+/// Clusters per scale.
+pub const QUICK: usize = 6;
+pub const FULL: usize = 20;
+
+/// A replica: its server and where its metrics are served.
+struct Replica {
+    id: &'static str,
+    server: TestServer,
+    metrics: String,
+}
+
+fn replica_args(etcd: &Etcd, id: &str, metrics: &str) -> Vec<String> {
+    [
+        "--coordination",
+        "etcd",
+        "--etcd-endpoints",
+        &etcd.endpoint,
+        "--etcd-prefix",
+        PREFIX,
+        "--replica-id",
+        id,
+        "--lease-ttl-secs",
+        &TTL_SECS.to_string(),
+        "--sim",
+        "false",
+        "--agent-heartbeat-millis",
+        "1000",
+        "--metrics-listen",
+        metrics,
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// Cluster → owning replica, from etcd.
+async fn owners(etcd: &Etcd) -> Result<BTreeMap<String, String>> {
+    let mut client = etcd.client().await?;
+    let prefix = format!("{PREFIX}/owners/");
+    let listing = client
+        .get(
+            prefix.as_str(),
+            Some(etcd_client::GetOptions::new().with_prefix()),
+        )
+        .await?;
+    let mut owners = BTreeMap::new();
+    for kv in listing.kvs() {
+        let unit = kv.key_str()?.trim_start_matches(&prefix).to_owned();
+        owners.insert(unit, kv.value_str()?.to_owned());
+    }
+    Ok(owners)
+}
+
+/// Agent sessions open on each live replica.
+async fn sessions(replicas: &[&Replica]) -> Result<f64> {
+    let addresses: Vec<String> = replicas.iter().map(|r| r.metrics.clone()).collect();
+    Ok(tokio::task::spawn_blocking(move || {
+        addresses
+            .iter()
+            .map(|a| value(&scrape(a), "flotilla_agent_sessions", &[]))
+            .sum()
+    })
+    .await?)
+}
+
+/// Waits until every cluster has a session on one of `live` and etcd names only
+/// them as owners of every unit; returns how long that took.
+async fn settled(
+    etcd: &Etcd,
+    live: &[&Replica],
+    clusters: usize,
+    limit: Duration,
+) -> Result<Duration> {
+    let started = Instant::now();
+    loop {
+        let owners = owners(etcd).await?;
+        let owned =
+            owners.len() == clusters + 1 && owners.values().all(|o| live.iter().any(|r| r.id == o));
+        if owned && sessions(live).await? as usize == clusters {
+            return Ok(started.elapsed());
+        }
+        if started.elapsed() > limit {
+            bail!("not settled after {limit:?}: owners {owners:?}");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+async fn agent_clusters(client: &mut Client, count: usize) -> Result<Vec<(String, String)>> {
+    client
+        .lifecycle
+        .create_cluster_provider(CreateClusterProviderRequest {
+            cluster_provider_id: "cp".into(),
+            ..Default::default()
+        })
+        .await?;
+    let mut fleet = Vec::new();
+    for i in 0..count {
+        let cluster = client
+            .lifecycle
+            .create_cluster(CreateClusterRequest {
+                parent: names::cluster_provider("cp"),
+                cluster_id: format!("c{i}"),
+                cluster: Some(Cluster {
+                    connection_mode: ConnectionMode::Agent as i32,
+                    ..Default::default()
+                }),
+                ..Default::default()
+            })
+            .await?
+            .into_inner();
+        fleet.push((cluster.name, cluster.agent_token));
+    }
+    Ok(fleet)
+}
+
+pub async fn run(clusters: usize, etcd: &Etcd, rows: &mut Vec<Row>) -> Result<()> {
+    eprintln!("P11 postgres: 3 replicas, {clusters} clusters, {TTL_SECS} s leases, {ROUNDS} kills");
+    let metrics: Vec<String> = (0..3)
+        .map(|_| format!("127.0.0.1:{}", free_port()))
+        .collect();
+    let ids = ["r1", "r2", "r3"];
+    let args = |i: usize| replica_args(etcd, ids[i], &metrics[i]);
+    let first = TestServer::start_with(Backend::Postgres, &as_strs(&args(0))).await;
+    let mut replicas = Vec::new();
+    for i in 1..3 {
+        let mut server = first.replica(&as_strs(&args(i))).await;
+        server.spawn().await;
+        replicas.push(Replica {
+            id: ids[i],
+            server,
+            metrics: metrics[i].clone(),
+        });
+    }
+    replicas.insert(
+        0,
+        Replica {
+            id: ids[0],
+            server: first,
+            metrics: metrics[0].clone(),
+        },
+    );
+    let balancer = TcpBalancer::start(
+        replicas
+            .iter()
+            .map(|r| format!("127.0.0.1:{}", r.server.port()))
+            .collect(),
+    )
+    .await;
+    let mut client = replicas[0].server.client().await;
+    let fleet = agent_clusters(&mut client, clusters).await?;
+    let _agents =
+        TestAgent::start_fleet_via(&replicas[0].server, &balancer.url(), "p11", &fleet, &[]);
+    let all: Vec<&Replica> = replicas.iter().collect();
+    settled(etcd, &all, clusters, Duration::from_secs(60)).await?;
+
+    let mut failovers = Vec::new();
+    for round in 0..ROUNDS {
+        // The replica running the most clusters.
+        let owners = owners(etcd).await?;
+        let victim = (0..3)
+            .max_by_key(|i| owners.values().filter(|o| *o == ids[*i]).count())
+            .expect("three replicas");
+        let moved = owners.values().filter(|o| *o == ids[victim]).count();
+        replicas[victim].server.kill9();
+        let killed = Instant::now();
+        let live: Vec<&Replica> = replicas
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != victim)
+            .map(|(_, r)| r)
+            .collect();
+        settled(etcd, &live, clusters, Duration::from_secs(60)).await?;
+        let failover = killed.elapsed();
+        eprintln!(
+            "P11 round {round}: {} ({moved} units) killed; every cluster served again after {:.2} s",
+            ids[victim],
+            failover.as_secs_f64()
+        );
+        failovers.push(failover);
+        replicas[victim].server.respawn().await;
+        let all: Vec<&Replica> = replicas.iter().collect();
+        settled(etcd, &all, clusters, Duration::from_secs(60)).await?;
+        tokio::time::sleep(Duration::from_secs(1)).await;
+    }
+    failovers.sort();
+    let median = failovers[failovers.len() / 2];
+    let target = Duration::from_secs(TTL_SECS + 2);
+    rows.push(Row {
+        backend: "postgres",
+        id: "P11 failover",
+        figure: format!(
+            "median {:.2} s of {ROUNDS} kills (max {:.2} s; {clusters} clusters, 3 replicas)",
+            median.as_secs_f64(),
+            failovers.last().expect("rounds").as_secs_f64()
+        ),
+        baseline: format!("lease TTL {TTL_SECS} s"),
+        ratio: format!("{:.2}x", median.as_secs_f64() / TTL_SECS as f64),
+        target: format!("<= TTL + 2 s ({} s)", target.as_secs()),
+        pass: median <= target,
+        gating: true,
+    });
+    Ok(())
+}
+
+/// Arguments as the server helpers take them.
+fn as_strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
+}

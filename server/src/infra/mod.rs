@@ -86,11 +86,14 @@ pub trait Provider: Send + Sync {
     /// The network of `zone_id` named `name`, if one exists (how a workflow that
     /// crashed after creating it finds it again).
     async fn network_named(&self, zone_id: &str, name: &str) -> InfraResult<Option<Network>>;
-    /// Provisions an isolated network with source NAT in `zone_id`.
+    /// Provisions an isolated network with source NAT in `zone_id`; the zone's network
+    /// already named `name`, if there is one (names are unique per zone, so a step
+    /// repeated by a replica that lost the fleet-wide tasks makes nothing twice).
     async fn create_network(&self, zone_id: &str, name: &str) -> InfraResult<Network>;
     /// Releases a network (NotFound if it is gone already).
     async fn delete_network(&self, id: &str) -> InfraResult<()>;
-    /// Provisions and starts a VM (NoCapacity when the zone is full).
+    /// Provisions and starts a VM (NoCapacity when the zone is full); the VM already
+    /// named `spec.name` on `spec.network_id`, if there is one (as for networks).
     async fn create_vm(&self, spec: &VmSpec) -> InfraResult<Vm>;
     /// Starts a VM (a running one stays running).
     async fn start_vm(&self, id: &str) -> InfraResult<()>;

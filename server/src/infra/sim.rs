@@ -167,6 +167,9 @@ impl Provider for SimIaas {
                     id: zone_id.to_string(),
                 });
             }
+            if let Some(network) = tables::network_named(tx, zone_id, name).await? {
+                return Ok(network);
+            }
             let network = Network {
                 id: format!("net-{}", Uuid::now_v7()),
                 zone_id: zone_id.to_string(),
@@ -209,6 +212,11 @@ impl Provider for SimIaas {
                         id: spec.network_id.clone(),
                     });
                 }
+            }
+            if let Some(vm) = tables::vm_named(tx, &spec.name).await?
+                && vm.network_id == spec.network_id
+            {
+                return Ok(vm);
             }
             let taken = tables::zone_take_capacity(tx, &spec.zone_id).await?;
             if !taken {

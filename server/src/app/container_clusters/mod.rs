@@ -143,19 +143,31 @@ impl ContainerClusters {
         self
     }
 
+    /// Refuses to start a workflow step (its IaaS call) on a replica that does not
+    /// hold the fleet-wide tasks now (a quick look at its lease and claims; the
+    /// commit checks the fence again).
+    fn check_fleet_tasks(&self) -> Result<()> {
+        if let Some(ownership) = &self.fencing
+            && ownership
+                .owns(crate::coord::ownership::FLEET_TASKS)
+                .is_none()
+        {
+            return Err(not_the_fleet_tasks_holder());
+        }
+        Ok(())
+    }
+
     /// Refuses a background write (a workflow step's commit, garbage collection, state
     /// sync) of a replica that no longer runs the fleet-wide tasks, checked in `tx`: a
     /// replica paused past its lease cannot commit a step its successor may have
     /// planned again and carried out since.
     async fn fleet_fence(&self, tx: &mut crate::store::Tx) -> Result<()> {
-        if let Some(ownership) = &self.fencing
-            && !ownership.runs_fleet_tasks(tx).await?
-        {
-            return Err(Error::Unavailable(
-                "this replica no longer runs the fleet-wide tasks: the step is left to the one that does".into(),
-            ));
+        match &self.fencing {
+            Some(ownership) if !ownership.runs_fleet_tasks(tx).await? => {
+                Err(not_the_fleet_tasks_holder())
+            }
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     pub fn new(
@@ -438,4 +450,12 @@ fn not_found(id: ContainerClusterId) -> Error {
         name: format!("containerClusters/{id}"),
         field: Some("name".into()),
     }
+}
+
+/// What a workflow step of a replica that no longer runs the fleet-wide tasks gets.
+fn not_the_fleet_tasks_holder() -> Error {
+    Error::Unavailable(
+        "this replica no longer runs the fleet-wide tasks: the step is left to the one that does"
+            .into(),
+    )
 }

@@ -92,6 +92,7 @@ impl ContainerClusters {
 
     /// Plans and carries out one step.
     async fn step(&self, id: ContainerClusterId) -> Result<Outcome> {
+        self.check_fleet_tasks()?;
         let (record, vms) = {
             let mut conn = self.store.read().await?;
             let Some(record) = cluster_get(&mut conn, id).await? else {

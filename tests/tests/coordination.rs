@@ -14,6 +14,7 @@ use flotilla_server::coord::{Claim, Coordinator, EtcdSettings, Member, MemberId}
 use flotilla_tests::etcd::Etcd;
 use flotilla_tests::{Backend, TestServer, binary, eventually};
 
+mod fleet_tasks;
 mod outage;
 mod rolling;
 
@@ -437,6 +438,19 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
 
 const IDS: [&str; 6] = ["c0", "c1", "c2", "c3", "c4", "c5"];
 
+/// The AGENT clusters [`IDS`] of provider `cp`, created: (cluster name, agent token).
+async fn agent_fleet(client: &mut flotilla_client::Client) -> Vec<(String, String)> {
+    let tokens = crate::common::fleet::clusters(client, &IDS).await;
+    IDS.iter()
+        .map(|id| {
+            (
+                flotilla_client::names::cluster("cp", id),
+                tokens[*id].clone(),
+            )
+        })
+        .collect()
+}
+
 /// Two replicas (3 s leases, 1 s agent heartbeats, no embedded sims) on one
 /// PostgreSQL, six AGENT clusters of provider `cp`, and one agent process serving them
 /// all that dials the first replica; returned once every cluster has an owner, both
@@ -462,7 +476,6 @@ impl ReplicaFleet {
 
     /// [`ReplicaFleet::start`] with `extra` arguments for both replicas.
     async fn start_with(etcd: &Etcd, extra: &[&'static str]) -> ReplicaFleet {
-        use flotilla_client::names;
         let args = |id: &'static str| {
             let mut args = replica_args(etcd, id, "3");
             args.extend(["--sim", "false", "--agent-heartbeat-millis", "1000"]);
@@ -473,11 +486,7 @@ impl ReplicaFleet {
         let mut second = first.replica(&args("r2")).await;
         second.spawn().await;
         let mut client = first.client().await;
-        let tokens = crate::common::fleet::clusters(&mut client, &IDS).await;
-        let fleet: Vec<(String, String)> = IDS
-            .iter()
-            .map(|id| (names::cluster("cp", id), tokens[*id].clone()))
-            .collect();
+        let fleet = agent_fleet(&mut client).await;
         let agents = flotilla_tests::TestAgent::start_fleet(&first, "all", &fleet, &[]);
         let shared = eventually(Duration::from_secs(15), "every cluster owned", || async {
             let owners = owners(etcd).await;

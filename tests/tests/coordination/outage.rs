@@ -9,14 +9,13 @@
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
-use flotilla_client::names;
 use flotilla_client::v1::Connectivity;
 use flotilla_tests::etcd::Etcd;
 use flotilla_tests::metrics::{scrape, value};
 use flotilla_tests::{Backend, TestServer, eventually, free_port};
 use sqlx::Connection;
 
-use super::{IDS, owners, replica_args};
+use super::{IDS, agent_fleet, owners, replica_args};
 use crate::common::fleet::{instantiate, version_group, wait_counts};
 
 /// The fences in SQL: cluster → epoch.
@@ -75,11 +74,7 @@ async fn an_etcd_outage_of_twice_the_ttl_splits_no_cluster_and_heals_itself() {
     let mut second = first.replica(&as_strs(&second_args)).await;
     second.spawn().await;
     let mut client = first.client().await;
-    let tokens = crate::common::fleet::clusters(&mut client, &IDS).await;
-    let fleet: Vec<(String, String)> = IDS
-        .iter()
-        .map(|id| (names::cluster("cp", id), tokens[*id].clone()))
-        .collect();
+    let fleet = agent_fleet(&mut client).await;
     let _agents = flotilla_tests::TestAgent::start_fleet(&first, "all", &fleet, &[]);
     let units = IDS.len() as i64 + 1;
     eventually(

@@ -16,7 +16,7 @@ use flotilla_tests::etcd::Etcd;
 use flotilla_tests::proxy::TcpBalancer;
 use flotilla_tests::{Backend, TestServer, eventually};
 
-use super::{IDS, owners, registered, replica_args};
+use super::{IDS, agent_fleet, owners, registered, replica_args};
 use crate::common::fleet::{instantiate, version_group, wait_counts};
 use crate::common::mirror::{Mirror, query, watch_request_of};
 
@@ -251,11 +251,7 @@ async fn a_rolling_restart_fails_no_verb_and_loses_no_event() {
         options
     };
     let mut client = through_balancer().connect().await.expect("connect");
-    let tokens = crate::common::fleet::clusters(&mut client, &IDS).await;
-    let fleet: Vec<(String, String)> = IDS
-        .iter()
-        .map(|id| (names::cluster("cp", id), tokens[*id].clone()))
-        .collect();
+    let fleet = agent_fleet(&mut client).await;
     let agents = flotilla_tests::TestAgent::start_fleet_via(
         &replicas[0],
         &balancer.url(),

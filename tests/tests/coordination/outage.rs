@@ -16,7 +16,7 @@ use flotilla_tests::{Backend, TestServer, eventually, free_port};
 use sqlx::Connection;
 
 use super::{IDS, agent_fleet, owners, replica_args};
-use crate::common::fleet::{instantiate, version_group, wait_counts};
+use crate::common::fleet::{group, instantiate, wait_counts};
 
 /// The fences in SQL: cluster → epoch.
 async fn fences(database_url: &str) -> BTreeMap<String, i64> {
@@ -108,15 +108,8 @@ async fn an_etcd_outage_of_twice_the_ttl_splits_no_cluster_and_heals_itself() {
          apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: o2\ndata:\n  k: v\n"
             .to_owned(),
     )];
-    client
-        .lifecycle
-        .create_project(flotilla_client::v1::CreateProjectRequest {
-            project_id: "p".into(),
-            ..Default::default()
-        })
-        .await
-        .expect("PostgreSQL-only calls work while etcd is down");
-    let dig = version_group(&mut client, "p", "co", "v1", "o", &apps, &IDS).await;
+    // PostgreSQL-only calls work while etcd is down.
+    let dig = group(&mut client, "co", "o", &apps, &IDS).await;
     instantiate(&mut client, &dig).await;
     let mut samples = 0;
     let mut all_dropped: Option<Duration> = None;

@@ -17,7 +17,7 @@ use flotilla_tests::proxy::TcpBalancer;
 use flotilla_tests::{Backend, TestServer, eventually};
 
 use super::{IDS, agent_fleet, owners, registered, replica_args};
-use crate::common::fleet::{instantiate, version_group, wait_counts};
+use crate::common::fleet::{group, instantiate, wait_counts};
 use crate::common::mirror::{Mirror, query, watch_request_of};
 
 /// Retries `call` while it fails transiently (UNAVAILABLE, or the connection to a
@@ -276,15 +276,7 @@ async fn a_rolling_restart_fails_no_verb_and_loses_no_event() {
         ("a".to_owned(), manifests("a")),
         ("b".to_owned(), manifests("b")),
     ];
-    client
-        .lifecycle
-        .create_project(CreateProjectRequest {
-            project_id: "p".into(),
-            ..Default::default()
-        })
-        .await
-        .unwrap();
-    let dig = version_group(&mut client, "p", "cr", "v1", "w", &apps, &IDS).await;
+    let dig = group(&mut client, "cr", "w", &apps, &IDS).await;
     instantiate(&mut client, &dig).await;
     wait_counts(&client, &dig, &[], 60, 60, "the watched group rolled out").await;
 

@@ -38,6 +38,31 @@ impl Etcd {
         Ok(etcd_client::Client::connect([&self.endpoint], None).await?)
     }
 
+    /// The owner keys of a replica set whose keys live under `prefix` (`--etcd-prefix`,
+    /// default `/flotilla`): unit (a cluster's last name segment, or `fleet-tasks`) →
+    /// the replica id holding it.
+    pub async fn owners(&self, prefix: &str) -> Result<std::collections::BTreeMap<String, String>> {
+        let listing = self
+            .client()
+            .await?
+            .get(
+                format!("{prefix}/owners/"),
+                Some(etcd_client::GetOptions::new().with_prefix()),
+            )
+            .await?;
+        let mut owners = std::collections::BTreeMap::new();
+        for kv in listing.kvs() {
+            let unit = kv
+                .key_str()?
+                .rsplit('/')
+                .next()
+                .unwrap_or_default()
+                .to_owned();
+            owners.insert(unit, kv.value_str()?.to_owned());
+        }
+        Ok(owners)
+    }
+
     /// Kills the process (SIGKILL): an outage, until `resume`.
     pub fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {

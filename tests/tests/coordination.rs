@@ -328,23 +328,7 @@ async fn an_etcd_outage_ends_holding_within_the_ttl() {
 /// The owners of every cluster of provider `cp` (and the fleet-wide tasks), from etcd:
 /// cluster id → replica id.
 async fn owners(etcd: &Etcd) -> std::collections::BTreeMap<String, String> {
-    let mut client = etcd.client().await.expect("etcd client");
-    let listing = client
-        .get(
-            "/flotilla/owners/",
-            Some(etcd_client::GetOptions::new().with_prefix()),
-        )
-        .await
-        .expect("etcd get");
-    listing
-        .kvs()
-        .iter()
-        .map(|kv| {
-            let key = kv.key_str().unwrap();
-            let unit = key.rsplit('/').next().unwrap().to_owned();
-            (unit, kv.value_str().unwrap().to_owned())
-        })
-        .collect()
+    etcd.owners("/flotilla").await.expect("etcd owners")
 }
 
 /// Waits until `member` holds every owner key, within `limit`.

@@ -59,20 +59,7 @@ fn replica_args(etcd: &Etcd, id: &str, metrics: &str) -> Vec<String> {
 
 /// Cluster → owning replica, from etcd.
 async fn owners(etcd: &Etcd) -> Result<BTreeMap<String, String>> {
-    let mut client = etcd.client().await?;
-    let prefix = format!("{PREFIX}/owners/");
-    let listing = client
-        .get(
-            prefix.as_str(),
-            Some(etcd_client::GetOptions::new().with_prefix()),
-        )
-        .await?;
-    let mut owners = BTreeMap::new();
-    for kv in listing.kvs() {
-        let unit = kv.key_str()?.trim_start_matches(&prefix).to_owned();
-        owners.insert(unit, kv.value_str()?.to_owned());
-    }
-    Ok(owners)
+    etcd.owners(PREFIX).await
 }
 
 /// Agent sessions open on each live replica.

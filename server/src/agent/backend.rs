@@ -97,6 +97,29 @@ pub trait ActionBackend: Send + Sync + 'static {
 }
 
 /// A cluster an agent serves: what it holds and reports, and its actions.
+/// What an accepted apply did to the cluster.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Applied {
+    /// The object was created or changed.
+    Written,
+    /// The object already held this (or a newer) desired state: nothing was written,
+    /// as an apply that changes nothing writes nothing in Kubernetes.
+    Unchanged,
+    /// Accepted; whether it changed the object is not known (server-side apply answers
+    /// the object either way).
+    Accepted,
+}
+
+impl Applied {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Applied::Written => "written",
+            Applied::Unchanged => "unchanged",
+            Applied::Accepted => "accepted",
+        }
+    }
+}
+
 pub trait ClusterBackend: ActionBackend {
     /// The backend's name in the agent's hello (`sim`, `kube`).
     fn name(&self) -> &'static str;
@@ -126,12 +149,13 @@ pub trait ClusterBackend: ActionBackend {
     fn report(&self, deployment_id: &str);
 
     /// Applies `manifest` of desired-state `generation`: Ok once the cluster accepted
-    /// it, Err with the cluster's reason when it refused it.
+    /// it (and whether that wrote anything, when the backend can tell), Err with the
+    /// cluster's reason when it refused it.
     fn apply(
         &self,
         manifest: Value,
         generation: i64,
-    ) -> impl Future<Output = Result<(), String>> + Send;
+    ) -> impl Future<Output = Result<Applied, String>> + Send;
 
     /// Deletes a resource: Ok once it is gone (or was never there).
     fn delete(

@@ -401,6 +401,7 @@ impl AgentHub {
             .send(Down::Accepted(pb::SessionAccepted {
                 heartbeat_interval_millis: self.heartbeat.as_millis() as i64,
                 partial_bundles: true,
+                replica: self.ownership.coordinator().me().id.as_str().to_owned(),
             }))
             .await
             .map_err(|_| Error::Unavailable("the agent went away".into()))?;

@@ -326,12 +326,13 @@ async fn session<B: ClusterBackend>(
         .map_err(|_| unanswered())??;
 
     let first = tokio::time::timeout(ACCEPT_TIMEOUT, down.message()).await;
-    let (heartbeat, mut sent) = match first.map_err(|_| unanswered())?? {
+    let (heartbeat, mut sent, replica) = match first.map_err(|_| unanswered())?? {
         Some(Incoming::Message(pb::ConnectResponse {
             message: Some(Down::Accepted(accepted)),
         })) => (
             Duration::from_millis(accepted.heartbeat_interval_millis.max(100) as u64),
             Sent::new(accepted.partial_bundles),
+            Arc::<str>::from(accepted.replica),
         ),
         other => {
             return Ok(SessionEnd::Lost(format!(
@@ -339,7 +340,7 @@ async fn session<B: ClusterBackend>(
             )));
         }
     };
-    info!(cluster = %options.cluster, "agent session established");
+    info!(cluster = %options.cluster, %replica, "agent session established");
     // Report everything the cluster holds: the server reconciles from it.
     for id in backend.deployment_ids() {
         if let Some(message) = bundle_message(&**backend, &mut sent, &id) {
@@ -431,7 +432,8 @@ async fn session<B: ClusterBackend>(
                         sent.forget(id);
                     }
                 }
-                if let Some(operation) = handle(backend, executor, message) {
+                let session = SessionOf { cluster: &options.cluster, replica: &replica };
+                if let Some(operation) = handle(backend, executor, session, message) {
                     operations.push(operation);
                 }
             }
@@ -444,10 +446,22 @@ async fn session<B: ClusterBackend>(
     }
 }
 
+/// Whose session a message came on: the cluster, and the replica that runs it.
+#[derive(Clone, Copy)]
+struct SessionOf<'a> {
+    cluster: &'a str,
+    replica: &'a Arc<str>,
+}
+
+/// The log target of every apply's outcome, at debug level: which replica's session
+/// asked for it and whether it wrote the object (`RUST_LOG=info,flotilla::applies=debug`).
+pub const APPLIES_TARGET: &str = "flotilla::applies";
+
 /// Executes one server message; returns the operation it started, if any.
 fn handle<B: ClusterBackend>(
     backend: &Arc<B>,
     executor: &ActionExecutor<B>,
+    session: SessionOf<'_>,
     message: pb::ConnectResponse,
 ) -> Option<Operation> {
     let result = |operation_id, outcome: Result<(), String>| pb::ConnectRequest {
@@ -465,11 +479,33 @@ fn handle<B: ClusterBackend>(
                 .map(struct_to_json)
                 .unwrap_or_default();
             let backend = backend.clone();
+            // The resource and session, only when the applies are logged.
+            let logged =
+                tracing::enabled!(target: APPLIES_TARGET, tracing::Level::DEBUG).then(|| {
+                    let resource = crate::domain::manifest::applied_identity(&manifest)
+                        .map(|(gvk, namespace, name)| format!("{}/{namespace}/{name}", gvk.kind))
+                        .unwrap_or_default();
+                    (
+                        resource,
+                        session.cluster.to_owned(),
+                        session.replica.clone(),
+                    )
+                });
             Some(Box::pin(async move {
-                result(
-                    apply.operation_id,
-                    backend.apply(manifest, apply.generation).await,
-                )
+                let outcome = backend.apply(manifest, apply.generation).await;
+                if let (Some((resource, cluster, replica)), Ok(applied)) = (logged, &outcome) {
+                    debug!(
+                        target: APPLIES_TARGET,
+                        %cluster,
+                        %replica,
+                        deployment_id = %apply.deployment_id,
+                        %resource,
+                        generation = apply.generation,
+                        outcome = %applied.as_str(),
+                        "apply"
+                    );
+                }
+                result(apply.operation_id, outcome.map(drop))
             }))
         }
         Down::Delete(delete) => {

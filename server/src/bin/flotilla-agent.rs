@@ -81,6 +81,10 @@ struct Flags {
     /// Sim backend: how long new pods take to become Ready, in milliseconds.
     #[arg(long, default_value_t = 500)]
     pod_ready_millis: u64,
+    /// Sim backend: how long an apply takes, in milliseconds: each takes a random time
+    /// between none and twice this, as an API server's round trip (default: at once).
+    #[arg(long, default_value_t = 0)]
+    apply_millis: u64,
     /// Sim backend: how many nodes the cluster has (`<cluster id>-node-<i>`).
     #[arg(long, default_value_t = 3)]
     nodes: usize,
@@ -216,10 +220,12 @@ async fn run(flags: Flags) -> anyhow::Result<()> {
 
 /// A simulated cluster as the flags shape it.
 fn sim_cluster(flags: &Flags, cluster: &str) -> (Arc<SimCluster>, mpsc::UnboundedReceiver<String>) {
-    SimCluster::with_nodes(
+    let (sim, changes) = SimCluster::with_nodes(
         Duration::from_millis(flags.pod_ready_millis),
         flotilla_server::sim::cluster::node_names(cluster, flags.nodes.clamp(1, 1000)),
-    )
+    );
+    sim.set_apply_delay(Duration::from_millis(flags.apply_millis));
+    (sim, changes)
 }
 
 /// What to tell the operator when the server refuses a cluster's agent.

@@ -40,7 +40,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::{info, warn};
 
 use crate::agent::backend::{
-    ActionBackend, ActionFailure, ClusterBackend, Observed, Snapshot, SnapshotRequest,
+    ActionBackend, ActionFailure, Applied, ClusterBackend, Observed, Snapshot, SnapshotRequest,
 };
 use crate::domain::access::PodRef;
 use crate::domain::manifest::{Gvk, applied_identity};
@@ -561,8 +561,10 @@ impl ClusterBackend for KubeCluster {
         self.monitor.report(deployment_id);
     }
 
-    async fn apply(&self, manifest: Value, generation: i64) -> Result<(), String> {
-        self.apply_manifest(manifest, generation).await
+    async fn apply(&self, manifest: Value, generation: i64) -> Result<Applied, String> {
+        self.apply_manifest(manifest, generation)
+            .await
+            .map(|()| Applied::Accepted)
     }
 
     async fn delete(&self, gvk: Gvk, namespace: String, name: String) -> Result<(), String> {

@@ -8,8 +8,9 @@ use serde_json::Value;
 use tracing::warn;
 
 use super::SimCluster;
-use crate::agent::backend::{ClusterBackend, Observed};
+use crate::agent::backend::{Applied, ClusterBackend, Observed};
 use crate::domain::manifest::Gvk;
+use crate::tasks::jittered;
 
 impl ClusterBackend for SimCluster {
     fn name(&self) -> &'static str {
@@ -32,7 +33,12 @@ impl ClusterBackend for SimCluster {
         SimCluster::report(self, deployment_id);
     }
 
-    async fn apply(&self, manifest: Value, generation: i64) -> Result<(), String> {
+    async fn apply(&self, manifest: Value, generation: i64) -> Result<Applied, String> {
+        let delay = self.apply_delay();
+        if !delay.is_zero() {
+            // Between none and twice the delay, as an API server's round trips vary.
+            tokio::time::sleep(jittered(delay, 1.0)).await;
+        }
         SimCluster::apply(self, &manifest, generation)
     }
 

@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 use tokio::sync::{mpsc, oneshot};
 
 use super::glob_match;
+use crate::agent::backend::Applied;
 use crate::domain::manifest::{Gvk, applied_identity, canonical_namespace};
 use crate::domain::readiness::is_monitored;
 use crate::domain::render::DEPLOYMENT_ID_LABEL;
@@ -55,6 +56,8 @@ pub(super) struct State {
     /// Kubernetes watch on their label would.
     left: BTreeSet<String>,
     pub(super) pod_ready_delay: Duration,
+    /// How long an apply takes on average (see [`SimCluster::set_apply_delay`]).
+    pub(super) apply_delay: Duration,
     /// (kind glob, name glob) rules that make applies fail.
     fail_rules: Vec<(String, String)>,
     /// (pod or node glob, action name or "" for any) rules that make actions fail.
@@ -258,6 +261,7 @@ impl SimCluster {
                 deployment_ids: BTreeSet::new(),
                 left: BTreeSet::new(),
                 pod_ready_delay,
+                apply_delay: Duration::ZERO,
                 fail_rules: Vec::new(),
                 action_faults: Vec::new(),
                 nodes,
@@ -299,10 +303,11 @@ impl SimCluster {
         }
     }
 
-    /// Applies a manifest (create or replace) of desired-state `generation`. An apply
-    /// older than what the object holds is acknowledged and ignored. Fails if a fault
-    /// rule matches.
-    pub fn apply(&self, manifest: &Value, generation: i64) -> Result<(), String> {
+    /// Applies a manifest (create or replace) of desired-state `generation`: whether it
+    /// wrote the object. An apply older than what the object holds, or one that
+    /// changes nothing, is acknowledged and writes nothing. Fails if a fault rule
+    /// matches.
+    pub fn apply(&self, manifest: &Value, generation: i64) -> Result<Applied, String> {
         let (gvk, namespace, name) = applied_identity(manifest)?;
         let (api_version, kind) = (gvk.api_version(), gvk.kind.clone());
         let metadata = manifest
@@ -329,7 +334,7 @@ impl SimCluster {
             .get(&key)
             .is_some_and(|o| o.generation > generation)
         {
-            return Ok(());
+            return Ok(Applied::Unchanged);
         }
         // Data-only kinds keep their payload where Kubernetes has it.
         let mut spec = match manifest.get("data") {
@@ -361,7 +366,7 @@ impl SimCluster {
             && *object.spec == spec
         {
             object.generation = object.generation.max(generation);
-            return Ok(());
+            return Ok(Applied::Unchanged);
         }
         let uid = state.next_uid;
         state.next_uid += 1;
@@ -390,7 +395,7 @@ impl SimCluster {
         // one was still deleting) leaves the old one, with its pods: as a Kubernetes
         // watch on the old label would, the old deployment is reported again.
         self.release(state, id);
-        Ok(())
+        Ok(Applied::Written)
     }
 
     /// Deletes a resource and what it owns; deleting an absent resource succeeds.
@@ -467,6 +472,17 @@ impl SimCluster {
     /// Sets how long new pods take to become Ready.
     pub fn set_pod_ready_delay(&self, delay: Duration) {
         self.lock().pod_ready_delay = delay;
+    }
+
+    /// Makes each apply through the agent backend take a random time between none and
+    /// twice `delay`, as an API server's round trip does (default: none).
+    pub fn set_apply_delay(&self, delay: Duration) {
+        self.lock().apply_delay = delay;
+    }
+
+    /// See [`SimCluster::set_apply_delay`].
+    pub fn apply_delay(&self) -> Duration {
+        self.lock().apply_delay
     }
 
     /// The deployment ids the cluster has seen.

@@ -395,19 +395,25 @@ class SessionAccepted(_message.Message):
 
     HEARTBEAT_INTERVAL_MILLIS_FIELD_NUMBER: _builtins.int
     PARTIAL_BUNDLES_FIELD_NUMBER: _builtins.int
+    REPLICA_FIELD_NUMBER: _builtins.int
     heartbeat_interval_millis: _builtins.int
     """The heartbeat interval the agent must keep, in milliseconds."""
     partial_bundles: _builtins.bool
     """Whether the server accepts partial bundle states (`ResourceBundleState.partial`)."""
+    replica: _builtins.str
+    """The replica that runs the session (its replica id; the server's own id when it
+    runs alone), for the agent's log.
+    """
     def __init__(
         self,
         *,
         heartbeat_interval_millis: _builtins.int = ...,
         partial_bundles: _builtins.bool = ...,
+        replica: _builtins.str = ...,
     ) -> None: ...
     _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
     def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
-    _ClearFieldArgType: _TypeAlias = _typing.Literal["heartbeat_interval_millis", b"heartbeat_interval_millis", "partial_bundles", b"partial_bundles"]  # noqa: Y015
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["heartbeat_interval_millis", b"heartbeat_interval_millis", "partial_bundles", b"partial_bundles", "replica", b"replica"]  # noqa: Y015
     def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 

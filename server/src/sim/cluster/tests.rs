@@ -34,6 +34,26 @@ fn find<'a>(bundle: &'a [Observed], kind: &str, name: &str) -> Option<&'a Observ
     bundle.iter().find(|o| o.gvk.kind == kind && o.name == name)
 }
 
+/// An apply says whether it wrote the object: a repeat of what the object holds, or an
+/// older generation, writes nothing (a replica that takes over a cluster sends again what
+/// its predecessor may have applied; the agents count the writes).
+#[test]
+fn an_apply_says_whether_it_wrote() {
+    let (sim, _changes) = SimCluster::new(Duration::ZERO);
+    let config = |value: &str| {
+        json!({"apiVersion": "v1", "kind": "ConfigMap",
+               "metadata": {"name": "cfg", "labels": {DEPLOYMENT_ID_LABEL: "i-a"}},
+               "data": {"k": value}})
+    };
+    assert_eq!(sim.apply(&config("1"), 1), Ok(Applied::Written));
+    assert_eq!(sim.apply(&config("1"), 1), Ok(Applied::Unchanged));
+    assert_eq!(sim.apply(&config("1"), 2), Ok(Applied::Unchanged));
+    assert_eq!(sim.apply(&config("2"), 3), Ok(Applied::Written));
+    assert_eq!(sim.apply(&config("3"), 2), Ok(Applied::Unchanged));
+    let cfg = find(&sim.bundle("i-a"), "ConfigMap", "cfg").cloned();
+    assert_eq!(cfg.map(|o| o.spec["data"]["k"].clone()), Some(json!("2")));
+}
+
 #[tokio::test]
 async fn deployments_get_pods_that_become_ready() {
     let (sim, mut changes) = SimCluster::new(Duration::from_millis(50));

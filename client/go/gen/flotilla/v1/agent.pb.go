@@ -772,8 +772,11 @@ type SessionAccepted struct {
 	HeartbeatIntervalMillis int64 `protobuf:"varint,1,opt,name=heartbeat_interval_millis,json=heartbeatIntervalMillis,proto3" json:"heartbeat_interval_millis,omitempty"`
 	// Whether the server accepts partial bundle states (`ResourceBundleState.partial`).
 	PartialBundles bool `protobuf:"varint,2,opt,name=partial_bundles,json=partialBundles,proto3" json:"partial_bundles,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// The replica that runs the session (its replica id; the server's own id when it
+	// runs alone), for the agent's log.
+	Replica       string `protobuf:"bytes,3,opt,name=replica,proto3" json:"replica,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *SessionAccepted) Reset() {
@@ -818,6 +821,13 @@ func (x *SessionAccepted) GetPartialBundles() bool {
 		return x.PartialBundles
 	}
 	return false
+}
+
+func (x *SessionAccepted) GetReplica() string {
+	if x != nil {
+		return x.Replica
+	}
+	return ""
 }
 
 // Tells the agent to reconnect to another replica.
@@ -1296,10 +1306,11 @@ const file_flotilla_v1_agent_proto_rawDesc = "" +
 	"\foperation_id\x18\x01 \x01(\x03R\voperationId\x12/\n" +
 	"\x03gvk\x18\x02 \x01(\v2\x1d.flotilla.v1.GroupVersionKindR\x03gvk\x12\x1c\n" +
 	"\tnamespace\x18\x03 \x01(\tR\tnamespace\x12\x12\n" +
-	"\x04name\x18\x04 \x01(\tR\x04name\"v\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\"\x90\x01\n" +
 	"\x0fSessionAccepted\x12:\n" +
 	"\x19heartbeat_interval_millis\x18\x01 \x01(\x03R\x17heartbeatIntervalMillis\x12'\n" +
-	"\x0fpartial_bundles\x18\x02 \x01(\bR\x0epartialBundles\"$\n" +
+	"\x0fpartial_bundles\x18\x02 \x01(\bR\x0epartialBundles\x12\x18\n" +
+	"\areplica\x18\x03 \x01(\tR\areplica\"$\n" +
 	"\bRedirect\x12\x18\n" +
 	"\aaddress\x18\x01 \x01(\tR\aaddress\"\x96\x04\n" +
 	"\x0fConnectResponse\x12:\n" +

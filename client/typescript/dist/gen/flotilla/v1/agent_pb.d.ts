@@ -388,6 +388,13 @@ export type SessionAccepted = Message<"flotilla.v1.SessionAccepted"> & {
      * @generated from field: bool partial_bundles = 2;
      */
     partialBundles: boolean;
+    /**
+     * The replica that runs the session (its replica id; the server's own id when it
+     * runs alone), for the agent's log.
+     *
+     * @generated from field: string replica = 3;
+     */
+    replica: string;
 };
 /**
  * Describes the message flotilla.v1.SessionAccepted.

@@ -231,6 +231,7 @@ impl TestAgent {
             &["--cluster", cluster],
             token,
             args,
+            "info",
         )
     }
 
@@ -254,6 +255,36 @@ impl TestAgent {
         fleet: &[(String, String)],
         args: &[&str],
     ) -> TestAgent {
+        Self::fleet(server, url, name, fleet, args, "info")
+    }
+
+    /// [`TestAgent::start_fleet_via`] with every apply logged (see
+    /// [`TestAgent::applies`]).
+    pub fn start_fleet_logging_applies(
+        server: &TestServer,
+        url: &str,
+        name: &str,
+        fleet: &[(String, String)],
+        args: &[&str],
+    ) -> TestAgent {
+        Self::fleet(
+            server,
+            url,
+            name,
+            fleet,
+            args,
+            "info,flotilla::applies=debug",
+        )
+    }
+
+    fn fleet(
+        server: &TestServer,
+        url: &str,
+        name: &str,
+        fleet: &[(String, String)],
+        args: &[&str],
+        log_filter: &str,
+    ) -> TestAgent {
         let dir = server.data_dir.path();
         let file = dir.join(format!("fleet-{name}.txt"));
         let lines: String = fleet
@@ -263,7 +294,25 @@ impl TestAgent {
         std::fs::write(&file, lines).expect("fleet file");
         let log = dir.join(format!("agent-fleet-{name}.log"));
         let file = file.to_str().expect("utf-8 path");
-        Self::spawn(server, url, log, &["--sim-fleet", file], "", args)
+        Self::spawn(
+            server,
+            url,
+            log,
+            &["--sim-fleet", file],
+            "",
+            args,
+            log_filter,
+        )
+    }
+
+    /// Every apply the agent logged (started by
+    /// [`TestAgent::start_fleet_logging_applies`]), in the order they completed.
+    pub fn applies(&self) -> Vec<AgentApply> {
+        self.log_text()
+            .lines()
+            .filter(|line| line.contains("flotilla::applies"))
+            .filter_map(AgentApply::parse)
+            .collect()
     }
 
     fn spawn(
@@ -273,6 +322,7 @@ impl TestAgent {
         serves: &[&str],
         token: &str,
         args: &[&str],
+        log_filter: &str,
     ) -> TestAgent {
         let file = std::fs::OpenOptions::new()
             .create(true)
@@ -292,7 +342,7 @@ impl TestAgent {
             command.env("FLOTILLA_AGENT_TOKEN", token);
         }
         let child = command
-            .env("RUST_LOG", "info")
+            .env("RUST_LOG", log_filter)
             .stdout(Stdio::null())
             .stderr(file)
             .spawn()
@@ -322,6 +372,42 @@ impl TestAgent {
             }
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+}
+
+/// One apply an agent made, from its log: which replica's session asked for it and
+/// whether it wrote the object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AgentApply {
+    pub cluster: String,
+    pub replica: String,
+    pub deployment_id: String,
+    /// `Kind/namespace/name`.
+    pub resource: String,
+    /// `written`, `unchanged` or `accepted`.
+    pub outcome: String,
+}
+
+impl AgentApply {
+    fn parse(line: &str) -> Option<AgentApply> {
+        let field = |key: &str| -> Option<String> {
+            let start = line.find(&format!(" {key}="))? + key.len() + 2;
+            let rest = &line[start..];
+            let value = rest.split(' ').next().unwrap_or_default();
+            Some(value.trim_matches('"').to_owned())
+        };
+        Some(AgentApply {
+            cluster: field("cluster")?,
+            replica: field("replica")?,
+            deployment_id: field("deployment_id")?,
+            resource: field("resource")?,
+            outcome: field("outcome")?,
+        })
+    }
+
+    /// Whether it wrote the object.
+    pub fn written(&self) -> bool {
+        self.outcome == "written"
     }
 }
 

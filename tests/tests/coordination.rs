@@ -16,7 +16,9 @@ use flotilla_tests::{Backend, TestServer, binary, eventually};
 
 mod fleet_tasks;
 mod outage;
+mod replica_loss;
 mod rolling;
+mod watched;
 
 /// The registrations under `/flotilla/members/`: replica id → advertised address.
 async fn registered(etcd: &Etcd) -> Vec<(String, String)> {

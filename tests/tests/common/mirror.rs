@@ -71,6 +71,8 @@ pub async fn query(
             output: output as i32,
             apps: apps.iter().map(|s| s.to_string()).collect(),
             clusters: clusters.iter().map(|s| s.to_string()).collect(),
+            // Whole trees of up to 10,000 resources in one page, as a watch's snapshot.
+            page_size: 10_000,
             ..Default::default()
         })
         .await

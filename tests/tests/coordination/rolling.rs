@@ -11,14 +11,14 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use flotilla_client::v1::*;
-use flotilla_client::{Client, StatusWatch, is_transient, names};
+use flotilla_client::{Client, is_transient, names};
 use flotilla_tests::etcd::Etcd;
 use flotilla_tests::proxy::TcpBalancer;
 use flotilla_tests::{Backend, TestServer, eventually};
 
+use super::watched::{assert_exactly_once, watcher};
 use super::{IDS, agent_fleet, owners, registered, replica_args};
 use crate::common::fleet::{group, instantiate, wait_counts};
-use crate::common::mirror::{Mirror, query, watch_request_of};
 
 /// Retries `call` while it fails transiently (UNAVAILABLE, or the connection to a
 /// replica that is leaving broke under it: the client's `is_transient`), up to 20 s,
@@ -161,58 +161,6 @@ async fn verbs(
     instantiated
 }
 
-/// What the watcher saw after its first snapshot: every event but heartbeats, and how
-/// many times it resumed.
-struct Watched {
-    events: Vec<WatchEvent>,
-    mirror: Mirror,
-    first_token: String,
-    resumes: u32,
-}
-
-/// Watches `dig` (ALL) with the client's resuming watch until `stop`: a snapshot, then
-/// events; the watch resumes by itself from its last token when its replica leaves.
-async fn watcher(client: Client, dig: String, stop: Arc<AtomicBool>) -> Watched {
-    let mut watch = client
-        .watch_status(watch_request_of(&dig, StatusOutput::All, ""))
-        .with_heartbeats(true);
-    let mut mirror = Mirror::default();
-    while !mirror.synced {
-        mirror.apply(&watch.next().await.expect("the first snapshot"));
-    }
-    let first_token = mirror.token.clone();
-    let mut events = Vec::new();
-    let mut seen_reconnects = 0;
-    while !stop.load(Ordering::SeqCst) {
-        // Heartbeats come every 500 ms, so `stop` is checked that often.
-        let event = watch.next().await.expect("the watch goes on");
-        assert_ne!(
-            event.r#type,
-            WatchEventType::ResyncRequired as i32,
-            "a resumed watch was told to start over"
-        );
-        mirror.apply(&event);
-        if event.r#type != WatchEventType::Heartbeat as i32 {
-            if watch.reconnects() != seen_reconnects {
-                seen_reconnects = watch.reconnects();
-                eprintln!("the watcher resumed before its event {}", events.len());
-            }
-            events.push(event);
-        }
-    }
-    Watched {
-        events,
-        mirror,
-        first_token,
-        resumes: watch.reconnects(),
-    }
-}
-
-/// The events of a watch of `dig` from `token`, heartbeats left out.
-fn open(client: &Client, dig: &str, token: &str) -> StatusWatch {
-    client.watch_status(watch_request_of(dig, StatusOutput::All, token))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rolling_restart_fails_no_verb_and_loses_no_event() {
     let etcd = Etcd::start().await.expect("etcd");
@@ -285,6 +233,7 @@ async fn a_rolling_restart_fails_no_verb_and_loses_no_event() {
         through_balancer().connect().await.expect("connect"),
         dig.clone(),
         stop.clone(),
+        None,
     ));
     let traffic = Arc::new(Traffic::default());
     let verbs_done = tokio::spawn(verbs(
@@ -370,60 +319,6 @@ async fn a_rolling_restart_fails_no_verb_and_loses_no_event() {
         instantiate(&mut client, &dig).await;
     }
     wait_counts(&client, &dig, &[], 60, 60, "the group rolled out again").await;
-    // The watcher's mirror, brought up to date, equals the status query; and the events
-    // it saw are exactly those a fresh watch from its first token replays, in order.
-    let mut mirror = watched.mirror.clone();
-    let mut events = watched.events.clone();
-    let mut tail = open(&client, &dig, &mirror.token);
-    let expected_mirror = loop {
-        let wanted = Mirror::of_query(&query(&mut client, &dig, StatusOutput::All, &[], &[]).await);
-        if mirror.comparable() == wanted {
-            break wanted;
-        }
-        let event = tokio::time::timeout(Duration::from_secs(30), tail.next())
-            .await
-            .expect("the group settles within 30 s")
-            .expect("the watch goes on");
-        mirror.apply(&event);
-        events.push(event);
-    };
-    assert_eq!(mirror.comparable(), expected_mirror);
-    let mut replay = open(&client, &dig, &watched.first_token);
-    for (i, seen) in events.iter().enumerate() {
-        let again = tokio::time::timeout(Duration::from_secs(30), replay.next())
-            .await
-            .expect("the replay goes on")
-            .expect("the replay is healthy");
-        if (again.r#type, &again.resume_token) != (seen.r#type, &seen.resume_token) {
-            for (k, e) in events.iter().enumerate().skip(i.saturating_sub(8)).take(16) {
-                eprintln!("seen {k}: {}", shown(e));
-            }
-            eprintln!("replayed {i}: {}", shown(&again));
-        }
-        assert_eq!(
-            (again.r#type, &again.resume_token),
-            (seen.r#type, &seen.resume_token),
-            "event {i} of {}: the watcher's view differs from the log",
-            events.len()
-        );
-    }
+    assert_exactly_once(&mut client, &dig, watched).await;
     drop(agents);
-}
-
-/// An event on one line, its token decoded: for a failure's context.
-fn shown(e: &WatchEvent) -> String {
-    use base64::Engine;
-    let token = base64::engine::general_purpose::URL_SAFE_NO_PAD
-        .decode(&e.resume_token)
-        .unwrap_or_default();
-    format!(
-        "{:?} {} {} {} {:?}",
-        e.r#type(),
-        String::from_utf8_lossy(&token),
-        e.cluster,
-        e.state,
-        e.resource
-            .as_ref()
-            .map(|r| (&r.name, r.rsync_status, r.cluster_status))
-    )
 }

@@ -256,6 +256,7 @@ async fn follow_nudges(
             Nudge::Reports { deployment_ids } => {
                 hub.request_reports(&cluster, deployment_ids).await
             }
+            Nudge::Simulate { call } => crate::api::simulator::simulate(&hub, &cluster, call).await,
             Nudge::Action { id } => {
                 let Ok(id) = id.parse() else {
                     warn!(%cluster, %id, "a nudge names no action");

@@ -1,6 +1,8 @@
 //! SimulatorService: fault injection, served only when sim backends are enabled.
 //! Disconnects act on the session hub; the other faults travel to the cluster's sim
 //! agent through its session, so they work for embedded and remote sim agents alike.
+//! With replicas, a call about a cluster another replica runs is passed to that one
+//! through a nudge (`Nudge::Simulate`) and answered once passed on.
 
 use std::sync::Arc;
 
@@ -8,12 +10,15 @@ use flotilla_api::v1 as pb;
 use pb::simulator_command::Command;
 use pb::simulator_service_server::SimulatorService;
 use tonic::{Request, Response, Status};
+use tracing::warn;
 
 use super::check_size;
 use crate::agent::AgentHub;
 use crate::app::actions::Actions;
 use crate::app::lifecycle::Lifecycle;
+use crate::coord::{Nudge, SimulatorCall};
 use crate::domain::names::CLUSTER;
+use crate::domain::readiness::Connectivity;
 use crate::domain::resources::ConnectionMode;
 use crate::error::{Error, Precondition, Result, precondition};
 use crate::infra::sim::SimIaas;
@@ -43,6 +48,11 @@ impl SimulatorApi {
     /// cluster whose agent runs the sim backend): the simulator never touches a real
     /// cluster.
     async fn sim_cluster(&self, cluster: &str) -> Result<String> {
+        Ok(self.sim_cluster_view(cluster).await?.0)
+    }
+
+    /// [`SimulatorApi::sim_cluster`] and whether its agent is connected.
+    async fn sim_cluster_view(&self, cluster: &str) -> Result<(String, bool)> {
         let name = name(&CLUSTER, "cluster", cluster)?;
         let view = self
             .lifecycle
@@ -50,11 +60,18 @@ impl SimulatorApi {
             .await
             .map_err(|error| error.found_through("cluster"))?;
         let cluster = name.to_string();
+        let connected = view.network.connectivity == Connectivity::Available;
         if view.object.spec.connection_mode == ConnectionMode::EmbeddedSim {
-            return Ok(cluster);
+            return Ok((cluster, connected));
         }
-        match self.hub.agent_backend(&cluster).as_deref() {
-            Some("sim") => Ok(cluster),
+        // This replica's session knows the backend; otherwise the one the agent last
+        // said (the replica that runs the cluster recorded it).
+        let backend = self.hub.agent_backend(&cluster).or_else(|| {
+            let known = &view.network.agent.backend;
+            (!known.is_empty()).then(|| known.clone())
+        });
+        match backend.as_deref() {
+            Some("sim") => Ok((cluster, connected)),
             Some(backend) => Err(precondition!(
                 Precondition::NotASimCluster,
                 cluster.clone(),
@@ -70,15 +87,56 @@ impl SimulatorApi {
     }
 
     async fn command(&self, cluster: &str, command: Command) -> Result<()> {
-        let cluster = self.sim_cluster(cluster).await?;
+        let (cluster, connected) = self.sim_cluster_view(cluster).await?;
+        let command = pb::SimulatorCommand {
+            command: Some(command),
+        };
+        if self.runs(&cluster) {
+            return self.hub.sim_command(&cluster, command).await;
+        }
+        if !connected {
+            return Err(precondition!(
+                Precondition::ClusterNotConnected,
+                cluster.clone(),
+                "cluster {cluster} has no agent session"
+            ));
+        }
+        let encoded = prost::Message::encode_to_vec(&command);
+        self.pass_on(&cluster, SimulatorCall::Command { encoded })
+            .await;
+        Ok(())
+    }
+
+    /// Whether this replica runs `cluster`'s agent session (always, alone).
+    fn runs(&self, cluster: &str) -> bool {
+        self.hub.ownership().owns(cluster).is_some()
+    }
+
+    /// Passes `call` to the replica that runs `cluster`.
+    async fn pass_on(&self, cluster: &str, call: SimulatorCall) {
         self.hub
-            .sim_command(
-                &cluster,
-                pb::SimulatorCommand {
-                    command: Some(command),
-                },
-            )
-            .await
+            .ownership()
+            .coordinator()
+            .nudge(cluster, Nudge::Simulate { call })
+            .await;
+    }
+}
+
+/// Does a SimulatorService call that another replica passed on (see the module
+/// documentation); its failures can only be logged.
+pub async fn simulate(hub: &AgentHub, cluster: &str, call: SimulatorCall) {
+    match call {
+        SimulatorCall::Disconnect => hub.disconnect(cluster).await,
+        SimulatorCall::Reconnect => hub.reconnect(cluster),
+        SimulatorCall::Command { encoded } => {
+            let outcome = match <pb::SimulatorCommand as prost::Message>::decode(&encoded[..]) {
+                Ok(command) => hub.sim_command(cluster, command).await,
+                Err(error) => Err(Error::internal(error)),
+            };
+            if let Err(error) = outcome {
+                warn!(%cluster, %error, "a simulator call passed on by another replica failed");
+            }
+        }
     }
 }
 
@@ -107,14 +165,20 @@ impl SimulatorService for SimulatorApi {
     async fn disconnect_cluster(&self, request: Request<pb::DisconnectClusterRequest>) -> Rpc<()> {
         let req = check_size(request)?;
         let cluster = self.sim_cluster(&req.cluster).await?;
-        self.hub.disconnect(&cluster).await;
+        match self.runs(&cluster) {
+            true => self.hub.disconnect(&cluster).await,
+            false => self.pass_on(&cluster, SimulatorCall::Disconnect).await,
+        }
         Ok(Response::new(()))
     }
 
     async fn reconnect_cluster(&self, request: Request<pb::ReconnectClusterRequest>) -> Rpc<()> {
         let req = check_size(request)?;
         let cluster = self.sim_cluster(&req.cluster).await?;
-        self.hub.reconnect(&cluster);
+        match self.runs(&cluster) {
+            true => self.hub.reconnect(&cluster),
+            false => self.pass_on(&cluster, SimulatorCall::Reconnect).await,
+        }
         Ok(Response::new(()))
     }
 

@@ -103,6 +103,21 @@ pub enum Nudge {
     Action { id: String },
     /// Ask the agent to report these deployments.
     Reports { deployment_ids: Vec<String> },
+    /// A SimulatorService call for the cluster's sim agent, made on a replica that does
+    /// not run the cluster.
+    Simulate { call: SimulatorCall },
+}
+
+/// What a SimulatorService call asks of the replica that runs a sim cluster.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "call", rename_all = "snake_case")]
+pub enum SimulatorCall {
+    /// End the agent's session and refuse it until reconnected.
+    Disconnect,
+    /// Let the agent connect again.
+    Reconnect,
+    /// Send a fault to the agent: a protobuf-encoded `SimulatorCommand`.
+    Command { encoded: Vec<u8> },
 }
 
 /// Membership, ownership and the lease that backs both.

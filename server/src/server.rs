@@ -240,6 +240,9 @@ impl ActionHooks for ActionDelivery {
     }
 }
 
+/// Nudged actions read and delivered at once, at most.
+const NUDGED_ACTIONS_IN_FLIGHT: usize = 32;
+
 /// Does what other replicas ask of the clusters this one runs.
 async fn follow_nudges(
     mut nudges: tokio::sync::mpsc::UnboundedReceiver<(String, Nudge)>,
@@ -247,6 +250,9 @@ async fn follow_nudges(
     hub: Arc<AgentHub>,
     actions: Actions,
 ) {
+    // Nudged actions are read and delivered side by side (each is a SQL read and a
+    // send): one at a time, a burst of creates on the other replicas queued here.
+    let delivering = Arc::new(tokio::sync::Semaphore::new(NUDGED_ACTIONS_IN_FLIGHT));
     while let Some((cluster, nudge)) = nudges.recv().await {
         if hub.ownership().owns(&cluster).is_none() {
             continue;
@@ -262,10 +268,17 @@ async fn follow_nudges(
                     warn!(%cluster, %id, "a nudge names no action");
                     continue;
                 };
-                match actions.get(id).await {
-                    Ok(action) => hub.deliver_action(&action).await,
-                    Err(error) => warn!(%cluster, %error, "cannot read a nudged action"),
-                }
+                let Ok(permit) = delivering.clone().acquire_owned().await else {
+                    return;
+                };
+                let (actions, hub) = (actions.clone(), hub.clone());
+                tokio::spawn(async move {
+                    let _permit = permit;
+                    match actions.get(id).await {
+                        Ok(action) => hub.deliver_action(&action).await,
+                        Err(error) => warn!(%cluster, %error, "cannot read a nudged action"),
+                    }
+                });
             }
         }
     }

@@ -2,7 +2,7 @@
 //! Disconnects act on the session hub; the other faults travel to the cluster's sim
 //! agent through its session, so they work for embedded and remote sim agents alike.
 //! With replicas, a call about a cluster another replica runs is passed to that one
-//! through a nudge (`Nudge::Simulate`) and answered once passed on.
+//! through a nudge (`Nudge::Simulate`) and answered once the nudge is queued.
 
 use std::sync::Arc;
 

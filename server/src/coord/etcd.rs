@@ -36,6 +36,7 @@ use tracing::{info, warn};
 use super::{Claim, Coordinator, Epoch, EtcdSettings, Member, MemberId, Nudge, Owner};
 use crate::store::Signals;
 
+mod outbox;
 mod relay;
 
 /// Longest wait for one etcd request before it counts as failed.
@@ -58,6 +59,8 @@ pub struct EtcdCoordinator {
     lease: Mutex<LeaseView>,
     members: watch::Sender<Vec<Member>>,
     nudges: tokio::sync::mpsc::UnboundedSender<(String, Nudge)>,
+    /// Nudges to put (see `outbox`).
+    outbox: tokio::sync::mpsc::UnboundedSender<(String, Nudge)>,
     nudged: Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<(String, Nudge)>>>,
     stop: CancellationToken,
     tasks: Mutex<Vec<JoinHandle<()>>>,
@@ -74,6 +77,7 @@ impl EtcdCoordinator {
         let client = connect(&settings).await?;
         let (members, _) = watch::channel(Vec::new());
         let (nudges, nudged) = tokio::sync::mpsc::unbounded_channel();
+        let (outbox, outgoing) = tokio::sync::mpsc::unbounded_channel();
         let coordinator = Arc::new(EtcdCoordinator {
             me,
             settings,
@@ -81,6 +85,7 @@ impl EtcdCoordinator {
             lease: Mutex::new(LeaseView::default()),
             members,
             nudges,
+            outbox,
             nudged: Mutex::new(Some(nudged)),
             stop: CancellationToken::new(),
             tasks: Mutex::new(Vec::new()),
@@ -88,11 +93,13 @@ impl EtcdCoordinator {
         let lease_task = tokio::spawn(coordinator.clone().keep_membership());
         let list_task = tokio::spawn(coordinator.clone().follow_members());
         let nudge_task = tokio::spawn(coordinator.clone().follow_nudges());
-        coordinator
-            .tasks
-            .lock()
-            .expect("tasks")
-            .extend([lease_task, list_task, nudge_task]);
+        let outbox_task = tokio::spawn(coordinator.clone().send_nudges(outgoing));
+        coordinator.tasks.lock().expect("tasks").extend([
+            lease_task,
+            list_task,
+            nudge_task,
+            outbox_task,
+        ]);
         coordinator.start_relay(signals);
         Ok(coordinator)
     }
@@ -442,23 +449,8 @@ impl Coordinator for EtcdCoordinator {
     }
 
     async fn nudge(&self, cluster: &str, nudge: Nudge) {
-        let Some(lease) = self.live_lease() else {
-            return;
-        };
-        let value = match serde_json::to_vec(&nudge) {
-            Ok(value) => value,
-            Err(_) => return,
-        };
-        let options = PutOptions::new().with_lease(lease);
-        if let Err(error) = timed(self.client.clone().put(
-            self.key("nudges", cluster),
-            value,
-            Some(options),
-        ))
-        .await
-        {
-            warn!(%cluster, %error, "cannot nudge the cluster's owner");
-        }
+        // Put by the outbox's task, in batches (see `outbox`).
+        let _ = self.outbox.send((cluster.to_owned(), nudge));
     }
 
     fn take_nudges(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<(String, Nudge)>> {

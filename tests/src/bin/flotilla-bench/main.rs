@@ -145,6 +145,30 @@ impl Row {
     }
 }
 
+/// Where a check sends its clients and agents: one server, or a replica set (P11)
+/// behind a TCP balancer; `server` is the first (its data directory, TLS and database).
+struct Target<'a> {
+    server: &'a TestServer,
+    url: String,
+}
+
+impl<'a> Target<'a> {
+    /// The server itself.
+    fn of(server: &'a TestServer) -> Target<'a> {
+        Target {
+            server,
+            url: server.url(),
+        }
+    }
+
+    /// A client (a connection of its own) to `url`.
+    async fn client(&self) -> Result<Client> {
+        let mut options = self.server.options();
+        options.address = self.url.clone();
+        Ok(options.connect().await?)
+    }
+}
+
 /// The server's whole log, written to FLOTILLA_BENCH_LOG if set; returned either way.
 fn server_log(server: &TestServer) -> Result<String> {
     let log = server.log();
@@ -485,7 +509,7 @@ async fn run_checks(
         if !flotilla_first {
             etcd_round(rates.last().copied().unwrap_or(scale.rate as f64)).await?;
         }
-        let (latencies, rate, missed) = p5_flotilla(server, scale).await?;
+        let (latencies, rate, missed) = p5_flotilla(&Target::of(server), scale).await?;
         ours.extend(latencies);
         rates.push(rate);
         lost += missed;
@@ -655,7 +679,7 @@ async fn main() -> Result<()> {
         }
         if let Ok(n) = std::env::var("P5LOOP") {
             for _ in 0..n.parse::<usize>().unwrap_or(3) {
-                let (mut latencies, rate, lost) = p5_flotilla(&server, scale).await?;
+                let (mut latencies, rate, lost) = p5_flotilla(&Target::of(&server), scale).await?;
                 let p99 = percentile(&mut latencies, 0.99);
                 println!("p5 p99 {p99:.1} ms at {rate:.0}/s, {lost} lost");
             }
@@ -689,6 +713,9 @@ async fn main() -> Result<()> {
         let p11 = backend == Backend::Postgres
             && (args.p11 || !(args.names || p7_only || p8_only || p9_only || p10_only));
         if p11 && let Err(error) = p11::run(p11_clusters, &etcd, &mut rows).await {
+            rows.push(Row::error(label, error));
+        }
+        if p11 && let Err(error) = p11::overhead(scale, p8_scale, &etcd, &mut rows).await {
             rows.push(Row::error(label, error));
         }
         if args.p11 {

@@ -16,7 +16,7 @@ use flotilla_tests::metrics::{scrape, value};
 use flotilla_tests::proxy::TcpBalancer;
 use flotilla_tests::{Backend, TestAgent, TestServer, free_port};
 
-use super::Row;
+use super::{Row, Target};
 
 const TTL_SECS: u64 = 3;
 const ROUNDS: usize = 5;
@@ -217,4 +217,200 @@ pub async fn run(clusters: usize, etcd: &Etcd, rows: &mut Vec<Row>) -> Result<()
 /// Arguments as the server helpers take them.
 fn as_strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
+}
+
+/// One side of the coordination's overhead: one server as users run it alone (no
+/// etcd), or three replicas on etcd behind a TCP balancer that clients and agents dial.
+struct Arm {
+    servers: Vec<TestServer>,
+    balancer: Option<TcpBalancer>,
+}
+
+impl Arm {
+    /// `replicas` servers (1: alone) on a fresh PostgreSQL database with `args`; a
+    /// replica set joins under its own etcd `prefix`.
+    async fn start(replicas: usize, etcd: &Etcd, prefix: &str, args: &[&str]) -> Arm {
+        if replicas == 1 {
+            let server = TestServer::start_with(Backend::Postgres, args).await;
+            return Arm {
+                servers: vec![server],
+                balancer: None,
+            };
+        }
+        let ids: Vec<String> = (1..=replicas).map(|i| format!("r{i}")).collect();
+        let replica_args = |id: &str| -> Vec<String> {
+            let mut all: Vec<String> = [
+                "--coordination",
+                "etcd",
+                "--etcd-endpoints",
+                &etcd.endpoint,
+                "--etcd-prefix",
+                prefix,
+                "--replica-id",
+                id,
+                "--lease-ttl-secs",
+                &TTL_SECS.to_string(),
+            ]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+            all.extend(args.iter().map(|s| s.to_string()));
+            all
+        };
+        let first =
+            TestServer::start_with(Backend::Postgres, &as_strs(&replica_args(&ids[0]))).await;
+        let mut servers = vec![];
+        for id in &ids[1..] {
+            let mut server = first.replica(&as_strs(&replica_args(id))).await;
+            server.spawn().await;
+            servers.push(server);
+        }
+        servers.insert(0, first);
+        let balancer = TcpBalancer::start(
+            servers
+                .iter()
+                .map(|s| format!("127.0.0.1:{}", s.port()))
+                .collect(),
+        )
+        .await;
+        Arm {
+            servers,
+            balancer: Some(balancer),
+        }
+    }
+
+    fn target(&self) -> Target<'_> {
+        match &self.balancer {
+            None => Target::of(&self.servers[0]),
+            Some(balancer) => Target {
+                server: &self.servers[0],
+                url: balancer.url(),
+            },
+        }
+    }
+}
+
+/// P4 and P5 on `arm`: the bench's fleet (its agents in one `--sim-fleet` process),
+/// instantiate → converged, then P5's subscribers and changes. Returns (P4 seconds, P5
+/// p99 ms, P5 changes/s, P5 events lost).
+async fn p4_p5(arm: &Arm, scale: super::Scale) -> Result<(f64, f64, f64, u64)> {
+    let target = arm.target();
+    let mut client = target.client().await?;
+    let clusters = super::setup(&mut client, scale).await?;
+    let _agents =
+        TestAgent::start_fleet_via(target.server, &target.url, "p11-fleet", &clusters, &[]);
+    for (cluster, _) in &clusters {
+        flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
+    }
+    super::settle_postgres("P11's P4", &target.server.database_url).await;
+    let started = Instant::now();
+    super::instantiate(&mut client).await?;
+    super::wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
+    let p4 = started.elapsed().as_secs_f64();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    super::settle_postgres("P11's P5", &target.server.database_url).await;
+    let (mut latencies, rate, lost) = super::p5_flotilla(&target, scale).await?;
+    Ok((p4, super::percentile(&mut latencies, 0.99), rate, lost))
+}
+
+/// The coordination's overhead: P4, P5 and P8 with three replicas against one server
+/// alone, in the same run (one then three for P4/P5, three then one for P8, so drift of
+/// the machine's speed falls on both sides). Target: three replicas within 1.3× of one.
+pub async fn overhead(
+    scale: super::Scale,
+    p8_scale: super::p8::P8Scale,
+    etcd: &Etcd,
+    rows: &mut Vec<Row>,
+) -> Result<()> {
+    let mut p45 = BTreeMap::new();
+    for (n, replicas) in [1usize, 3].into_iter().enumerate() {
+        eprintln!(
+            "P11 overhead: P4 and P5 on {replicas} replica(s), {} resources",
+            scale.apps * scale.clusters * scale.docs
+        );
+        let arm = Arm::start(
+            replicas,
+            etcd,
+            &format!("{PREFIX}-p45-{n}"),
+            super::SERVER_ARGS,
+        )
+        .await;
+        let figures = p4_p5(&arm, scale).await?;
+        eprintln!(
+            "  {replicas}: P4 {:.2} s; P5 p99 {:.1} ms at {:.0}/s, {} lost",
+            figures.0, figures.1, figures.2, figures.3
+        );
+        p45.insert(replicas, figures);
+    }
+    let mut p8 = BTreeMap::new();
+    for (n, replicas) in [3usize, 1].into_iter().enumerate() {
+        eprintln!("P11 overhead: P8 on {replicas} replica(s)");
+        let arm = Arm::start(
+            replicas,
+            etcd,
+            &format!("{PREFIX}-p8-{n}"),
+            super::p8::SERVER_ARGS,
+        )
+        .await;
+        p8.insert(replicas, super::p8::measure(&arm.target(), p8_scale).await?);
+    }
+    let ratio_row = |id: &'static str, three: f64, one: f64, unit: &str, detail: String| Row {
+        backend: "postgres",
+        id,
+        figure: format!("{three:.2} {unit} with 3 replicas{detail}"),
+        baseline: format!("{one:.2} {unit} one server"),
+        ratio: format!("{:.2}x", three / one),
+        target: "<= 1.3x".into(),
+        pass: three <= 1.3 * one,
+        gating: !scale.quick,
+    };
+    let (one, three) = (p45[&1], p45[&3]);
+    rows.push(ratio_row(
+        "P11 P4 converge",
+        three.0,
+        one.0,
+        "s",
+        String::new(),
+    ));
+    rows.push(ratio_row(
+        "P11 P5 watch p99",
+        three.1,
+        one.1,
+        "ms",
+        format!(" @ {:.0}/s (one: @ {:.0}/s)", three.2, one.2),
+    ));
+    let (one8, three8) = (&p8[&1], &p8[&3]);
+    rows.push(ratio_row(
+        "P11 P8 actions done",
+        three8.total,
+        one8.total,
+        "s",
+        String::new(),
+    ));
+    rows.push(ratio_row(
+        "P11 P8 create->agent",
+        three8.p99,
+        one8.p99,
+        "ms",
+        " (p99)".into(),
+    ));
+    let lost = (
+        three.3 + one.3,
+        three8.lost + one8.lost,
+        three8.duplicated + one8.duplicated,
+    );
+    rows.push(Row {
+        backend: "postgres",
+        id: "P11 lost",
+        figure: format!(
+            "{} events lost, {} actions lost, {} duplicated (both sides)",
+            lost.0, lost.1, lost.2
+        ),
+        baseline: "-".into(),
+        ratio: "-".into(),
+        target: "0".into(),
+        pass: lost == (0, 0, 0),
+        gating: true,
+    });
+    Ok(())
 }

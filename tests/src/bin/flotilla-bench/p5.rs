@@ -63,12 +63,12 @@ pub(super) async fn p5_subscriber(
 /// paced to `rate` changes per second. Returns (every delivery latency in ms,
 /// achieved changes/s, events lost: what a subscriber missed of what the reference
 /// saw for its cluster).
-pub(super) async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(Vec<f64>, f64, u64)> {
+pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<(Vec<f64>, f64, u64)> {
     let per_cluster = scale.apps * scale.docs;
     let stop = Arc::new(AtomicBool::new(false));
     let mut channels = Vec::new();
     for _ in 0..(scale.subscribers / 100).max(1) {
-        channels.push(server.client().await);
+        channels.push(target.client().await?);
     }
     let mut tasks = Vec::new();
     let mut synced = Vec::new();
@@ -92,7 +92,7 @@ pub(super) async fn p5_flotilla(server: &TestServer, scale: Scale) -> Result<(Ve
         scale.subscribers + 1,
         syncing.elapsed().as_secs_f64()
     );
-    let mut client = server.client().await;
+    let mut client = target.client().await?;
     let cpu = cpu_snapshot();
     // A flip (cut or let back) of a cluster changes `per_cluster` resources.
     let flips_per_second = (scale.rate as f64 / per_cluster as f64).max(0.5);

@@ -23,7 +23,7 @@ use flotilla_client::v1::*;
 use flotilla_tests::{Backend, TestAgent, TestServer, struct_json, wait_connectivity};
 use tokio::sync::Mutex;
 
-use super::{Etcd, Row, micros_now, percentile};
+use super::{Etcd, Row, Target, micros_now, percentile};
 
 const DIG: &str = "projects/p8/compositeApps/vms/versions/v1/deploymentIntentGroups/prod";
 
@@ -147,6 +147,9 @@ fn micros(t: &prost_types::Timestamp) -> i64 {
     t.seconds * 1_000_000 + i64::from(t.nanos) / 1000
 }
 
+/// The server's flags in P8.
+pub const SERVER_ARGS: &[&str] = &["--sim-pod-ready-millis", "100"];
+
 /// Runs P8 on a fresh server of `backend`; adds its rows.
 pub async fn run(
     backend: Backend,
@@ -156,12 +159,74 @@ pub async fn run(
     etcd: &Etcd,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
-    let server = TestServer::start_with(backend, &["--sim-pod-ready-millis", "100"]).await;
-    let mut client = server.client().await;
+    let server = TestServer::start_with(backend, SERVER_ARGS).await;
     eprintln!(
         "[{label}] P8: {} clusters x {} nodes, {} VM pods each",
         scale.clusters, scale.nodes, scale.pods
     );
+    let P8Figures {
+        total,
+        create_rate,
+        p50,
+        p99,
+        lost,
+        duplicated,
+    } = measure(&Target::of(&server), scale).await?;
+    // For finding stalls: the server's whole log.
+    super::server_log(&server)?;
+    let (etcd_p50, etcd_p99) = super::etcd_put_watch(etcd, scale, create_rate).await?;
+    eprintln!(
+        "  etcd put -> watch at {create_rate:.0}/s: p50 {etcd_p50:.1} ms p99 {etcd_p99:.1} ms"
+    );
+    let time_target = 10.0 * (scale.actions() as f64 / FULL.actions() as f64).max(0.2);
+    rows.push(Row {
+        backend: label,
+        id: "P8 actions done",
+        figure: format!("{total:.2} s for {}", scale.actions()),
+        baseline: format!("{create_rate:.0} creates/s"),
+        ratio: "-".into(),
+        target: format!("<= {time_target:.1} s"),
+        pass: total <= time_target,
+        gating: true,
+    });
+    rows.push(Row {
+        backend: label,
+        id: "P8 create->agent",
+        figure: format!("p99 {p99:.1} ms (p50 {p50:.1})"),
+        baseline: format!("p99 {etcd_p99:.1} ms (p50 {etcd_p50:.1}) etcd"),
+        ratio: format!("{:.2}x", p99 / etcd_p99),
+        target: "<= 50 ms, <= 1x".into(),
+        pass: p99 <= 50.0 && p99 <= etcd_p99,
+        gating: !quick,
+    });
+    rows.push(Row {
+        backend: label,
+        id: "P8 lost/duplicated",
+        figure: format!("{lost} lost, {duplicated} duplicated"),
+        baseline: "-".into(),
+        ratio: "-".into(),
+        target: "0, 0".into(),
+        pass: lost == 0 && duplicated == 0,
+        gating: true,
+    });
+    Ok(())
+}
+
+/// What P8 measured.
+pub struct P8Figures {
+    /// First create to last SUCCEEDED, seconds.
+    pub total: f64,
+    pub create_rate: f64,
+    /// Create → agent latency percentiles, ms.
+    pub p50: f64,
+    pub p99: f64,
+    pub lost: usize,
+    pub duplicated: usize,
+}
+
+/// P8's fleet set up on `target`, its agents started, and the reboots measured.
+pub async fn measure(target: &Target<'_>, scale: P8Scale) -> Result<P8Figures> {
+    let mut client = target.client().await?;
     let clusters = setup(&mut client, scale).await?;
     let nodes = scale.nodes.to_string();
     let processes = std::env::var("FLOTILLA_BENCH_P8_AGENT_PROCESSES")
@@ -178,7 +243,13 @@ pub async fn run(
                 .step_by(processes)
                 .cloned()
                 .collect();
-            TestAgent::start_fleet(&server, &p.to_string(), &share, &["--nodes", &nodes])
+            TestAgent::start_fleet_via(
+                target.server,
+                &target.url,
+                &p.to_string(),
+                &share,
+                &["--nodes", &nodes],
+            )
         })
         .collect();
     for (cluster, _) in &clusters {
@@ -210,10 +281,10 @@ pub async fn run(
     let interval = Duration::from_secs_f64(scale.clients as f64 / scale.rate);
     let mut clients = Vec::new();
     for _ in 0..scale.clients {
-        clients.push(server.client().await);
+        clients.push(target.client().await?);
     }
-    if backend == Backend::Postgres {
-        super::settle_postgres("P8", &server.database_url).await;
+    if target.server.backend == Backend::Postgres {
+        super::settle_postgres("P8", &target.server.database_url).await;
     }
     hook("start");
     let cpu = super::cpu_snapshot();
@@ -309,9 +380,8 @@ pub async fn run(
             last_finish = last_finish.max(micros(finish));
         }
     }
-    // For finding stalls: the server's whole log, and each create's send time (µs
-    // after the first) and create → agent latency (µs) with its cluster.
-    super::server_log(&server)?;
+    // For finding stalls: each create's send time (µs after the first) and create →
+    // agent latency (µs) with its cluster.
     if let Ok(path) = std::env::var("FLOTILLA_BENCH_P8_LATENCIES") {
         std::fs::write(path, dump.concat())?;
     }
@@ -327,42 +397,14 @@ pub async fn run(
         "  P8: {} creates in {create_secs:.2} s ({create_rate:.0}/s); create -> agent p50 {p50:.1} ms p99 {p99:.1} ms; all done in {total:.2} s",
         scale.actions()
     );
-    let (etcd_p50, etcd_p99) = super::etcd_put_watch(etcd, scale, create_rate).await?;
-    eprintln!(
-        "  etcd put -> watch at {create_rate:.0}/s: p50 {etcd_p50:.1} ms p99 {etcd_p99:.1} ms"
-    );
-    let time_target = 10.0 * (scale.actions() as f64 / FULL.actions() as f64).max(0.2);
-    rows.push(Row {
-        backend: label,
-        id: "P8 actions done",
-        figure: format!("{total:.2} s for {}", scale.actions()),
-        baseline: format!("{create_rate:.0} creates/s"),
-        ratio: "-".into(),
-        target: format!("<= {time_target:.1} s"),
-        pass: total <= time_target,
-        gating: true,
-    });
-    rows.push(Row {
-        backend: label,
-        id: "P8 create->agent",
-        figure: format!("p99 {p99:.1} ms (p50 {p50:.1})"),
-        baseline: format!("p99 {etcd_p99:.1} ms (p50 {etcd_p50:.1}) etcd"),
-        ratio: format!("{:.2}x", p99 / etcd_p99),
-        target: "<= 50 ms, <= 1x".into(),
-        pass: p99 <= 50.0 && p99 <= etcd_p99,
-        gating: !quick,
-    });
-    rows.push(Row {
-        backend: label,
-        id: "P8 lost/duplicated",
-        figure: format!("{lost} lost, {duplicated} duplicated"),
-        baseline: "-".into(),
-        ratio: "-".into(),
-        target: "0, 0".into(),
-        pass: lost == 0 && duplicated == 0,
-        gating: true,
-    });
-    Ok(())
+    Ok(P8Figures {
+        total,
+        create_rate,
+        p50,
+        p99,
+        lost,
+        duplicated,
+    })
 }
 
 /// Pods whose restart count is not exactly 1, once the server has every pod's report.

@@ -424,6 +424,42 @@ async fn clusters_are_shared_out_and_move_when_a_replica_dies() {
 
 const IDS: [&str; 6] = ["c0", "c1", "c2", "c3", "c4", "c5"];
 
+/// Three replicas r1–r3 (3 s leases, no embedded sims, 1 s agent and 500 ms watch
+/// heartbeats, then `extra`) on one PostgreSQL, and a TCP balancer in front of them, as
+/// a Kubernetes Service would be.
+async fn three_behind_a_balancer(
+    etcd: &Etcd,
+    extra: &[&'static str],
+) -> (Vec<TestServer>, flotilla_tests::proxy::TcpBalancer) {
+    let args = |id: &'static str| {
+        let mut args = replica_args(etcd, id, "3");
+        args.extend([
+            "--sim",
+            "false",
+            "--agent-heartbeat-millis",
+            "1000",
+            "--watch-heartbeat-millis",
+            "500",
+        ]);
+        args.extend(extra);
+        args
+    };
+    let mut replicas = vec![TestServer::start_with(Backend::Postgres, &args("r1")).await];
+    for id in ["r2", "r3"] {
+        let mut replica = replicas[0].replica(&args(id)).await;
+        replica.spawn().await;
+        replicas.push(replica);
+    }
+    let balancer = flotilla_tests::proxy::TcpBalancer::start(
+        replicas
+            .iter()
+            .map(|r| format!("127.0.0.1:{}", r.port()))
+            .collect(),
+    )
+    .await;
+    (replicas, balancer)
+}
+
 /// The AGENT clusters [`IDS`] of provider `cp`, created: (cluster name, agent token).
 async fn agent_fleet(client: &mut flotilla_client::Client) -> Vec<(String, String)> {
     let tokens = crate::common::fleet::clusters(client, &IDS).await;

@@ -24,12 +24,11 @@ use std::time::{Duration, Instant};
 use flotilla_client::names;
 use flotilla_client::v1::*;
 use flotilla_tests::etcd::Etcd;
-use flotilla_tests::proxy::TcpBalancer;
-use flotilla_tests::{Backend, TestServer, eventually};
+use flotilla_tests::eventually;
 use tokio::sync::oneshot;
 
 use super::watched::{assert_exactly_once, watcher};
-use super::{owners, registered, replica_args};
+use super::{owners, registered, three_behind_a_balancer};
 use crate::common::fleet::{clusters, group, instantiate, wait_counts};
 
 const CLUSTERS: usize = 20;
@@ -41,31 +40,7 @@ const RESOURCES: usize = CLUSTERS * APPS * CONFIG_MAPS;
 async fn a_replica_killed_mid_rollout_loses_no_event_and_applies_nothing_twice() {
     let etcd = Etcd::start().await.expect("etcd");
     let ttl = 3;
-    let args = |id: &'static str| {
-        let mut args = replica_args(&etcd, id, "3");
-        args.extend([
-            "--sim",
-            "false",
-            "--agent-heartbeat-millis",
-            "1000",
-            "--watch-heartbeat-millis",
-            "500",
-        ]);
-        args
-    };
-    let mut replicas = vec![TestServer::start_with(Backend::Postgres, &args("r1")).await];
-    for id in ["r2", "r3"] {
-        let mut replica = replicas[0].replica(&args(id)).await;
-        replica.spawn().await;
-        replicas.push(replica);
-    }
-    let balancer = TcpBalancer::start(
-        replicas
-            .iter()
-            .map(|r| format!("127.0.0.1:{}", r.port()))
-            .collect(),
-    )
-    .await;
+    let (mut replicas, balancer) = three_behind_a_balancer(&etcd, &[]).await;
     let ids: Vec<String> = (0..CLUSTERS).map(|i| format!("c{i:02}")).collect();
     let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
     let mut client = replicas[0].client().await;

@@ -13,11 +13,10 @@ use std::time::{Duration, Instant};
 use flotilla_client::v1::*;
 use flotilla_client::{Client, is_transient, names};
 use flotilla_tests::etcd::Etcd;
-use flotilla_tests::proxy::TcpBalancer;
-use flotilla_tests::{Backend, TestServer, eventually};
+use flotilla_tests::eventually;
 
 use super::watched::{assert_exactly_once, watcher};
-use super::{IDS, agent_fleet, owners, registered, replica_args};
+use super::{IDS, agent_fleet, owners, registered, three_behind_a_balancer};
 use crate::common::fleet::{group, instantiate, wait_counts};
 
 /// Retries `call` while it fails transiently (UNAVAILABLE, or the connection to a
@@ -164,35 +163,10 @@ async fn verbs(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rolling_restart_fails_no_verb_and_loses_no_event() {
     let etcd = Etcd::start().await.expect("etcd");
-    let args = |id: &'static str| {
-        let mut args = replica_args(&etcd, id, "3");
-        args.extend([
-            "--sim",
-            "false",
-            "--agent-heartbeat-millis",
-            "1000",
-            "--watch-heartbeat-millis",
-            "500",
-            // Every instance the verbs make is kept, so the watcher's first token
-            // can be replayed to the end.
-            "--instance-retention",
-            "1000",
-        ]);
-        args
-    };
-    let mut replicas = vec![TestServer::start_with(Backend::Postgres, &args("r1")).await];
-    for id in ["r2", "r3"] {
-        let mut replica = replicas[0].replica(&args(id)).await;
-        replica.spawn().await;
-        replicas.push(replica);
-    }
-    let balancer = TcpBalancer::start(
-        replicas
-            .iter()
-            .map(|r| format!("127.0.0.1:{}", r.port()))
-            .collect(),
-    )
-    .await;
+    // Every instance the verbs make is kept, so the watcher's first token can be
+    // replayed to the end.
+    let (mut replicas, balancer) =
+        three_behind_a_balancer(&etcd, &["--instance-retention", "1000"]).await;
     let through_balancer = || {
         let mut options = replicas[0].options();
         options.address = balancer.url();

@@ -145,26 +145,43 @@ impl Row {
     }
 }
 
-/// Where a check sends its clients and agents: one server, or a replica set (P11)
-/// behind a TCP balancer; `server` is the first (its data directory, TLS and database).
+/// Where a check sends its clients and agents: one server, or a replica set (P11);
+/// `server` is the first (its data directory, TLS and database).
+///
+/// A replica set's clients are dealt over the replicas' own addresses a connection
+/// each in turn, as a kernel balancer (a Kubernetes Service's) spreads connections
+/// without touching their bytes: so two thirds of the calls still land on a replica
+/// that does not run their cluster, and no proxy of ours spends the bench's own cores
+/// copying P5's streams. Agents dial `agents` (a balancer, for a replica set): their
+/// first connection may land anywhere and follow a redirect.
 struct Target<'a> {
     server: &'a TestServer,
-    url: String,
+    clients: Vec<String>,
+    agents: String,
+    dealt: std::sync::atomic::AtomicUsize,
 }
 
 impl<'a> Target<'a> {
     /// The server itself.
     fn of(server: &'a TestServer) -> Target<'a> {
+        Target::spread(server, vec![server.url()], server.url())
+    }
+
+    /// Clients dealt over `clients`, agents dialling `agents`.
+    fn spread(server: &'a TestServer, clients: Vec<String>, agents: String) -> Target<'a> {
         Target {
             server,
-            url: server.url(),
+            clients,
+            agents,
+            dealt: Default::default(),
         }
     }
 
-    /// A client (a connection of its own) to `url`.
+    /// A client (a connection of its own) to the next of `clients`.
     async fn client(&self) -> Result<Client> {
+        let n = self.dealt.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut options = self.server.options();
-        options.address = self.url.clone();
+        options.address = self.clients[n % self.clients.len()].clone();
         Ok(options.connect().await?)
     }
 }

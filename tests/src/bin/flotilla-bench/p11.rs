@@ -220,7 +220,8 @@ fn as_strs(args: &[String]) -> Vec<&str> {
 }
 
 /// One side of the coordination's overhead: one server as users run it alone (no
-/// etcd), or three replicas on etcd behind a TCP balancer that clients and agents dial.
+/// etcd), or three replicas on etcd: clients dealt over them, agents behind a TCP
+/// balancer (see `Target`).
 struct Arm {
     servers: Vec<TestServer>,
     balancer: Option<TcpBalancer>,
@@ -282,10 +283,11 @@ impl Arm {
     fn target(&self) -> Target<'_> {
         match &self.balancer {
             None => Target::of(&self.servers[0]),
-            Some(balancer) => Target {
-                server: &self.servers[0],
-                url: balancer.url(),
-            },
+            Some(balancer) => Target::spread(
+                &self.servers[0],
+                self.servers.iter().map(TestServer::url).collect(),
+                balancer.url(),
+            ),
         }
     }
 }
@@ -298,7 +300,7 @@ async fn p4_p5(arm: &Arm, scale: super::Scale) -> Result<(f64, f64, f64, u64)> {
     let mut client = target.client().await?;
     let clusters = super::setup(&mut client, scale).await?;
     let _agents =
-        TestAgent::start_fleet_via(target.server, &target.url, "p11-fleet", &clusters, &[]);
+        TestAgent::start_fleet_via(target.server, &target.agents, "p11-fleet", &clusters, &[]);
     for (cluster, _) in &clusters {
         flotilla_tests::wait_connectivity(&client, cluster, Connectivity::Available).await;
     }

@@ -245,7 +245,7 @@ pub async fn measure(target: &Target<'_>, scale: P8Scale) -> Result<P8Figures> {
                 .collect();
             TestAgent::start_fleet_via(
                 target.server,
-                &target.url,
+                &target.agents,
                 &p.to_string(),
                 &share,
                 &["--nodes", &nodes],

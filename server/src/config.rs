@@ -27,6 +27,10 @@ pub struct Flags {
     /// [default: off].
     #[arg(long, env = "FLOTILLA_METRICS_LISTEN")]
     pub metrics_listen: Option<SocketAddr>,
+    /// Address to serve the web console on (its pages and gRPC-Web to the same
+    /// services, same tokens), or `off` [default: 127.0.0.1:8080 with --demo, else off].
+    #[arg(long, env = "FLOTILLA_CONSOLE_LISTEN")]
+    pub console_listen: Option<ConsoleListen>,
     /// Directory for the embedded database and keys [default: ./flotilla-data].
     #[arg(long, env = "FLOTILLA_DATA_DIR")]
     pub data_dir: Option<PathBuf>,
@@ -210,12 +214,54 @@ pub enum LogFormat {
     Json,
 }
 
+/// Where the console listens with `--demo` and no `--console-listen`.
+pub const DEMO_CONSOLE: &str = "127.0.0.1:8080";
+
+/// `--console-listen`: an address, or `off`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub enum ConsoleListen {
+    Off,
+    At(SocketAddr),
+}
+
+impl std::str::FromStr for ConsoleListen {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        if value.eq_ignore_ascii_case("off") {
+            return Ok(ConsoleListen::Off);
+        }
+        value.parse().map(ConsoleListen::At).map_err(|_| {
+            format!("{value:?} is neither an address (host:port, e.g. 127.0.0.1:8080) nor off")
+        })
+    }
+}
+
+impl TryFrom<String> for ConsoleListen {
+    type Error = String;
+
+    fn try_from(value: String) -> Result<Self, Self::Error> {
+        value.parse()
+    }
+}
+
+/// The web console's listener.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Console {
+    pub address: SocketAddr,
+    /// Asked for (flag, env or file) rather than the demo's default: a port that is
+    /// taken then stops the start; the demo's default only warns.
+    pub chosen: bool,
+}
+
 /// The settings of the TOML file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileConfig {
     listen: Option<SocketAddr>,
     metrics_listen: Option<SocketAddr>,
+    console_listen: Option<ConsoleListen>,
     data_dir: Option<PathBuf>,
     database_url: Option<DatabaseUrl>,
     log_format: Option<LogFormat>,
@@ -265,6 +311,8 @@ pub struct Config {
     pub listen: SocketAddr,
     /// Where the metrics endpoint listens; None: off.
     pub metrics_listen: Option<SocketAddr>,
+    /// Where the web console is served; None: off.
+    pub console: Option<Console>,
     pub data_dir: PathBuf,
     /// None: SQLite in `data_dir`.
     pub database_url: Option<DatabaseUrl>,
@@ -355,6 +403,17 @@ impl Config {
                 .or(file.listen)
                 .unwrap_or_else(|| "127.0.0.1:50051".parse().expect("valid default")),
             metrics_listen: flags.metrics_listen.or(file.metrics_listen),
+            console: match flags.console_listen.or(file.console_listen) {
+                Some(ConsoleListen::Off) => None,
+                Some(ConsoleListen::At(address)) => Some(Console {
+                    address,
+                    chosen: true,
+                }),
+                None => demo.then(|| Console {
+                    address: DEMO_CONSOLE.parse().expect("valid default"),
+                    chosen: false,
+                }),
+            },
             data_dir,
             credentials_key_file,
             database_url: flags.database_url.or(file.database_url),
@@ -512,6 +571,18 @@ impl Config {
                 config.listen
             );
         }
+        if let Some(console) = &config.console
+            && config.tls.is_none()
+            && !console.address.ip().is_loopback()
+            && !config.insecure
+        {
+            anyhow::bail!(
+                "refusing to serve the console in plaintext on {}: the browser sends its \
+                 token with every call. Give --tls-cert and --tls-key, listen on a \
+                 loopback address, or pass --insecure to accept that",
+                console.address
+            );
+        }
         if config.coordination.etcd.is_some() {
             if !config.database_url().starts_with("postgres") {
                 anyhow::bail!(
@@ -654,6 +725,40 @@ fn read_file(path: &Path) -> anyhow::Result<FileConfig> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_console_is_on_by_default_with_the_demo_only_and_plaintext_on_loopback_only() {
+        assert_eq!(Config::load(Flags::default()).unwrap().console, None);
+        let demo = Flags {
+            demo: true,
+            ..Default::default()
+        };
+        assert_eq!(
+            Config::load(demo.clone()).unwrap().console,
+            Some(Console {
+                address: DEMO_CONSOLE.parse().unwrap(),
+                chosen: false
+            })
+        );
+        let off = Flags {
+            console_listen: Some("OFF".parse().unwrap()),
+            ..demo.clone()
+        };
+        assert_eq!(Config::load(off).unwrap().console, None);
+        let at = |addr: &str| Flags {
+            console_listen: Some(addr.parse().unwrap()),
+            ..Default::default()
+        };
+        let chosen = Config::load(at("127.0.0.1:0")).unwrap().console.unwrap();
+        assert!(chosen.chosen);
+        let error = Config::load(at("0.0.0.0:8080")).unwrap_err().to_string();
+        assert!(error.contains("console in plaintext"), "{error}");
+        let error = "8080".parse::<ConsoleListen>().unwrap_err();
+        assert!(error.contains("neither an address"), "{error}");
+        let file: FileConfig = toml::from_str("console_listen = \"off\"").unwrap();
+        assert_eq!(file.console_listen, Some(ConsoleListen::Off));
+        assert!(toml::from_str::<FileConfig>("console_listen = \"nowhere\"").is_err());
+    }
 
     #[test]
     fn plaintext_beyond_loopback_needs_insecure_and_tls_files_go_together() {

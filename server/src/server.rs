@@ -284,6 +284,61 @@ async fn follow_nudges(
     }
 }
 
+/// Serves the web console (its pages, and gRPC-Web through `around_calls` to `routes`)
+/// on `console.address`, with the gRPC port's TLS. A port the demo's default asked for
+/// that is taken only warns: the demo serves on without its console.
+async fn serve_console<L, B>(
+    console: crate::config::Console,
+    tls: Option<Arc<net::tls::TlsState>>,
+    around_calls: L,
+    routes: tonic::service::Routes,
+    shutdown: CancellationToken,
+) -> anyhow::Result<()>
+where
+    L: tower::Layer<tonic::service::Routes> + Clone + Send + Sync + 'static,
+    L::Service: tower::Service<
+            http::Request<tonic::body::Body>,
+            Response = http::Response<B>,
+            Error = std::convert::Infallible,
+        > + Clone
+        + Send
+        + Sync
+        + 'static,
+    <L::Service as tower::Service<http::Request<tonic::body::Body>>>::Future: Send + 'static,
+    B: http_body::Body<Data = bytes::Bytes> + Send + 'static,
+    B::Error: Into<Box<dyn std::error::Error + Send + Sync>> + std::fmt::Display,
+{
+    let listener = match tokio::net::TcpListener::bind(console.address).await {
+        Ok(listener) => listener,
+        Err(error) if !console.chosen => {
+            warn!(address = %console.address, %error, "the demo's console is not served: its port is taken (pass --console-listen)");
+            return Ok(());
+        }
+        Err(error) => anyhow::bail!("cannot serve the console on {}: {error}", console.address),
+    };
+    let secure = tls.is_some();
+    let incoming = net::incoming(listener, tls, shutdown.clone())?;
+    let scheme = if secure { "https" } else { "http" };
+    info!(address = %incoming.address, url = %format!("{scheme}://{}/", incoming.address), "console listening");
+    let router = tonic::transport::Server::builder()
+        // Browsers speak HTTP/1.1 to a plaintext port; gRPC-Web is made for it.
+        .accept_http1(true)
+        .http2_max_header_list_size(crate::api::refusals::HTTP2_MAX_HEADER_LIST_BYTES)
+        .layer(net::console::Pages)
+        .layer(tonic_web::GrpcWebLayer::new())
+        .layer(around_calls)
+        .add_routes(routes);
+    tokio::spawn(async move {
+        let served = router
+            .serve_with_incoming_shutdown(incoming.connections, shutdown.cancelled_owned())
+            .await;
+        if let Err(error) = served {
+            warn!(%error, "the console stopped serving");
+        }
+    });
+    Ok(())
+}
+
 /// Runs one shutdown stage with a deadline, logging how long it took (or that it was cut
 /// short: the next stage goes on regardless).
 async fn stage(name: &str, deadline: Duration, work: impl std::future::Future<Output = ()>) {
@@ -522,16 +577,8 @@ pub async fn serve(
             store: store.clone(),
         }),
     )?;
-    let router = tonic::transport::Server::builder()
-        // Headers up to this reach the refusal layer, which answers past its own
-        // (smaller) limit with a gRPC status instead of HTTP 431.
-        .http2_max_header_list_size(crate::api::refusals::HTTP2_MAX_HEADER_LIST_BYTES)
-        .layer(request_log())
-        // Outside auth: every RPC is counted, refusals included.
-        .layer(Layer(crate::metrics::grpc::Metrics))
-        // Inside the metrics: refusals are counted under the codes callers see.
-        .layer(Layer(crate::api::refusals::Refusals))
-        .layer(Layer(auth))
+    let mut routes = tonic::service::Routes::builder();
+    routes
         .add_service(health_service)
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
@@ -552,15 +599,41 @@ pub async fn serve(
         .add_service(
             AgentServiceServer::new(AgentApi::new(hub.clone()))
                 .max_decoding_message_size(MAX_MESSAGE_BYTES),
+        );
+    if config.sim {
+        routes.add_service(SimulatorServiceServer::new(SimulatorApi::new(
+            hub.clone(),
+            iaas,
+            lifecycle.clone(),
+            actions.clone(),
+        )));
+    }
+    let routes = routes.routes().prepare();
+    // Every call passes these, from either port.
+    let around_calls = tower::ServiceBuilder::new()
+        .layer(request_log())
+        // Outside auth: every RPC is counted, refusals included.
+        .layer(Layer(crate::metrics::grpc::Metrics))
+        // Inside the metrics: refusals are counted under the codes callers see.
+        .layer(Layer(crate::api::refusals::Refusals))
+        .layer(Layer(auth))
+        .into_inner();
+    if let Some(console) = config.console {
+        serve_console(
+            console,
+            tls.clone(),
+            around_calls.clone(),
+            routes.clone(),
+            shutdown.clone(),
         )
-        .add_optional_service(config.sim.then(|| {
-            SimulatorServiceServer::new(SimulatorApi::new(
-                hub.clone(),
-                iaas,
-                lifecycle.clone(),
-                actions.clone(),
-            ))
-        }));
+        .await?;
+    }
+    let router = tonic::transport::Server::builder()
+        // Headers up to this reach the refusal layer, which answers past its own
+        // (smaller) limit with a gRPC status instead of HTTP 431.
+        .http2_max_header_list_size(crate::api::refusals::HTTP2_MAX_HEADER_LIST_BYTES)
+        .layer(around_calls)
+        .add_routes(routes);
 
     info!(%address, sim = config.sim, tls = tls.is_some(), mtls = config.tls.as_ref().is_some_and(|t| t.client_ca.is_some()), "flotilla-server listening");
     let serve = router.serve_with_incoming_shutdown(incoming.connections, {

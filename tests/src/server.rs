@@ -98,6 +98,18 @@ impl TestServer {
         {
             server.args.push("--sim".into());
         }
+        // The demo turns the console on at a fixed port; the suite's many demo servers
+        // would race for it, so theirs is off unless a test asks for one.
+        if server.args.iter().any(|a| a == "--demo")
+            && !server
+                .args
+                .iter()
+                .any(|a| a.starts_with("--console-listen"))
+        {
+            server
+                .args
+                .extend(["--console-listen".into(), "off".into()]);
+        }
         if let Some(pki) = &server.tls {
             server.args.extend(pki.server_args());
         }

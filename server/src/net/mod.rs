@@ -6,6 +6,7 @@
 //! the accept loop. On a TLS port, a client that starts in plaintext (no TLS record
 //! first) gets a gRPC answer saying so, instead of a torn connection.
 
+pub mod console;
 pub mod middleware;
 pub mod tls;
 

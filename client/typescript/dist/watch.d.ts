@@ -18,14 +18,21 @@ export interface WatchOptions {
     reconnect?: Reconnect;
     /** Ends the watch. */
     signal?: AbortSignal;
+    /**
+     * Told when the stream broke (or ended) and is about to be opened again, with the
+     * error it broke with: to show that the watch is catching up.
+     */
+    onDisconnect?: (error: FlotillaError | undefined) => void;
 }
 /** The codes a watch reconnects after; anything else is thrown. */
 export declare const RETRYABLE: ReadonlySet<Code>;
 /**
  * Whether a watch reconnects after `error`: UNAVAILABLE, or the connection breaking
  * under the stream. A server killed mid-stream surfaces in Node as an HTTP/2 stream
- * closed with CANCEL (Canceled) or a local protocol error; the watch's own abort never
- * gets here, it ends the watch.
+ * closed with CANCEL (Canceled) or a local protocol error, and in a browser as fetch's
+ * network error (Chrome's "Failed to fetch" or "network error", Firefox's
+ * "NetworkError", Safari's "Load failed"); the watch's own abort never gets here, it
+ * ends the watch.
  */
 export declare function retryable(error: FlotillaError): boolean;
 /**

@@ -6,15 +6,17 @@ export const RETRYABLE = new Set([Code.Unavailable]);
 /**
  * Whether a watch reconnects after `error`: UNAVAILABLE, or the connection breaking
  * under the stream. A server killed mid-stream surfaces in Node as an HTTP/2 stream
- * closed with CANCEL (Canceled) or a local protocol error; the watch's own abort never
- * gets here, it ends the watch.
+ * closed with CANCEL (Canceled) or a local protocol error, and in a browser as fetch's
+ * network error (Chrome's "Failed to fetch" or "network error", Firefox's
+ * "NetworkError", Safari's "Load failed"); the watch's own abort never gets here, it
+ * ends the watch.
  */
 export function retryable(error) {
     if (RETRYABLE.has(error.code))
         return true;
     if (error.code === Code.Canceled)
         return true;
-    return (error.code === Code.Internal || error.code === Code.Unknown) && /http\/2|ECONNRESET|socket/i.test(error.rawMessage);
+    return (error.code === Code.Internal || error.code === Code.Unknown) && /http\/2|ECONNRESET|socket|failed to fetch|network ?error|load failed/i.test(error.rawMessage);
 }
 /**
  * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters),
@@ -77,6 +79,7 @@ export class Watch {
             if (giveUpAfterMs > 0 && now - downSince > giveUpAfterMs) {
                 throw failure ?? new FlotillaError(new ConnectError("the watch stream keeps ending", Code.Unavailable));
             }
+            this.options.onDisconnect?.(failure);
             const delay = Math.min(maxBackoffMs, initialBackoffMs * 2 ** attempt);
             attempt += 1;
             this.reconnects += 1;

@@ -22,6 +22,11 @@ export interface WatchOptions {
   reconnect?: Reconnect;
   /** Ends the watch. */
   signal?: AbortSignal;
+  /**
+   * Told when the stream broke (or ended) and is about to be opened again, with the
+   * error it broke with: to show that the watch is catching up.
+   */
+  onDisconnect?: (error: FlotillaError | undefined) => void;
 }
 
 /** The codes a watch reconnects after; anything else is thrown. */
@@ -30,13 +35,15 @@ export const RETRYABLE: ReadonlySet<Code> = new Set([Code.Unavailable]);
 /**
  * Whether a watch reconnects after `error`: UNAVAILABLE, or the connection breaking
  * under the stream. A server killed mid-stream surfaces in Node as an HTTP/2 stream
- * closed with CANCEL (Canceled) or a local protocol error; the watch's own abort never
- * gets here, it ends the watch.
+ * closed with CANCEL (Canceled) or a local protocol error, and in a browser as fetch's
+ * network error (Chrome's "Failed to fetch" or "network error", Firefox's
+ * "NetworkError", Safari's "Load failed"); the watch's own abort never gets here, it
+ * ends the watch.
  */
 export function retryable(error: FlotillaError): boolean {
   if (RETRYABLE.has(error.code)) return true;
   if (error.code === Code.Canceled) return true;
-  return (error.code === Code.Internal || error.code === Code.Unknown) && /http\/2|ECONNRESET|socket/i.test(error.rawMessage);
+  return (error.code === Code.Internal || error.code === Code.Unknown) && /http\/2|ECONNRESET|socket|failed to fetch|network ?error|load failed/i.test(error.rawMessage);
 }
 
 /**
@@ -93,6 +100,7 @@ export class Watch<E extends { resumeToken: string }> implements AsyncIterable<E
       if (giveUpAfterMs > 0 && now - downSince > giveUpAfterMs) {
         throw failure ?? new FlotillaError(new ConnectError("the watch stream keeps ending", Code.Unavailable));
       }
+      this.options.onDisconnect?.(failure);
       const delay = Math.min(maxBackoffMs, initialBackoffMs * 2 ** attempt);
       attempt += 1;
       this.reconnects += 1;

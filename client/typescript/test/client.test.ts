@@ -141,7 +141,8 @@ test("a watch survives a server restart without losing or repeating events", () 
     const tokens: string[] = [];
     let synced = false;
     let restartedAfter = -1;
-    const watch = client.watchStatus({ name: group });
+    const disconnects: (string | undefined)[] = [];
+    const watch = client.watchStatus({ name: group }, { onDisconnect: (e) => disconnects.push(e?.rawMessage) });
     for await (const event of watch) {
       tokens.push(event.resumeToken);
       apply(state, event);
@@ -159,6 +160,7 @@ test("a watch survives a server restart without losing or repeating events", () 
       }
     }
     assert.ok(watch.reconnects >= 1, "the stream was cut by the restart");
+    assert.equal(disconnects.length, watch.reconnects, "each reopening was told first");
     assert.ok(tokens.length > restartedAfter, "events arrived after the restart");
     assert.equal(new Set(tokens).size, tokens.length, "no event is handed out twice");
     assert.deepEqual(state, await snapshot(server.client(), group), "the events add up to a fresh snapshot");

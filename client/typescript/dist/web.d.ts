@@ -1,0 +1,9 @@
+export { clientOver, interceptor, unaryDeadline } from "./services.js";
+export type { FlotillaClient, Request } from "./services.js";
+export { FlotillaError } from "./errors.js";
+export type { FieldViolation, PreconditionViolation } from "./errors.js";
+export { pages } from "./pages.js";
+export { Watch, RETRYABLE, retryable } from "./watch.js";
+export type { Reconnect, WatchOptions } from "./watch.js";
+export * as names from "./names.js";
+export * as v1 from "./v1.js";

@@ -17,13 +17,15 @@ _flotilla_setup() {
 
   # Debian packages: PostgreSQL (the second backend), protoc (etcd-client's build), etcd
   # (flotilla-bench's baselines), promtool (the metrics test lints the exposition with it),
-  # tmux (the CLI's live view is tested on a real terminal).
+  # tmux (the CLI's live view is tested on a real terminal), Chromium (the web console's
+  # browser tests drive it headless through playwright-core).
   local missing=()
   [ -n "$(ls /usr/lib/postgresql/*/bin/postgres 2>/dev/null)" ] || missing+=(postgresql postgresql-contrib)
   command -v protoc >/dev/null 2>&1 || missing+=(protobuf-compiler)
   command -v etcd >/dev/null 2>&1 || missing+=(etcd-server)
   command -v promtool >/dev/null 2>&1 || missing+=(prometheus)
   command -v tmux >/dev/null 2>&1 || missing+=(tmux)
+  command -v chromium >/dev/null 2>&1 || missing+=(chromium)
   if [ ${#missing[@]} -gt 0 ]; then
     echo "setup: installing ${missing[*]} (Debian)"
     $sudo_ apt-get update -qq
@@ -45,6 +47,7 @@ _flotilla_setup() {
   # The clients' toolchains (PyPI, npm), pinned; both commands are no-ops when current.
   python3 -m pip install --quiet --disable-pip-version-check -r "$root/client/python/requirements-dev.txt"
   (cd "$root/client/typescript" && npm ci --silent --no-audit --no-fund)
+  (cd "$root/console" && npm ci --silent --no-audit --no-fund)
   _phase "PyPI and npm tools"
 
   # The Kubernetes control plane (kube-apiserver, kube-controller-manager, kube-scheduler,

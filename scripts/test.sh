@@ -74,6 +74,17 @@ scratch=$(mktemp -d)
     if (typeof createFlotillaClient !== "function" || names.project("x") !== "projects/x") process.exit(1);')
 rm -rf "$scratch"
 step "Python and TypeScript clients"
+# The web console: type checks; its committed build (which the server embeds) must be
+# what its sources build to; then its browser tests, headless Chromium against real
+# flotilla-server --demo processes (they write docs/console/*.png).
+(cd console && npm run --silent check && npx vite build --logLevel warn)
+if [ -n "$(git status --porcelain -- console/dist)" ]; then
+  git status --short -- console/dist
+  echo "the console's build is stale: run npm run build in console/ and commit console/dist" >&2
+  exit 1
+fi
+(cd console && npm test --silent)
+step "web console"
 # The Go client: vet, staticcheck (pinned in client/go/tools/go.mod), then its suite
 # against real flotilla-server processes.
 if ! wait "$go_prep"; then cat "$go_log" >&2; exit 1; fi

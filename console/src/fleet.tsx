@@ -1,0 +1,225 @@
+// The fleet: cluster providers and their clusters, intent groups, container clusters
+// (live, from WatchContainerClusters).
+
+import { useEffect, useState } from "preact/hooks";
+import { pages, v1 } from "@flotilla/client/web";
+import { label, refusal } from "./api";
+import { Conditions, Live, type Liveness } from "./parts";
+import { type Session, navigate } from "./main";
+
+interface ClusterRow {
+  provider: string;
+  cluster: v1.Cluster;
+}
+
+async function loadClusters(session: Session): Promise<ClusterRow[]> {
+  const rows: ClusterRow[] = [];
+  const lifecycle = session.client.lifecycle;
+  for await (const provider of pages(lifecycle.listClusterProviders, { pageSize: 1000 }, (r) => r.clusterProviders)) {
+    for await (const cluster of pages(lifecycle.listClusters, { parent: provider.name, pageSize: 1000 }, (r) => r.clusters)) {
+      rows.push({ provider: provider.name, cluster });
+    }
+  }
+  return rows;
+}
+
+async function loadGroups(session: Session): Promise<v1.DeploymentIntentGroup[]> {
+  const groups: v1.DeploymentIntentGroup[] = [];
+  const lifecycle = session.client.lifecycle;
+  for await (const project of pages(lifecycle.listProjects, { pageSize: 1000 }, (r) => r.projects)) {
+    for await (const app of pages(lifecycle.listCompositeApps, { parent: project.name, pageSize: 1000 }, (r) => r.compositeApps)) {
+      for await (const group of pages(
+        lifecycle.listDeploymentIntentGroups,
+        { parent: app.name, pageSize: 1000 },
+        (r) => r.deploymentIntentGroups,
+      )) {
+        groups.push(group);
+      }
+    }
+  }
+  return groups;
+}
+
+function useLoad<T>(load: () => Promise<T>): { value?: T; error?: string } {
+  const [state, setState] = useState<{ value?: T; error?: string }>({});
+  useEffect(() => {
+    load().then(
+      (value) => setState({ value }),
+      (error) => setState({ error: refusal(error) }),
+    );
+  }, []);
+  return state;
+}
+
+/** The container clusters, kept live by WatchContainerClusters. */
+function useContainerClusters(session: Session): { clusters: Map<string, v1.ContainerCluster>; live: Liveness } {
+  const [clusters, setClusters] = useState(new Map<string, v1.ContainerCluster>());
+  const [live, setLive] = useState<Liveness>({ state: "connecting" });
+  useEffect(() => {
+    const stop = new AbortController();
+    const current = new Map<string, v1.ContainerCluster>();
+    let frame = 0;
+    const show = () => {
+      frame = 0;
+      setClusters(new Map(current));
+    };
+    (async () => {
+      let down = false;
+      const watch = session.client.watchContainerClusters(
+        {},
+        {
+          signal: stop.signal,
+          onDisconnect: () => {
+            down = true;
+            setLive({ state: "reconnecting", reconnects: watch.reconnects + 1 });
+          },
+          reconnect: { giveUpAfterMs: 0 },
+          heartbeats: true,
+        },
+      );
+      for await (const event of watch) {
+        const cluster = event.containerCluster;
+        switch (event.type) {
+          case v1.ContainerClusterEventType.ADDED:
+          case v1.ContainerClusterEventType.MODIFIED:
+            if (cluster) current.set(cluster.name, cluster);
+            break;
+          case v1.ContainerClusterEventType.DELETED:
+            if (cluster) current.delete(cluster.name);
+            break;
+          case v1.ContainerClusterEventType.RESYNC_REQUIRED:
+            current.clear();
+            break;
+          case v1.ContainerClusterEventType.SYNCED:
+            down = true;
+            break;
+        }
+        if (down) {
+          down = false;
+          setLive({ state: "live", reconnects: watch.reconnects });
+        }
+        frame ||= requestAnimationFrame(show);
+      }
+    })().catch((error) => {
+      if (!stop.signal.aborted) setLive({ state: "failed", error: refusal(error) });
+    });
+    return () => {
+      stop.abort();
+      cancelAnimationFrame(frame);
+    };
+  }, []);
+  return { clusters, live };
+}
+
+export function Fleet({ session }: { session: Session }) {
+  const clusters = useLoad(() => loadClusters(session));
+  const groups = useLoad(() => loadGroups(session));
+  const containers = useContainerClusters(session);
+  return (
+    <main class="page">
+      <h1>Fleet</h1>
+      <section aria-labelledby="groups-heading">
+        <h2 id="groups-heading">Deployment intent groups</h2>
+        {groups.error && <p role="alert" class="error">{groups.error}</p>}
+        {!groups.value && !groups.error && <p class="loading">Loading…</p>}
+        {groups.value && groups.value.length === 0 && <p>No groups this token may read.</p>}
+        {groups.value && groups.value.length > 0 && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Group</th>
+                <th scope="col">State</th>
+                <th scope="col">Revision</th>
+                <th scope="col">Instance</th>
+              </tr>
+            </thead>
+            <tbody>
+              {groups.value.map((g) => (
+                <tr key={g.name}>
+                  <td>
+                    <a
+                      href={`/groups/${encodeURIComponent(g.name)}`}
+                      onClick={(e) => {
+                        e.preventDefault();
+                        navigate(`/groups/${encodeURIComponent(g.name)}`);
+                      }}
+                    >
+                      {g.name}
+                    </a>
+                  </td>
+                  <td>
+                    <span class={`state state-${label(v1.DeploymentIntentGroupState, g.state).toLowerCase()}`}>
+                      {label(v1.DeploymentIntentGroupState, g.state)}
+                    </span>
+                  </td>
+                  <td>{String(g.revision)}</td>
+                  <td class="mono">{g.currentInstance || "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section aria-labelledby="clusters-heading">
+        <h2 id="clusters-heading">Clusters</h2>
+        {clusters.error && <p role="alert" class="error">{clusters.error}</p>}
+        {!clusters.value && !clusters.error && <p class="loading">Loading…</p>}
+        {clusters.value && (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Cluster</th>
+                <th scope="col">Connection</th>
+                <th scope="col">Conditions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {clusters.value.map(({ cluster }) => (
+                <tr key={cluster.name}>
+                  <td class="mono">{cluster.name}</td>
+                  <td>{label(v1.ConnectionMode, cluster.connectionMode)}</td>
+                  <td>
+                    <Conditions conditions={cluster.conditions} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+      <section aria-labelledby="containers-heading">
+        <h2 id="containers-heading">
+          Container clusters <Live live={containers.live} />
+        </h2>
+        {containers.clusters.size === 0 ? (
+          <p>None.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Container cluster</th>
+                <th scope="col">State</th>
+                <th scope="col">Phase</th>
+                <th scope="col">VMs</th>
+                <th scope="col">Conditions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {[...containers.clusters.values()].map((c) => (
+                <tr key={c.name}>
+                  <td class="mono">{c.displayName || c.name}</td>
+                  <td>{label(v1.ContainerClusterState, c.state)}</td>
+                  <td>{label(v1.InfrastructurePhase, c.phase)}</td>
+                  <td>{c.vms.length}</td>
+                  <td>
+                    <Conditions conditions={c.conditions} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,360 @@
+// A deployment intent group: its lifecycle and verbs, and its status as a live tree
+// app → cluster → resource from WatchStatus (filters applied by the server), with a
+// resource's detail on demand.
+
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import type { JsonObject } from "@bufbuild/protobuf";
+import { v1 } from "@flotilla/client/web";
+import { label, refusal } from "./api";
+import { Badge, Conditions, Live, type Liveness } from "./parts";
+import type { Session } from "./main";
+import { GroupStatus, type Resource } from "./tree";
+
+/** A cluster's id, the last segment of `clusterProviders/{cp}/clusters/{c}`. */
+function clusterId(name: string): string {
+  return name.slice(name.lastIndexOf("/") + 1);
+}
+
+/** The project id of a group's name (`projects/{p}/…`). */
+function projectOf(name: string): string {
+  return name.split("/")[1] ?? "";
+}
+
+type Verb = "approve" | "instantiate" | "terminate" | "rollout" | "rollback";
+const VERBS: Verb[] = ["approve", "instantiate", "terminate", "rollout", "rollback"];
+
+function Lifecycle({ session, name }: { session: Session; name: string }) {
+  const [group, setGroup] = useState<v1.DeploymentIntentGroup>();
+  const [error, setError] = useState("");
+  const [busy, setBusy] = useState<Verb | null>(null);
+  const [done, setDone] = useState("");
+  const lifecycle = session.client.lifecycle;
+  const reload = () =>
+    lifecycle.getDeploymentIntentGroup({ name }).then(setGroup, (e) => setError(refusal(e)));
+  useEffect(() => {
+    reload();
+  }, [name]);
+  const run = async (verb: Verb) => {
+    setBusy(verb);
+    setError("");
+    setDone("");
+    try {
+      const request = { name, requestId: crypto.randomUUID() };
+      switch (verb) {
+        case "approve":
+          await lifecycle.approveDeploymentIntentGroup(request);
+          break;
+        case "instantiate":
+          await lifecycle.instantiateDeploymentIntentGroup(request);
+          break;
+        case "terminate":
+          await lifecycle.terminateDeploymentIntentGroup(request);
+          break;
+        case "rollout":
+          await lifecycle.rolloutDeploymentIntentGroup(request);
+          break;
+        case "rollback":
+          await lifecycle.rollbackDeploymentIntentGroup(request);
+          break;
+      }
+      setDone(`${verb}: done`);
+    } catch (e) {
+      setError(`${verb} refused: ${refusal(e)}`);
+    } finally {
+      setBusy(null);
+      reload();
+    }
+  };
+  const mayWrite = session.grants.canWrite(projectOf(name));
+  return (
+    <section aria-labelledby="lifecycle-heading" class="lifecycle">
+      <h2 id="lifecycle-heading">Lifecycle</h2>
+      {group && (
+        <dl class="facts">
+          <dt>State</dt>
+          <dd data-testid="group-state">{label(v1.DeploymentIntentGroupState, group.state)}</dd>
+          <dt>Revision</dt>
+          <dd>{String(group.revision)}</dd>
+          <dt>Instance</dt>
+          <dd class="mono">{group.currentInstance || "—"}</dd>
+          <dt>Conditions</dt>
+          <dd>
+            <Conditions conditions={group.conditions} />
+          </dd>
+        </dl>
+      )}
+      {mayWrite && (
+        <div class="verbs" role="group" aria-label="Verbs">
+          {VERBS.map((verb) => (
+            <button type="button" key={verb} disabled={busy !== null} onClick={() => run(verb)}>
+              {verb[0].toUpperCase() + verb.slice(1)}
+            </button>
+          ))}
+        </div>
+      )}
+      {error && (
+        <p role="alert" class="error">
+          {error}
+        </p>
+      )}
+      {done && (
+        <p role="status" class="done">
+          {done}
+        </p>
+      )}
+    </section>
+  );
+}
+
+interface Filters {
+  apps: string[];
+  clusters: string[];
+  resources: string[];
+}
+
+const split = (text: string) =>
+  text
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+/** The group's status, kept live by WatchStatus; rendered once per animation frame. */
+function useStatus(session: Session, name: string, filters: Filters) {
+  const [status, setStatus] = useState(() => new GroupStatus());
+  const [version, setVersion] = useState(0);
+  const [live, setLive] = useState<Liveness>({ state: "connecting" });
+  useEffect(() => {
+    const stop = new AbortController();
+    const current = new GroupStatus();
+    setStatus(current);
+    setLive({ state: "connecting" });
+    let frame = 0;
+    const show = () => {
+      frame = 0;
+      setVersion((v) => v + 1);
+    };
+    // A broken stream (a server restart) is shown, and resumed after the last event
+    // applied, so what was built stays and nothing is missed.
+    let down = false;
+    const watch = session.client.watchStatus(
+      { name, output: v1.StatusOutput.ALL, ...filters },
+      {
+        signal: stop.signal,
+        onDisconnect: () => {
+          down = true;
+          setLive({ state: "reconnecting", reconnects: watch.reconnects + 1 });
+        },
+        reconnect: { giveUpAfterMs: 0 },
+        heartbeats: true,
+      },
+    );
+    (async () => {
+      for await (const event of watch) {
+        current.apply(event);
+        if (event.type === v1.WatchEventType.SYNCED || down) {
+          down = false;
+          setLive({ state: "live", reconnects: watch.reconnects });
+        }
+        frame ||= requestAnimationFrame(show);
+      }
+    })().catch((error) => {
+      if (!stop.signal.aborted) setLive({ state: "failed", error: refusal(error) });
+    });
+    return () => {
+      stop.abort();
+      cancelAnimationFrame(frame);
+    };
+  }, [name, filters]);
+  return { status, version, live };
+}
+
+const ROW_HEIGHT = 28;
+
+/** The rows of the tree, only those in view rendered (10,000 resources scroll smoothly). */
+function Tree(props: { status: GroupStatus; version: number; onSelect: (r: Resource) => void; selected?: string }) {
+  const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
+  const [scrollTop, setScrollTop] = useState(0);
+  const [height, setHeight] = useState(480);
+  const box = useRef<HTMLDivElement>(null);
+  const rows = useMemo(() => props.status.rows(collapsed), [props.version, props.status, collapsed]);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const observer = new ResizeObserver(() => setHeight(el.clientHeight));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+  const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - 10);
+  const last = Math.min(rows.length, Math.ceil((scrollTop + height) / ROW_HEIGHT) + 10);
+  const toggle = (key: string) => {
+    const next = new Set(collapsed);
+    if (!next.delete(key)) next.add(key);
+    setCollapsed(next);
+  };
+  return (
+    <div
+      class="tree"
+      ref={box}
+      role="tree"
+      aria-label="Resources by app and cluster"
+      tabIndex={0}
+      onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}
+    >
+      <div style={{ height: `${rows.length * ROW_HEIGHT}px`, position: "relative" }}>
+        {rows.slice(first, last).map((row, i) => {
+          const top = (first + i) * ROW_HEIGHT;
+          const style = { transform: `translateY(${top}px)` };
+          if (row.level === 2) {
+            const r = row.resource;
+            return (
+              <div
+                key={row.key}
+                class={`row level-2${props.selected === r.key ? " selected" : ""}`}
+                style={style}
+                role="treeitem"
+                aria-level={3}
+                aria-selected={props.selected === r.key}
+                data-resource={`${r.app}/${r.cluster}/${r.kind}/${r.name}`}
+              >
+                <button type="button" class="link" onClick={() => props.onSelect(r)}>
+                  {r.kind} {r.namespace ? `${r.namespace}/` : ""}
+                  {r.name}
+                </button>
+                <Badge kind="rsync" value={r.rsync} />
+                <Badge kind="cluster" value={r.clusterStatus} />
+                <Badge kind="ready" value={r.readiness} />
+              </div>
+            );
+          }
+          const open = !collapsed.has(row.key);
+          return (
+            <div key={row.key} class={`row level-${row.level}`} style={style} role="treeitem" aria-level={row.level + 1} aria-expanded={open}>
+              <button type="button" class="toggle" onClick={() => toggle(row.key)} aria-label={`${open ? "Collapse" : "Expand"} ${row.level === 0 ? row.app : row.cluster}`}>
+                {open ? "▾" : "▸"}
+              </button>
+              <span class="mono">{row.level === 0 ? row.app : row.cluster}</span>
+              <span class="muted"> ({row.count})</span>
+            </div>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function Detail({ session, name, resource }: { session: Session; name: string; resource: Resource }) {
+  const [entry, setEntry] = useState<v1.ResourceStatusEntry>();
+  const [error, setError] = useState("");
+  useEffect(() => {
+    setEntry(undefined);
+    setError("");
+    session.client.status
+      .getDeploymentIntentGroupStatus({
+        name,
+        output: v1.StatusOutput.DETAIL,
+        apps: [resource.app],
+        clusters: [clusterId(resource.cluster)],
+        resources: [resource.name],
+      })
+      .then((status) => {
+        const found = status.resources
+          .flatMap((a) => a.clusters.flatMap((c) => c.resources))
+          .find((r) => r.name === resource.name && (r.gvk?.kind ?? "") === resource.kind && r.namespace === resource.namespace);
+        if (found) setEntry(found);
+        else setError("The resource is no longer in the group's status.");
+      }, (e) => setError(refusal(e)));
+  }, [resource.key]);
+  const json = (value: JsonObject | undefined) => (value ? JSON.stringify(value, null, 2) : "—");
+  return (
+    <section class="detail" aria-labelledby="detail-heading">
+      <h2 id="detail-heading">
+        {resource.kind} {resource.name} <span class="muted">on {resource.cluster}</span>
+      </h2>
+      {error && <p role="alert" class="error">{error}</p>}
+      {entry && (
+        <>
+          <h3>Metadata</h3>
+          <pre>{json(entry.metadata)}</pre>
+          <h3>Spec</h3>
+          <pre>{json(entry.spec)}</pre>
+          <h3>Status</h3>
+          <pre>{json(entry.status)}</pre>
+        </>
+      )}
+    </section>
+  );
+}
+
+function Counts({ status }: { status: GroupStatus }) {
+  const rs = status.rsync;
+  const cs = status.clusterCounts;
+  const rd = status.readiness;
+  return (
+    <dl class="counts" aria-label="Counts">
+      <dt>Applied</dt>
+      <dd data-testid="count-applied">{rs?.applied ?? 0}</dd>
+      <dt>Pending</dt>
+      <dd>{rs?.pending ?? 0}</dd>
+      <dt>Retrying</dt>
+      <dd>{rs?.retrying ?? 0}</dd>
+      <dt>Failed</dt>
+      <dd>{rs?.failed ?? 0}</dd>
+      <dt>Present</dt>
+      <dd data-testid="count-present">{cs?.present ?? 0}</dd>
+      <dt>Not present</dt>
+      <dd data-testid="count-not-present">{cs?.notPresent ?? 0}</dd>
+      <dt>Ready</dt>
+      <dd data-testid="count-ready">{rd?.ready ?? 0}</dd>
+      <dt>Not ready</dt>
+      <dd>{rd?.notReady ?? 0}</dd>
+    </dl>
+  );
+}
+
+export function Group({ session, name }: { session: Session; name: string }) {
+  const [filters, setFilters] = useState<Filters>({ apps: [], clusters: [], resources: [] });
+  const [draft, setDraft] = useState({ apps: "", clusters: "", resources: "" });
+  const [selected, setSelected] = useState<Resource>();
+  const { status, version, live } = useStatus(session, name, filters);
+  const apply = (e: Event) => {
+    e.preventDefault();
+    setFilters({ apps: split(draft.apps), clusters: split(draft.clusters), resources: split(draft.resources) });
+  };
+  return (
+    <main class="page">
+      <h1 class="mono">{name}</h1>
+      <Lifecycle session={session} name={name} />
+      <section aria-labelledby="status-heading">
+        <h2 id="status-heading">
+          Status <Live live={live} />
+        </h2>
+        <p class="facts-line">
+          State <strong data-testid="status-state">{status.state || "—"}</strong> · instance{" "}
+          <span class="mono">{status.instance || "—"}</span> · {status.resources.size} resources
+          {[...status.connectivity].map(([cluster, c]) => (
+            <span key={cluster} class="muted">
+              {" "}
+              · {cluster} {label(v1.Connectivity, c).toLowerCase()}
+            </span>
+          ))}
+        </p>
+        <Counts status={status} />
+        <form class="filters" onSubmit={apply} aria-label="Filters">
+          {(["apps", "clusters", "resources"] as const).map((field) => (
+            <label key={field}>
+              {field[0].toUpperCase() + field.slice(1)}
+              <input
+                value={draft[field]}
+                placeholder="all (comma-separated)"
+                onInput={(e) => setDraft({ ...draft, [field]: (e.target as HTMLInputElement).value })}
+              />
+            </label>
+          ))}
+          <button type="submit">Filter</button>
+        </form>
+        <Tree status={status} version={version} onSelect={setSelected} selected={selected?.key} />
+      </section>
+      {selected && <Detail session={session} name={name} resource={selected} />}
+    </main>
+  );
+}

@@ -1,0 +1,206 @@
+// The console in a real browser (Debian's Chromium, headless, driven by playwright-core)
+// against real flotilla-server --demo processes: sign in with a pasted token, the fleet,
+// a group's live tree and verbs, a pod deleted and back without a reload, a server
+// restart resumed with no gap, what viewers see, and axe-core's accessibility check.
+// Screenshots of each page go to docs/console/ (linked from the README).
+
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { v1 } from "@flotilla/client";
+import { type Browser, type Page, chromium } from "playwright-core";
+import { DemoServer, sleep } from "./server.js";
+
+const REPO = resolve(fileURLToPath(import.meta.url), "../../../..");
+const SHOTS = join(REPO, "docs", "console");
+const GROUP = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
+const CLUSTER1 = "clusterProviders/edge/clusters/cluster1";
+const RESOURCES = 16; // 2 apps' rendered resources and their pods on 2 clusters
+const AXE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+let browser: Browser;
+let server: DemoServer;
+
+before(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    args: ["--no-sandbox"],
+  });
+  server = await DemoServer.start();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function signIn(page: Page, token: string): Promise<void> {
+  await page.goto(server.url);
+  await page.getByLabel("Bearer token").fill(token);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("heading", { name: "Fleet", level: 1 }).waitFor();
+}
+
+/** axe-core's serious and critical violations on the page as it is. */
+async function violations(page: Page): Promise<string[]> {
+  // Evaluated over the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(`${AXE}\n;undefined`);
+  const found = (await page.evaluate(`axe.run(document, { resultTypes: ["violations"] })
+    .then((r) => r.violations.filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => v.id + ": " + v.nodes.map((n) => n.target.join(" ")).join(", ")))`)) as string[];
+  return found;
+}
+
+/** The text of a resource row's badges, e.g. ["APPLIED", "PRESENT", "READY"]. */
+async function badges(page: Page, resource: string): Promise<string[]> {
+  return page.locator(`[data-resource="${resource}"] .badge`).allTextContents();
+}
+
+/** Every state a resource row's cluster status shows from now on, as the DOM changes. */
+async function recordClusterStatus(page: Page, resource: string): Promise<void> {
+  await page.evaluate((resource) => {
+    const seen: string[] = [];
+    (window as unknown as { seen: string[] }).seen = seen;
+    const read = () => {
+      const badge = document.querySelectorAll(`[data-resource="${resource}"] .badge`)[1];
+      const text = badge?.textContent ?? "";
+      if (text && seen[seen.length - 1] !== text) seen.push(text);
+    };
+    read();
+    new MutationObserver(read).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, resource);
+}
+
+async function seen(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { seen: string[] }).seen);
+}
+
+async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (ok(value)) return value;
+    if (Date.now() > deadline) throw new Error(`${what}: still ${JSON.stringify(value)} after ${ms} ms`);
+    await sleep(50);
+  }
+}
+
+/** The tree's rows as the page shows them against a fresh status query. */
+async function compareWithFreshStatus(page: Page): Promise<void> {
+  const status = await server.client().status.getDeploymentIntentGroupStatus({ name: GROUP });
+  const want = new Map<string, string[]>();
+  for (const app of status.resources)
+    for (const cluster of app.clusters)
+      for (const r of cluster.resources) {
+        const text = (values: Record<number, string>, v: number) => (v === 0 ? "—" : values[v]);
+        want.set(`${app.appName}/clusterProviders/${cluster.clusterProvider}/clusters/${cluster.name}/${r.gvk?.kind}/${r.name}`, [
+          text(v1.RsyncStatus, r.rsyncStatus),
+          text(v1.ClusterResourceStatus, r.clusterStatus),
+          text(v1.Readiness, r.readiness),
+        ]);
+      }
+  assert.equal(want.size, RESOURCES);
+  await until(
+    "the page's rows equal a fresh status query",
+    async () => {
+      const got = new Map<string, string[]>();
+      for (const row of await page.locator("[data-resource]").all()) {
+        got.set((await row.getAttribute("data-resource"))!, await row.locator(".badge").allTextContents());
+      }
+      return [...want]
+        .filter(([k, v]) => JSON.stringify(got.get(k)) !== JSON.stringify(v))
+        .map(([k, v]) => `${k}: page ${JSON.stringify(got.get(k))}, query ${JSON.stringify(v)}`);
+    },
+    (differ) => differ.length === 0,
+  );
+}
+
+test("an admin instantiates the demo, watches it live, through a pod's loss and a server restart", async () => {
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  // Nothing is readable without a token: the page asks for one.
+  await page.goto(server.url);
+  await page.getByLabel("Bearer token").waitFor();
+  assert.equal(await page.getByRole("heading", { name: "Fleet" }).count(), 0);
+  await page.screenshot({ path: join(SHOTS, "sign-in.png") });
+  // A wrong token is refused in words.
+  await page.getByLabel("Bearer token").fill("not-a-token");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("alert").waitFor();
+  assert.match((await page.getByRole("alert").textContent()) ?? "", /token/i);
+
+  await signIn(page, server.token);
+  assert.ok(!page.url().includes(server.token), "the token is never in a URL");
+  await page.getByRole("link", { name: GROUP }).waitFor();
+  await page.getByRole("cell", { name: CLUSTER1 }).waitFor();
+  await page.getByText("live", { exact: true }).waitFor();
+  await page.screenshot({ path: join(SHOTS, "fleet.png"), fullPage: true });
+  assert.deepEqual(await violations(page), [], "axe-core on the fleet");
+
+  await page.getByRole("link", { name: GROUP }).click();
+  await page.getByRole("heading", { name: GROUP, level: 1 }).waitFor();
+  await page.getByRole("button", { name: "Approve" }).click();
+  await page.getByText("approve: done").waitFor();
+  await page.getByRole("button", { name: "Instantiate" }).click();
+  await page.getByText("instantiate: done").waitFor();
+  await until("counts reach Ready", () => page.getByTestId("count-ready").textContent(), (t) => t === String(RESOURCES));
+  await until("rsync applied", () => page.getByTestId("count-applied").textContent(), (t) => t === "8");
+  await compareWithFreshStatus(page);
+  // A verb the state refuses is said in plain words.
+  await page.getByRole("button", { name: "Instantiate" }).click();
+  const refused = (await page.getByRole("alert").textContent()) ?? "";
+  assert.match(refused, /^instantiate refused: /);
+  assert.match(refused, /instantiated/i, refused);
+  await page.screenshot({ path: join(SHOTS, "group.png"), fullPage: true });
+  assert.deepEqual(await violations(page), [], "axe-core on the group");
+
+  // A resource's detail: metadata, spec and status from the cluster.
+  await page.locator(`[data-resource="collectd/${CLUSTER1}/Deployment/collectd"] button`).click();
+  await page.getByRole("heading", { name: "Spec" }).waitFor();
+  const detail = (await page.locator(".detail").textContent()) ?? "";
+  assert.match(detail, /Metadata\{[\s\S]*"name": "collectd"[\s\S]*\}Spec\{[\s\S]*\}Status/, detail);
+
+  // A pod deleted through the simulator goes NotPresent and comes back, no reload.
+  const pod = `collectd/${CLUSTER1}/Pod/collectd-0`;
+  await recordClusterStatus(page, pod);
+  await server.client().simulator.deletePod({ cluster: CLUSTER1, pod: "collectd-0" });
+  await until("the pod went and came back", () => seen(page), (s) => s.includes("NOT_PRESENT") && s.at(-1) === "PRESENT");
+  await until("the new pod is Ready", () => badges(page, pod), (b) => JSON.stringify(b) === '["—","PRESENT","READY"]');
+
+  // The server restarts under the open page: shown, resumed from the last token.
+  await server.stop();
+  await until("the break is shown", () => page.locator(".live").first().getAttribute("data-live"), (s) => s === "reconnecting");
+  await server.spawn();
+  await until("resumed", () => page.locator(".live").first().textContent(), (t) => /resumed/.test(t ?? ""));
+  // No gap: a change made after the restart arrives, and the page equals a fresh query.
+  const second = "collectd/clusterProviders/edge/clusters/cluster2/Pod/collectd-1";
+  await recordClusterStatus(page, second);
+  await server.client().simulator.deletePod({ cluster: "clusterProviders/edge/clusters/cluster2", pod: "collectd-1" });
+  await until("the second pod went and came back", () => seen(page), (s) => s.includes("NOT_PRESENT") && s.at(-1) === "PRESENT");
+  await compareWithFreshStatus(page);
+  await page.close();
+});
+
+test("viewers see no verbs, and nothing of projects not theirs", async () => {
+  const admin = server.client();
+  await admin.lifecycle.createProject({ project: { name: "projects/elsewhere" } }).catch(() => undefined);
+  const viewer = await admin.access.createToken({ token: { role: v1.Role.VIEWER, projects: ["demo"], description: "console viewer" } });
+  const outsider = await admin.access.createToken({ token: { role: v1.Role.VIEWER, projects: ["elsewhere"], description: "console outsider" } });
+
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  await signIn(page, viewer.secret);
+  await page.getByRole("link", { name: GROUP }).click();
+  await page.getByRole("heading", { name: GROUP, level: 1 }).waitFor();
+  await page.getByTestId("group-state").waitFor();
+  assert.equal(await page.getByRole("group", { name: "Verbs" }).count(), 0, "no verb buttons for a viewer");
+  assert.equal(await page.getByRole("button", { name: "Instantiate" }).count(), 0);
+  await page.close();
+
+  const other = await browser.newPage();
+  await signIn(other, outsider.secret);
+  await other.getByText("No groups this token may read.").waitFor();
+  assert.equal(await other.getByRole("link", { name: GROUP }).count(), 0);
+  await other.close();
+});

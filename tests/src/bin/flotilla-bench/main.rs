@@ -179,7 +179,9 @@ impl<'a> Target<'a> {
 
     /// A client (a connection of its own) to the next of `clients`.
     async fn client(&self) -> Result<Client> {
-        let n = self.dealt.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let n = self
+            .dealt
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let mut options = self.server.options();
         options.address = self.clients[n % self.clients.len()].clone();
         Ok(options.connect().await?)

@@ -8,6 +8,7 @@ import { v1 } from "@flotilla/client/web";
 import { label, refusal } from "./api";
 import { Badge, Conditions, Live, type Liveness } from "./parts";
 import type { Session } from "./main";
+import { eventApplied, rendered, watchOpened } from "./figures";
 import { GroupStatus, type Resource } from "./tree";
 
 /** A cluster's id, the last segment of `clusterProviders/{cp}/clusters/{c}`. */
@@ -136,6 +137,7 @@ function useStatus(session: Session, name: string, filters: Filters) {
     // A broken stream (a server restart) is shown, and resumed after the last event
     // applied, so what was built stays and nothing is missed.
     let down = false;
+    watchOpened();
     const watch = session.client.watchStatus(
       { name, output: v1.StatusOutput.ALL, ...filters },
       {
@@ -150,7 +152,9 @@ function useStatus(session: Session, name: string, filters: Filters) {
     );
     (async () => {
       for await (const event of watch) {
+        const wasSynced = current.synced;
         current.apply(event);
+        eventApplied(event, wasSynced);
         if (event.type === v1.WatchEventType.SYNCED || down) {
           down = false;
           setLive({ state: "live", reconnects: watch.reconnects });
@@ -177,6 +181,8 @@ function Tree(props: { status: GroupStatus; version: number; onSelect: (r: Resou
   const [height, setHeight] = useState(480);
   const box = useRef<HTMLDivElement>(null);
   const rows = useMemo(() => props.status.rows(collapsed), [props.version, props.status, collapsed]);
+  // After the DOM shows this version: what it took (see ./figures).
+  useEffect(() => rendered(props.status.resources.size), [props.version]);
   useEffect(() => {
     const el = box.current;
     if (!el) return;

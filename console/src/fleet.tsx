@@ -4,6 +4,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { pages, v1 } from "@flotilla/client/web";
 import { label, refusal } from "./api";
+import { follow } from "./live";
 import { Conditions, Live, type Liveness } from "./parts";
 import { type Session, navigate } from "./main";
 
@@ -56,28 +57,11 @@ function useContainerClusters(session: Session): { clusters: Map<string, v1.Cont
   const [clusters, setClusters] = useState(new Map<string, v1.ContainerCluster>());
   const [live, setLive] = useState<Liveness>({ state: "connecting" });
   useEffect(() => {
-    const stop = new AbortController();
     const current = new Map<string, v1.ContainerCluster>();
-    let frame = 0;
-    const show = () => {
-      frame = 0;
-      setClusters(new Map(current));
-    };
-    (async () => {
-      let down = false;
-      const watch = session.client.watchContainerClusters(
-        {},
-        {
-          signal: stop.signal,
-          onDisconnect: () => {
-            down = true;
-            setLive({ state: "reconnecting", reconnects: watch.reconnects + 1 });
-          },
-          reconnect: { giveUpAfterMs: 0 },
-          heartbeats: true,
-        },
-      );
-      for await (const event of watch) {
+    return follow(
+      (options) => session.client.watchContainerClusters({}, options),
+      (event) => event.type === v1.ContainerClusterEventType.SYNCED,
+      (event) => {
         const cluster = event.containerCluster;
         switch (event.type) {
           case v1.ContainerClusterEventType.ADDED:
@@ -90,23 +74,11 @@ function useContainerClusters(session: Session): { clusters: Map<string, v1.Cont
           case v1.ContainerClusterEventType.RESYNC_REQUIRED:
             current.clear();
             break;
-          case v1.ContainerClusterEventType.SYNCED:
-            down = true;
-            break;
         }
-        if (down) {
-          down = false;
-          setLive({ state: "live", reconnects: watch.reconnects });
-        }
-        frame ||= requestAnimationFrame(show);
-      }
-    })().catch((error) => {
-      if (!stop.signal.aborted) setLive({ state: "failed", error: refusal(error) });
-    });
-    return () => {
-      stop.abort();
-      cancelAnimationFrame(frame);
-    };
+      },
+      () => setClusters(new Map(current)),
+      setLive,
+    );
   }, []);
   return { clusters, live };
 }

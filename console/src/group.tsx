@@ -6,6 +6,7 @@ import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { v1 } from "@flotilla/client/web";
 import { label, refusal } from "./api";
+import { follow } from "./live";
 import { Badge, Conditions, Live, type Liveness } from "./parts";
 import type { Session } from "./main";
 import { eventApplied, rendered, watchOpened } from "./figures";
@@ -125,49 +126,20 @@ function useStatus(session: Session, name: string, filters: Filters) {
   const [version, setVersion] = useState(0);
   const [live, setLive] = useState<Liveness>({ state: "connecting" });
   useEffect(() => {
-    const stop = new AbortController();
     const current = new GroupStatus();
     setStatus(current);
-    setLive({ state: "connecting" });
-    let frame = 0;
-    const show = () => {
-      frame = 0;
-      setVersion((v) => v + 1);
-    };
-    // A broken stream (a server restart) is shown, and resumed after the last event
-    // applied, so what was built stays and nothing is missed.
-    let down = false;
     watchOpened();
-    const watch = session.client.watchStatus(
-      { name, output: v1.StatusOutput.ALL, ...filters },
-      {
-        signal: stop.signal,
-        onDisconnect: () => {
-          down = true;
-          setLive({ state: "reconnecting", reconnects: watch.reconnects + 1 });
-        },
-        reconnect: { giveUpAfterMs: 0 },
-        heartbeats: true,
-      },
-    );
-    (async () => {
-      for await (const event of watch) {
+    return follow(
+      (options) => session.client.watchStatus({ name, output: v1.StatusOutput.ALL, ...filters }, options),
+      (event) => event.type === v1.WatchEventType.SYNCED,
+      (event) => {
         const wasSynced = current.synced;
         current.apply(event);
         eventApplied(event, wasSynced);
-        if (event.type === v1.WatchEventType.SYNCED || down) {
-          down = false;
-          setLive({ state: "live", reconnects: watch.reconnects });
-        }
-        frame ||= requestAnimationFrame(show);
-      }
-    })().catch((error) => {
-      if (!stop.signal.aborted) setLive({ state: "failed", error: refusal(error) });
-    });
-    return () => {
-      stop.abort();
-      cancelAnimationFrame(frame);
-    };
+      },
+      () => setVersion((v) => v + 1),
+      setLive,
+    );
   }, [name, filters]);
   return { status, version, live };
 }

@@ -38,14 +38,10 @@ impl AgentHub {
         }
     }
 
-    /// A session opened: records what its agent said of the cluster (nodes, backend,
-    /// version), starts its report task and delivers the cluster's open actions.
-    pub(super) async fn actions_session_opened(
-        &self,
-        session: &Arc<Session>,
-        hello: &pb::AgentHello,
-        reports: mpsc::UnboundedReceiver<pb::UpdateActionStatusRequest>,
-    ) {
+    /// Records what a new session's agent said of the cluster (nodes, backend,
+    /// version). Before the cluster is recorded Available: whoever sees it Available
+    /// sees its facts too.
+    pub(super) async fn record_agent_facts(&self, session: &Arc<Session>, hello: &pb::AgentHello) {
         let Some(actions) = self.actions.get() else {
             return;
         };
@@ -74,6 +70,18 @@ impl AgentHub {
         if let Err(error) = recorded {
             warn!(cluster = %session.cluster, %error, "cannot record the cluster's nodes");
         }
+    }
+
+    /// A session opened: starts its report task and delivers the cluster's open
+    /// actions.
+    pub(super) async fn actions_session_opened(
+        &self,
+        session: &Arc<Session>,
+        reports: mpsc::UnboundedReceiver<pb::UpdateActionStatusRequest>,
+    ) {
+        let Some(actions) = self.actions.get() else {
+            return;
+        };
         tokio::spawn(process_reports(actions.clone(), session.clone(), reports));
         if !session.executes_actions {
             return;

@@ -428,6 +428,7 @@ impl AgentHub {
         if let Err(error) = self.status.reconcile_session(&session.cluster, held).await {
             warn!(%cluster, %error, "cannot reconcile the new session");
         }
+        self.record_agent_facts(&session, hello).await;
         {
             let _connectivity = link.connectivity.lock().await;
             // A newer session (or a close) may have come meanwhile: it writes its own.
@@ -443,7 +444,7 @@ impl AgentHub {
             }
         }
         link.wake.notify_one();
-        self.actions_session_opened(&session, hello, reports).await;
+        self.actions_session_opened(&session, reports).await;
         Ok((session, receiver))
     }
 

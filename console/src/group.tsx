@@ -5,6 +5,7 @@
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { JsonObject } from "@bufbuild/protobuf";
 import { v1 } from "@flotilla/client/web";
+import { Actions, type PodVerb, useActions } from "./actions";
 import { label, refusal } from "./api";
 import { follow } from "./live";
 import { Badge, Conditions, Live, type Liveness } from "./parts";
@@ -147,7 +148,14 @@ function useStatus(session: Session, name: string, filters: Filters) {
 const ROW_HEIGHT = 28;
 
 /** The rows of the tree, only those in view rendered (10,000 resources scroll smoothly). */
-function Tree(props: { status: GroupStatus; version: number; onSelect: (r: Resource) => void; selected?: string }) {
+function Tree(props: {
+  status: GroupStatus;
+  version: number;
+  onSelect: (r: Resource) => void;
+  selected?: string;
+  /** Offered on pods when the token may act on them. */
+  onAct?: (r: Resource, verb: PodVerb) => void;
+}) {
   const [collapsed, setCollapsed] = useState<Set<string>>(new Set());
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(480);
@@ -198,6 +206,16 @@ function Tree(props: { status: GroupStatus; version: number; onSelect: (r: Resou
                   {r.kind} {r.namespace ? `${r.namespace}/` : ""}
                   {r.name}
                 </button>
+                {props.onAct && r.kind === "Pod" && (
+                  <span class="pod-verbs">
+                    <button type="button" aria-label={`Reboot ${r.name} on ${r.cluster}`} onClick={() => props.onAct!(r, "reboot")}>
+                      Reboot
+                    </button>
+                    <button type="button" aria-label={`Snapshot ${r.name} on ${r.cluster}`} onClick={() => props.onAct!(r, "snapshot")}>
+                      Snapshot
+                    </button>
+                  </span>
+                )}
                 <Badge kind="rsync" value={r.rsync} />
                 <Badge kind="cluster" value={r.clusterStatus} />
                 <Badge kind="ready" value={r.readiness} />
@@ -294,6 +312,7 @@ export function Group({ session, name }: { session: Session; name: string }) {
   const [draft, setDraft] = useState({ apps: "", clusters: "", resources: "" });
   const [selected, setSelected] = useState<Resource>();
   const { status, version, live } = useStatus(session, name, filters);
+  const actions = useActions(session);
   const apply = (e: Event) => {
     e.preventDefault();
     setFilters({ apps: split(draft.apps), clusters: split(draft.clusters), resources: split(draft.resources) });
@@ -330,8 +349,15 @@ export function Group({ session, name }: { session: Session; name: string }) {
           ))}
           <button type="submit">Filter</button>
         </form>
-        <Tree status={status} version={version} onSelect={setSelected} selected={selected?.key} />
+        <Tree
+          status={status}
+          version={version}
+          onSelect={setSelected}
+          selected={selected?.key}
+          onAct={session.grants.canWrite(projectOf(name)) ? actions.act : undefined}
+        />
       </section>
+      <Actions actions={actions.actions} error={actions.error} lives={actions.lives} />
       {selected && <Detail session={session} name={name} resource={selected} />}
     </main>
   );

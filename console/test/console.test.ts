@@ -90,31 +90,34 @@ async function until<T>(what: string, probe: () => Promise<T>, ok: (value: T) =>
 
 /** The tree's rows as the page shows them against a fresh status query. */
 async function compareWithFreshStatus(page: Page): Promise<void> {
-  const status = await server.client().status.getDeploymentIntentGroupStatus({ name: GROUP });
-  const want = new Map<string, string[]>();
-  for (const app of status.resources)
-    for (const cluster of app.clusters)
-      for (const r of cluster.resources) {
-        const text = (values: Record<number, string>, v: number) => (v === 0 ? "—" : values[v]);
-        want.set(`${app.appName}/clusterProviders/${cluster.clusterProvider}/clusters/${cluster.name}/${r.gvk?.kind}/${r.name}`, [
-          text(v1.RsyncStatus, r.rsyncStatus),
-          text(v1.ClusterResourceStatus, r.clusterStatus),
-          text(v1.Readiness, r.readiness),
-        ]);
-      }
-  assert.equal(want.size, RESOURCES);
+  // Both sides are read again until they agree: right after a restart the server's
+  // own answer is still settling too.
   await until(
     "the page's rows equal a fresh status query",
     async () => {
+      const status = await server.client().status.getDeploymentIntentGroupStatus({ name: GROUP });
+      const want = new Map<string, string[]>();
+      const text = (values: Record<number, string>, v: number) => (v === 0 ? "—" : values[v]);
+      for (const app of status.resources)
+        for (const cluster of app.clusters)
+          for (const r of cluster.resources) {
+            want.set(`${app.appName}/clusterProviders/${cluster.clusterProvider}/clusters/${cluster.name}/${r.gvk?.kind}/${r.name}`, [
+              text(v1.RsyncStatus, r.rsyncStatus),
+              text(v1.ClusterResourceStatus, r.clusterStatus),
+              text(v1.Readiness, r.readiness),
+            ]);
+          }
       const got = new Map<string, string[]>();
       for (const row of await page.locator("[data-resource]").all()) {
         got.set((await row.getAttribute("data-resource"))!, await row.locator(".badge").allTextContents());
       }
-      return [...want]
+      const differ = [...want]
         .filter(([k, v]) => JSON.stringify(got.get(k)) !== JSON.stringify(v))
         .map(([k, v]) => `${k}: page ${JSON.stringify(got.get(k))}, query ${JSON.stringify(v)}`);
+      return { size: want.size, rows: got.size, differ };
     },
-    (differ) => differ.length === 0,
+    (r) => r.size === RESOURCES && r.rows === RESOURCES && r.differ.length === 0,
+    30_000,
   );
 }
 
@@ -162,6 +165,18 @@ test("an admin instantiates the demo, watches it live, through a pod's loss and 
   const detail = (await page.locator(".detail").textContent()) ?? "";
   assert.match(detail, /Metadata\{[\s\S]*"name": "collectd"[\s\S]*\}Spec\{[\s\S]*\}Status/, detail);
 
+  // A pod's reboot and a VM pod's snapshot from their rows, watched to the end.
+  await page.getByRole("button", { name: `Reboot operator-0 on ${CLUSTER1}` }).click();
+  await page.getByRole("button", { name: `Snapshot guest-0 on ${CLUSTER1}` }).click();
+  await until(
+    "both actions succeed",
+    () => page.getByTestId("action-state").allTextContents(),
+    (states) => states.length === 2 && states.every((s) => s === "SUCCEEDED"),
+    60_000,
+  );
+  assert.match((await page.locator("[data-action]").last().textContent()) ?? "", /\/var\/tmp\/snapshots/);
+  await page.screenshot({ path: join(SHOTS, "actions.png"), fullPage: true });
+
   // A pod deleted through the simulator goes NotPresent and comes back, no reload.
   const pod = `collectd/${CLUSTER1}/Pod/collectd-0`;
   await recordClusterStatus(page, pod);
@@ -174,6 +189,9 @@ test("an admin instantiates the demo, watches it live, through a pod's loss and 
   await until("the break is shown", () => page.locator(".live").first().getAttribute("data-live"), (s) => s === "reconnecting");
   await server.spawn();
   await until("resumed", () => page.locator(".live").first().textContent(), (t) => /resumed/.test(t ?? ""));
+  // The restarted server's sims start empty and are applied again: the page follows.
+  await until("Ready again after the restart", () => page.getByTestId("count-ready").textContent(), (t) => t === String(RESOURCES), 60_000);
+  await compareWithFreshStatus(page);
   // No gap: a change made after the restart arrives, and the page equals a fresh query.
   const second = "collectd/clusterProviders/edge/clusters/cluster2/Pod/collectd-1";
   await recordClusterStatus(page, second);
@@ -196,6 +214,8 @@ test("viewers see no verbs, and nothing of projects not theirs", async () => {
   await page.getByTestId("group-state").waitFor();
   assert.equal(await page.getByRole("group", { name: "Verbs" }).count(), 0, "no verb buttons for a viewer");
   assert.equal(await page.getByRole("button", { name: "Instantiate" }).count(), 0);
+  await page.locator("[data-resource]").first().waitFor();
+  assert.equal(await page.getByRole("button", { name: /^Reboot / }).count(), 0, "no pod actions for a viewer");
   await page.close();
 
   const other = await browser.newPage();

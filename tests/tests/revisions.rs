@@ -273,6 +273,16 @@ async fn a_rollout_sends_only_the_difference_and_rolls_back(backend: Backend) {
 
     // An edit of the running group is a pending revision, not refused.
     set_collectd_replicas(&mut client, 3).await;
+    // Its watchers are told (same state, same instance), so a page showing the group
+    // reads the pending revision again.
+    let told = mirror::next_event(&mut stream).await;
+    assert_eq!(
+        (told.r#type(), told.state.as_str()),
+        (WatchEventType::LifecycleChanged, "INSTANTIATED"),
+        "{told:?}"
+    );
+    assert!(told.instance.ends_with(&first.current_instance), "{told:?}");
+    view.apply(&told);
     let pending = get(&mut client, DIG).await;
     assert_eq!(
         pending.state(),

@@ -101,6 +101,14 @@ pub async fn history_list<E: Recorded>(
         .collect()
 }
 
+/// `owner`'s content revision moved while its state did not (an edit kept as a
+/// pending revision): its watchers get a lifecycle event naming the same state and
+/// instance, so a page showing the group reads it again. No history row: no verb ran.
+pub fn revision_changed(tx: &mut Tx, owner: &str, state: &str, instance: Option<InstanceId>) {
+    let instance = instance_text::column(instance);
+    tx.emit(NewEvent::lifecycle(owner, state, &instance, &instance));
+}
+
 /// Deletes `owner`'s history (the owner is being deleted), telling its watchers with a
 /// lifecycle event of state `DELETED`.
 pub async fn history_delete(tx: &mut Tx, owner: &str) -> Result<()> {

@@ -122,7 +122,9 @@ class _WatchEventTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_WatchE
     WATCH_EVENT_TYPE_COUNTS_CHANGED: _WatchEventType.ValueType  # 2
     """Aggregated counts changed."""
     WATCH_EVENT_TYPE_LIFECYCLE_CHANGED: _WatchEventType.ValueType  # 3
-    """The owner's lifecycle state changed (possibly with a new instance)."""
+    """The owner's lifecycle state changed (possibly with a new instance), or its content
+    revision moved with the state unchanged (an edit kept as a pending revision).
+    """
     WATCH_EVENT_TYPE_CONNECTIVITY_CHANGED: _WatchEventType.ValueType  # 4
     """A cluster's connectivity changed."""
     WATCH_EVENT_TYPE_SYNCED: _WatchEventType.ValueType  # 5
@@ -142,7 +144,9 @@ WATCH_EVENT_TYPE_RESOURCE_CHANGED: WatchEventType.ValueType  # 1
 WATCH_EVENT_TYPE_COUNTS_CHANGED: WatchEventType.ValueType  # 2
 """Aggregated counts changed."""
 WATCH_EVENT_TYPE_LIFECYCLE_CHANGED: WatchEventType.ValueType  # 3
-"""The owner's lifecycle state changed (possibly with a new instance)."""
+"""The owner's lifecycle state changed (possibly with a new instance), or its content
+revision moved with the state unchanged (an edit kept as a pending revision).
+"""
 WATCH_EVENT_TYPE_CONNECTIVITY_CHANGED: WatchEventType.ValueType  # 4
 """A cluster's connectivity changed."""
 WATCH_EVENT_TYPE_SYNCED: WatchEventType.ValueType  # 5

@@ -43,7 +43,9 @@ use crate::store::dig::{
     DigChange, DigStatus, dig_insert, dig_list_users, dig_status, dig_update_state,
     placement_intent_using_provider,
 };
-use crate::store::history::{HistoryEntry, history_append, history_delete, history_list};
+use crate::store::history::{
+    HistoryEntry, history_append, history_delete, history_list, revision_changed,
+};
 use crate::store::instance::{
     InstanceRow, instance_claim, instance_clusters, instance_delete_for_owner, instance_expire,
     instance_find, instance_insert, instance_instantiated_users_of_cluster, instance_list,
@@ -524,6 +526,9 @@ impl Lifecycle {
         if next != status.state {
             let event = DigEvent::of(DigOp::Update, next);
             history_append(tx, &dig.to_string(), event, None, revision).await?;
+        } else {
+            let owner = dig.to_string();
+            revision_changed(tx, &owner, next.as_str(), status.current_instance);
         }
         Ok(())
     }

@@ -207,7 +207,8 @@ const (
 	WatchEventType_WATCH_EVENT_TYPE_RESOURCE_CHANGED WatchEventType = 1
 	// Aggregated counts changed.
 	WatchEventType_WATCH_EVENT_TYPE_COUNTS_CHANGED WatchEventType = 2
-	// The owner's lifecycle state changed (possibly with a new instance).
+	// The owner's lifecycle state changed (possibly with a new instance), or its content
+	// revision moved with the state unchanged (an edit kept as a pending revision).
 	WatchEventType_WATCH_EVENT_TYPE_LIFECYCLE_CHANGED WatchEventType = 3
 	// A cluster's connectivity changed.
 	WatchEventType_WATCH_EVENT_TYPE_CONNECTIVITY_CHANGED WatchEventType = 4

@@ -995,7 +995,8 @@ export enum WatchEventType {
   COUNTS_CHANGED = 2,
 
   /**
-   * The owner's lifecycle state changed (possibly with a new instance).
+   * The owner's lifecycle state changed (possibly with a new instance), or its content
+   * revision moved with the state unchanged (an edit kept as a pending revision).
    *
    * @generated from enum value: WATCH_EVENT_TYPE_LIFECYCLE_CHANGED = 3;
    */

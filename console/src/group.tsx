@@ -7,8 +7,9 @@ import type { JsonObject } from "@bufbuild/protobuf";
 import { v1 } from "@flotilla/client/web";
 import { Actions, type PodVerb, useActions } from "./actions";
 import { label, refusal } from "./api";
+import { Lifecycle, projectOf } from "./lifecycle";
 import { follow } from "./live";
-import { Badge, Conditions, Live, type Liveness } from "./parts";
+import { Badge, Live, type Liveness } from "./parts";
 import type { Session } from "./main";
 import { eventApplied, rendered, watchOpened } from "./figures";
 import { GroupStatus, type Resource } from "./tree";
@@ -16,97 +17,6 @@ import { GroupStatus, type Resource } from "./tree";
 /** A cluster's id, the last segment of `clusterProviders/{cp}/clusters/{c}`. */
 function clusterId(name: string): string {
   return name.slice(name.lastIndexOf("/") + 1);
-}
-
-/** The project id of a group's name (`projects/{p}/…`). */
-function projectOf(name: string): string {
-  return name.split("/")[1] ?? "";
-}
-
-type Verb = "approve" | "instantiate" | "terminate" | "rollout" | "rollback";
-const VERBS: Verb[] = ["approve", "instantiate", "terminate", "rollout", "rollback"];
-
-function Lifecycle({ session, name }: { session: Session; name: string }) {
-  const [group, setGroup] = useState<v1.DeploymentIntentGroup>();
-  const [error, setError] = useState("");
-  const [busy, setBusy] = useState<Verb | null>(null);
-  const [done, setDone] = useState("");
-  const lifecycle = session.client.lifecycle;
-  const reload = () =>
-    lifecycle.getDeploymentIntentGroup({ name }).then(setGroup, (e) => setError(refusal(e)));
-  useEffect(() => {
-    reload();
-  }, [name]);
-  const run = async (verb: Verb) => {
-    setBusy(verb);
-    setError("");
-    setDone("");
-    try {
-      const request = { name, requestId: crypto.randomUUID() };
-      switch (verb) {
-        case "approve":
-          await lifecycle.approveDeploymentIntentGroup(request);
-          break;
-        case "instantiate":
-          await lifecycle.instantiateDeploymentIntentGroup(request);
-          break;
-        case "terminate":
-          await lifecycle.terminateDeploymentIntentGroup(request);
-          break;
-        case "rollout":
-          await lifecycle.rolloutDeploymentIntentGroup(request);
-          break;
-        case "rollback":
-          await lifecycle.rollbackDeploymentIntentGroup(request);
-          break;
-      }
-      setDone(`${verb}: done`);
-    } catch (e) {
-      setError(`${verb} refused: ${refusal(e)}`);
-    } finally {
-      setBusy(null);
-      reload();
-    }
-  };
-  const mayWrite = session.grants.canWrite(projectOf(name));
-  return (
-    <section aria-labelledby="lifecycle-heading" class="lifecycle">
-      <h2 id="lifecycle-heading">Lifecycle</h2>
-      {group && (
-        <dl class="facts">
-          <dt>State</dt>
-          <dd data-testid="group-state">{label(v1.DeploymentIntentGroupState, group.state)}</dd>
-          <dt>Revision</dt>
-          <dd>{String(group.revision)}</dd>
-          <dt>Instance</dt>
-          <dd class="mono">{group.currentInstance || "—"}</dd>
-          <dt>Conditions</dt>
-          <dd>
-            <Conditions conditions={group.conditions} />
-          </dd>
-        </dl>
-      )}
-      {mayWrite && (
-        <div class="verbs" role="group" aria-label="Verbs">
-          {VERBS.map((verb) => (
-            <button type="button" key={verb} disabled={busy !== null} onClick={() => run(verb)}>
-              {verb[0].toUpperCase() + verb.slice(1)}
-            </button>
-          ))}
-        </div>
-      )}
-      {error && (
-        <p role="alert" class="error">
-          {error}
-        </p>
-      )}
-      {done && (
-        <p role="status" class="done">
-          {done}
-        </p>
-      )}
-    </section>
-  );
 }
 
 interface Filters {
@@ -126,6 +36,8 @@ function useStatus(session: Session, name: string, filters: Filters) {
   const [status, setStatus] = useState(() => new GroupStatus());
   const [version, setVersion] = useState(0);
   const [live, setLive] = useState<Liveness>({ state: "connecting" });
+  // Moves with every lifecycle event: the lifecycle section reads the group again.
+  const [tick, setTick] = useState(0);
   useEffect(() => {
     const current = new GroupStatus();
     setStatus(current);
@@ -137,12 +49,13 @@ function useStatus(session: Session, name: string, filters: Filters) {
         const wasSynced = current.synced;
         current.apply(event);
         eventApplied(event, wasSynced);
+        if (event.type === v1.WatchEventType.LIFECYCLE_CHANGED && wasSynced) setTick((t) => t + 1);
       },
       () => setVersion((v) => v + 1),
       setLive,
     );
   }, [name, filters]);
-  return { status, version, live };
+  return { status, version, live, tick };
 }
 
 const ROW_HEIGHT = 28;
@@ -311,7 +224,7 @@ export function Group({ session, name }: { session: Session; name: string }) {
   const [filters, setFilters] = useState<Filters>({ apps: [], clusters: [], resources: [] });
   const [draft, setDraft] = useState({ apps: "", clusters: "", resources: "" });
   const [selected, setSelected] = useState<Resource>();
-  const { status, version, live } = useStatus(session, name, filters);
+  const { status, version, live, tick } = useStatus(session, name, filters);
   const actions = useActions(session);
   const apply = (e: Event) => {
     e.preventDefault();
@@ -320,7 +233,7 @@ export function Group({ session, name }: { session: Session; name: string }) {
   return (
     <main class="page">
       <h1 class="mono">{name}</h1>
-      <Lifecycle session={session} name={name} />
+      <Lifecycle session={session} name={name} tick={tick} />
       <section aria-labelledby="status-heading">
         <h2 id="status-heading">
           Status <Live live={live} />

@@ -1,5 +1,6 @@
 // Small pieces the pages share: conditions, a stream's liveness, status badges.
 
+import { type Timestamp, timestampDate } from "@bufbuild/protobuf/wkt";
 import { v1 } from "@flotilla/client/web";
 import { label } from "./api";
 
@@ -64,3 +65,10 @@ const TONES: Record<string, string> = {
   "ready:READY": "good",
   "ready:NOT_READY": "warn",
 };
+
+/** A timestamp as the reader's local date and time; "—" when unset. */
+export function When({ time }: { time?: Timestamp }) {
+  if (!time) return <span class="muted">—</span>;
+  const date = timestampDate(time);
+  return <time dateTime={date.toISOString()}>{date.toLocaleString()}</time>;
+}

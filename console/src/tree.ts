@@ -65,6 +65,12 @@ export class GroupStatus {
         this.readiness = event.readiness;
         return;
       case v1.WatchEventType.LIFECYCLE_CHANGED:
+        // A new instance (rollout, rollback, instantiate again): the stream sends its
+        // resources next; what the old one had is not the group's status any more.
+        if (event.instance !== this.instance) {
+          this.resources.clear();
+          this.order = null;
+        }
         this.state = event.state;
         this.instance = event.instance;
         return;

@@ -1,11 +1,26 @@
 // The fleet: cluster providers and their clusters, intent groups, container clusters
 // (live, from WatchContainerClusters).
 
+/** A link that moves within the console without a reload. */
+function Link({ to, children }: { to: string; children: preact.ComponentChildren }) {
+  return (
+    <a
+      href={to}
+      onClick={(e) => {
+        e.preventDefault();
+        navigate(to);
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
 import { useEffect, useState } from "preact/hooks";
 import { pages, v1 } from "@flotilla/client/web";
 import { label, refusal } from "./api";
-import { follow } from "./live";
-import { Conditions, Live, type Liveness } from "./parts";
+import { useContainerClusters } from "./container";
+import { Conditions, Live } from "./parts";
 import { type Session, navigate } from "./main";
 
 interface ClusterRow {
@@ -52,37 +67,6 @@ function useLoad<T>(load: () => Promise<T>): { value?: T; error?: string } {
   return state;
 }
 
-/** The container clusters, kept live by WatchContainerClusters. */
-function useContainerClusters(session: Session): { clusters: Map<string, v1.ContainerCluster>; live: Liveness } {
-  const [clusters, setClusters] = useState(new Map<string, v1.ContainerCluster>());
-  const [live, setLive] = useState<Liveness>({ state: "connecting" });
-  useEffect(() => {
-    const current = new Map<string, v1.ContainerCluster>();
-    return follow(
-      (options) => session.client.watchContainerClusters({}, options),
-      (event) => event.type === v1.ContainerClusterEventType.SYNCED,
-      (event) => {
-        const cluster = event.containerCluster;
-        switch (event.type) {
-          case v1.ContainerClusterEventType.ADDED:
-          case v1.ContainerClusterEventType.MODIFIED:
-            if (cluster) current.set(cluster.name, cluster);
-            break;
-          case v1.ContainerClusterEventType.DELETED:
-            if (cluster) current.delete(cluster.name);
-            break;
-          case v1.ContainerClusterEventType.RESYNC_REQUIRED:
-            current.clear();
-            break;
-        }
-      },
-      () => setClusters(new Map(current)),
-      setLive,
-    );
-  }, []);
-  return { clusters, live };
-}
-
 export function Fleet({ session }: { session: Session }) {
   const clusters = useLoad(() => loadClusters(session));
   const groups = useLoad(() => loadGroups(session));
@@ -109,15 +93,7 @@ export function Fleet({ session }: { session: Session }) {
               {groups.value.map((g) => (
                 <tr key={g.name}>
                   <td>
-                    <a
-                      href={`/groups/${encodeURIComponent(g.name)}`}
-                      onClick={(e) => {
-                        e.preventDefault();
-                        navigate(`/groups/${encodeURIComponent(g.name)}`);
-                      }}
-                    >
-                      {g.name}
-                    </a>
+                    <Link to={`/groups/${encodeURIComponent(g.name)}`}>{g.name}</Link>
                   </td>
                   <td>
                     <span class={`state state-${label(v1.DeploymentIntentGroupState, g.state).toLowerCase()}`}>
@@ -179,7 +155,9 @@ export function Fleet({ session }: { session: Session }) {
             <tbody>
               {[...containers.clusters.values()].map((c) => (
                 <tr key={c.name}>
-                  <td class="mono">{c.displayName || c.name}</td>
+                  <td class="mono">
+                    <Link to={`/${c.name}`}>{c.displayName || c.name}</Link>
+                  </td>
                   <td>{label(v1.ContainerClusterState, c.state)}</td>
                   <td>{label(v1.InfrastructurePhase, c.phase)}</td>
                   <td>{c.vms.length}</td>

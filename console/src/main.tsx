@@ -1,10 +1,12 @@
 // The console: a token gate, then the fleet and a group's pages. Routes are paths
-// (`/`, `/groups/<group name>`), served by the server as the same page.
+// (`/`, `/groups/<group name>`, `/containerClusters/<id>`), served by the server as
+// the same page.
 
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import type { FlotillaClient } from "@flotilla/client/web";
 import { type Grants, connect, grants, refusal, saveToken, savedToken } from "./api";
+import { ContainerClusterPage } from "./container";
 import { Fleet } from "./fleet";
 import { Group } from "./group";
 import "./style.css";
@@ -107,6 +109,7 @@ function App() {
     setSession(null);
   };
   const group = path.startsWith("/groups/") ? decodeURIComponent(path.slice("/groups/".length)) : null;
+  const container = path.startsWith("/containerClusters/") ? path.slice(1) : null;
   return (
     <>
       <header class="top">
@@ -129,7 +132,13 @@ function App() {
           </button>
         </nav>
       </header>
-      {group ? <Group session={session} name={group} key={group} /> : <Fleet session={session} />}
+      {group ? (
+        <Group session={session} name={group} key={group} />
+      ) : container ? (
+        <ContainerClusterPage session={session} name={container} key={container} />
+      ) : (
+        <Fleet session={session} />
+      )}
     </>
   );
 }

@@ -267,6 +267,75 @@ test("a changed profile shows as a pending revision, rolled out and rolled back 
   await page.close();
 });
 
+test("a container cluster's page: start, stop, scale, recover from an alert, delete", async () => {
+  const admin = server.client();
+  const created = await admin.containerClusters.createContainerCluster({
+    containerCluster: { displayName: "web-1", zoneId: "zone-a", serviceOfferingId: "small", size: 2, accountName: "team-a" },
+  });
+  const page = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  await signIn(page, server.token);
+  await page.getByRole("link", { name: "web-1" }).click();
+  await page.getByRole("heading", { name: /^web-1/, level: 1 }).waitFor();
+  const state = () => page.getByTestId("container-state").textContent();
+  const vmStates = () => page.locator("[data-vm] td:nth-child(3)").allTextContents();
+  await until("running", state, (t) => t === "RUNNING", 60_000);
+  await until("two VMs running", vmStates, (s) => s.length === 2 && s.every((v) => v === "Running"));
+
+  await page.getByLabel("New size").fill("3");
+  await page.getByRole("button", { name: "Scale" }).click();
+  await page.getByText("scale: accepted").waitFor();
+  await until("three VMs running", vmStates, (s) => s.length === 3 && s.every((v) => v === "Running"), 60_000);
+  await until("running after the scale", state, (t) => t === "RUNNING");
+  assert.equal(await page.getByTestId("container-size").textContent(), "3 VMs");
+
+  await page.getByRole("button", { name: "Stop" }).click();
+  await until("stopped", state, (t) => t === "STOPPED", 60_000);
+  // A verb the state refuses is said in words.
+  await page.getByRole("button", { name: "Stop" }).click();
+  assert.match((await page.getByRole("alert").textContent()) ?? "", /^stop refused: /);
+  await page.getByRole("button", { name: "Start" }).click();
+  await until("running again", state, (t) => t === "RUNNING", 60_000);
+
+  // A VM stopped behind the server's back: state sync raises ALERT, recover heals it.
+  const vm = (await admin.containerClusters.getContainerCluster({ name: created.name })).vms[0];
+  await admin.simulator.stopVm({ vmId: vm.vmId });
+  await until("alert", state, (t) => t === "ALERT", 60_000);
+  assert.match((await page.locator(".conditions").textContent()) ?? "", /NodesReady: false/);
+  await page.screenshot({ path: join(SHOTS, "container-cluster.png"), fullPage: true });
+  assert.deepEqual(await violations(page), [], "axe-core on a container cluster");
+  await page.getByRole("button", { name: "Recover" }).click();
+  await until("recovered", state, (t) => t === "RUNNING", 60_000);
+  await until("every VM running", vmStates, (s) => s.length === 3 && s.every((v) => v === "Running"));
+
+  // Delete asks once more; a running cluster must be stopped first, said in words.
+  const answer = () =>
+    until(
+      "the verb answered",
+      async () => (await page.locator(".verbs ~ [role=status], .verbs ~ [role=alert]").allTextContents()).join(" "),
+      (t) => t.length > 0,
+    );
+  await page.getByRole("button", { name: "Delete…" }).click();
+  await page.getByRole("button", { name: "Keep it" }).click();
+  assert.equal(await page.getByRole("button", { name: "Delete web-1 for good" }).count(), 0);
+  await page.getByRole("button", { name: "Delete…" }).click();
+  await page.getByRole("button", { name: "Delete web-1 for good" }).click();
+  assert.match(await answer(), /^delete refused: .*stop it first/);
+  await page.getByRole("button", { name: "Stop" }).click();
+  await until("stopped to be deleted", state, (t) => t === "STOPPED", 60_000);
+  await page.getByRole("button", { name: "Delete…" }).click();
+  await page.getByRole("button", { name: "Delete web-1 for good" }).click();
+  assert.equal(await answer(), "delete: accepted");
+  // Its VMs and network go; the record stays DESTROYED until the collector removes it.
+  await until(
+    "destroyed",
+    async () => ((await page.getByTestId("container-gone").count()) ? "gone" : await state()),
+    (t) => t === "DESTROYED" || t === "gone",
+    60_000,
+  );
+  assert.equal(await page.getByRole("group", { name: "Verbs" }).count(), 0, "nothing left to do to it");
+  await page.close();
+});
+
 test("viewers see no verbs, and nothing of projects not theirs", async () => {
   const admin = server.client();
   await admin.lifecycle.createProject({ project: { name: "projects/elsewhere" } }).catch(() => undefined);
@@ -283,6 +352,17 @@ test("viewers see no verbs, and nothing of projects not theirs", async () => {
   await page.locator("[data-resource]").first().waitFor();
   assert.equal(await page.getByRole("button", { name: /^Reboot / }).count(), 0, "no pod actions for a viewer");
   await page.close();
+
+  // Nor on a container cluster's page (infrastructure is written by admins only).
+  await admin.containerClusters.createContainerCluster({
+    containerCluster: { displayName: "viewed", zoneId: "zone-a", serviceOfferingId: "small", size: 1, accountName: "team-a" },
+  });
+  const infra = await browser.newPage({ viewport: { width: 1366, height: 900 } });
+  await signIn(infra, viewer.secret);
+  await infra.getByRole("link", { name: "viewed" }).click();
+  await infra.getByTestId("container-state").waitFor();
+  assert.equal(await infra.getByRole("group", { name: "Verbs" }).count(), 0, "no container cluster verbs for a viewer");
+  await infra.close();
 
   const other = await browser.newPage();
   await signIn(other, outsider.secret);

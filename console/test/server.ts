@@ -57,7 +57,13 @@ export class DemoServer {
     const args = ["--demo", "--listen", this.grpc, "--console-listen", this.console, "--data-dir", this.dataDir];
     this.child = spawn(serverBinary(), args, {
       stdio: ["ignore", "ignore", log],
-      env: { ...process.env, FLOTILLA_DATABASE_URL: `sqlite://${this.dataDir}/flotilla.db?mode=rwc`, RUST_LOG: "info" },
+      env: {
+        ...process.env,
+        FLOTILLA_DATABASE_URL: `sqlite://${this.dataDir}/flotilla.db?mode=rwc`,
+        // State sync every half second: a VM stopped behind the server shows soon.
+        FLOTILLA_CLUSTER_SYNC_MILLIS: "500",
+        RUST_LOG: "info",
+      },
     });
     closeSync(log);
     const deadline = Date.now() + 30_000;

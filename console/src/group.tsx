@@ -90,6 +90,67 @@ function Tree(props: {
     if (!next.delete(key)) next.add(key);
     setCollapsed(next);
   };
+  // Keyboard: the tree is one tab stop; arrows move the active row (announced through
+  // aria-activedescendant, scrolled into view), right/left open and close a group
+  // row, Enter shows a resource's detail.
+  const [active, setActive] = useState(0);
+  const current = Math.min(active, Math.max(0, rows.length - 1));
+  const moveTo = (index: number) => {
+    const next = Math.max(0, Math.min(rows.length - 1, index));
+    setActive(next);
+    const el = box.current;
+    if (!el) return;
+    const top = next * ROW_HEIGHT;
+    if (top < el.scrollTop) el.scrollTop = top;
+    else if (top + ROW_HEIGHT > el.scrollTop + el.clientHeight) el.scrollTop = top + ROW_HEIGHT - el.clientHeight;
+  };
+  const onKey = (e: KeyboardEvent) => {
+    const row = rows[current];
+    if (!row) return;
+    const page = Math.max(1, Math.floor(height / ROW_HEIGHT) - 1);
+    const open = row.level < 2 && !collapsed.has(row.key);
+    switch (e.key) {
+      case "ArrowDown":
+        moveTo(current + 1);
+        break;
+      case "ArrowUp":
+        moveTo(current - 1);
+        break;
+      case "PageDown":
+        moveTo(current + page);
+        break;
+      case "PageUp":
+        moveTo(current - page);
+        break;
+      case "Home":
+        moveTo(0);
+        break;
+      case "End":
+        moveTo(rows.length - 1);
+        break;
+      case "ArrowRight":
+        if (row.level < 2 && !open) toggle(row.key);
+        else moveTo(current + 1);
+        break;
+      case "ArrowLeft":
+        if (open) toggle(row.key);
+        else {
+          // To the row's parent.
+          let parent = current - 1;
+          while (parent >= 0 && rows[parent].level >= row.level) parent -= 1;
+          if (parent >= 0) moveTo(parent);
+        }
+        break;
+      case "Enter":
+        if (row.level === 2) props.onSelect(row.resource);
+        else toggle(row.key);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+  };
+  const rowId = (index: number) => `tree-row-${index}`;
   return (
     <div
       class="tree"
@@ -97,18 +158,23 @@ function Tree(props: {
       role="tree"
       aria-label="Resources by app and cluster"
       tabIndex={0}
+      onKeyDown={onKey}
+      aria-activedescendant={rows.length > 0 ? rowId(current) : undefined}
       onScroll={(e) => setScrollTop((e.target as HTMLDivElement).scrollTop)}
     >
       <div style={{ height: `${rows.length * ROW_HEIGHT}px`, position: "relative" }}>
         {rows.slice(first, last).map((row, i) => {
-          const top = (first + i) * ROW_HEIGHT;
+          const index = first + i;
+          const top = index * ROW_HEIGHT;
           const style = { transform: `translateY(${top}px)` };
+          const activeClass = index === current ? " active" : "";
           if (row.level === 2) {
             const r = row.resource;
             return (
               <div
                 key={row.key}
-                class={`row level-2${props.selected === r.key ? " selected" : ""}`}
+                id={rowId(index)}
+                class={`row level-2${props.selected === r.key ? " selected" : ""}${activeClass}`}
                 style={style}
                 role="treeitem"
                 aria-level={3}
@@ -137,7 +203,15 @@ function Tree(props: {
           }
           const open = !collapsed.has(row.key);
           return (
-            <div key={row.key} class={`row level-${row.level}`} style={style} role="treeitem" aria-level={row.level + 1} aria-expanded={open}>
+            <div
+              key={row.key}
+              id={rowId(index)}
+              class={`row level-${row.level}${activeClass}`}
+              style={style}
+              role="treeitem"
+              aria-level={row.level + 1}
+              aria-expanded={open}
+            >
               <button type="button" class="toggle" onClick={() => toggle(row.key)} aria-label={`${open ? "Collapse" : "Expand"} ${row.level === 0 ? row.app : row.cluster}`}>
                 {open ? "▾" : "▸"}
               </button>

@@ -351,6 +351,33 @@ test("viewers see no verbs, and nothing of projects not theirs", async () => {
   assert.equal(await page.getByRole("button", { name: "Instantiate" }).count(), 0);
   await page.locator("[data-resource]").first().waitFor();
   assert.equal(await page.getByRole("button", { name: /^Reboot / }).count(), 0, "no pod actions for a viewer");
+
+  // The tree by keyboard: one tab stop, arrows move, left/right close and open, Enter
+  // shows a resource's detail.
+  const tree = page.getByRole("tree");
+  await tree.focus();
+  const active = async () => {
+    const id = await tree.getAttribute("aria-activedescendant");
+    return id ? ((await page.locator(`#${id}`).textContent()) ?? "") : "";
+  };
+  await tree.press("Home");
+  assert.match(await active(), /^▾collectd/);
+  const shown = await page.locator("[data-resource]").count();
+  await tree.press("ArrowLeft");
+  await until("collectd closed", () => page.locator("[data-resource^='collectd/']").count(), (n) => n === 0);
+  assert.equal(await page.getByRole("treeitem", { name: /collectd/ }).first().getAttribute("aria-expanded"), "false");
+  await tree.press("ArrowRight");
+  await until("collectd open again", () => page.locator("[data-resource]").count(), (n) => n === shown);
+  await tree.press("ArrowDown");
+  assert.match(await active(), /cluster1/);
+  await tree.press("ArrowDown");
+  assert.match(await active(), /^ConfigMap collectd-config/);
+  await tree.press("Enter");
+  await page.getByRole("heading", { name: /ConfigMap collectd-config/ }).waitFor();
+  await tree.press("ArrowLeft");
+  assert.match(await active(), /cluster1/, "left from a resource goes to its cluster");
+  await tree.press("End");
+  assert.match(await active(), /^Pod operator-0/);
   await page.close();
 
   // Nor on a container cluster's page (infrastructure is written by admins only).

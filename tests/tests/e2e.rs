@@ -12,6 +12,7 @@ mod agents;
 mod bad_input;
 mod bench_cli;
 mod clients;
+mod console;
 mod container_cluster_faults;
 mod container_cluster_fleet;
 mod container_cluster_lifecycle;

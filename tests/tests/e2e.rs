@@ -21,6 +21,7 @@ mod controlplane;
 mod coordination;
 mod declared_kinds;
 mod faults;
+mod fleet_watch;
 mod fuzz;
 mod grpcurl;
 mod health;

@@ -4,7 +4,7 @@ import { type ActionEvent, ActionService, type WatchActionsRequest } from "./gen
 import { type ContainerClusterEvent, ContainerClusterService, type WatchContainerClustersRequest } from "./gen/flotilla/v1/container_cluster_pb.js";
 import { LifecycleService } from "./gen/flotilla/v1/lifecycle_pb.js";
 import { SimulatorService } from "./gen/flotilla/v1/simulator_pb.js";
-import { StatusService, type WatchEvent, type WatchStatusRequest } from "./gen/flotilla/v1/status_pb.js";
+import { StatusService, type WatchEvent, type WatchStatusRequest, type FleetEvent } from "./gen/flotilla/v1/status_pb.js";
 import { Watch, type WatchOptions } from "./watch.js";
 export type Request<R> = Partial<Omit<R, "$typeName" | "$unknown">>;
 /** A connection to a Flotilla server with a client per service. */
@@ -22,6 +22,11 @@ export interface FlotillaClient {
     watchActions(request: Request<WatchActionsRequest>, options?: WatchOptions): Watch<ActionEvent>;
     /** WatchContainerClusters, resuming by itself. */
     watchContainerClusters(request: Request<WatchContainerClustersRequest>, options?: WatchOptions): Watch<ContainerClusterEvent>;
+    /**
+     * WatchFleet, opened again by itself after a break. It has no resume token: after
+     * `onDisconnect`, a fresh snapshot (ADDED rows, then SYNCED) replaces the rows held.
+     */
+    watchFleet(options?: WatchOptions): Watch<FleetEvent>;
 }
 /** Sends the bearer token, and throws failed calls as FlotillaError. */
 export declare function interceptor(token: string | undefined): Interceptor;

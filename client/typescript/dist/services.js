@@ -8,7 +8,7 @@ import { ActionEventType, ActionService, } from "./gen/flotilla/v1/action_pb.js"
 import { ContainerClusterEventType, ContainerClusterService, } from "./gen/flotilla/v1/container_cluster_pb.js";
 import { LifecycleService } from "./gen/flotilla/v1/lifecycle_pb.js";
 import { SimulatorService } from "./gen/flotilla/v1/simulator_pb.js";
-import { StatusService, WatchEventType, } from "./gen/flotilla/v1/status_pb.js";
+import { StatusService, WatchEventType, FleetEventType, } from "./gen/flotilla/v1/status_pb.js";
 import { Watch } from "./watch.js";
 /** Sends the bearer token, and throws failed calls as FlotillaError. */
 export function interceptor(token) {
@@ -63,5 +63,6 @@ export function clientOver(transport) {
         watchStatus: (request, watchOptions) => new Watch((resumeToken, signal) => status.watchStatus({ ...request, resumeToken }, { signal }), (e) => e.type === WatchEventType.HEARTBEAT, watchOptions),
         watchActions: (request, watchOptions) => new Watch((resumeToken, signal) => actions.watchActions({ ...request, resumeToken }, { signal }), (e) => e.type === ActionEventType.HEARTBEAT, watchOptions),
         watchContainerClusters: (request, watchOptions) => new Watch((resumeToken, signal) => containerClusters.watchContainerClusters({ ...request, resumeToken }, { signal }), (e) => e.type === ContainerClusterEventType.HEARTBEAT, watchOptions),
+        watchFleet: (watchOptions) => new Watch((_resumeToken, signal) => status.watchFleet({}, { signal }), (e) => e.type === FleetEventType.HEARTBEAT, watchOptions),
     };
 }

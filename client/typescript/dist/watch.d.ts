@@ -36,16 +36,16 @@ export declare const RETRYABLE: ReadonlySet<Code>;
  */
 export declare function retryable(error: FlotillaError): boolean;
 /**
- * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters),
- * one at a time: a snapshot, SYNCED, then live events. When the stream breaks with
- * UNAVAILABLE (server restart, network cut) or ends, it is opened again after the last
- * event handed out, so the caller sees every event exactly once. RESYNC_REQUIRED is
+ * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters,
+ * WatchFleet), one at a time: a snapshot, SYNCED, then live events. When the stream
+ * breaks with UNAVAILABLE (server restart, network cut) or ends, it is opened again
+ * after the last event handed out, so the caller sees every event exactly once (a
+ * watch without resume tokens, WatchFleet, starts again with a fresh snapshot: start
+ * over when `onDisconnect` says so). RESYNC_REQUIRED is
  * handed out (a fresh snapshot follows: drop what you built); heartbeats are not,
  * unless asked for. Other errors throw a FlotillaError.
  */
-export declare class Watch<E extends {
-    resumeToken: string;
-}> implements AsyncIterable<E> {
+export declare class Watch<E extends object> implements AsyncIterable<E> {
     private readonly open;
     private readonly isHeartbeat;
     private readonly options;

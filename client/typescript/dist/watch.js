@@ -19,10 +19,12 @@ export function retryable(error) {
     return (error.code === Code.Internal || error.code === Code.Unknown) && /http\/2|ECONNRESET|socket|failed to fetch|network ?error|load failed/i.test(error.rawMessage);
 }
 /**
- * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters),
- * one at a time: a snapshot, SYNCED, then live events. When the stream breaks with
- * UNAVAILABLE (server restart, network cut) or ends, it is opened again after the last
- * event handed out, so the caller sees every event exactly once. RESYNC_REQUIRED is
+ * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters,
+ * WatchFleet), one at a time: a snapshot, SYNCED, then live events. When the stream
+ * breaks with UNAVAILABLE (server restart, network cut) or ends, it is opened again
+ * after the last event handed out, so the caller sees every event exactly once (a
+ * watch without resume tokens, WatchFleet, starts again with a fresh snapshot: start
+ * over when `onDisconnect` says so). RESYNC_REQUIRED is
  * handed out (a fresh snapshot follows: drop what you built); heartbeats are not,
  * unless asked for. Other errors throw a FlotillaError.
  */
@@ -54,8 +56,9 @@ export class Watch {
                     for (const event of message.events) {
                         attempt = 0;
                         downSince = undefined;
-                        if (event.resumeToken)
-                            this.resumeToken = event.resumeToken;
+                        const token = event.resumeToken;
+                        if (token)
+                            this.resumeToken = token;
                         if (this.options.heartbeats || !this.isHeartbeat(event))
                             yield event;
                     }

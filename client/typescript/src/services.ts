@@ -24,6 +24,8 @@ import {
   type WatchEvent,
   WatchEventType,
   type WatchStatusRequest,
+  type FleetEvent,
+  FleetEventType,
 } from "./gen/flotilla/v1/status_pb.js";
 import { Watch, type WatchOptions } from "./watch.js";
 
@@ -47,6 +49,11 @@ export interface FlotillaClient {
     request: Request<WatchContainerClustersRequest>,
     options?: WatchOptions,
   ): Watch<ContainerClusterEvent>;
+  /**
+   * WatchFleet, opened again by itself after a break. It has no resume token: after
+   * `onDisconnect`, a fresh snapshot (ADDED rows, then SYNCED) replaces the rows held.
+   */
+  watchFleet(options?: WatchOptions): Watch<FleetEvent>;
 }
 
 /** Sends the bearer token, and throws failed calls as FlotillaError. */
@@ -115,6 +122,12 @@ export function clientOver(transport: Transport): FlotillaClient {
       new Watch<ContainerClusterEvent>(
         (resumeToken, signal) => containerClusters.watchContainerClusters({ ...request, resumeToken }, { signal }),
         (e) => e.type === ContainerClusterEventType.HEARTBEAT,
+        watchOptions,
+      ),
+    watchFleet: (watchOptions) =>
+      new Watch<FleetEvent>(
+        (_resumeToken, signal) => status.watchFleet({}, { signal }),
+        (e) => e.type === FleetEventType.HEARTBEAT,
         watchOptions,
       ),
   };

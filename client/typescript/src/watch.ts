@@ -47,14 +47,16 @@ export function retryable(error: FlotillaError): boolean {
 }
 
 /**
- * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters),
- * one at a time: a snapshot, SYNCED, then live events. When the stream breaks with
- * UNAVAILABLE (server restart, network cut) or ends, it is opened again after the last
- * event handed out, so the caller sees every event exactly once. RESYNC_REQUIRED is
+ * The events of a Flotilla watch (WatchStatus, WatchActions, WatchContainerClusters,
+ * WatchFleet), one at a time: a snapshot, SYNCED, then live events. When the stream
+ * breaks with UNAVAILABLE (server restart, network cut) or ends, it is opened again
+ * after the last event handed out, so the caller sees every event exactly once (a
+ * watch without resume tokens, WatchFleet, starts again with a fresh snapshot: start
+ * over when `onDisconnect` says so). RESYNC_REQUIRED is
  * handed out (a fresh snapshot follows: drop what you built); heartbeats are not,
  * unless asked for. Other errors throw a FlotillaError.
  */
-export class Watch<E extends { resumeToken: string }> implements AsyncIterable<E> {
+export class Watch<E extends object> implements AsyncIterable<E> {
   /** The token of the last event handed out: save it to resume later. */
   resumeToken: string;
   /** How many times the stream was opened again. */
@@ -82,7 +84,8 @@ export class Watch<E extends { resumeToken: string }> implements AsyncIterable<E
           for (const event of message.events) {
             attempt = 0;
             downSince = undefined;
-            if (event.resumeToken) this.resumeToken = event.resumeToken;
+            const token = (event as { resumeToken?: string }).resumeToken;
+            if (token) this.resumeToken = token;
             if (this.options.heartbeats || !this.isHeartbeat(event)) yield event;
           }
         }

@@ -187,8 +187,15 @@ impl ActionService for ActionApi {
     async fn watch_actions(&self, request: Request<pb::WatchActionsRequest>) -> Rpc<WatchStream> {
         let req = check_size(request)?;
         let watch = async {
-            let cluster = cluster("cluster", &req.cluster)?;
             let mut violations = Violations::new();
+            let on_cluster = if req.cluster.is_empty() {
+                if !req.node_name.is_empty() {
+                    violations.add("cluster", "is required to filter by node");
+                }
+                None
+            } else {
+                violations.check(cluster("cluster", &req.cluster).map_err(first_violation))
+            };
             let node = kube_filter(
                 &mut violations,
                 "node_name",
@@ -200,7 +207,10 @@ impl ActionService for ActionApi {
                 "" => None,
                 token => Some(crate::watch::token::decode(ACTIONS_TARGET, token)?),
             };
-            self.app.require_cluster(&cluster).await?;
+            let cluster = on_cluster;
+            if let Some(cluster) = &cluster {
+                self.app.require_cluster(cluster).await?;
+            }
             start(self.watch.clone(), ActionWatch { cluster, node }, resume).await
         }
         .await

@@ -94,6 +94,9 @@ fn selection(
     })
 }
 
+type FleetStream =
+    Pin<Box<dyn Stream<Item = std::result::Result<pb::WatchFleetResponse, Status>> + Send>>;
+
 type WatchStream =
     Pin<Box<dyn Stream<Item = std::result::Result<pb::WatchStatusResponse, Status>> + Send>>;
 
@@ -287,6 +290,16 @@ impl StatusService for StatusApi {
             next_page_token,
         })
     });
+
+    /// WatchFleet: the groups of the projects the caller may read and every cluster.
+    async fn watch_fleet(&self, request: Request<pb::WatchFleetRequest>) -> Rpc<FleetStream> {
+        let projects = super::access::caller(&request)?
+            .visible_projects()
+            .map(<[String]>::to_vec);
+        check_size(request)?;
+        let receiver = crate::watch::fleet::start(self.hub.clone(), projects)?;
+        Ok(Response::new(Box::pin(ReceiverStream::new(receiver))))
+    }
 
     /// Only for a StatusServiceServer used without [`crate::wire::routes::StatusRoutes`]
     /// (the server routes WatchStatus to [`StatusApi::watch`]): the same stream,

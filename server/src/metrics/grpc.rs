@@ -19,6 +19,7 @@ const STREAMS: &[&str] = &[
     "WatchStatus",
     "WatchActions",
     "WatchContainerClusters",
+    "WatchFleet",
     "Connect",
 ];
 

@@ -79,6 +79,7 @@ impl Autocommit {
             .status_events_appended
             .inc_by(events.len() as u64);
         self.signals.signal(target, Some(events));
+        self.signals.signal(super::signals::FLEET, None);
     }
 }
 

@@ -21,6 +21,7 @@ pub mod container_cluster;
 mod db_error;
 pub mod dig;
 pub mod fence;
+pub mod fleet;
 pub mod group_commit;
 pub mod history;
 pub mod instance;

@@ -9,6 +9,11 @@ use super::watch;
 /// whose pod is gone. A name no watch target has.
 pub const PODS_GONE: &str = "pods-gone";
 
+/// The signal touched after every write transaction (and relayed to the other
+/// replicas): WatchFleet's summary of groups and clusters reads the fleet again when
+/// it changes (coalesced; see `watch::fleet`). A name no watch target has.
+pub const FLEET: &str = "fleet";
+
 /// Per-target wake-ups for event-log readers (the watch hub's feeds) and caches: a
 /// counter per target, bumped after each commit that appended to it or touched it, and
 /// the committed events themselves, so a feed usually needs no read of the log.

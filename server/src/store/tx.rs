@@ -98,6 +98,7 @@ impl Tx {
         for target in &self.touched {
             self.signals.signal(target, None);
         }
+        self.signals.signal(super::signals::FLEET, None);
         Ok(())
     }
 

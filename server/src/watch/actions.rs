@@ -1,6 +1,7 @@
-//! WatchActions: the open actions of a cluster (or of one node) as a snapshot, SYNCED,
-//! then every create, change and deletion (`records`' contract). Every cluster's action
-//! events share the target `actions`; a stream selects its cluster's (and node's).
+//! WatchActions: the open actions of a cluster, of one of its nodes or of every
+//! cluster as a snapshot, SYNCED, then every create, change and deletion (`records`'
+//! contract). Every cluster's action events share the target `actions`; a stream
+//! selects its cluster's (and node's).
 
 use crate::store::Conn;
 use flotilla_api::v1 as pb;
@@ -16,7 +17,8 @@ use crate::wire::convert::action_to_proto;
 /// What a WatchActions call asks for.
 #[derive(Debug, Clone)]
 pub struct ActionWatch {
-    pub cluster: ClusterName,
+    /// None: every cluster.
+    pub cluster: Option<ClusterName>,
     /// None: every node.
     pub node: Option<NodeName>,
 }
@@ -34,12 +36,12 @@ impl Records for ActionWatch {
     const TARGET: &'static str = ACTIONS_TARGET;
 
     fn clusters(&self) -> Vec<String> {
-        vec![self.cluster.to_string()]
+        self.cluster.iter().map(ToString::to_string).collect()
     }
 
     async fn snapshot(&self, conn: &mut Conn) -> Result<Vec<pb::Action>> {
         let filter = ActionFilter {
-            cluster: Some(self.cluster.clone()),
+            cluster: self.cluster.clone(),
             node: self.node.clone(),
             open_only: true,
             ..Default::default()
@@ -53,7 +55,11 @@ impl Records for ActionWatch {
         let Payload::Action { change, record } = &event.payload else {
             return Ok(None);
         };
-        if self.cluster != event.cluster {
+        if self
+            .cluster
+            .as_ref()
+            .is_some_and(|cluster| *cluster != event.cluster)
+        {
             return Ok(None);
         }
         let action: ActionRecord = serde_json::from_str(record.text())

@@ -20,9 +20,11 @@
 //!
 //! The hub is generic over the target: WatchActions and WatchContainerClusters reuse
 //! feeds and the subscriber loop with their own targets and event payloads.
+//! WatchFleet (`fleet`) is level-based instead: rows read again after commits.
 
 pub mod actions;
 pub mod container_clusters;
+pub mod fleet;
 pub mod records;
 pub mod stream;
 pub mod token;
@@ -477,6 +479,8 @@ pub struct WatchHub {
     /// instance's resources): a thousand watches behind the tail queue here rather than
     /// time out waiting for a pooled connection.
     reads: Arc<Semaphore>,
+    /// WatchFleet's shared view, while anyone watches it.
+    fleet: fleet::Slot,
     shutdown: CancellationToken,
 }
 
@@ -495,6 +499,7 @@ impl WatchHub {
             options,
             feeds: Mutex::default(),
             starting: tokio::sync::Mutex::default(),
+            fleet: fleet::Slot::default(),
             shutdown,
         })
     }

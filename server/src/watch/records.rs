@@ -24,7 +24,7 @@ use crate::store::watch::{ActionChange, Event, events_after, target_revision};
 /// Events per read of the feed or the log.
 const CHUNK: usize = 512;
 /// Response messages buffered towards the client.
-const BUFFER: usize = 8;
+pub(super) const BUFFER: usize = 8;
 
 /// What an event of a record watch says.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

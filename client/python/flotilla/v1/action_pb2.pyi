@@ -641,7 +641,9 @@ class WatchActionsRequest(_message.Message):
     NODE_NAME_FIELD_NUMBER: _builtins.int
     RESUME_TOKEN_FIELD_NUMBER: _builtins.int
     cluster: _builtins.str
-    """The cluster, `clusterProviders/{cp}/clusters/{c}`."""
+    """The cluster, `clusterProviders/{cp}/clusters/{c}`; empty for every cluster (a
+    token that may read every cluster's actions: admin, or a viewer of every project).
+    """
     node_name: _builtins.str
     """Only actions executed by this node; empty for every node of the cluster."""
     resume_token: _builtins.str

@@ -111,7 +111,8 @@ class ActionServiceServicer:
         raise NotImplementedError('Method not implemented!')
 
     def WatchActions(self, request, context):
-        """Streams actions for a cluster or node (agents) as they are created and change.
+        """Streams actions for a cluster or node (agents), or for the whole fleet, as they
+        are created and change.
         """
         context.set_code(grpc.StatusCode.UNIMPLEMENTED)
         context.set_details('Method not implemented!')

@@ -45,7 +45,9 @@ class ActionServiceStub:
     ListActions: _grpc.UnaryUnaryMultiCallable[_action_pb2.ListActionsRequest, _action_pb2.ListActionsResponse]
     """Lists actions, filtered by cluster, node, pod or state."""
     WatchActions: _grpc.UnaryStreamMultiCallable[_action_pb2.WatchActionsRequest, _action_pb2.WatchActionsResponse]
-    """Streams actions for a cluster or node (agents) as they are created and change."""
+    """Streams actions for a cluster or node (agents), or for the whole fleet, as they
+    are created and change.
+    """
     UpdateActionStatus: _grpc.UnaryUnaryMultiCallable[_action_pb2.UpdateActionStatusRequest, _action_pb2.Action]
     """Posts progress of an action (agents)."""
     CancelAction: _grpc.UnaryUnaryMultiCallable[_action_pb2.CancelActionRequest, _action_pb2.Action]
@@ -67,7 +69,9 @@ class ActionServiceAsyncStub(ActionServiceStub):
     ListActions: _aio.UnaryUnaryMultiCallable[_action_pb2.ListActionsRequest, _action_pb2.ListActionsResponse]  # type: ignore[assignment]
     """Lists actions, filtered by cluster, node, pod or state."""
     WatchActions: _aio.UnaryStreamMultiCallable[_action_pb2.WatchActionsRequest, _action_pb2.WatchActionsResponse]  # type: ignore[assignment]
-    """Streams actions for a cluster or node (agents) as they are created and change."""
+    """Streams actions for a cluster or node (agents), or for the whole fleet, as they
+    are created and change.
+    """
     UpdateActionStatus: _aio.UnaryUnaryMultiCallable[_action_pb2.UpdateActionStatusRequest, _action_pb2.Action]  # type: ignore[assignment]
     """Posts progress of an action (agents)."""
     CancelAction: _aio.UnaryUnaryMultiCallable[_action_pb2.CancelActionRequest, _action_pb2.Action]  # type: ignore[assignment]
@@ -116,7 +120,9 @@ class ActionServiceServicer(metaclass=_abc_1.ABCMeta):
         request: _action_pb2.WatchActionsRequest,
         context: _ServicerContext,
     ) -> _typing.Union[_abc.Iterator[_action_pb2.WatchActionsResponse], _abc.AsyncIterator[_action_pb2.WatchActionsResponse]]:
-        """Streams actions for a cluster or node (agents) as they are created and change."""
+        """Streams actions for a cluster or node (agents), or for the whole fleet, as they
+        are created and change.
+        """
 
     @_abc_1.abstractmethod
     def UpdateActionStatus(

@@ -157,6 +157,42 @@ WATCH_EVENT_TYPE_HEARTBEAT: WatchEventType.ValueType  # 7
 """Keep-alive carrying the latest token."""
 Global___WatchEventType: _TypeAlias = WatchEventType  # noqa: Y015
 
+class _FleetEventType:
+    ValueType = _typing.NewType("ValueType", _builtins.int)
+    V: _TypeAlias = ValueType  # noqa: Y015
+
+class _FleetEventTypeEnumTypeWrapper(_enum_type_wrapper._EnumTypeWrapper[_FleetEventType.ValueType], _builtins.type):
+    DESCRIPTOR: _descriptor.EnumDescriptor
+    FLEET_EVENT_TYPE_UNSPECIFIED: _FleetEventType.ValueType  # 0
+    """Never sent."""
+    FLEET_EVENT_TYPE_ADDED: _FleetEventType.ValueType  # 1
+    """A row appeared; in a snapshot, every row."""
+    FLEET_EVENT_TYPE_MODIFIED: _FleetEventType.ValueType  # 2
+    """A row changed: the event holds it whole."""
+    FLEET_EVENT_TYPE_DELETED: _FleetEventType.ValueType  # 3
+    """A row went (the event holds its last state)."""
+    FLEET_EVENT_TYPE_SYNCED: _FleetEventType.ValueType  # 4
+    """The snapshot is complete; changes follow."""
+    FLEET_EVENT_TYPE_HEARTBEAT: _FleetEventType.ValueType  # 5
+    """Nothing changed for a while."""
+
+class FleetEventType(_FleetEventType, metaclass=_FleetEventTypeEnumTypeWrapper):
+    """What a WatchFleet event says."""
+
+FLEET_EVENT_TYPE_UNSPECIFIED: FleetEventType.ValueType  # 0
+"""Never sent."""
+FLEET_EVENT_TYPE_ADDED: FleetEventType.ValueType  # 1
+"""A row appeared; in a snapshot, every row."""
+FLEET_EVENT_TYPE_MODIFIED: FleetEventType.ValueType  # 2
+"""A row changed: the event holds it whole."""
+FLEET_EVENT_TYPE_DELETED: FleetEventType.ValueType  # 3
+"""A row went (the event holds its last state)."""
+FLEET_EVENT_TYPE_SYNCED: FleetEventType.ValueType  # 4
+"""The snapshot is complete; changes follow."""
+FLEET_EVENT_TYPE_HEARTBEAT: FleetEventType.ValueType  # 5
+"""Nothing changed for a while."""
+Global___FleetEventType: _TypeAlias = FleetEventType  # noqa: Y015
+
 @_typing.final
 class RsyncStatusCounts(_message.Message):
     """Counts of rsync statuses; zero counts are omitted in JSON."""
@@ -838,3 +874,208 @@ class WatchEvent(_message.Message):
     def WhichOneof(self, oneof_group: _Never) -> None: ...
 
 Global___WatchEvent: _TypeAlias = WatchEvent  # noqa: Y015
+
+@_typing.final
+class WatchFleetRequest(_message.Message):
+    """Request of WatchFleet."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    def __init__(
+        self,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WatchFleetRequest: _TypeAlias = WatchFleetRequest  # noqa: Y015
+
+@_typing.final
+class FleetGroup(_message.Message):
+    """A deployment intent group as the fleet shows it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    NAME_FIELD_NUMBER: _builtins.int
+    PROJECT_FIELD_NUMBER: _builtins.int
+    STATE_FIELD_NUMBER: _builtins.int
+    REVISION_FIELD_NUMBER: _builtins.int
+    CURRENT_INSTANCE_FIELD_NUMBER: _builtins.int
+    CONDITIONS_FIELD_NUMBER: _builtins.int
+    RSYNC_STATUS_FIELD_NUMBER: _builtins.int
+    CLUSTER_STATUS_FIELD_NUMBER: _builtins.int
+    READINESS_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """`projects/{p}/compositeApps/{ca}/{v}/deploymentIntentGroups/{dig}`."""
+    project: _builtins.str
+    """The project id."""
+    state: _lifecycle_pb2.DeploymentIntentGroupState.ValueType
+    """The lifecycle state."""
+    revision: _builtins.int
+    """The content revision."""
+    current_instance: _builtins.str
+    """The current (last) instance id; empty before the first instantiate."""
+    @_builtins.property
+    def conditions(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Condition]:
+        """The group's conditions."""
+
+    @_builtins.property
+    def rsync_status(self) -> Global___RsyncStatusCounts:
+        """The current instance's rsync counts (what a SUMMARY status query answers)."""
+
+    @_builtins.property
+    def cluster_status(self) -> Global___ClusterStatusCounts:
+        """The current instance's cluster status counts."""
+
+    @_builtins.property
+    def readiness(self) -> Global___ReadinessCounts:
+        """The current instance's readiness counts."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        project: _builtins.str = ...,
+        state: _lifecycle_pb2.DeploymentIntentGroupState.ValueType = ...,
+        revision: _builtins.int = ...,
+        current_instance: _builtins.str = ...,
+        conditions: _abc.Iterable[_common_pb2.Condition] | None = ...,
+        rsync_status: Global___RsyncStatusCounts | None = ...,
+        cluster_status: Global___ClusterStatusCounts | None = ...,
+        readiness: Global___ReadinessCounts | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["cluster_status", b"cluster_status", "readiness", b"readiness", "rsync_status", b"rsync_status"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cluster_status", b"cluster_status", "conditions", b"conditions", "current_instance", b"current_instance", "name", b"name", "project", b"project", "readiness", b"readiness", "revision", b"revision", "rsync_status", b"rsync_status", "state", b"state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FleetGroup: _TypeAlias = FleetGroup  # noqa: Y015
+
+@_typing.final
+class FleetCluster(_message.Message):
+    """A cluster as the fleet shows it."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    @_typing.final
+    class LabelsEntry(_message.Message):
+        DESCRIPTOR: _descriptor.Descriptor
+
+        KEY_FIELD_NUMBER: _builtins.int
+        VALUE_FIELD_NUMBER: _builtins.int
+        key: _builtins.str
+        value: _builtins.str
+        def __init__(
+            self,
+            *,
+            key: _builtins.str = ...,
+            value: _builtins.str = ...,
+        ) -> None: ...
+        _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+        def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+        _ClearFieldArgType: _TypeAlias = _typing.Literal["key", b"key", "value", b"value"]  # noqa: Y015
+        def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+        def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+    NAME_FIELD_NUMBER: _builtins.int
+    CONNECTION_MODE_FIELD_NUMBER: _builtins.int
+    CONNECTIVITY_FIELD_NUMBER: _builtins.int
+    NETWORK_INTENTS_STATE_FIELD_NUMBER: _builtins.int
+    CONDITIONS_FIELD_NUMBER: _builtins.int
+    LABELS_FIELD_NUMBER: _builtins.int
+    name: _builtins.str
+    """`clusterProviders/{cp}/clusters/{c}`."""
+    connection_mode: _lifecycle_pb2.ConnectionMode.ValueType
+    """How the server reaches it."""
+    connectivity: _common_pb2.Connectivity.ValueType
+    """Whether its agent session is up."""
+    network_intents_state: _lifecycle_pb2.NetworkIntentsState.ValueType
+    """The state of its network intents."""
+    @_builtins.property
+    def conditions(self) -> _containers.RepeatedCompositeFieldContainer[_common_pb2.Condition]:
+        """The cluster's conditions."""
+
+    @_builtins.property
+    def labels(self) -> _containers.ScalarMap[_builtins.str, _builtins.str]:
+        """The cluster's labels."""
+
+    def __init__(
+        self,
+        *,
+        name: _builtins.str = ...,
+        connection_mode: _lifecycle_pb2.ConnectionMode.ValueType = ...,
+        connectivity: _common_pb2.Connectivity.ValueType = ...,
+        network_intents_state: _lifecycle_pb2.NetworkIntentsState.ValueType = ...,
+        conditions: _abc.Iterable[_common_pb2.Condition] | None = ...,
+        labels: _abc.Mapping[_builtins.str, _builtins.str] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["conditions", b"conditions", "connection_mode", b"connection_mode", "connectivity", b"connectivity", "labels", b"labels", "name", b"name", "network_intents_state", b"network_intents_state"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___FleetCluster: _TypeAlias = FleetCluster  # noqa: Y015
+
+@_typing.final
+class FleetEvent(_message.Message):
+    """One event of WatchFleet."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    TYPE_FIELD_NUMBER: _builtins.int
+    GROUP_FIELD_NUMBER: _builtins.int
+    CLUSTER_FIELD_NUMBER: _builtins.int
+    type: Global___FleetEventType.ValueType
+    """What happened."""
+    @_builtins.property
+    def group(self) -> Global___FleetGroup:
+        """A deployment intent group."""
+
+    @_builtins.property
+    def cluster(self) -> Global___FleetCluster:
+        """A cluster."""
+
+    def __init__(
+        self,
+        *,
+        type: Global___FleetEventType.ValueType = ...,
+        group: Global___FleetGroup | None = ...,
+        cluster: Global___FleetCluster | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _typing.Literal["cluster", b"cluster", "group", b"group", "row", b"row"]  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["cluster", b"cluster", "group", b"group", "row", b"row", "type", b"type"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    _WhichOneofReturnType_row: _TypeAlias = _typing.Literal["group", "cluster"]  # noqa: Y015
+    _WhichOneofArgType_row: _TypeAlias = _typing.Literal["row", b"row"]  # noqa: Y015
+    def WhichOneof(self, oneof_group: _WhichOneofArgType_row) -> _WhichOneofReturnType_row | None: ...
+
+Global___FleetEvent: _TypeAlias = FleetEvent  # noqa: Y015
+
+@_typing.final
+class WatchFleetResponse(_message.Message):
+    """One message of WatchFleet: the next events, in order."""
+
+    DESCRIPTOR: _descriptor.Descriptor
+
+    EVENTS_FIELD_NUMBER: _builtins.int
+    @_builtins.property
+    def events(self) -> _containers.RepeatedCompositeFieldContainer[Global___FleetEvent]:
+        """The events."""
+
+    def __init__(
+        self,
+        *,
+        events: _abc.Iterable[Global___FleetEvent] | None = ...,
+    ) -> None: ...
+    _HasFieldArgType: _TypeAlias = _Never  # noqa: Y015
+    def HasField(self, field_name: _HasFieldArgType) -> _builtins.bool: ...
+    _ClearFieldArgType: _TypeAlias = _typing.Literal["events", b"events"]  # noqa: Y015
+    def ClearField(self, field_name: _ClearFieldArgType) -> None: ...
+    def WhichOneof(self, oneof_group: _Never) -> None: ...
+
+Global___WatchFleetResponse: _TypeAlias = WatchFleetResponse  # noqa: Y015

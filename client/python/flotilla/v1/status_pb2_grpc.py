@@ -55,6 +55,11 @@ class StatusServiceStub:
                 request_serializer=flotilla_dot_v1_dot_status__pb2.WatchStatusRequest.SerializeToString,
                 response_deserializer=flotilla_dot_v1_dot_status__pb2.WatchStatusResponse.FromString,
                 _registered_method=True)
+        self.WatchFleet = channel.unary_stream(
+                '/flotilla.v1.StatusService/WatchFleet',
+                request_serializer=flotilla_dot_v1_dot_status__pb2.WatchFleetRequest.SerializeToString,
+                response_deserializer=flotilla_dot_v1_dot_status__pb2.WatchFleetResponse.FromString,
+                _registered_method=True)
 
 
 class StatusServiceServicer:
@@ -91,6 +96,18 @@ class StatusServiceServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def WatchFleet(self, request, context):
+        """Streams the fleet the token may read: each deployment intent group of its projects
+        with its state, revision, instance and summary counts, and each cluster with its
+        connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+        changed. Rows are state, not a log: changes that come close together arrive as one
+        MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+        holds whatever it missed (there is no resume token).
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_StatusServiceServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -113,6 +130,11 @@ def add_StatusServiceServicer_to_server(servicer, server):
                     servicer.WatchStatus,
                     request_deserializer=flotilla_dot_v1_dot_status__pb2.WatchStatusRequest.FromString,
                     response_serializer=flotilla_dot_v1_dot_status__pb2.WatchStatusResponse.SerializeToString,
+            ),
+            'WatchFleet': grpc.unary_stream_rpc_method_handler(
+                    servicer.WatchFleet,
+                    request_deserializer=flotilla_dot_v1_dot_status__pb2.WatchFleetRequest.FromString,
+                    response_serializer=flotilla_dot_v1_dot_status__pb2.WatchFleetResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -224,6 +246,33 @@ class StatusService:
             '/flotilla.v1.StatusService/WatchStatus',
             flotilla_dot_v1_dot_status__pb2.WatchStatusRequest.SerializeToString,
             flotilla_dot_v1_dot_status__pb2.WatchStatusResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def WatchFleet(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_stream(
+            request,
+            target,
+            '/flotilla.v1.StatusService/WatchFleet',
+            flotilla_dot_v1_dot_status__pb2.WatchFleetRequest.SerializeToString,
+            flotilla_dot_v1_dot_status__pb2.WatchFleetResponse.FromString,
             options,
             channel_credentials,
             insecure,

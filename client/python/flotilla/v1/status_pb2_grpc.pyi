@@ -47,6 +47,14 @@ class StatusServiceStub:
     """Streams status changes of a deployment intent group or cluster: a snapshot, a
     SYNCED marker, then live events, each with a resume token.
     """
+    WatchFleet: _grpc.UnaryStreamMultiCallable[_status_pb2.WatchFleetRequest, _status_pb2.WatchFleetResponse]
+    """Streams the fleet the token may read: each deployment intent group of its projects
+    with its state, revision, instance and summary counts, and each cluster with its
+    connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+    changed. Rows are state, not a log: changes that come close together arrive as one
+    MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+    holds whatever it missed (there is no resume token).
+    """
 
 @_typing.type_check_only
 class StatusServiceAsyncStub(StatusServiceStub):
@@ -64,6 +72,14 @@ class StatusServiceAsyncStub(StatusServiceStub):
     WatchStatus: _aio.UnaryStreamMultiCallable[_status_pb2.WatchStatusRequest, _status_pb2.WatchStatusResponse]  # type: ignore[assignment]
     """Streams status changes of a deployment intent group or cluster: a snapshot, a
     SYNCED marker, then live events, each with a resume token.
+    """
+    WatchFleet: _aio.UnaryStreamMultiCallable[_status_pb2.WatchFleetRequest, _status_pb2.WatchFleetResponse]  # type: ignore[assignment]
+    """Streams the fleet the token may read: each deployment intent group of its projects
+    with its state, revision, instance and summary counts, and each cluster with its
+    connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+    changed. Rows are state, not a log: changes that come close together arrive as one
+    MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+    holds whatever it missed (there is no resume token).
     """
 
 class StatusServiceServicer(metaclass=_abc_1.ABCMeta):
@@ -103,6 +119,20 @@ class StatusServiceServicer(metaclass=_abc_1.ABCMeta):
     ) -> _typing.Union[_abc.Iterator[_status_pb2.WatchStatusResponse], _abc.AsyncIterator[_status_pb2.WatchStatusResponse]]:
         """Streams status changes of a deployment intent group or cluster: a snapshot, a
         SYNCED marker, then live events, each with a resume token.
+        """
+
+    @_abc_1.abstractmethod
+    def WatchFleet(
+        self,
+        request: _status_pb2.WatchFleetRequest,
+        context: _ServicerContext,
+    ) -> _typing.Union[_abc.Iterator[_status_pb2.WatchFleetResponse], _abc.AsyncIterator[_status_pb2.WatchFleetResponse]]:
+        """Streams the fleet the token may read: each deployment intent group of its projects
+        with its state, revision, instance and summary counts, and each cluster with its
+        connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+        changed. Rows are state, not a log: changes that come close together arrive as one
+        MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+        holds whatever it missed (there is no resume token).
         """
 
 def add_StatusServiceServicer_to_server(servicer: StatusServiceServicer, server: _typing.Union[_grpc.Server, _aio.Server]) -> None: ...

@@ -71,6 +71,8 @@ const HAND_WRITTEN: &[(&str, &str, Need)] = &[
     ("StatusService", "GetClusterNetworkStatus", Read("name")),
     ("StatusService", "ListInstances", Read("name")),
     ("StatusService", "WatchStatus", Read("name")),
+    // The handler sends only the groups of the projects the caller may read.
+    ("StatusService", "WatchFleet", ListProjects),
     // --- ActionService -----------------------------------------------------
     ("ActionService", "CreatePodAction", WritePodActions("cluster")),
     ("ActionService", "CreateNodeAction", WriteActions("cluster")),

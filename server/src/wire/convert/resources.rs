@@ -439,6 +439,39 @@ pub fn rendered_to_proto(r: &crate::store::rsync_resource::RsyncResource) -> pb:
     }
 }
 
+/// A group's fleet row as a proto.
+pub fn fleet_group_to_proto(group: &crate::store::fleet::FleetGroup) -> pb::FleetGroup {
+    let (rsync_status, cluster_status, readiness) =
+        super::status::counts_to_proto(&group.counts, true);
+    pb::FleetGroup {
+        name: group.name.to_string(),
+        project: group.project().to_string(),
+        state: dig_state_to_proto(group.state) as i32,
+        revision: group.revision,
+        current_instance: opt_string(group.current_instance),
+        conditions: conditions_to_proto(&group.conditions),
+        rsync_status,
+        cluster_status,
+        readiness,
+    }
+}
+
+/// A cluster's fleet row as a proto.
+pub fn fleet_cluster_to_proto(cluster: &crate::store::fleet::FleetCluster) -> pb::FleetCluster {
+    pb::FleetCluster {
+        name: cluster.name.to_string(),
+        connection_mode: cluster_spec_to_proto(&ClusterSpec {
+            connection_mode: cluster.connection_mode,
+            ..Default::default()
+        })
+        .connection_mode,
+        connectivity: connectivity_to_proto(cluster.connectivity) as i32,
+        network_intents_state: network_state_to_proto(cluster.network_state) as i32,
+        conditions: conditions_to_proto(&cluster.conditions),
+        labels: cluster.labels.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

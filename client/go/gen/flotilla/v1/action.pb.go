@@ -1347,7 +1347,8 @@ func (x *ListActionsResponse) GetNextPageToken() string {
 // Request of WatchActions.
 type WatchActionsRequest struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// The cluster, `clusterProviders/{cp}/clusters/{c}`.
+	// The cluster, `clusterProviders/{cp}/clusters/{c}`; empty for every cluster (a
+	// token that may read every cluster's actions: admin, or a viewer of every project).
 	Cluster string `protobuf:"bytes,1,opt,name=cluster,proto3" json:"cluster,omitempty"`
 	// Only actions executed by this node; empty for every node of the cluster.
 	NodeName string `protobuf:"bytes,2,opt,name=node_name,json=nodeName,proto3" json:"node_name,omitempty"`

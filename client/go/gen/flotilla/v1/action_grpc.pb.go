@@ -47,7 +47,8 @@ type ActionServiceClient interface {
 	GetAction(ctx context.Context, in *GetActionRequest, opts ...grpc.CallOption) (*Action, error)
 	// Lists actions, filtered by cluster, node, pod or state.
 	ListActions(ctx context.Context, in *ListActionsRequest, opts ...grpc.CallOption) (*ListActionsResponse, error)
-	// Streams actions for a cluster or node (agents) as they are created and change.
+	// Streams actions for a cluster or node (agents), or for the whole fleet, as they
+	// are created and change.
 	WatchActions(ctx context.Context, in *WatchActionsRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchActionsResponse], error)
 	// Posts progress of an action (agents).
 	UpdateActionStatus(ctx context.Context, in *UpdateActionStatusRequest, opts ...grpc.CallOption) (*Action, error)
@@ -168,7 +169,8 @@ type ActionServiceServer interface {
 	GetAction(context.Context, *GetActionRequest) (*Action, error)
 	// Lists actions, filtered by cluster, node, pod or state.
 	ListActions(context.Context, *ListActionsRequest) (*ListActionsResponse, error)
-	// Streams actions for a cluster or node (agents) as they are created and change.
+	// Streams actions for a cluster or node (agents), or for the whole fleet, as they
+	// are created and change.
 	WatchActions(*WatchActionsRequest, grpc.ServerStreamingServer[WatchActionsResponse]) error
 	// Posts progress of an action (agents).
 	UpdateActionStatus(context.Context, *UpdateActionStatusRequest) (*Action, error)

@@ -271,6 +271,71 @@ func (WatchEventType) EnumDescriptor() ([]byte, []int) {
 	return file_flotilla_v1_status_proto_rawDescGZIP(), []int{3}
 }
 
+// What a WatchFleet event says.
+type FleetEventType int32
+
+const (
+	// Never sent.
+	FleetEventType_FLEET_EVENT_TYPE_UNSPECIFIED FleetEventType = 0
+	// A row appeared; in a snapshot, every row.
+	FleetEventType_FLEET_EVENT_TYPE_ADDED FleetEventType = 1
+	// A row changed: the event holds it whole.
+	FleetEventType_FLEET_EVENT_TYPE_MODIFIED FleetEventType = 2
+	// A row went (the event holds its last state).
+	FleetEventType_FLEET_EVENT_TYPE_DELETED FleetEventType = 3
+	// The snapshot is complete; changes follow.
+	FleetEventType_FLEET_EVENT_TYPE_SYNCED FleetEventType = 4
+	// Nothing changed for a while.
+	FleetEventType_FLEET_EVENT_TYPE_HEARTBEAT FleetEventType = 5
+)
+
+// Enum value maps for FleetEventType.
+var (
+	FleetEventType_name = map[int32]string{
+		0: "FLEET_EVENT_TYPE_UNSPECIFIED",
+		1: "FLEET_EVENT_TYPE_ADDED",
+		2: "FLEET_EVENT_TYPE_MODIFIED",
+		3: "FLEET_EVENT_TYPE_DELETED",
+		4: "FLEET_EVENT_TYPE_SYNCED",
+		5: "FLEET_EVENT_TYPE_HEARTBEAT",
+	}
+	FleetEventType_value = map[string]int32{
+		"FLEET_EVENT_TYPE_UNSPECIFIED": 0,
+		"FLEET_EVENT_TYPE_ADDED":       1,
+		"FLEET_EVENT_TYPE_MODIFIED":    2,
+		"FLEET_EVENT_TYPE_DELETED":     3,
+		"FLEET_EVENT_TYPE_SYNCED":      4,
+		"FLEET_EVENT_TYPE_HEARTBEAT":   5,
+	}
+)
+
+func (x FleetEventType) Enum() *FleetEventType {
+	p := new(FleetEventType)
+	*p = x
+	return p
+}
+
+func (x FleetEventType) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (FleetEventType) Descriptor() protoreflect.EnumDescriptor {
+	return file_flotilla_v1_status_proto_enumTypes[4].Descriptor()
+}
+
+func (FleetEventType) Type() protoreflect.EnumType {
+	return &file_flotilla_v1_status_proto_enumTypes[4]
+}
+
+func (x FleetEventType) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use FleetEventType.Descriptor instead.
+func (FleetEventType) EnumDescriptor() ([]byte, []int) {
+	return file_flotilla_v1_status_proto_rawDescGZIP(), []int{4}
+}
+
 // Counts of rsync statuses; zero counts are omitted in JSON.
 type RsyncStatusCounts struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -1613,6 +1678,394 @@ func (x *WatchEvent) GetConnectivity() Connectivity {
 	return Connectivity_CONNECTIVITY_UNSPECIFIED
 }
 
+// Request of WatchFleet.
+type WatchFleetRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchFleetRequest) Reset() {
+	*x = WatchFleetRequest{}
+	mi := &file_flotilla_v1_status_proto_msgTypes[15]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchFleetRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchFleetRequest) ProtoMessage() {}
+
+func (x *WatchFleetRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_flotilla_v1_status_proto_msgTypes[15]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchFleetRequest.ProtoReflect.Descriptor instead.
+func (*WatchFleetRequest) Descriptor() ([]byte, []int) {
+	return file_flotilla_v1_status_proto_rawDescGZIP(), []int{15}
+}
+
+// A deployment intent group as the fleet shows it.
+type FleetGroup struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `projects/{p}/compositeApps/{ca}/{v}/deploymentIntentGroups/{dig}`.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// The project id.
+	Project string `protobuf:"bytes,2,opt,name=project,proto3" json:"project,omitempty"`
+	// The lifecycle state.
+	State DeploymentIntentGroupState `protobuf:"varint,3,opt,name=state,proto3,enum=flotilla.v1.DeploymentIntentGroupState" json:"state,omitempty"`
+	// The content revision.
+	Revision int64 `protobuf:"varint,4,opt,name=revision,proto3" json:"revision,omitempty"`
+	// The current (last) instance id; empty before the first instantiate.
+	CurrentInstance string `protobuf:"bytes,5,opt,name=current_instance,json=currentInstance,proto3" json:"current_instance,omitempty"`
+	// The group's conditions.
+	Conditions []*Condition `protobuf:"bytes,6,rep,name=conditions,proto3" json:"conditions,omitempty"`
+	// The current instance's rsync counts (what a SUMMARY status query answers).
+	RsyncStatus *RsyncStatusCounts `protobuf:"bytes,7,opt,name=rsync_status,json=rsyncStatus,proto3" json:"rsync_status,omitempty"`
+	// The current instance's cluster status counts.
+	ClusterStatus *ClusterStatusCounts `protobuf:"bytes,8,opt,name=cluster_status,json=clusterStatus,proto3" json:"cluster_status,omitempty"`
+	// The current instance's readiness counts.
+	Readiness     *ReadinessCounts `protobuf:"bytes,9,opt,name=readiness,proto3" json:"readiness,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FleetGroup) Reset() {
+	*x = FleetGroup{}
+	mi := &file_flotilla_v1_status_proto_msgTypes[16]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FleetGroup) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FleetGroup) ProtoMessage() {}
+
+func (x *FleetGroup) ProtoReflect() protoreflect.Message {
+	mi := &file_flotilla_v1_status_proto_msgTypes[16]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FleetGroup.ProtoReflect.Descriptor instead.
+func (*FleetGroup) Descriptor() ([]byte, []int) {
+	return file_flotilla_v1_status_proto_rawDescGZIP(), []int{16}
+}
+
+func (x *FleetGroup) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *FleetGroup) GetProject() string {
+	if x != nil {
+		return x.Project
+	}
+	return ""
+}
+
+func (x *FleetGroup) GetState() DeploymentIntentGroupState {
+	if x != nil {
+		return x.State
+	}
+	return DeploymentIntentGroupState_DEPLOYMENT_INTENT_GROUP_STATE_UNSPECIFIED
+}
+
+func (x *FleetGroup) GetRevision() int64 {
+	if x != nil {
+		return x.Revision
+	}
+	return 0
+}
+
+func (x *FleetGroup) GetCurrentInstance() string {
+	if x != nil {
+		return x.CurrentInstance
+	}
+	return ""
+}
+
+func (x *FleetGroup) GetConditions() []*Condition {
+	if x != nil {
+		return x.Conditions
+	}
+	return nil
+}
+
+func (x *FleetGroup) GetRsyncStatus() *RsyncStatusCounts {
+	if x != nil {
+		return x.RsyncStatus
+	}
+	return nil
+}
+
+func (x *FleetGroup) GetClusterStatus() *ClusterStatusCounts {
+	if x != nil {
+		return x.ClusterStatus
+	}
+	return nil
+}
+
+func (x *FleetGroup) GetReadiness() *ReadinessCounts {
+	if x != nil {
+		return x.Readiness
+	}
+	return nil
+}
+
+// A cluster as the fleet shows it.
+type FleetCluster struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// `clusterProviders/{cp}/clusters/{c}`.
+	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	// How the server reaches it.
+	ConnectionMode ConnectionMode `protobuf:"varint,2,opt,name=connection_mode,json=connectionMode,proto3,enum=flotilla.v1.ConnectionMode" json:"connection_mode,omitempty"`
+	// Whether its agent session is up.
+	Connectivity Connectivity `protobuf:"varint,3,opt,name=connectivity,proto3,enum=flotilla.v1.Connectivity" json:"connectivity,omitempty"`
+	// The state of its network intents.
+	NetworkIntentsState NetworkIntentsState `protobuf:"varint,4,opt,name=network_intents_state,json=networkIntentsState,proto3,enum=flotilla.v1.NetworkIntentsState" json:"network_intents_state,omitempty"`
+	// The cluster's conditions.
+	Conditions []*Condition `protobuf:"bytes,5,rep,name=conditions,proto3" json:"conditions,omitempty"`
+	// The cluster's labels.
+	Labels        map[string]string `protobuf:"bytes,6,rep,name=labels,proto3" json:"labels,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FleetCluster) Reset() {
+	*x = FleetCluster{}
+	mi := &file_flotilla_v1_status_proto_msgTypes[17]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FleetCluster) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FleetCluster) ProtoMessage() {}
+
+func (x *FleetCluster) ProtoReflect() protoreflect.Message {
+	mi := &file_flotilla_v1_status_proto_msgTypes[17]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FleetCluster.ProtoReflect.Descriptor instead.
+func (*FleetCluster) Descriptor() ([]byte, []int) {
+	return file_flotilla_v1_status_proto_rawDescGZIP(), []int{17}
+}
+
+func (x *FleetCluster) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *FleetCluster) GetConnectionMode() ConnectionMode {
+	if x != nil {
+		return x.ConnectionMode
+	}
+	return ConnectionMode_CONNECTION_MODE_UNSPECIFIED
+}
+
+func (x *FleetCluster) GetConnectivity() Connectivity {
+	if x != nil {
+		return x.Connectivity
+	}
+	return Connectivity_CONNECTIVITY_UNSPECIFIED
+}
+
+func (x *FleetCluster) GetNetworkIntentsState() NetworkIntentsState {
+	if x != nil {
+		return x.NetworkIntentsState
+	}
+	return NetworkIntentsState_NETWORK_INTENTS_STATE_UNSPECIFIED
+}
+
+func (x *FleetCluster) GetConditions() []*Condition {
+	if x != nil {
+		return x.Conditions
+	}
+	return nil
+}
+
+func (x *FleetCluster) GetLabels() map[string]string {
+	if x != nil {
+		return x.Labels
+	}
+	return nil
+}
+
+// One event of WatchFleet.
+type FleetEvent struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// What happened.
+	Type FleetEventType `protobuf:"varint,1,opt,name=type,proto3,enum=flotilla.v1.FleetEventType" json:"type,omitempty"`
+	// The row (none for SYNCED and HEARTBEAT).
+	//
+	// Types that are valid to be assigned to Row:
+	//
+	//	*FleetEvent_Group
+	//	*FleetEvent_Cluster
+	Row           isFleetEvent_Row `protobuf_oneof:"row"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *FleetEvent) Reset() {
+	*x = FleetEvent{}
+	mi := &file_flotilla_v1_status_proto_msgTypes[18]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *FleetEvent) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*FleetEvent) ProtoMessage() {}
+
+func (x *FleetEvent) ProtoReflect() protoreflect.Message {
+	mi := &file_flotilla_v1_status_proto_msgTypes[18]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use FleetEvent.ProtoReflect.Descriptor instead.
+func (*FleetEvent) Descriptor() ([]byte, []int) {
+	return file_flotilla_v1_status_proto_rawDescGZIP(), []int{18}
+}
+
+func (x *FleetEvent) GetType() FleetEventType {
+	if x != nil {
+		return x.Type
+	}
+	return FleetEventType_FLEET_EVENT_TYPE_UNSPECIFIED
+}
+
+func (x *FleetEvent) GetRow() isFleetEvent_Row {
+	if x != nil {
+		return x.Row
+	}
+	return nil
+}
+
+func (x *FleetEvent) GetGroup() *FleetGroup {
+	if x != nil {
+		if x, ok := x.Row.(*FleetEvent_Group); ok {
+			return x.Group
+		}
+	}
+	return nil
+}
+
+func (x *FleetEvent) GetCluster() *FleetCluster {
+	if x != nil {
+		if x, ok := x.Row.(*FleetEvent_Cluster); ok {
+			return x.Cluster
+		}
+	}
+	return nil
+}
+
+type isFleetEvent_Row interface {
+	isFleetEvent_Row()
+}
+
+type FleetEvent_Group struct {
+	// A deployment intent group.
+	Group *FleetGroup `protobuf:"bytes,2,opt,name=group,proto3,oneof"`
+}
+
+type FleetEvent_Cluster struct {
+	// A cluster.
+	Cluster *FleetCluster `protobuf:"bytes,3,opt,name=cluster,proto3,oneof"`
+}
+
+func (*FleetEvent_Group) isFleetEvent_Row() {}
+
+func (*FleetEvent_Cluster) isFleetEvent_Row() {}
+
+// One message of WatchFleet: the next events, in order.
+type WatchFleetResponse struct {
+	state protoimpl.MessageState `protogen:"open.v1"`
+	// The events.
+	Events        []*FleetEvent `protobuf:"bytes,1,rep,name=events,proto3" json:"events,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *WatchFleetResponse) Reset() {
+	*x = WatchFleetResponse{}
+	mi := &file_flotilla_v1_status_proto_msgTypes[19]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *WatchFleetResponse) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*WatchFleetResponse) ProtoMessage() {}
+
+func (x *WatchFleetResponse) ProtoReflect() protoreflect.Message {
+	mi := &file_flotilla_v1_status_proto_msgTypes[19]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use WatchFleetResponse.ProtoReflect.Descriptor instead.
+func (*WatchFleetResponse) Descriptor() ([]byte, []int) {
+	return file_flotilla_v1_status_proto_rawDescGZIP(), []int{19}
+}
+
+func (x *WatchFleetResponse) GetEvents() []*FleetEvent {
+	if x != nil {
+		return x.Events
+	}
+	return nil
+}
+
 var File_flotilla_v1_status_proto protoreflect.FileDescriptor
 
 const file_flotilla_v1_status_proto_rawDesc = "" +
@@ -1735,7 +2188,41 @@ const file_flotilla_v1_status_proto_rawDesc = "" +
 	"\x05state\x18\n" +
 	" \x01(\tR\x05state\x12\x1a\n" +
 	"\binstance\x18\v \x01(\tR\binstance\x12=\n" +
-	"\fconnectivity\x18\f \x01(\x0e2\x19.flotilla.v1.ConnectivityR\fconnectivity*\x92\x01\n" +
+	"\fconnectivity\x18\f \x01(\x0e2\x19.flotilla.v1.ConnectivityR\fconnectivity\"\x13\n" +
+	"\x11WatchFleetRequest\"\xc0\x03\n" +
+	"\n" +
+	"FleetGroup\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
+	"\aproject\x18\x02 \x01(\tR\aproject\x12=\n" +
+	"\x05state\x18\x03 \x01(\x0e2'.flotilla.v1.DeploymentIntentGroupStateR\x05state\x12\x1a\n" +
+	"\brevision\x18\x04 \x01(\x03R\brevision\x12)\n" +
+	"\x10current_instance\x18\x05 \x01(\tR\x0fcurrentInstance\x126\n" +
+	"\n" +
+	"conditions\x18\x06 \x03(\v2\x16.flotilla.v1.ConditionR\n" +
+	"conditions\x12A\n" +
+	"\frsync_status\x18\a \x01(\v2\x1e.flotilla.v1.RsyncStatusCountsR\vrsyncStatus\x12G\n" +
+	"\x0ecluster_status\x18\b \x01(\v2 .flotilla.v1.ClusterStatusCountsR\rclusterStatus\x12:\n" +
+	"\treadiness\x18\t \x01(\v2\x1c.flotilla.v1.ReadinessCountsR\treadiness\"\xaf\x03\n" +
+	"\fFleetCluster\x12\x12\n" +
+	"\x04name\x18\x01 \x01(\tR\x04name\x12D\n" +
+	"\x0fconnection_mode\x18\x02 \x01(\x0e2\x1b.flotilla.v1.ConnectionModeR\x0econnectionMode\x12=\n" +
+	"\fconnectivity\x18\x03 \x01(\x0e2\x19.flotilla.v1.ConnectivityR\fconnectivity\x12T\n" +
+	"\x15network_intents_state\x18\x04 \x01(\x0e2 .flotilla.v1.NetworkIntentsStateR\x13networkIntentsState\x126\n" +
+	"\n" +
+	"conditions\x18\x05 \x03(\v2\x16.flotilla.v1.ConditionR\n" +
+	"conditions\x12=\n" +
+	"\x06labels\x18\x06 \x03(\v2%.flotilla.v1.FleetCluster.LabelsEntryR\x06labels\x1a9\n" +
+	"\vLabelsEntry\x12\x10\n" +
+	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xac\x01\n" +
+	"\n" +
+	"FleetEvent\x12/\n" +
+	"\x04type\x18\x01 \x01(\x0e2\x1b.flotilla.v1.FleetEventTypeR\x04type\x12/\n" +
+	"\x05group\x18\x02 \x01(\v2\x17.flotilla.v1.FleetGroupH\x00R\x05group\x125\n" +
+	"\acluster\x18\x03 \x01(\v2\x19.flotilla.v1.FleetClusterH\x00R\aclusterB\x05\n" +
+	"\x03row\"E\n" +
+	"\x12WatchFleetResponse\x12/\n" +
+	"\x06events\x18\x01 \x03(\v2\x17.flotilla.v1.FleetEventR\x06events*\x92\x01\n" +
 	"\fStatusOutput\x12\x1d\n" +
 	"\x19STATUS_OUTPUT_UNSPECIFIED\x10\x00\x12\x19\n" +
 	"\x15STATUS_OUTPUT_SUMMARY\x10\x01\x12\x15\n" +
@@ -1759,12 +2246,21 @@ const file_flotilla_v1_status_proto_rawDesc = "" +
 	"%WATCH_EVENT_TYPE_CONNECTIVITY_CHANGED\x10\x04\x12\x1b\n" +
 	"\x17WATCH_EVENT_TYPE_SYNCED\x10\x05\x12$\n" +
 	" WATCH_EVENT_TYPE_RESYNC_REQUIRED\x10\x06\x12\x1e\n" +
-	"\x1aWATCH_EVENT_TYPE_HEARTBEAT\x10\a2\x93\x03\n" +
+	"\x1aWATCH_EVENT_TYPE_HEARTBEAT\x10\a*\xc8\x01\n" +
+	"\x0eFleetEventType\x12 \n" +
+	"\x1cFLEET_EVENT_TYPE_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16FLEET_EVENT_TYPE_ADDED\x10\x01\x12\x1d\n" +
+	"\x19FLEET_EVENT_TYPE_MODIFIED\x10\x02\x12\x1c\n" +
+	"\x18FLEET_EVENT_TYPE_DELETED\x10\x03\x12\x1b\n" +
+	"\x17FLEET_EVENT_TYPE_SYNCED\x10\x04\x12\x1e\n" +
+	"\x1aFLEET_EVENT_TYPE_HEARTBEAT\x10\x052\xe4\x03\n" +
 	"\rStatusService\x12q\n" +
 	"\x1eGetDeploymentIntentGroupStatus\x122.flotilla.v1.GetDeploymentIntentGroupStatusRequest\x1a\x1b.flotilla.v1.ResourceStatus\x12c\n" +
 	"\x17GetClusterNetworkStatus\x12+.flotilla.v1.GetClusterNetworkStatusRequest\x1a\x1b.flotilla.v1.ResourceStatus\x12V\n" +
 	"\rListInstances\x12!.flotilla.v1.ListInstancesRequest\x1a\".flotilla.v1.ListInstancesResponse\x12R\n" +
-	"\vWatchStatus\x12\x1f.flotilla.v1.WatchStatusRequest\x1a .flotilla.v1.WatchStatusResponse0\x01B\xa0\x01\n" +
+	"\vWatchStatus\x12\x1f.flotilla.v1.WatchStatusRequest\x1a .flotilla.v1.WatchStatusResponse0\x01\x12O\n" +
+	"\n" +
+	"WatchFleet\x12\x1e.flotilla.v1.WatchFleetRequest\x1a\x1f.flotilla.v1.WatchFleetResponse0\x01B\xa0\x01\n" +
 	"\x0fcom.flotilla.v1B\vStatusProtoP\x01Z3flotilla.dev/go/flotilla/gen/flotilla/v1;flotillav1\xa2\x02\x03FXX\xaa\x02\vFlotilla.V1\xca\x02\vFlotilla\\V1\xe2\x02\x17Flotilla\\V1\\GPBMetadata\xea\x02\fFlotilla::V1b\x06proto3"
 
 var (
@@ -1779,77 +2275,103 @@ func file_flotilla_v1_status_proto_rawDescGZIP() []byte {
 	return file_flotilla_v1_status_proto_rawDescData
 }
 
-var file_flotilla_v1_status_proto_enumTypes = make([]protoimpl.EnumInfo, 4)
-var file_flotilla_v1_status_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
+var file_flotilla_v1_status_proto_enumTypes = make([]protoimpl.EnumInfo, 5)
+var file_flotilla_v1_status_proto_msgTypes = make([]protoimpl.MessageInfo, 21)
 var file_flotilla_v1_status_proto_goTypes = []any{
 	(StatusOutput)(0),                             // 0: flotilla.v1.StatusOutput
 	(ClusterResourceStatus)(0),                    // 1: flotilla.v1.ClusterResourceStatus
 	(Readiness)(0),                                // 2: flotilla.v1.Readiness
 	(WatchEventType)(0),                           // 3: flotilla.v1.WatchEventType
-	(*RsyncStatusCounts)(nil),                     // 4: flotilla.v1.RsyncStatusCounts
-	(*ClusterStatusCounts)(nil),                   // 5: flotilla.v1.ClusterStatusCounts
-	(*ReadinessCounts)(nil),                       // 6: flotilla.v1.ReadinessCounts
-	(*ResourceStatusEntry)(nil),                   // 7: flotilla.v1.ResourceStatusEntry
-	(*ClusterResources)(nil),                      // 8: flotilla.v1.ClusterResources
-	(*AppResources)(nil),                          // 9: flotilla.v1.AppResources
-	(*ResourceStatus)(nil),                        // 10: flotilla.v1.ResourceStatus
-	(*GetDeploymentIntentGroupStatusRequest)(nil), // 11: flotilla.v1.GetDeploymentIntentGroupStatusRequest
-	(*GetClusterNetworkStatusRequest)(nil),        // 12: flotilla.v1.GetClusterNetworkStatusRequest
-	(*Instance)(nil),                              // 13: flotilla.v1.Instance
-	(*ListInstancesRequest)(nil),                  // 14: flotilla.v1.ListInstancesRequest
-	(*ListInstancesResponse)(nil),                 // 15: flotilla.v1.ListInstancesResponse
-	(*WatchStatusRequest)(nil),                    // 16: flotilla.v1.WatchStatusRequest
-	(*WatchStatusResponse)(nil),                   // 17: flotilla.v1.WatchStatusResponse
-	(*WatchEvent)(nil),                            // 18: flotilla.v1.WatchEvent
-	(*GroupVersionKind)(nil),                      // 19: flotilla.v1.GroupVersionKind
-	(*structpb.Struct)(nil),                       // 20: google.protobuf.Struct
-	(RsyncStatus)(0),                              // 21: flotilla.v1.RsyncStatus
-	(*Condition)(nil),                             // 22: flotilla.v1.Condition
-	(*timestamppb.Timestamp)(nil),                 // 23: google.protobuf.Timestamp
-	(Connectivity)(0),                             // 24: flotilla.v1.Connectivity
+	(FleetEventType)(0),                           // 4: flotilla.v1.FleetEventType
+	(*RsyncStatusCounts)(nil),                     // 5: flotilla.v1.RsyncStatusCounts
+	(*ClusterStatusCounts)(nil),                   // 6: flotilla.v1.ClusterStatusCounts
+	(*ReadinessCounts)(nil),                       // 7: flotilla.v1.ReadinessCounts
+	(*ResourceStatusEntry)(nil),                   // 8: flotilla.v1.ResourceStatusEntry
+	(*ClusterResources)(nil),                      // 9: flotilla.v1.ClusterResources
+	(*AppResources)(nil),                          // 10: flotilla.v1.AppResources
+	(*ResourceStatus)(nil),                        // 11: flotilla.v1.ResourceStatus
+	(*GetDeploymentIntentGroupStatusRequest)(nil), // 12: flotilla.v1.GetDeploymentIntentGroupStatusRequest
+	(*GetClusterNetworkStatusRequest)(nil),        // 13: flotilla.v1.GetClusterNetworkStatusRequest
+	(*Instance)(nil),                              // 14: flotilla.v1.Instance
+	(*ListInstancesRequest)(nil),                  // 15: flotilla.v1.ListInstancesRequest
+	(*ListInstancesResponse)(nil),                 // 16: flotilla.v1.ListInstancesResponse
+	(*WatchStatusRequest)(nil),                    // 17: flotilla.v1.WatchStatusRequest
+	(*WatchStatusResponse)(nil),                   // 18: flotilla.v1.WatchStatusResponse
+	(*WatchEvent)(nil),                            // 19: flotilla.v1.WatchEvent
+	(*WatchFleetRequest)(nil),                     // 20: flotilla.v1.WatchFleetRequest
+	(*FleetGroup)(nil),                            // 21: flotilla.v1.FleetGroup
+	(*FleetCluster)(nil),                          // 22: flotilla.v1.FleetCluster
+	(*FleetEvent)(nil),                            // 23: flotilla.v1.FleetEvent
+	(*WatchFleetResponse)(nil),                    // 24: flotilla.v1.WatchFleetResponse
+	nil,                                           // 25: flotilla.v1.FleetCluster.LabelsEntry
+	(*GroupVersionKind)(nil),                      // 26: flotilla.v1.GroupVersionKind
+	(*structpb.Struct)(nil),                       // 27: google.protobuf.Struct
+	(RsyncStatus)(0),                              // 28: flotilla.v1.RsyncStatus
+	(*Condition)(nil),                             // 29: flotilla.v1.Condition
+	(*timestamppb.Timestamp)(nil),                 // 30: google.protobuf.Timestamp
+	(Connectivity)(0),                             // 31: flotilla.v1.Connectivity
+	(DeploymentIntentGroupState)(0),               // 32: flotilla.v1.DeploymentIntentGroupState
+	(ConnectionMode)(0),                           // 33: flotilla.v1.ConnectionMode
+	(NetworkIntentsState)(0),                      // 34: flotilla.v1.NetworkIntentsState
 }
 var file_flotilla_v1_status_proto_depIdxs = []int32{
-	19, // 0: flotilla.v1.ResourceStatusEntry.gvk:type_name -> flotilla.v1.GroupVersionKind
-	20, // 1: flotilla.v1.ResourceStatusEntry.metadata:type_name -> google.protobuf.Struct
-	20, // 2: flotilla.v1.ResourceStatusEntry.spec:type_name -> google.protobuf.Struct
-	20, // 3: flotilla.v1.ResourceStatusEntry.status:type_name -> google.protobuf.Struct
-	21, // 4: flotilla.v1.ResourceStatusEntry.rsync_status:type_name -> flotilla.v1.RsyncStatus
+	26, // 0: flotilla.v1.ResourceStatusEntry.gvk:type_name -> flotilla.v1.GroupVersionKind
+	27, // 1: flotilla.v1.ResourceStatusEntry.metadata:type_name -> google.protobuf.Struct
+	27, // 2: flotilla.v1.ResourceStatusEntry.spec:type_name -> google.protobuf.Struct
+	27, // 3: flotilla.v1.ResourceStatusEntry.status:type_name -> google.protobuf.Struct
+	28, // 4: flotilla.v1.ResourceStatusEntry.rsync_status:type_name -> flotilla.v1.RsyncStatus
 	1,  // 5: flotilla.v1.ResourceStatusEntry.cluster_status:type_name -> flotilla.v1.ClusterResourceStatus
 	2,  // 6: flotilla.v1.ResourceStatusEntry.readiness:type_name -> flotilla.v1.Readiness
-	7,  // 7: flotilla.v1.ClusterResources.resources:type_name -> flotilla.v1.ResourceStatusEntry
-	8,  // 8: flotilla.v1.AppResources.clusters:type_name -> flotilla.v1.ClusterResources
-	4,  // 9: flotilla.v1.ResourceStatus.rsync_status:type_name -> flotilla.v1.RsyncStatusCounts
-	5,  // 10: flotilla.v1.ResourceStatus.cluster_status:type_name -> flotilla.v1.ClusterStatusCounts
-	6,  // 11: flotilla.v1.ResourceStatus.readiness:type_name -> flotilla.v1.ReadinessCounts
-	9,  // 12: flotilla.v1.ResourceStatus.resources:type_name -> flotilla.v1.AppResources
-	22, // 13: flotilla.v1.ResourceStatus.conditions:type_name -> flotilla.v1.Condition
+	8,  // 7: flotilla.v1.ClusterResources.resources:type_name -> flotilla.v1.ResourceStatusEntry
+	9,  // 8: flotilla.v1.AppResources.clusters:type_name -> flotilla.v1.ClusterResources
+	5,  // 9: flotilla.v1.ResourceStatus.rsync_status:type_name -> flotilla.v1.RsyncStatusCounts
+	6,  // 10: flotilla.v1.ResourceStatus.cluster_status:type_name -> flotilla.v1.ClusterStatusCounts
+	7,  // 11: flotilla.v1.ResourceStatus.readiness:type_name -> flotilla.v1.ReadinessCounts
+	10, // 12: flotilla.v1.ResourceStatus.resources:type_name -> flotilla.v1.AppResources
+	29, // 13: flotilla.v1.ResourceStatus.conditions:type_name -> flotilla.v1.Condition
 	0,  // 14: flotilla.v1.GetDeploymentIntentGroupStatusRequest.output:type_name -> flotilla.v1.StatusOutput
 	0,  // 15: flotilla.v1.GetClusterNetworkStatusRequest.output:type_name -> flotilla.v1.StatusOutput
-	23, // 16: flotilla.v1.Instance.create_time:type_name -> google.protobuf.Timestamp
-	23, // 17: flotilla.v1.Instance.terminate_time:type_name -> google.protobuf.Timestamp
-	13, // 18: flotilla.v1.ListInstancesResponse.instances:type_name -> flotilla.v1.Instance
+	30, // 16: flotilla.v1.Instance.create_time:type_name -> google.protobuf.Timestamp
+	30, // 17: flotilla.v1.Instance.terminate_time:type_name -> google.protobuf.Timestamp
+	14, // 18: flotilla.v1.ListInstancesResponse.instances:type_name -> flotilla.v1.Instance
 	0,  // 19: flotilla.v1.WatchStatusRequest.output:type_name -> flotilla.v1.StatusOutput
-	18, // 20: flotilla.v1.WatchStatusResponse.events:type_name -> flotilla.v1.WatchEvent
+	19, // 20: flotilla.v1.WatchStatusResponse.events:type_name -> flotilla.v1.WatchEvent
 	3,  // 21: flotilla.v1.WatchEvent.type:type_name -> flotilla.v1.WatchEventType
-	23, // 22: flotilla.v1.WatchEvent.time:type_name -> google.protobuf.Timestamp
-	7,  // 23: flotilla.v1.WatchEvent.resource:type_name -> flotilla.v1.ResourceStatusEntry
-	4,  // 24: flotilla.v1.WatchEvent.rsync_status:type_name -> flotilla.v1.RsyncStatusCounts
-	5,  // 25: flotilla.v1.WatchEvent.cluster_status:type_name -> flotilla.v1.ClusterStatusCounts
-	6,  // 26: flotilla.v1.WatchEvent.readiness:type_name -> flotilla.v1.ReadinessCounts
-	24, // 27: flotilla.v1.WatchEvent.connectivity:type_name -> flotilla.v1.Connectivity
-	11, // 28: flotilla.v1.StatusService.GetDeploymentIntentGroupStatus:input_type -> flotilla.v1.GetDeploymentIntentGroupStatusRequest
-	12, // 29: flotilla.v1.StatusService.GetClusterNetworkStatus:input_type -> flotilla.v1.GetClusterNetworkStatusRequest
-	14, // 30: flotilla.v1.StatusService.ListInstances:input_type -> flotilla.v1.ListInstancesRequest
-	16, // 31: flotilla.v1.StatusService.WatchStatus:input_type -> flotilla.v1.WatchStatusRequest
-	10, // 32: flotilla.v1.StatusService.GetDeploymentIntentGroupStatus:output_type -> flotilla.v1.ResourceStatus
-	10, // 33: flotilla.v1.StatusService.GetClusterNetworkStatus:output_type -> flotilla.v1.ResourceStatus
-	15, // 34: flotilla.v1.StatusService.ListInstances:output_type -> flotilla.v1.ListInstancesResponse
-	17, // 35: flotilla.v1.StatusService.WatchStatus:output_type -> flotilla.v1.WatchStatusResponse
-	32, // [32:36] is the sub-list for method output_type
-	28, // [28:32] is the sub-list for method input_type
-	28, // [28:28] is the sub-list for extension type_name
-	28, // [28:28] is the sub-list for extension extendee
-	0,  // [0:28] is the sub-list for field type_name
+	30, // 22: flotilla.v1.WatchEvent.time:type_name -> google.protobuf.Timestamp
+	8,  // 23: flotilla.v1.WatchEvent.resource:type_name -> flotilla.v1.ResourceStatusEntry
+	5,  // 24: flotilla.v1.WatchEvent.rsync_status:type_name -> flotilla.v1.RsyncStatusCounts
+	6,  // 25: flotilla.v1.WatchEvent.cluster_status:type_name -> flotilla.v1.ClusterStatusCounts
+	7,  // 26: flotilla.v1.WatchEvent.readiness:type_name -> flotilla.v1.ReadinessCounts
+	31, // 27: flotilla.v1.WatchEvent.connectivity:type_name -> flotilla.v1.Connectivity
+	32, // 28: flotilla.v1.FleetGroup.state:type_name -> flotilla.v1.DeploymentIntentGroupState
+	29, // 29: flotilla.v1.FleetGroup.conditions:type_name -> flotilla.v1.Condition
+	5,  // 30: flotilla.v1.FleetGroup.rsync_status:type_name -> flotilla.v1.RsyncStatusCounts
+	6,  // 31: flotilla.v1.FleetGroup.cluster_status:type_name -> flotilla.v1.ClusterStatusCounts
+	7,  // 32: flotilla.v1.FleetGroup.readiness:type_name -> flotilla.v1.ReadinessCounts
+	33, // 33: flotilla.v1.FleetCluster.connection_mode:type_name -> flotilla.v1.ConnectionMode
+	31, // 34: flotilla.v1.FleetCluster.connectivity:type_name -> flotilla.v1.Connectivity
+	34, // 35: flotilla.v1.FleetCluster.network_intents_state:type_name -> flotilla.v1.NetworkIntentsState
+	29, // 36: flotilla.v1.FleetCluster.conditions:type_name -> flotilla.v1.Condition
+	25, // 37: flotilla.v1.FleetCluster.labels:type_name -> flotilla.v1.FleetCluster.LabelsEntry
+	4,  // 38: flotilla.v1.FleetEvent.type:type_name -> flotilla.v1.FleetEventType
+	21, // 39: flotilla.v1.FleetEvent.group:type_name -> flotilla.v1.FleetGroup
+	22, // 40: flotilla.v1.FleetEvent.cluster:type_name -> flotilla.v1.FleetCluster
+	23, // 41: flotilla.v1.WatchFleetResponse.events:type_name -> flotilla.v1.FleetEvent
+	12, // 42: flotilla.v1.StatusService.GetDeploymentIntentGroupStatus:input_type -> flotilla.v1.GetDeploymentIntentGroupStatusRequest
+	13, // 43: flotilla.v1.StatusService.GetClusterNetworkStatus:input_type -> flotilla.v1.GetClusterNetworkStatusRequest
+	15, // 44: flotilla.v1.StatusService.ListInstances:input_type -> flotilla.v1.ListInstancesRequest
+	17, // 45: flotilla.v1.StatusService.WatchStatus:input_type -> flotilla.v1.WatchStatusRequest
+	20, // 46: flotilla.v1.StatusService.WatchFleet:input_type -> flotilla.v1.WatchFleetRequest
+	11, // 47: flotilla.v1.StatusService.GetDeploymentIntentGroupStatus:output_type -> flotilla.v1.ResourceStatus
+	11, // 48: flotilla.v1.StatusService.GetClusterNetworkStatus:output_type -> flotilla.v1.ResourceStatus
+	16, // 49: flotilla.v1.StatusService.ListInstances:output_type -> flotilla.v1.ListInstancesResponse
+	18, // 50: flotilla.v1.StatusService.WatchStatus:output_type -> flotilla.v1.WatchStatusResponse
+	24, // 51: flotilla.v1.StatusService.WatchFleet:output_type -> flotilla.v1.WatchFleetResponse
+	47, // [47:52] is the sub-list for method output_type
+	42, // [42:47] is the sub-list for method input_type
+	42, // [42:42] is the sub-list for extension type_name
+	42, // [42:42] is the sub-list for extension extendee
+	0,  // [0:42] is the sub-list for field type_name
 }
 
 func init() { file_flotilla_v1_status_proto_init() }
@@ -1859,13 +2381,17 @@ func file_flotilla_v1_status_proto_init() {
 	}
 	file_flotilla_v1_common_proto_init()
 	file_flotilla_v1_lifecycle_proto_init()
+	file_flotilla_v1_status_proto_msgTypes[18].OneofWrappers = []any{
+		(*FleetEvent_Group)(nil),
+		(*FleetEvent_Cluster)(nil),
+	}
 	type x struct{}
 	out := protoimpl.TypeBuilder{
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_flotilla_v1_status_proto_rawDesc), len(file_flotilla_v1_status_proto_rawDesc)),
-			NumEnums:      4,
-			NumMessages:   15,
+			NumEnums:      5,
+			NumMessages:   21,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -26,6 +26,7 @@ const (
 	StatusService_GetClusterNetworkStatus_FullMethodName        = "/flotilla.v1.StatusService/GetClusterNetworkStatus"
 	StatusService_ListInstances_FullMethodName                  = "/flotilla.v1.StatusService/ListInstances"
 	StatusService_WatchStatus_FullMethodName                    = "/flotilla.v1.StatusService/WatchStatus"
+	StatusService_WatchFleet_FullMethodName                     = "/flotilla.v1.StatusService/WatchFleet"
 )
 
 // StatusServiceClient is the client API for StatusService service.
@@ -44,6 +45,13 @@ type StatusServiceClient interface {
 	// Streams status changes of a deployment intent group or cluster: a snapshot, a
 	// SYNCED marker, then live events, each with a resume token.
 	WatchStatus(ctx context.Context, in *WatchStatusRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchStatusResponse], error)
+	// Streams the fleet the token may read: each deployment intent group of its projects
+	// with its state, revision, instance and summary counts, and each cluster with its
+	// connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+	// changed. Rows are state, not a log: changes that come close together arrive as one
+	// MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+	// holds whatever it missed (there is no resume token).
+	WatchFleet(ctx context.Context, in *WatchFleetRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchFleetResponse], error)
 }
 
 type statusServiceClient struct {
@@ -103,6 +111,25 @@ func (c *statusServiceClient) WatchStatus(ctx context.Context, in *WatchStatusRe
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type StatusService_WatchStatusClient = grpc.ServerStreamingClient[WatchStatusResponse]
 
+func (c *statusServiceClient) WatchFleet(ctx context.Context, in *WatchFleetRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[WatchFleetResponse], error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	stream, err := c.cc.NewStream(ctx, &StatusService_ServiceDesc.Streams[1], StatusService_WatchFleet_FullMethodName, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	x := &grpc.GenericClientStream[WatchFleetRequest, WatchFleetResponse]{ClientStream: stream}
+	if err := x.ClientStream.SendMsg(in); err != nil {
+		return nil, err
+	}
+	if err := x.ClientStream.CloseSend(); err != nil {
+		return nil, err
+	}
+	return x, nil
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type StatusService_WatchFleetClient = grpc.ServerStreamingClient[WatchFleetResponse]
+
 // StatusServiceServer is the server API for StatusService service.
 // All implementations must embed UnimplementedStatusServiceServer
 // for forward compatibility.
@@ -119,6 +146,13 @@ type StatusServiceServer interface {
 	// Streams status changes of a deployment intent group or cluster: a snapshot, a
 	// SYNCED marker, then live events, each with a resume token.
 	WatchStatus(*WatchStatusRequest, grpc.ServerStreamingServer[WatchStatusResponse]) error
+	// Streams the fleet the token may read: each deployment intent group of its projects
+	// with its state, revision, instance and summary counts, and each cluster with its
+	// connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+	// changed. Rows are state, not a log: changes that come close together arrive as one
+	// MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+	// holds whatever it missed (there is no resume token).
+	WatchFleet(*WatchFleetRequest, grpc.ServerStreamingServer[WatchFleetResponse]) error
 	mustEmbedUnimplementedStatusServiceServer()
 }
 
@@ -140,6 +174,9 @@ func (UnimplementedStatusServiceServer) ListInstances(context.Context, *ListInst
 }
 func (UnimplementedStatusServiceServer) WatchStatus(*WatchStatusRequest, grpc.ServerStreamingServer[WatchStatusResponse]) error {
 	return status.Error(codes.Unimplemented, "method WatchStatus not implemented")
+}
+func (UnimplementedStatusServiceServer) WatchFleet(*WatchFleetRequest, grpc.ServerStreamingServer[WatchFleetResponse]) error {
+	return status.Error(codes.Unimplemented, "method WatchFleet not implemented")
 }
 func (UnimplementedStatusServiceServer) mustEmbedUnimplementedStatusServiceServer() {}
 func (UnimplementedStatusServiceServer) testEmbeddedByValue()                       {}
@@ -227,6 +264,17 @@ func _StatusService_WatchStatus_Handler(srv interface{}, stream grpc.ServerStrea
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type StatusService_WatchStatusServer = grpc.ServerStreamingServer[WatchStatusResponse]
 
+func _StatusService_WatchFleet_Handler(srv interface{}, stream grpc.ServerStream) error {
+	m := new(WatchFleetRequest)
+	if err := stream.RecvMsg(m); err != nil {
+		return err
+	}
+	return srv.(StatusServiceServer).WatchFleet(m, &grpc.GenericServerStream[WatchFleetRequest, WatchFleetResponse]{ServerStream: stream})
+}
+
+// This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
+type StatusService_WatchFleetServer = grpc.ServerStreamingServer[WatchFleetResponse]
+
 // StatusService_ServiceDesc is the grpc.ServiceDesc for StatusService service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -251,6 +299,11 @@ var StatusService_ServiceDesc = grpc.ServiceDesc{
 		{
 			StreamName:    "WatchStatus",
 			Handler:       _StatusService_WatchStatus_Handler,
+			ServerStreams: true,
+		},
+		{
+			StreamName:    "WatchFleet",
+			Handler:       _StatusService_WatchFleet_Handler,
 			ServerStreams: true,
 		},
 	},

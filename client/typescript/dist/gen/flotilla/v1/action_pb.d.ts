@@ -584,7 +584,8 @@ export declare const ListActionsResponseSchema: GenMessage<ListActionsResponse>;
  */
 export type WatchActionsRequest = Message<"flotilla.v1.WatchActionsRequest"> & {
     /**
-     * The cluster, `clusterProviders/{cp}/clusters/{c}`.
+     * The cluster, `clusterProviders/{cp}/clusters/{c}`; empty for every cluster (a
+     * token that may read every cluster's actions: admin, or a viewer of every project).
      *
      * @generated from field: string cluster = 1;
      */
@@ -869,7 +870,8 @@ export declare const ActionService: GenService<{
         output: typeof ListActionsResponseSchema;
     };
     /**
-     * Streams actions for a cluster or node (agents) as they are created and change.
+     * Streams actions for a cluster or node (agents), or for the whole fleet, as they
+     * are created and change.
      *
      * @generated from rpc flotilla.v1.ActionService.WatchActions
      */

@@ -1,6 +1,6 @@
 import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobuf/codegenv2";
 import type { Condition, Connectivity, GroupVersionKind } from "./common_pb.js";
-import type { RsyncStatus } from "./lifecycle_pb.js";
+import type { ConnectionMode, DeploymentIntentGroupState, NetworkIntentsState, RsyncStatus } from "./lifecycle_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import type { JsonObject, Message } from "@bufbuild/protobuf";
 /**
@@ -714,6 +714,194 @@ export type WatchEvent = Message<"flotilla.v1.WatchEvent"> & {
  */
 export declare const WatchEventSchema: GenMessage<WatchEvent>;
 /**
+ * Request of WatchFleet.
+ *
+ * @generated from message flotilla.v1.WatchFleetRequest
+ */
+export type WatchFleetRequest = Message<"flotilla.v1.WatchFleetRequest"> & {};
+/**
+ * Describes the message flotilla.v1.WatchFleetRequest.
+ * Use `create(WatchFleetRequestSchema)` to create a new message.
+ */
+export declare const WatchFleetRequestSchema: GenMessage<WatchFleetRequest>;
+/**
+ * A deployment intent group as the fleet shows it.
+ *
+ * @generated from message flotilla.v1.FleetGroup
+ */
+export type FleetGroup = Message<"flotilla.v1.FleetGroup"> & {
+    /**
+     * `projects/{p}/compositeApps/{ca}/{v}/deploymentIntentGroups/{dig}`.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * The project id.
+     *
+     * @generated from field: string project = 2;
+     */
+    project: string;
+    /**
+     * The lifecycle state.
+     *
+     * @generated from field: flotilla.v1.DeploymentIntentGroupState state = 3;
+     */
+    state: DeploymentIntentGroupState;
+    /**
+     * The content revision.
+     *
+     * @generated from field: int64 revision = 4;
+     */
+    revision: bigint;
+    /**
+     * The current (last) instance id; empty before the first instantiate.
+     *
+     * @generated from field: string current_instance = 5;
+     */
+    currentInstance: string;
+    /**
+     * The group's conditions.
+     *
+     * @generated from field: repeated flotilla.v1.Condition conditions = 6;
+     */
+    conditions: Condition[];
+    /**
+     * The current instance's rsync counts (what a SUMMARY status query answers).
+     *
+     * @generated from field: flotilla.v1.RsyncStatusCounts rsync_status = 7;
+     */
+    rsyncStatus?: RsyncStatusCounts | undefined;
+    /**
+     * The current instance's cluster status counts.
+     *
+     * @generated from field: flotilla.v1.ClusterStatusCounts cluster_status = 8;
+     */
+    clusterStatus?: ClusterStatusCounts | undefined;
+    /**
+     * The current instance's readiness counts.
+     *
+     * @generated from field: flotilla.v1.ReadinessCounts readiness = 9;
+     */
+    readiness?: ReadinessCounts | undefined;
+};
+/**
+ * Describes the message flotilla.v1.FleetGroup.
+ * Use `create(FleetGroupSchema)` to create a new message.
+ */
+export declare const FleetGroupSchema: GenMessage<FleetGroup>;
+/**
+ * A cluster as the fleet shows it.
+ *
+ * @generated from message flotilla.v1.FleetCluster
+ */
+export type FleetCluster = Message<"flotilla.v1.FleetCluster"> & {
+    /**
+     * `clusterProviders/{cp}/clusters/{c}`.
+     *
+     * @generated from field: string name = 1;
+     */
+    name: string;
+    /**
+     * How the server reaches it.
+     *
+     * @generated from field: flotilla.v1.ConnectionMode connection_mode = 2;
+     */
+    connectionMode: ConnectionMode;
+    /**
+     * Whether its agent session is up.
+     *
+     * @generated from field: flotilla.v1.Connectivity connectivity = 3;
+     */
+    connectivity: Connectivity;
+    /**
+     * The state of its network intents.
+     *
+     * @generated from field: flotilla.v1.NetworkIntentsState network_intents_state = 4;
+     */
+    networkIntentsState: NetworkIntentsState;
+    /**
+     * The cluster's conditions.
+     *
+     * @generated from field: repeated flotilla.v1.Condition conditions = 5;
+     */
+    conditions: Condition[];
+    /**
+     * The cluster's labels.
+     *
+     * @generated from field: map<string, string> labels = 6;
+     */
+    labels: {
+        [key: string]: string;
+    };
+};
+/**
+ * Describes the message flotilla.v1.FleetCluster.
+ * Use `create(FleetClusterSchema)` to create a new message.
+ */
+export declare const FleetClusterSchema: GenMessage<FleetCluster>;
+/**
+ * One event of WatchFleet.
+ *
+ * @generated from message flotilla.v1.FleetEvent
+ */
+export type FleetEvent = Message<"flotilla.v1.FleetEvent"> & {
+    /**
+     * What happened.
+     *
+     * @generated from field: flotilla.v1.FleetEventType type = 1;
+     */
+    type: FleetEventType;
+    /**
+     * The row (none for SYNCED and HEARTBEAT).
+     *
+     * @generated from oneof flotilla.v1.FleetEvent.row
+     */
+    row: {
+        /**
+         * A deployment intent group.
+         *
+         * @generated from field: flotilla.v1.FleetGroup group = 2;
+         */
+        value: FleetGroup;
+        case: "group";
+    } | {
+        /**
+         * A cluster.
+         *
+         * @generated from field: flotilla.v1.FleetCluster cluster = 3;
+         */
+        value: FleetCluster;
+        case: "cluster";
+    } | {
+        case: undefined;
+        value?: undefined;
+    };
+};
+/**
+ * Describes the message flotilla.v1.FleetEvent.
+ * Use `create(FleetEventSchema)` to create a new message.
+ */
+export declare const FleetEventSchema: GenMessage<FleetEvent>;
+/**
+ * One message of WatchFleet: the next events, in order.
+ *
+ * @generated from message flotilla.v1.WatchFleetResponse
+ */
+export type WatchFleetResponse = Message<"flotilla.v1.WatchFleetResponse"> & {
+    /**
+     * The events.
+     *
+     * @generated from field: repeated flotilla.v1.FleetEvent events = 1;
+     */
+    events: FleetEvent[];
+};
+/**
+ * Describes the message flotilla.v1.WatchFleetResponse.
+ * Use `create(WatchFleetResponseSchema)` to create a new message.
+ */
+export declare const WatchFleetResponseSchema: GenMessage<WatchFleetResponse>;
+/**
  * How much a status query returns (the seed's `output` parameter).
  *
  * @generated from enum flotilla.v1.StatusOutput
@@ -879,6 +1067,53 @@ export declare enum WatchEventType {
  */
 export declare const WatchEventTypeSchema: GenEnum<WatchEventType>;
 /**
+ * What a WatchFleet event says.
+ *
+ * @generated from enum flotilla.v1.FleetEventType
+ */
+export declare enum FleetEventType {
+    /**
+     * Never sent.
+     *
+     * @generated from enum value: FLEET_EVENT_TYPE_UNSPECIFIED = 0;
+     */
+    UNSPECIFIED = 0,
+    /**
+     * A row appeared; in a snapshot, every row.
+     *
+     * @generated from enum value: FLEET_EVENT_TYPE_ADDED = 1;
+     */
+    ADDED = 1,
+    /**
+     * A row changed: the event holds it whole.
+     *
+     * @generated from enum value: FLEET_EVENT_TYPE_MODIFIED = 2;
+     */
+    MODIFIED = 2,
+    /**
+     * A row went (the event holds its last state).
+     *
+     * @generated from enum value: FLEET_EVENT_TYPE_DELETED = 3;
+     */
+    DELETED = 3,
+    /**
+     * The snapshot is complete; changes follow.
+     *
+     * @generated from enum value: FLEET_EVENT_TYPE_SYNCED = 4;
+     */
+    SYNCED = 4,
+    /**
+     * Nothing changed for a while.
+     *
+     * @generated from enum value: FLEET_EVENT_TYPE_HEARTBEAT = 5;
+     */
+    HEARTBEAT = 5
+}
+/**
+ * Describes the enum flotilla.v1.FleetEventType.
+ */
+export declare const FleetEventTypeSchema: GenEnum<FleetEventType>;
+/**
  * Answers status queries and streams status changes.
  *
  * @generated from service flotilla.v1.StatusService
@@ -925,5 +1160,20 @@ export declare const StatusService: GenService<{
         methodKind: "server_streaming";
         input: typeof WatchStatusRequestSchema;
         output: typeof WatchStatusResponseSchema;
+    };
+    /**
+     * Streams the fleet the token may read: each deployment intent group of its projects
+     * with its state, revision, instance and summary counts, and each cluster with its
+     * connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+     * changed. Rows are state, not a log: changes that come close together arrive as one
+     * MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+     * holds whatever it missed (there is no resume token).
+     *
+     * @generated from rpc flotilla.v1.StatusService.WatchFleet
+     */
+    watchFleet: {
+        methodKind: "server_streaming";
+        input: typeof WatchFleetRequestSchema;
+        output: typeof WatchFleetResponseSchema;
     };
 }>;

@@ -9,7 +9,7 @@ import type { GenEnum, GenFile, GenMessage, GenService } from "@bufbuild/protobu
 import { enumDesc, fileDesc, messageDesc, serviceDesc } from "@bufbuild/protobuf/codegenv2";
 import type { Condition, Connectivity, GroupVersionKind } from "./common_pb.js";
 import { file_flotilla_v1_common } from "./common_pb.js";
-import type { RsyncStatus } from "./lifecycle_pb.js";
+import type { ConnectionMode, DeploymentIntentGroupState, NetworkIntentsState, RsyncStatus } from "./lifecycle_pb.js";
 import { file_flotilla_v1_lifecycle } from "./lifecycle_pb.js";
 import type { Timestamp } from "@bufbuild/protobuf/wkt";
 import { file_google_protobuf_struct, file_google_protobuf_timestamp } from "@bufbuild/protobuf/wkt";
@@ -19,7 +19,7 @@ import type { JsonObject, Message } from "@bufbuild/protobuf";
  * Describes the file flotilla/v1/status.proto.
  */
 export const file_flotilla_v1_status: GenFile = /*@__PURE__*/
-  fileDesc("ChhmbG90aWxsYS92MS9zdGF0dXMucHJvdG8SC2Zsb3RpbGxhLnYxIn8KEVJzeW5jU3RhdHVzQ291bnRzEg8KB3BlbmRpbmcYASABKAUSDwoHYXBwbGllZBgCIAEoBRIOCgZmYWlsZWQYAyABKAUSEAoIcmV0cnlpbmcYBCABKAUSEgoKdGVybWluYXRlZBgFIAEoBRISCgpzdXBlcnNlZGVkGAYgASgFIkwKE0NsdXN0ZXJTdGF0dXNDb3VudHMSDwoHcHJlc2VudBgBIAEoBRITCgtub3RfcHJlc2VudBgCIAEoBRIPCgd1bmtub3duGAMgASgFIjMKD1JlYWRpbmVzc0NvdW50cxINCgVyZWFkeRgBIAEoBRIRCglub3RfcmVhZHkYAiABKAUi9AIKE1Jlc291cmNlU3RhdHVzRW50cnkSKgoDZ3ZrGAEgASgLMh0uZmxvdGlsbGEudjEuR3JvdXBWZXJzaW9uS2luZBIMCgRuYW1lGAIgASgJEhEKCW5hbWVzcGFjZRgDIAEoCRIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJQoEc3BlYxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGc3RhdHVzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgxyc3luY19zdGF0dXMYByABKA4yGC5mbG90aWxsYS52MS5Sc3luY1N0YXR1cxI6Cg5jbHVzdGVyX3N0YXR1cxgIIAEoDjIiLmZsb3RpbGxhLnYxLkNsdXN0ZXJSZXNvdXJjZVN0YXR1cxIpCglyZWFkaW5lc3MYCSABKA4yFi5mbG90aWxsYS52MS5SZWFkaW5lc3MibwoQQ2x1c3RlclJlc291cmNlcxIMCgRuYW1lGAEgASgJEhgKEGNsdXN0ZXJfcHJvdmlkZXIYAiABKAkSMwoJcmVzb3VyY2VzGAMgAygLMiAuZmxvdGlsbGEudjEuUmVzb3VyY2VTdGF0dXNFbnRyeSJRCgxBcHBSZXNvdXJjZXMSEAoIYXBwX25hbWUYASABKAkSLwoIY2x1c3RlcnMYAiADKAsyHS5mbG90aWxsYS52MS5DbHVzdGVyUmVzb3VyY2VzIr8DCg5SZXNvdXJjZVN0YXR1cxIMCgRuYW1lGAEgASgJEg8KB3Byb2plY3QYAiABKAkSGgoSY29tcG9zaXRlX2FwcF9uYW1lGAMgASgJEh0KFWNvbXBvc2l0ZV9hcHBfdmVyc2lvbhgEIAEoCRIeChZjb21wb3NpdGVfcHJvZmlsZV9uYW1lGAUgASgJEg0KBXN0YXRlGAYgASgJEhAKCGluc3RhbmNlGAcgASgJEjQKDHJzeW5jX3N0YXR1cxgIIAEoCzIeLmZsb3RpbGxhLnYxLlJzeW5jU3RhdHVzQ291bnRzEjgKDmNsdXN0ZXJfc3RhdHVzGAkgASgLMiAuZmxvdGlsbGEudjEuQ2x1c3RlclN0YXR1c0NvdW50cxIvCglyZWFkaW5lc3MYCiABKAsyHC5mbG90aWxsYS52MS5SZWFkaW5lc3NDb3VudHMSLAoJcmVzb3VyY2VzGAsgAygLMhkuZmxvdGlsbGEudjEuQXBwUmVzb3VyY2VzEioKCmNvbmRpdGlvbnMYDCADKAsyFi5mbG90aWxsYS52MS5Db25kaXRpb24SFwoPbmV4dF9wYWdlX3Rva2VuGA0gASgJIswBCiVHZXREZXBsb3ltZW50SW50ZW50R3JvdXBTdGF0dXNSZXF1ZXN0EgwKBG5hbWUYASABKAkSKQoGb3V0cHV0GAIgASgOMhkuZmxvdGlsbGEudjEuU3RhdHVzT3V0cHV0EgwKBGFwcHMYAyADKAkSEAoIY2x1c3RlcnMYBCADKAkSEQoJcmVzb3VyY2VzGAUgAygJEhAKCGluc3RhbmNlGAYgASgJEhEKCXBhZ2Vfc2l6ZRgHIAEoBRISCgpwYWdlX3Rva2VuGAggASgJIsUBCh5HZXRDbHVzdGVyTmV0d29ya1N0YXR1c1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIpCgZvdXRwdXQYAiABKA4yGS5mbG90aWxsYS52MS5TdGF0dXNPdXRwdXQSDAoEYXBwcxgDIAMoCRIQCghjbHVzdGVycxgEIAMoCRIRCglyZXNvdXJjZXMYBSADKAkSEAoIaW5zdGFuY2UYBiABKAkSEQoJcGFnZV9zaXplGAcgASgFEhIKCnBhZ2VfdG9rZW4YCCABKAki5wEKCEluc3RhbmNlEgwKBG5hbWUYASABKAkSCgoCaWQYAiABKAkSDQoFb3duZXIYAyABKAkSEAoIcmV2aXNpb24YBCABKAMSDwoHY3VycmVudBgFIAEoCBISCgp0ZXJtaW5hdGVkGAYgASgIEhYKDnJlc291cmNlX2NvdW50GAcgASgFEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg50ZXJtaW5hdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSwoUTGlzdEluc3RhbmNlc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJaChVMaXN0SW5zdGFuY2VzUmVzcG9uc2USKAoJaW5zdGFuY2VzGAEgAygLMhUuZmxvdGlsbGEudjEuSW5zdGFuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIpYBChJXYXRjaFN0YXR1c1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIpCgZvdXRwdXQYAiABKA4yGS5mbG90aWxsYS52MS5TdGF0dXNPdXRwdXQSDAoEYXBwcxgDIAMoCRIQCghjbHVzdGVycxgEIAMoCRIRCglyZXNvdXJjZXMYBSADKAkSFAoMcmVzdW1lX3Rva2VuGAYgASgJIj4KE1dhdGNoU3RhdHVzUmVzcG9uc2USJwoGZXZlbnRzGAEgAygLMhcuZmxvdGlsbGEudjEuV2F0Y2hFdmVudCLBAwoKV2F0Y2hFdmVudBIpCgR0eXBlGAEgASgOMhsuZmxvdGlsbGEudjEuV2F0Y2hFdmVudFR5cGUSFAoMcmVzdW1lX3Rva2VuGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGFwcF9uYW1lGAQgASgJEg8KB2NsdXN0ZXIYBSABKAkSMgoIcmVzb3VyY2UYBiABKAsyIC5mbG90aWxsYS52MS5SZXNvdXJjZVN0YXR1c0VudHJ5EjQKDHJzeW5jX3N0YXR1cxgHIAEoCzIeLmZsb3RpbGxhLnYxLlJzeW5jU3RhdHVzQ291bnRzEjgKDmNsdXN0ZXJfc3RhdHVzGAggASgLMiAuZmxvdGlsbGEudjEuQ2x1c3RlclN0YXR1c0NvdW50cxIvCglyZWFkaW5lc3MYCSABKAsyHC5mbG90aWxsYS52MS5SZWFkaW5lc3NDb3VudHMSDQoFc3RhdGUYCiABKAkSEAoIaW5zdGFuY2UYCyABKAkSLwoMY29ubmVjdGl2aXR5GAwgASgOMhkuZmxvdGlsbGEudjEuQ29ubmVjdGl2aXR5KpIBCgxTdGF0dXNPdXRwdXQSHQoZU1RBVFVTX09VVFBVVF9VTlNQRUNJRklFRBAAEhkKFVNUQVRVU19PVVRQVVRfU1VNTUFSWRABEhUKEVNUQVRVU19PVVRQVVRfQUxMEAISGAoUU1RBVFVTX09VVFBVVF9ERVRBSUwQAxIXChNTVEFUVVNfT1VUUFVUX1JTWU5DEAQqswEKFUNsdXN0ZXJSZXNvdXJjZVN0YXR1cxInCiNDTFVTVEVSX1JFU09VUkNFX1NUQVRVU19VTlNQRUNJRklFRBAAEiMKH0NMVVNURVJfUkVTT1VSQ0VfU1RBVFVTX1VOS05PV04QARInCiNDTFVTVEVSX1JFU09VUkNFX1NUQVRVU19OT1RfUFJFU0VOVBACEiMKH0NMVVNURVJfUkVTT1VSQ0VfU1RBVFVTX1BSRVNFTlQQAypUCglSZWFkaW5lc3MSGQoVUkVBRElORVNTX1VOU1BFQ0lGSUVEEAASEwoPUkVBRElORVNTX1JFQURZEAESFwoTUkVBRElORVNTX05PVF9SRUFEWRACKrQCCg5XYXRjaEV2ZW50VHlwZRIgChxXQVRDSF9FVkVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASJQohV0FUQ0hfRVZFTlRfVFlQRV9SRVNPVVJDRV9DSEFOR0VEEAESIwofV0FUQ0hfRVZFTlRfVFlQRV9DT1VOVFNfQ0hBTkdFRBACEiYKIldBVENIX0VWRU5UX1RZUEVfTElGRUNZQ0xFX0NIQU5HRUQQAxIpCiVXQVRDSF9FVkVOVF9UWVBFX0NPTk5FQ1RJVklUWV9DSEFOR0VEEAQSGwoXV0FUQ0hfRVZFTlRfVFlQRV9TWU5DRUQQBRIkCiBXQVRDSF9FVkVOVF9UWVBFX1JFU1lOQ19SRVFVSVJFRBAGEh4KGldBVENIX0VWRU5UX1RZUEVfSEVBUlRCRUFUEAcykwMKDVN0YXR1c1NlcnZpY2UScQoeR2V0RGVwbG95bWVudEludGVudEdyb3VwU3RhdHVzEjIuZmxvdGlsbGEudjEuR2V0RGVwbG95bWVudEludGVudEdyb3VwU3RhdHVzUmVxdWVzdBobLmZsb3RpbGxhLnYxLlJlc291cmNlU3RhdHVzEmMKF0dldENsdXN0ZXJOZXR3b3JrU3RhdHVzEisuZmxvdGlsbGEudjEuR2V0Q2x1c3Rlck5ldHdvcmtTdGF0dXNSZXF1ZXN0GhsuZmxvdGlsbGEudjEuUmVzb3VyY2VTdGF0dXMSVgoNTGlzdEluc3RhbmNlcxIhLmZsb3RpbGxhLnYxLkxpc3RJbnN0YW5jZXNSZXF1ZXN0GiIuZmxvdGlsbGEudjEuTGlzdEluc3RhbmNlc1Jlc3BvbnNlElIKC1dhdGNoU3RhdHVzEh8uZmxvdGlsbGEudjEuV2F0Y2hTdGF0dXNSZXF1ZXN0GiAuZmxvdGlsbGEudjEuV2F0Y2hTdGF0dXNSZXNwb25zZTABYgZwcm90bzM", [file_flotilla_v1_common, file_flotilla_v1_lifecycle, file_google_protobuf_struct, file_google_protobuf_timestamp]);
+  fileDesc("ChhmbG90aWxsYS92MS9zdGF0dXMucHJvdG8SC2Zsb3RpbGxhLnYxIn8KEVJzeW5jU3RhdHVzQ291bnRzEg8KB3BlbmRpbmcYASABKAUSDwoHYXBwbGllZBgCIAEoBRIOCgZmYWlsZWQYAyABKAUSEAoIcmV0cnlpbmcYBCABKAUSEgoKdGVybWluYXRlZBgFIAEoBRISCgpzdXBlcnNlZGVkGAYgASgFIkwKE0NsdXN0ZXJTdGF0dXNDb3VudHMSDwoHcHJlc2VudBgBIAEoBRITCgtub3RfcHJlc2VudBgCIAEoBRIPCgd1bmtub3duGAMgASgFIjMKD1JlYWRpbmVzc0NvdW50cxINCgVyZWFkeRgBIAEoBRIRCglub3RfcmVhZHkYAiABKAUi9AIKE1Jlc291cmNlU3RhdHVzRW50cnkSKgoDZ3ZrGAEgASgLMh0uZmxvdGlsbGEudjEuR3JvdXBWZXJzaW9uS2luZBIMCgRuYW1lGAIgASgJEhEKCW5hbWVzcGFjZRgDIAEoCRIpCghtZXRhZGF0YRgEIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJQoEc3BlYxgFIAEoCzIXLmdvb2dsZS5wcm90b2J1Zi5TdHJ1Y3QSJwoGc3RhdHVzGAYgASgLMhcuZ29vZ2xlLnByb3RvYnVmLlN0cnVjdBIuCgxyc3luY19zdGF0dXMYByABKA4yGC5mbG90aWxsYS52MS5Sc3luY1N0YXR1cxI6Cg5jbHVzdGVyX3N0YXR1cxgIIAEoDjIiLmZsb3RpbGxhLnYxLkNsdXN0ZXJSZXNvdXJjZVN0YXR1cxIpCglyZWFkaW5lc3MYCSABKA4yFi5mbG90aWxsYS52MS5SZWFkaW5lc3MibwoQQ2x1c3RlclJlc291cmNlcxIMCgRuYW1lGAEgASgJEhgKEGNsdXN0ZXJfcHJvdmlkZXIYAiABKAkSMwoJcmVzb3VyY2VzGAMgAygLMiAuZmxvdGlsbGEudjEuUmVzb3VyY2VTdGF0dXNFbnRyeSJRCgxBcHBSZXNvdXJjZXMSEAoIYXBwX25hbWUYASABKAkSLwoIY2x1c3RlcnMYAiADKAsyHS5mbG90aWxsYS52MS5DbHVzdGVyUmVzb3VyY2VzIr8DCg5SZXNvdXJjZVN0YXR1cxIMCgRuYW1lGAEgASgJEg8KB3Byb2plY3QYAiABKAkSGgoSY29tcG9zaXRlX2FwcF9uYW1lGAMgASgJEh0KFWNvbXBvc2l0ZV9hcHBfdmVyc2lvbhgEIAEoCRIeChZjb21wb3NpdGVfcHJvZmlsZV9uYW1lGAUgASgJEg0KBXN0YXRlGAYgASgJEhAKCGluc3RhbmNlGAcgASgJEjQKDHJzeW5jX3N0YXR1cxgIIAEoCzIeLmZsb3RpbGxhLnYxLlJzeW5jU3RhdHVzQ291bnRzEjgKDmNsdXN0ZXJfc3RhdHVzGAkgASgLMiAuZmxvdGlsbGEudjEuQ2x1c3RlclN0YXR1c0NvdW50cxIvCglyZWFkaW5lc3MYCiABKAsyHC5mbG90aWxsYS52MS5SZWFkaW5lc3NDb3VudHMSLAoJcmVzb3VyY2VzGAsgAygLMhkuZmxvdGlsbGEudjEuQXBwUmVzb3VyY2VzEioKCmNvbmRpdGlvbnMYDCADKAsyFi5mbG90aWxsYS52MS5Db25kaXRpb24SFwoPbmV4dF9wYWdlX3Rva2VuGA0gASgJIswBCiVHZXREZXBsb3ltZW50SW50ZW50R3JvdXBTdGF0dXNSZXF1ZXN0EgwKBG5hbWUYASABKAkSKQoGb3V0cHV0GAIgASgOMhkuZmxvdGlsbGEudjEuU3RhdHVzT3V0cHV0EgwKBGFwcHMYAyADKAkSEAoIY2x1c3RlcnMYBCADKAkSEQoJcmVzb3VyY2VzGAUgAygJEhAKCGluc3RhbmNlGAYgASgJEhEKCXBhZ2Vfc2l6ZRgHIAEoBRISCgpwYWdlX3Rva2VuGAggASgJIsUBCh5HZXRDbHVzdGVyTmV0d29ya1N0YXR1c1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIpCgZvdXRwdXQYAiABKA4yGS5mbG90aWxsYS52MS5TdGF0dXNPdXRwdXQSDAoEYXBwcxgDIAMoCRIQCghjbHVzdGVycxgEIAMoCRIRCglyZXNvdXJjZXMYBSADKAkSEAoIaW5zdGFuY2UYBiABKAkSEQoJcGFnZV9zaXplGAcgASgFEhIKCnBhZ2VfdG9rZW4YCCABKAki5wEKCEluc3RhbmNlEgwKBG5hbWUYASABKAkSCgoCaWQYAiABKAkSDQoFb3duZXIYAyABKAkSEAoIcmV2aXNpb24YBCABKAMSDwoHY3VycmVudBgFIAEoCBISCgp0ZXJtaW5hdGVkGAYgASgIEhYKDnJlc291cmNlX2NvdW50GAcgASgFEi8KC2NyZWF0ZV90aW1lGAggASgLMhouZ29vZ2xlLnByb3RvYnVmLlRpbWVzdGFtcBIyCg50ZXJtaW5hdGVfdGltZRgJIAEoCzIaLmdvb2dsZS5wcm90b2J1Zi5UaW1lc3RhbXAiSwoUTGlzdEluc3RhbmNlc1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIRCglwYWdlX3NpemUYAiABKAUSEgoKcGFnZV90b2tlbhgDIAEoCSJaChVMaXN0SW5zdGFuY2VzUmVzcG9uc2USKAoJaW5zdGFuY2VzGAEgAygLMhUuZmxvdGlsbGEudjEuSW5zdGFuY2USFwoPbmV4dF9wYWdlX3Rva2VuGAIgASgJIpYBChJXYXRjaFN0YXR1c1JlcXVlc3QSDAoEbmFtZRgBIAEoCRIpCgZvdXRwdXQYAiABKA4yGS5mbG90aWxsYS52MS5TdGF0dXNPdXRwdXQSDAoEYXBwcxgDIAMoCRIQCghjbHVzdGVycxgEIAMoCRIRCglyZXNvdXJjZXMYBSADKAkSFAoMcmVzdW1lX3Rva2VuGAYgASgJIj4KE1dhdGNoU3RhdHVzUmVzcG9uc2USJwoGZXZlbnRzGAEgAygLMhcuZmxvdGlsbGEudjEuV2F0Y2hFdmVudCLBAwoKV2F0Y2hFdmVudBIpCgR0eXBlGAEgASgOMhsuZmxvdGlsbGEudjEuV2F0Y2hFdmVudFR5cGUSFAoMcmVzdW1lX3Rva2VuGAIgASgJEigKBHRpbWUYAyABKAsyGi5nb29nbGUucHJvdG9idWYuVGltZXN0YW1wEhAKCGFwcF9uYW1lGAQgASgJEg8KB2NsdXN0ZXIYBSABKAkSMgoIcmVzb3VyY2UYBiABKAsyIC5mbG90aWxsYS52MS5SZXNvdXJjZVN0YXR1c0VudHJ5EjQKDHJzeW5jX3N0YXR1cxgHIAEoCzIeLmZsb3RpbGxhLnYxLlJzeW5jU3RhdHVzQ291bnRzEjgKDmNsdXN0ZXJfc3RhdHVzGAggASgLMiAuZmxvdGlsbGEudjEuQ2x1c3RlclN0YXR1c0NvdW50cxIvCglyZWFkaW5lc3MYCSABKAsyHC5mbG90aWxsYS52MS5SZWFkaW5lc3NDb3VudHMSDQoFc3RhdGUYCiABKAkSEAoIaW5zdGFuY2UYCyABKAkSLwoMY29ubmVjdGl2aXR5GAwgASgOMhkuZmxvdGlsbGEudjEuQ29ubmVjdGl2aXR5IhMKEVdhdGNoRmxlZXRSZXF1ZXN0ItwCCgpGbGVldEdyb3VwEgwKBG5hbWUYASABKAkSDwoHcHJvamVjdBgCIAEoCRI2CgVzdGF0ZRgDIAEoDjInLmZsb3RpbGxhLnYxLkRlcGxveW1lbnRJbnRlbnRHcm91cFN0YXRlEhAKCHJldmlzaW9uGAQgASgDEhgKEGN1cnJlbnRfaW5zdGFuY2UYBSABKAkSKgoKY29uZGl0aW9ucxgGIAMoCzIWLmZsb3RpbGxhLnYxLkNvbmRpdGlvbhI0Cgxyc3luY19zdGF0dXMYByABKAsyHi5mbG90aWxsYS52MS5Sc3luY1N0YXR1c0NvdW50cxI4Cg5jbHVzdGVyX3N0YXR1cxgIIAEoCzIgLmZsb3RpbGxhLnYxLkNsdXN0ZXJTdGF0dXNDb3VudHMSLwoJcmVhZGluZXNzGAkgASgLMhwuZmxvdGlsbGEudjEuUmVhZGluZXNzQ291bnRzItYCCgxGbGVldENsdXN0ZXISDAoEbmFtZRgBIAEoCRI0Cg9jb25uZWN0aW9uX21vZGUYAiABKA4yGy5mbG90aWxsYS52MS5Db25uZWN0aW9uTW9kZRIvCgxjb25uZWN0aXZpdHkYAyABKA4yGS5mbG90aWxsYS52MS5Db25uZWN0aXZpdHkSPwoVbmV0d29ya19pbnRlbnRzX3N0YXRlGAQgASgOMiAuZmxvdGlsbGEudjEuTmV0d29ya0ludGVudHNTdGF0ZRIqCgpjb25kaXRpb25zGAUgAygLMhYuZmxvdGlsbGEudjEuQ29uZGl0aW9uEjUKBmxhYmVscxgGIAMoCzIlLmZsb3RpbGxhLnYxLkZsZWV0Q2x1c3Rlci5MYWJlbHNFbnRyeRotCgtMYWJlbHNFbnRyeRILCgNrZXkYASABKAkSDQoFdmFsdWUYAiABKAk6AjgBIpYBCgpGbGVldEV2ZW50EikKBHR5cGUYASABKA4yGy5mbG90aWxsYS52MS5GbGVldEV2ZW50VHlwZRIoCgVncm91cBgCIAEoCzIXLmZsb3RpbGxhLnYxLkZsZWV0R3JvdXBIABIsCgdjbHVzdGVyGAMgASgLMhkuZmxvdGlsbGEudjEuRmxlZXRDbHVzdGVySABCBQoDcm93Ij0KEldhdGNoRmxlZXRSZXNwb25zZRInCgZldmVudHMYASADKAsyFy5mbG90aWxsYS52MS5GbGVldEV2ZW50KpIBCgxTdGF0dXNPdXRwdXQSHQoZU1RBVFVTX09VVFBVVF9VTlNQRUNJRklFRBAAEhkKFVNUQVRVU19PVVRQVVRfU1VNTUFSWRABEhUKEVNUQVRVU19PVVRQVVRfQUxMEAISGAoUU1RBVFVTX09VVFBVVF9ERVRBSUwQAxIXChNTVEFUVVNfT1VUUFVUX1JTWU5DEAQqswEKFUNsdXN0ZXJSZXNvdXJjZVN0YXR1cxInCiNDTFVTVEVSX1JFU09VUkNFX1NUQVRVU19VTlNQRUNJRklFRBAAEiMKH0NMVVNURVJfUkVTT1VSQ0VfU1RBVFVTX1VOS05PV04QARInCiNDTFVTVEVSX1JFU09VUkNFX1NUQVRVU19OT1RfUFJFU0VOVBACEiMKH0NMVVNURVJfUkVTT1VSQ0VfU1RBVFVTX1BSRVNFTlQQAypUCglSZWFkaW5lc3MSGQoVUkVBRElORVNTX1VOU1BFQ0lGSUVEEAASEwoPUkVBRElORVNTX1JFQURZEAESFwoTUkVBRElORVNTX05PVF9SRUFEWRACKrQCCg5XYXRjaEV2ZW50VHlwZRIgChxXQVRDSF9FVkVOVF9UWVBFX1VOU1BFQ0lGSUVEEAASJQohV0FUQ0hfRVZFTlRfVFlQRV9SRVNPVVJDRV9DSEFOR0VEEAESIwofV0FUQ0hfRVZFTlRfVFlQRV9DT1VOVFNfQ0hBTkdFRBACEiYKIldBVENIX0VWRU5UX1RZUEVfTElGRUNZQ0xFX0NIQU5HRUQQAxIpCiVXQVRDSF9FVkVOVF9UWVBFX0NPTk5FQ1RJVklUWV9DSEFOR0VEEAQSGwoXV0FUQ0hfRVZFTlRfVFlQRV9TWU5DRUQQBRIkCiBXQVRDSF9FVkVOVF9UWVBFX1JFU1lOQ19SRVFVSVJFRBAGEh4KGldBVENIX0VWRU5UX1RZUEVfSEVBUlRCRUFUEAcqyAEKDkZsZWV0RXZlbnRUeXBlEiAKHEZMRUVUX0VWRU5UX1RZUEVfVU5TUEVDSUZJRUQQABIaChZGTEVFVF9FVkVOVF9UWVBFX0FEREVEEAESHQoZRkxFRVRfRVZFTlRfVFlQRV9NT0RJRklFRBACEhwKGEZMRUVUX0VWRU5UX1RZUEVfREVMRVRFRBADEhsKF0ZMRUVUX0VWRU5UX1RZUEVfU1lOQ0VEEAQSHgoaRkxFRVRfRVZFTlRfVFlQRV9IRUFSVEJFQVQQBTLkAwoNU3RhdHVzU2VydmljZRJxCh5HZXREZXBsb3ltZW50SW50ZW50R3JvdXBTdGF0dXMSMi5mbG90aWxsYS52MS5HZXREZXBsb3ltZW50SW50ZW50R3JvdXBTdGF0dXNSZXF1ZXN0GhsuZmxvdGlsbGEudjEuUmVzb3VyY2VTdGF0dXMSYwoXR2V0Q2x1c3Rlck5ldHdvcmtTdGF0dXMSKy5mbG90aWxsYS52MS5HZXRDbHVzdGVyTmV0d29ya1N0YXR1c1JlcXVlc3QaGy5mbG90aWxsYS52MS5SZXNvdXJjZVN0YXR1cxJWCg1MaXN0SW5zdGFuY2VzEiEuZmxvdGlsbGEudjEuTGlzdEluc3RhbmNlc1JlcXVlc3QaIi5mbG90aWxsYS52MS5MaXN0SW5zdGFuY2VzUmVzcG9uc2USUgoLV2F0Y2hTdGF0dXMSHy5mbG90aWxsYS52MS5XYXRjaFN0YXR1c1JlcXVlc3QaIC5mbG90aWxsYS52MS5XYXRjaFN0YXR1c1Jlc3BvbnNlMAESTwoKV2F0Y2hGbGVldBIeLmZsb3RpbGxhLnYxLldhdGNoRmxlZXRSZXF1ZXN0Gh8uZmxvdGlsbGEudjEuV2F0Y2hGbGVldFJlc3BvbnNlMAFiBnByb3RvMw", [file_flotilla_v1_common, file_flotilla_v1_lifecycle, file_google_protobuf_struct, file_google_protobuf_timestamp]);
 
 /**
  * Counts of rsync statuses; zero counts are omitted in JSON.
@@ -845,6 +845,219 @@ export const WatchEventSchema: GenMessage<WatchEvent> = /*@__PURE__*/
   messageDesc(file_flotilla_v1_status, 14);
 
 /**
+ * Request of WatchFleet.
+ *
+ * @generated from message flotilla.v1.WatchFleetRequest
+ */
+export type WatchFleetRequest = Message<"flotilla.v1.WatchFleetRequest"> & {
+};
+
+/**
+ * Describes the message flotilla.v1.WatchFleetRequest.
+ * Use `create(WatchFleetRequestSchema)` to create a new message.
+ */
+export const WatchFleetRequestSchema: GenMessage<WatchFleetRequest> = /*@__PURE__*/
+  messageDesc(file_flotilla_v1_status, 15);
+
+/**
+ * A deployment intent group as the fleet shows it.
+ *
+ * @generated from message flotilla.v1.FleetGroup
+ */
+export type FleetGroup = Message<"flotilla.v1.FleetGroup"> & {
+  /**
+   * `projects/{p}/compositeApps/{ca}/{v}/deploymentIntentGroups/{dig}`.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * The project id.
+   *
+   * @generated from field: string project = 2;
+   */
+  project: string;
+
+  /**
+   * The lifecycle state.
+   *
+   * @generated from field: flotilla.v1.DeploymentIntentGroupState state = 3;
+   */
+  state: DeploymentIntentGroupState;
+
+  /**
+   * The content revision.
+   *
+   * @generated from field: int64 revision = 4;
+   */
+  revision: bigint;
+
+  /**
+   * The current (last) instance id; empty before the first instantiate.
+   *
+   * @generated from field: string current_instance = 5;
+   */
+  currentInstance: string;
+
+  /**
+   * The group's conditions.
+   *
+   * @generated from field: repeated flotilla.v1.Condition conditions = 6;
+   */
+  conditions: Condition[];
+
+  /**
+   * The current instance's rsync counts (what a SUMMARY status query answers).
+   *
+   * @generated from field: flotilla.v1.RsyncStatusCounts rsync_status = 7;
+   */
+  rsyncStatus?: RsyncStatusCounts | undefined;
+
+  /**
+   * The current instance's cluster status counts.
+   *
+   * @generated from field: flotilla.v1.ClusterStatusCounts cluster_status = 8;
+   */
+  clusterStatus?: ClusterStatusCounts | undefined;
+
+  /**
+   * The current instance's readiness counts.
+   *
+   * @generated from field: flotilla.v1.ReadinessCounts readiness = 9;
+   */
+  readiness?: ReadinessCounts | undefined;
+};
+
+/**
+ * Describes the message flotilla.v1.FleetGroup.
+ * Use `create(FleetGroupSchema)` to create a new message.
+ */
+export const FleetGroupSchema: GenMessage<FleetGroup> = /*@__PURE__*/
+  messageDesc(file_flotilla_v1_status, 16);
+
+/**
+ * A cluster as the fleet shows it.
+ *
+ * @generated from message flotilla.v1.FleetCluster
+ */
+export type FleetCluster = Message<"flotilla.v1.FleetCluster"> & {
+  /**
+   * `clusterProviders/{cp}/clusters/{c}`.
+   *
+   * @generated from field: string name = 1;
+   */
+  name: string;
+
+  /**
+   * How the server reaches it.
+   *
+   * @generated from field: flotilla.v1.ConnectionMode connection_mode = 2;
+   */
+  connectionMode: ConnectionMode;
+
+  /**
+   * Whether its agent session is up.
+   *
+   * @generated from field: flotilla.v1.Connectivity connectivity = 3;
+   */
+  connectivity: Connectivity;
+
+  /**
+   * The state of its network intents.
+   *
+   * @generated from field: flotilla.v1.NetworkIntentsState network_intents_state = 4;
+   */
+  networkIntentsState: NetworkIntentsState;
+
+  /**
+   * The cluster's conditions.
+   *
+   * @generated from field: repeated flotilla.v1.Condition conditions = 5;
+   */
+  conditions: Condition[];
+
+  /**
+   * The cluster's labels.
+   *
+   * @generated from field: map<string, string> labels = 6;
+   */
+  labels: { [key: string]: string };
+};
+
+/**
+ * Describes the message flotilla.v1.FleetCluster.
+ * Use `create(FleetClusterSchema)` to create a new message.
+ */
+export const FleetClusterSchema: GenMessage<FleetCluster> = /*@__PURE__*/
+  messageDesc(file_flotilla_v1_status, 17);
+
+/**
+ * One event of WatchFleet.
+ *
+ * @generated from message flotilla.v1.FleetEvent
+ */
+export type FleetEvent = Message<"flotilla.v1.FleetEvent"> & {
+  /**
+   * What happened.
+   *
+   * @generated from field: flotilla.v1.FleetEventType type = 1;
+   */
+  type: FleetEventType;
+
+  /**
+   * The row (none for SYNCED and HEARTBEAT).
+   *
+   * @generated from oneof flotilla.v1.FleetEvent.row
+   */
+  row: {
+    /**
+     * A deployment intent group.
+     *
+     * @generated from field: flotilla.v1.FleetGroup group = 2;
+     */
+    value: FleetGroup;
+    case: "group";
+  } | {
+    /**
+     * A cluster.
+     *
+     * @generated from field: flotilla.v1.FleetCluster cluster = 3;
+     */
+    value: FleetCluster;
+    case: "cluster";
+  } | { case: undefined; value?: undefined };
+};
+
+/**
+ * Describes the message flotilla.v1.FleetEvent.
+ * Use `create(FleetEventSchema)` to create a new message.
+ */
+export const FleetEventSchema: GenMessage<FleetEvent> = /*@__PURE__*/
+  messageDesc(file_flotilla_v1_status, 18);
+
+/**
+ * One message of WatchFleet: the next events, in order.
+ *
+ * @generated from message flotilla.v1.WatchFleetResponse
+ */
+export type WatchFleetResponse = Message<"flotilla.v1.WatchFleetResponse"> & {
+  /**
+   * The events.
+   *
+   * @generated from field: repeated flotilla.v1.FleetEvent events = 1;
+   */
+  events: FleetEvent[];
+};
+
+/**
+ * Describes the message flotilla.v1.WatchFleetResponse.
+ * Use `create(WatchFleetResponseSchema)` to create a new message.
+ */
+export const WatchFleetResponseSchema: GenMessage<WatchFleetResponse> = /*@__PURE__*/
+  messageDesc(file_flotilla_v1_status, 19);
+
+/**
  * How much a status query returns (the seed's `output` parameter).
  *
  * @generated from enum flotilla.v1.StatusOutput
@@ -1038,6 +1251,61 @@ export const WatchEventTypeSchema: GenEnum<WatchEventType> = /*@__PURE__*/
   enumDesc(file_flotilla_v1_status, 3);
 
 /**
+ * What a WatchFleet event says.
+ *
+ * @generated from enum flotilla.v1.FleetEventType
+ */
+export enum FleetEventType {
+  /**
+   * Never sent.
+   *
+   * @generated from enum value: FLEET_EVENT_TYPE_UNSPECIFIED = 0;
+   */
+  UNSPECIFIED = 0,
+
+  /**
+   * A row appeared; in a snapshot, every row.
+   *
+   * @generated from enum value: FLEET_EVENT_TYPE_ADDED = 1;
+   */
+  ADDED = 1,
+
+  /**
+   * A row changed: the event holds it whole.
+   *
+   * @generated from enum value: FLEET_EVENT_TYPE_MODIFIED = 2;
+   */
+  MODIFIED = 2,
+
+  /**
+   * A row went (the event holds its last state).
+   *
+   * @generated from enum value: FLEET_EVENT_TYPE_DELETED = 3;
+   */
+  DELETED = 3,
+
+  /**
+   * The snapshot is complete; changes follow.
+   *
+   * @generated from enum value: FLEET_EVENT_TYPE_SYNCED = 4;
+   */
+  SYNCED = 4,
+
+  /**
+   * Nothing changed for a while.
+   *
+   * @generated from enum value: FLEET_EVENT_TYPE_HEARTBEAT = 5;
+   */
+  HEARTBEAT = 5,
+}
+
+/**
+ * Describes the enum flotilla.v1.FleetEventType.
+ */
+export const FleetEventTypeSchema: GenEnum<FleetEventType> = /*@__PURE__*/
+  enumDesc(file_flotilla_v1_status, 4);
+
+/**
  * Answers status queries and streams status changes.
  *
  * @generated from service flotilla.v1.StatusService
@@ -1084,6 +1352,21 @@ export const StatusService: GenService<{
     methodKind: "server_streaming";
     input: typeof WatchStatusRequestSchema;
     output: typeof WatchStatusResponseSchema;
+  },
+  /**
+   * Streams the fleet the token may read: each deployment intent group of its projects
+   * with its state, revision, instance and summary counts, and each cluster with its
+   * connectivity and conditions. A snapshot (ADDED rows), SYNCED, then each row that
+   * changed. Rows are state, not a log: changes that come close together arrive as one
+   * MODIFIED row, and a client that watches again starts with a fresh snapshot, which
+   * holds whatever it missed (there is no resume token).
+   *
+   * @generated from rpc flotilla.v1.StatusService.WatchFleet
+   */
+  watchFleet: {
+    methodKind: "server_streaming";
+    input: typeof WatchFleetRequestSchema;
+    output: typeof WatchFleetResponseSchema;
   },
 }> = /*@__PURE__*/
   serviceDesc(file_flotilla_v1_status, 0);

@@ -1,5 +1,6 @@
 // Following a watch on a page: its events applied as they come, one render per
-// animation frame, and its liveness shown (live, reconnecting after a break, resumed).
+// animation frame, and its liveness shown (live, reconnecting after a break, resumed,
+// or started over from a fresh snapshot for a watch without resume tokens).
 
 import type { Watch, WatchOptions } from "@flotilla/client/web";
 import { refusal } from "./api";
@@ -10,12 +11,14 @@ import type { Liveness } from "./parts";
  * calls `render` once per animation frame with changes, and reports liveness. Returns
  * what stops it all.
  */
-export function follow<E extends { resumeToken: string }>(
+export function follow<E extends object>(
   open: (options: WatchOptions) => Watch<E>,
   isSynced: (event: E) => boolean,
   apply: (event: E) => void,
   render: () => void,
   setLive: (live: Liveness) => void,
+  /** Told when the stream broke, for a watch without resume tokens that starts over. */
+  restart?: () => void,
 ): () => void {
   const stop = new AbortController();
   let frame = 0;
@@ -26,6 +29,7 @@ export function follow<E extends { resumeToken: string }>(
     signal: stop.signal,
     onDisconnect: () => {
       down = true;
+      restart?.();
       setLive({ state: "reconnecting", reconnects: watch.reconnects + 1 });
     },
     reconnect: { giveUpAfterMs: 0 },

@@ -263,42 +263,15 @@ async fn the_fleet_follows_groups_and_clusters(server: &TestServer) {
 
 /// A project `project` with a composite app and an empty group (CREATED).
 async fn group_of(client: &mut Client, project: &str) -> String {
-    let lc = &mut client.lifecycle;
-    lc.create_project(CreateProjectRequest {
-        project_id: project.into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let ca = names::composite_app(project, "ca", "v1");
-    lc.create_composite_app(CreateCompositeAppRequest {
-        parent: names::project(project),
-        composite_app_id: "ca".into(),
-        version_id: "v1".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_composite_profile(CreateCompositeProfileRequest {
-        parent: ca.clone(),
-        composite_profile_id: "prof".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: ca.clone(),
-        deployment_intent_group_id: "g".into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "prof".into(),
+    client
+        .lifecycle
+        .create_project(CreateProjectRequest {
+            project_id: project.into(),
             ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap()
-    .into_inner()
-    .name
+        })
+        .await
+        .unwrap();
+    crate::common::fleet::empty_group(client, project, "ca", "v1", "g").await
 }
 
 /// A viewer of one project sees that project's groups and every cluster, and hears

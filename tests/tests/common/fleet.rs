@@ -143,35 +143,9 @@ pub async fn version_group(
     apps: &[(String, String)],
     cluster_ids: &[&str],
 ) -> String {
-    let lc = &mut client.lifecycle;
+    let dig = empty_group(client, project, composite_app, version, dig_id).await;
     let ca = names::composite_app(project, composite_app, version);
-    lc.create_composite_app(CreateCompositeAppRequest {
-        parent: names::project(project),
-        composite_app_id: composite_app.into(),
-        version_id: version.into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    lc.create_composite_profile(CreateCompositeProfileRequest {
-        parent: ca.clone(),
-        composite_profile_id: "prof".into(),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
-    let dig = names::deployment_intent_group(&ca, dig_id);
-    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
-        parent: ca.clone(),
-        deployment_intent_group_id: dig_id.into(),
-        deployment_intent_group: Some(DeploymentIntentGroup {
-            composite_profile: "prof".into(),
-            ..Default::default()
-        }),
-        ..Default::default()
-    })
-    .await
-    .unwrap();
+    let lc = &mut client.lifecycle;
     for (app, manifests) in apps {
         lc.create_app(CreateAppRequest {
             parent: ca.clone(),
@@ -200,6 +174,48 @@ pub async fn version_group(
     }
     lc.approve_deployment_intent_group(ApproveDeploymentIntentGroupRequest {
         name: dig.clone(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    dig
+}
+
+/// Composite app `composite_app`/`version` in the existing project `project`, its
+/// profile `prof`, and its group `dig_id` with no intents yet (CREATED). Returns the
+/// group.
+pub async fn empty_group(
+    client: &mut Client,
+    project: &str,
+    composite_app: &str,
+    version: &str,
+    dig_id: &str,
+) -> String {
+    let lc = &mut client.lifecycle;
+    let ca = names::composite_app(project, composite_app, version);
+    lc.create_composite_app(CreateCompositeAppRequest {
+        parent: names::project(project),
+        composite_app_id: composite_app.into(),
+        version_id: version.into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    lc.create_composite_profile(CreateCompositeProfileRequest {
+        parent: ca.clone(),
+        composite_profile_id: "prof".into(),
+        ..Default::default()
+    })
+    .await
+    .unwrap();
+    let dig = names::deployment_intent_group(&ca, dig_id);
+    lc.create_deployment_intent_group(CreateDeploymentIntentGroupRequest {
+        parent: ca,
+        deployment_intent_group_id: dig_id.into(),
+        deployment_intent_group: Some(DeploymentIntentGroup {
+            composite_profile: "prof".into(),
+            ..Default::default()
+        }),
         ..Default::default()
     })
     .await

@@ -709,6 +709,14 @@ async fn watches_on_every_replica_see_every_commit() {
     let (mut watch_r1, mut mirror_r1) = settled_watch_of(&mut on_r1, &dig).await;
     let (mut watch_r2, mut mirror_r2) = settled_watch_of(&mut on_r2, &dig).await;
     let token = mirror_r1.token.clone();
+    // And r2's fleet rows, which only the relay can tell of r1's commits (r2's fleet
+    // reader polls only while the relay is cut).
+    let mut fleet_r2 = on_r2
+        .status
+        .watch_fleet(flotilla_client::v1::WatchFleetRequest {})
+        .await
+        .unwrap()
+        .into_inner();
 
     instantiate(&mut on_r1, &dig).await;
     let instantiated = Instant::now();
@@ -737,6 +745,34 @@ async fn watches_on_every_replica_see_every_commit() {
         .collect();
     assert!(after_token.len() > 1, "{after_token:?}");
     assert_eq!(mirror_r1.comparable(), mirror_r2.comparable());
+
+    // r2's fleet row of the group: instantiated, every resource applied.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    let mut row = None;
+    while row
+        .as_ref()
+        .is_none_or(|g: &flotilla_client::v1::FleetGroup| {
+            g.rsync_status.unwrap_or_default().applied != n
+        })
+    {
+        let message = tokio::time::timeout_at(deadline, fleet_r2.message())
+            .await
+            .unwrap_or_else(|_| panic!("r2's fleet row of r1's rollout within 10 s: {row:?}"))
+            .unwrap()
+            .expect("the fleet stream goes on");
+        for event in message.events {
+            if let Some(flotilla_client::v1::fleet_event::Row::Group(g)) = event.row
+                && g.name == dig
+            {
+                row = Some(g);
+            }
+        }
+    }
+    let row = row.unwrap();
+    assert_eq!(
+        row.state(),
+        flotilla_client::v1::DeploymentIntentGroupState::Instantiated
+    );
 
     // r1's token, resumed on r2: the same events after it, once each, in order.
     let request = watch_request_of(&dig, StatusOutput::All, &token);

@@ -6,7 +6,7 @@ import { v1 } from "@flotilla/client/web";
 import { label, refusal } from "./api";
 import { follow } from "./live";
 import type { Session } from "./main";
-import { Live, type Liveness } from "./parts";
+import { Head, Live, type Liveness } from "./parts";
 import type { Resource } from "./tree";
 
 /** Where the console's snapshots go (the demo's VM agents write under it). */
@@ -80,15 +80,7 @@ export function Actions(props: { actions: Map<string, v1.Action>; error: string;
       )}
       {props.actions.size > 0 && (
         <table>
-          <thead>
-            <tr>
-              <th scope="col">Action</th>
-              <th scope="col">Pod</th>
-              <th scope="col">Kind</th>
-              <th scope="col">State</th>
-              <th scope="col">Result</th>
-            </tr>
-          </thead>
+          <Head columns={["Action", "Pod", "Kind", "State", "Result"]} />
           <tbody>
             {[...props.actions.values()].map((a) => {
               const pod = a.spec?.target.case === "podAction" ? a.spec.target.value : undefined;

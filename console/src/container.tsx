@@ -7,7 +7,7 @@ import { useEffect, useState } from "preact/hooks";
 import { v1 } from "@flotilla/client/web";
 import { label, refusal } from "./api";
 import { follow } from "./live";
-import { Conditions, Live, type Liveness, When } from "./parts";
+import { Conditions, Head, Live, type Liveness, When } from "./parts";
 import type { Session } from "./main";
 
 /** The container clusters, kept live by WatchContainerClusters. */
@@ -206,14 +206,7 @@ export function ContainerClusterPage({ session, name }: { session: Session; name
           )}
           <h2 id="vms-heading">VMs</h2>
           <table aria-labelledby="vms-heading">
-            <thead>
-              <tr>
-                <th scope="col">VM</th>
-                <th scope="col">Id</th>
-                <th scope="col">State</th>
-                <th scope="col">Address</th>
-              </tr>
-            </thead>
+            <Head columns={["VM", "Id", "State", "Address"]} />
             <tbody>
               {cluster.vms.map((vm) => (
                 <tr key={vm.vmId} data-vm={vm.vmId}>

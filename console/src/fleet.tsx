@@ -9,7 +9,7 @@ import { v1 } from "@flotilla/client/web";
 import { label } from "./api";
 import { useContainerClusters } from "./container";
 import { follow } from "./live";
-import { Conditions, Live, type Liveness, When } from "./parts";
+import { Conditions, Head, Live, type Liveness, When } from "./parts";
 import { type Session, navigate } from "./main";
 
 /** A link that moves within the console without a reload. */
@@ -24,21 +24,6 @@ function Link({ to, children }: { to: string; children: preact.ComponentChildren
     >
       {children}
     </a>
-  );
-}
-
-/** A table's header row. */
-export function Head({ columns }: { columns: string[] }) {
-  return (
-    <thead>
-      <tr>
-        {columns.map((c) => (
-          <th key={c} scope="col">
-            {c}
-          </th>
-        ))}
-      </tr>
-    </thead>
   );
 }
 

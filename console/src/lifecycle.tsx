@@ -6,7 +6,7 @@
 import { useEffect, useState } from "preact/hooks";
 import { v1 } from "@flotilla/client/web";
 import { label, refusal } from "./api";
-import { Conditions, When } from "./parts";
+import { Conditions, Head, When } from "./parts";
 import type { Session } from "./main";
 
 /** The project id of a group's name (`projects/{p}/…`). */
@@ -151,12 +151,7 @@ function Pending({ group }: { group: v1.DeploymentIntentGroup }) {
           : "Not approved yet: approve it, then roll it out."}
       </p>
       <table aria-label="Pending changes">
-        <thead>
-          <tr>
-            <th scope="col">Change</th>
-            <th scope="col">Resource</th>
-          </tr>
-        </thead>
+        <Head columns={["Change", "Resource"]} />
         <tbody>
           {group.pendingChanges.map((c) => (
             <tr key={c.name} data-pending={c.name}>
@@ -235,15 +230,7 @@ function History({ history }: { history: v1.DeploymentIntentGroupEvent[] }) {
     <>
       <h3 id="history-heading">History{history.length > 50 ? " (the last 50)" : ""}</h3>
       <table aria-labelledby="history-heading">
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">What</th>
-            <th scope="col">State</th>
-            <th scope="col">Revision</th>
-            <th scope="col">Instance</th>
-          </tr>
-        </thead>
+        <Head columns={["When", "What", "State", "Revision", "Instance"]} />
         <tbody>
           {history.slice(-50).reverse().map((e, n) => (
             <tr key={n} data-history={label(v1.DeploymentIntentGroupEventKind, e.kind)}>

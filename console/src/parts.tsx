@@ -72,3 +72,18 @@ export function When({ time }: { time?: Timestamp }) {
   const date = timestampDate(time);
   return <time dateTime={date.toISOString()}>{date.toLocaleString()}</time>;
 }
+
+/** A table's header row. */
+export function Head({ columns }: { columns: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}

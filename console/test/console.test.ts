@@ -114,7 +114,9 @@ async function compareWithFreshStatus(page: Page): Promise<void> {
       const differ = [...want]
         .filter(([k, v]) => JSON.stringify(got.get(k)) !== JSON.stringify(v))
         .map(([k, v]) => `${k}: page ${JSON.stringify(got.get(k))}, query ${JSON.stringify(v)}`);
-      return { size: want.size, rows: got.size, differ };
+      // The rows themselves when there are more or fewer than expected, to name them.
+      const rows = want.size === RESOURCES ? [] : [...want].map(([k, v]) => `${k} ${v.join(",")}`);
+      return { size: want.size, rows: got.size, differ, all: rows };
     },
     (r) => r.size === RESOURCES && r.rows === RESOURCES && r.differ.length === 0,
     30_000,

@@ -125,13 +125,12 @@ async fn current_totals(conn: &mut AnyConnection) -> Result<BTreeMap<InstanceId,
 
 /// The current instances that show [`Shown::Shared`] (see [`Shown::of`]).
 async fn current_shared(conn: &mut AnyConnection) -> Result<Vec<InstanceId>> {
-    let ids: Vec<String> = sqlx::query_scalar(
+    let sql = format!(
         "SELECT i.id FROM instances i JOIN deployment_intent_groups g \
-         ON g.current_instance = i.id WHERE i.superseded = 1 OR EXISTS \
-         (SELECT 1 FROM instances n WHERE n.deployment_base = i.deployment_base AND n.id > i.id)",
-    )
-    .fetch_all(conn)
-    .await?;
+         ON g.current_instance = i.id WHERE {}",
+        Shown::SHARED
+    );
+    let ids: Vec<String> = sqlx::query_scalar(&sql).fetch_all(conn).await?;
     ids.iter()
         .map(|id| id.parse().map_err(Error::internal))
         .collect()

@@ -383,17 +383,21 @@ pub enum Shown {
 }
 
 impl Shown {
+    /// The condition on an instance row `i` under which it shows [`Shown::Shared`].
+    pub const SHARED: &'static str = "(i.superseded = 1 OR EXISTS (SELECT 1 FROM instances n \
+         WHERE n.deployment_base = i.deployment_base AND n.id > i.id))";
+
     /// Which `instance` shows: [`Shown::Shared`] if it is superseded or a newer
     /// instance has its base.
     pub async fn of(conn: &mut AnyConnection, instance: InstanceId) -> Result<Shown> {
-        let newer: Option<(i64,)> = sqlx::query_as(
-            "SELECT 1 FROM instances i WHERE i.id = $1 AND (i.superseded = 1 OR EXISTS \
-             (SELECT 1 FROM instances n WHERE n.deployment_base = i.deployment_base \
-              AND n.id > i.id))",
-        )
-        .bind(instance.to_string())
-        .fetch_optional(conn)
-        .await?;
+        let sql = format!(
+            "SELECT 1 FROM instances i WHERE i.id = $1 AND {}",
+            Shown::SHARED
+        );
+        let newer: Option<(i64,)> = sqlx::query_as(&sql)
+            .bind(instance.to_string())
+            .fetch_optional(conn)
+            .await?;
         Ok(if newer.is_some() {
             Shown::Shared
         } else {

@@ -123,7 +123,7 @@ async fn read_fleet(
     let mut reach = store.signals().reach();
     let poll = hub.options().poll;
     loop {
-        let _turn = hub.read_turn().await;
+        let turn = hub.read_turn().await;
         match read_view(&store).await {
             Ok(view) => {
                 sender.send_if_modified(|now| {
@@ -136,7 +136,7 @@ async fn read_fleet(
             }
             Err(error) => warn!(%error, "cannot read the fleet; retrying"),
         }
-        drop(_turn);
+        drop(turn);
         // Other replicas' commits are heard only while the relay is up: poll otherwise.
         let polling = *reach.borrow_and_update() == Reach::Cut;
         tokio::select! {

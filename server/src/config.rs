@@ -181,6 +181,13 @@ pub struct Flags {
     /// listen address; required when that is a wildcard address].
     #[arg(long, env = "FLOTILLA_ADVERTISE_ADDRESS")]
     pub advertise_address: Option<String>,
+    /// PEM CA bundle that signs the other replicas' --tls-cert (with --coordination
+    /// etcd and TLS): with it, a replica passes an action create for a cluster another
+    /// replica runs to that replica; without it, it commits the create and wakes the
+    /// owner through etcd. With --tls-client-ca, the replica presents its own
+    /// --tls-cert as a client certificate.
+    #[arg(long, env = "FLOTILLA_PEER_CA_FILE")]
+    pub peer_ca_file: Option<PathBuf>,
     /// A TOML file with any of the settings above (snake_case keys).
     #[arg(long, env = "FLOTILLA_CONFIG")]
     pub config: Option<PathBuf>,
@@ -303,6 +310,7 @@ struct FileConfig {
     lease_ttl_secs: Option<u64>,
     replica_id: Option<String>,
     advertise_address: Option<String>,
+    peer_ca_file: Option<PathBuf>,
 }
 
 /// The effective configuration.
@@ -634,6 +642,7 @@ fn coordination(flags: &Flags, file: &FileConfig) -> anyhow::Result<Coordination
     let key = flags.etcd_key_file.clone().or(file.etcd_key_file.clone());
     let prefix = flags.etcd_prefix.clone().or(file.etcd_prefix.clone());
     let ttl = flags.lease_ttl_secs.or(file.lease_ttl_secs);
+    let peer_ca = flags.peer_ca_file.clone().or(file.peer_ca_file.clone());
     let replica_id = flags.replica_id.clone().or(file.replica_id.clone());
     let advertise_address = flags
         .advertise_address
@@ -661,7 +670,8 @@ fn coordination(flags: &Flags, file: &FileConfig) -> anyhow::Result<Coordination
             || cert.is_some()
             || key.is_some()
             || prefix.is_some()
-            || ttl.is_some();
+            || ttl.is_some()
+            || peer_ca.is_some();
         if etcd_given {
             anyhow::bail!("the etcd settings apply only with --coordination etcd");
         }
@@ -709,6 +719,7 @@ fn coordination(flags: &Flags, file: &FileConfig) -> anyhow::Result<Coordination
             prefix,
             lease_ttl: Duration::from_secs(ttl.unwrap_or(10).clamp(2, 3600)),
             tls,
+            peer_ca,
         }),
         replica_id,
         advertise_address,
@@ -875,6 +886,7 @@ mod tests {
             "coordination = \"etcd\"\netcd_endpoints = [\"https://e1:2379\"]\n\
              etcd_prefix = \"/fleet/a/\"\nlease_ttl_secs = 1\netcd_ca_file = \"ca.pem\"\n\
              etcd_cert_file = \"c.pem\"\netcd_key_file = \"k.pem\"\n\
+             peer_ca_file = \"peers.pem\"\n\
              database_url = \"postgres://u@db/f\"\nreplica_id = \"flotilla-0\"\n",
         )
         .unwrap();
@@ -892,6 +904,7 @@ mod tests {
         let tls = settings.tls.unwrap();
         assert_eq!(tls.ca, Some(PathBuf::from("ca.pem")));
         assert_eq!(tls.identity, Some(("c.pem".into(), "k.pem".into())));
+        assert_eq!(settings.peer_ca, Some(PathBuf::from("peers.pem")));
         std::fs::remove_dir_all(dir).unwrap();
     }
 

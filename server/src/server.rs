@@ -240,6 +240,33 @@ impl ActionHooks for ActionDelivery {
     }
 }
 
+/// The TLS this replica passes calls to the others with: the CA of `--peer-ca-file`,
+/// and with mTLS its own certificate. None when it serves plaintext, or has no CA for
+/// its peers (then nothing is passed to an `https://` replica).
+fn peer_tls(config: &Config) -> anyhow::Result<Option<crate::coord::peers::PeerTls>> {
+    let (Some(files), Some(ca)) = (
+        &config.tls,
+        config
+            .coordination
+            .etcd
+            .as_ref()
+            .and_then(|e| e.peer_ca.as_ref()),
+    ) else {
+        return Ok(None);
+    };
+    let read = |path: &std::path::Path| {
+        std::fs::read(path).map_err(|e| anyhow::anyhow!("cannot read {}: {e}", path.display()))
+    };
+    let identity = match files.client_ca {
+        Some(_) => Some((read(&files.cert)?, read(&files.key)?)),
+        None => None,
+    };
+    Ok(Some(crate::coord::peers::PeerTls {
+        ca_pem: read(ca)?,
+        identity,
+    }))
+}
+
 /// Nudged actions read and delivered at once, at most.
 const NUDGED_ACTIONS_IN_FLIGHT: usize = 32;
 
@@ -530,6 +557,13 @@ pub async fn serve(
         }
     }
 
+    let peers = match &config.coordination.etcd {
+        Some(etcd) => {
+            crate::coord::peers::Peers::new(ownership.clone(), peer_tls(&config)?, etcd.lease_ttl)
+        }
+        None => None,
+    };
+
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     let mut served = vec![
         <LifecycleRoutes as NamedService>::NAME,
@@ -585,10 +619,9 @@ pub async fn serve(
         .add_service(LifecycleRoutes::new(lifecycle.clone()))
         .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub.clone())))
         .add_service(AccessServiceServer::new(AccessApi::new(access.clone())))
-        .add_service(ActionServiceServer::new(ActionApi::new(
-            actions.clone(),
-            watch_hub.clone(),
-        )))
+        .add_service(ActionServiceServer::new(
+            ActionApi::new(actions.clone(), watch_hub.clone()).with_peers(peers),
+        ))
         .add_service(ContainerClusterServiceServer::new(
             ContainerClusterApi::new(
                 container_clusters.clone(),

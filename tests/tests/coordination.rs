@@ -16,6 +16,7 @@ use flotilla_tests::{Backend, TestServer, binary, eventually};
 
 mod fleet_tasks;
 mod outage;
+mod passes;
 mod replica_loss;
 mod rolling;
 mod simulator;
@@ -217,6 +218,7 @@ fn settings(etcd: &Etcd, ttl: u64) -> EtcdSettings {
         prefix: "/flotilla".into(),
         lease_ttl: Duration::from_secs(ttl),
         tls: None,
+        peer_ca: None,
     }
 }
 

@@ -12,6 +12,7 @@ use super::page::Paging;
 use super::{check_size, request_key, rpc};
 use crate::app::RequestKey;
 use crate::app::actions::{ACTIONS_TARGET, Actions, NewAction, NewTarget};
+use crate::coord::peers::{Create, Origin, Peers};
 use crate::domain::action::{Executor, Invalid, operation};
 use crate::domain::names::{CLUSTER, ClusterName, Namespace, NodeName, PodName};
 use crate::error::{Error, FieldViolation, Result, Violations};
@@ -34,27 +35,74 @@ type WatchStream = std::pin::Pin<
     >,
 >;
 
+/// The reboot and snapshot parameters of a create request's `params` oneof (each
+/// request has its own generated `Params` enum, imported where this is used).
+macro_rules! split_params {
+    ($params:expr) => {
+        match $params {
+            Some(Params::RebootParams(p)) => (Some(p), None),
+            Some(Params::SnapshotParams(p)) => (None, Some(p)),
+            None => (None, None),
+        }
+    };
+}
+
 pub struct ActionApi {
     app: Actions,
     watch: Arc<WatchHub>,
+    peers: Option<Arc<Peers>>,
 }
 
 impl ActionApi {
     pub fn new(app: Actions, watch: Arc<WatchHub>) -> Self {
-        Self { app, watch }
+        Self {
+            app,
+            watch,
+            peers: None,
+        }
+    }
+
+    /// Passes creates for clusters other replicas run to them (a replica set only).
+    pub fn with_peers(mut self, peers: Option<Arc<Peers>>) -> Self {
+        self.peers = peers;
+        self
     }
 
     /// CreatePodAction and CreateNodeAction: validates the whole request (every
-    /// violation at once, then the request id), then creates.
-    async fn create(
-        &self,
-        cluster_name: &str,
-        target: Asked<'_>,
-        action_name: &str,
-        reboot: Option<&pb::RebootParams>,
-        snapshot: Option<&pb::SnapshotParams>,
-        key: Result<Option<RequestKey>>,
-    ) -> Result<pb::Action> {
+    /// violation at once, then the request id), then passes it to the replica that
+    /// runs its cluster, or creates it here.
+    async fn create(&self, origin: Origin, create: Create<'_>) -> Rpc<pb::Action> {
+        let (mut new, key) = self.validate(&create)?;
+        if let Some(peers) = &self.peers
+            && let Some(answer) = peers.pass_create(&new.cluster, &origin, create).await
+        {
+            return answer.map(Response::new);
+        }
+        new.passed = origin.passed();
+        let created = self.app.create(new, key.as_ref()).await?;
+        Ok(Response::new(action_to_proto(&created)))
+    }
+
+    fn validate(&self, create: &Create<'_>) -> Result<(NewAction, Option<RequestKey>)> {
+        let (cluster_name, target, action_name, (reboot, snapshot), key) = match *create {
+            Create::Pod(req) => {
+                use pb::create_pod_action_request::Params;
+                let target = Asked::Pod {
+                    namespace: &req.namespace,
+                    pod: &req.pod,
+                };
+                let key = request_key("CreatePodAction", &req.cluster, &req.request_id, req);
+                let params = split_params!(&req.params);
+                (&req.cluster, target, &req.action_name, params, key)
+            }
+            Create::Node(req) => {
+                use pb::create_node_action_request::Params;
+                let target = Asked::Node { node: &req.node };
+                let key = request_key("CreateNodeAction", &req.cluster, &req.request_id, req);
+                let params = split_params!(&req.params);
+                (&req.cluster, target, &req.action_name, params, key)
+            }
+        };
         let mut violations = Violations::new();
         let cluster = violations.check(cluster("cluster", cluster_name).map_err(first_violation));
         let target = match target {
@@ -78,8 +126,9 @@ impl ActionApi {
             cluster: cluster.expect("validated"),
             target: target.expect("validated"),
             operation: operation.expect("validated"),
+            passed: false,
         };
-        Ok(action_to_proto(&self.app.create(new, key?.as_ref()).await?))
+        Ok((new, key?))
     }
 }
 
@@ -107,18 +156,6 @@ fn kube_filter<T>(
     violations.parsed(field, parse(value))
 }
 
-/// The reboot and snapshot parameters of a create request's `params` oneof (each
-/// request has its own generated `Params` enum, imported where this is used).
-macro_rules! split_params {
-    ($params:expr) => {
-        match $params {
-            Some(Params::RebootParams(p)) => (Some(p), None),
-            Some(Params::SnapshotParams(p)) => (None, Some(p)),
-            None => (None, None),
-        }
-    };
-}
-
 fn add_invalid(violations: &mut Violations, problems: Vec<Invalid>) {
     for problem in problems {
         violations.add(problem.field, problem.why);
@@ -127,21 +164,23 @@ fn add_invalid(violations: &mut Violations, problems: Vec<Invalid>) {
 
 #[tonic::async_trait]
 impl ActionService for ActionApi {
-    rpc!(self, create_pod_action(CreatePodActionRequest) -> pb::Action, |req| {
-        use pb::create_pod_action_request::Params;
-        let target = Asked::Pod { namespace: &req.namespace, pod: &req.pod };
-        let key = request_key("CreatePodAction", &req.cluster, &req.request_id, &req);
-        let (reboot, snapshot) = split_params!(&req.params);
-        self.create(&req.cluster, target, &req.action_name, reboot, snapshot, key).await
-    });
+    async fn create_pod_action(
+        &self,
+        request: Request<pb::CreatePodActionRequest>,
+    ) -> Rpc<pb::Action> {
+        let origin = Origin::of(&request);
+        let req = check_size(request)?;
+        self.create(origin, Create::Pod(&req)).await
+    }
 
-    rpc!(self, create_node_action(CreateNodeActionRequest) -> pb::Action, |req| {
-        use pb::create_node_action_request::Params;
-        let target = Asked::Node { node: &req.node };
-        let key = request_key("CreateNodeAction", &req.cluster, &req.request_id, &req);
-        let (reboot, snapshot) = split_params!(&req.params);
-        self.create(&req.cluster, target, &req.action_name, reboot, snapshot, key).await
-    });
+    async fn create_node_action(
+        &self,
+        request: Request<pb::CreateNodeActionRequest>,
+    ) -> Rpc<pb::Action> {
+        let origin = Origin::of(&request);
+        let req = check_size(request)?;
+        self.create(origin, Create::Node(&req)).await
+    }
 
     rpc!(self, get_action(GetActionRequest) -> pb::Action, |req| {
         let id = action_id("name", &req.name)?;

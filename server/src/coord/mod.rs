@@ -13,6 +13,7 @@
 
 pub mod etcd;
 pub mod ownership;
+pub mod peers;
 pub mod placement;
 
 use std::collections::BTreeMap;
@@ -305,6 +306,9 @@ pub struct EtcdSettings {
     /// TLS to etcd: the CA that signs etcd's certificate, and this replica's client
     /// certificate and key (etcd's `--client-cert-auth`).
     pub tls: Option<EtcdTls>,
+    /// The CA that signs the other replicas' serving certificates (`--peer-ca-file`):
+    /// what a replica needs to pass calls to another over TLS.
+    pub peer_ca: Option<std::path::PathBuf>,
 }
 
 /// PEM files for TLS to etcd.

@@ -36,6 +36,7 @@ pub struct Metrics {
     pub cluster_connectivity: IntGaugeVec,
     // Replicas
     pub owned_units: IntGauge,
+    pub passed_calls: IntCounterVec,
     // rsync
     pub rsync_workers: IntGauge,
     pub rsync_in_flight: IntGauge,
@@ -125,6 +126,11 @@ impl Metrics {
                 "owned_units",
                 "In a replica set: the clusters this replica runs now, plus one while it runs the fleet-wide tasks (held under its live lease; sampled every 100 ms). 0 in a single process.",
             ),
+            passed_calls: counters(
+                "passed_calls_total",
+                "In a replica set: action creates passed to the replica that runs their cluster, by outcome (answered: the owner's answer, success or refusal; created_here: the owner did not answer, so this replica committed the create).",
+                &["outcome"],
+            ),
             rsync_workers: gauge("rsync_workers", "rsync workers running (one per cluster)."),
             rsync_in_flight: gauge(
                 "rsync_in_flight_operations",
@@ -210,6 +216,7 @@ impl Metrics {
         register(Box::new(m.agent_bundle_resources.clone()));
         register(Box::new(m.cluster_connectivity.clone()));
         register(Box::new(m.owned_units.clone()));
+        register(Box::new(m.passed_calls.clone()));
         register(Box::new(m.rsync_workers.clone()));
         register(Box::new(m.rsync_in_flight.clone()));
         register(Box::new(m.rsync_operations.clone()));

@@ -410,6 +410,19 @@ async fn server_manifests_run_three_replicas() {
         advertised.starts_with(&format!("https://$(POD_NAME).{peers}.{ns}.svc:")),
         "{advertised}"
     );
+    // The replicas trust each other's certificates: creates are passed to owners.
+    let mounted = |path: &str| {
+        let tls = container["volumeMounts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["name"] == "tls")
+            .expect("the tls volume is mounted");
+        path.starts_with(tls["mountPath"].as_str().unwrap())
+    };
+    for file in ["FLOTILLA_TLS_CERT", "FLOTILLA_PEER_CA_FILE"] {
+        assert!(mounted(env[file]["value"].as_str().unwrap()), "{file}");
+    }
     let config = find("ConfigMap", "flotilla-server");
     assert_eq!(config["data"]["FLOTILLA_COORDINATION"], "etcd");
     assert!(config["data"]["FLOTILLA_ETCD_ENDPOINTS"].is_string());

@@ -86,6 +86,11 @@ pub struct NewAction {
     pub cluster: ClusterName,
     pub target: NewTarget,
     pub operation: Operation,
+    /// Passed here by another replica because this one runs the cluster: committed
+    /// only while it still does (fenced like a session's report), so a replica that
+    /// lost the cluster while the pass waited cannot commit it after the passer gave
+    /// up and created the action itself.
+    pub passed: bool,
 }
 
 /// A report of an executor, as posted.
@@ -170,9 +175,21 @@ impl Actions {
         let (created, _) = match key {
             // A retry returns the first response: the request's own transaction.
             Some(key) => {
+                let fence = match &self.fencing {
+                    Some(ownership) if new.passed => Some((ownership.clone(), new.cluster.clone())),
+                    _ => None,
+                };
                 let change = Change::Create(Box::new(new), None);
                 let options = self.options.clone();
                 let created = idempotent(&self.store, Some(key), async |tx: &mut Tx| {
+                    if let Some((ownership, cluster)) = fence
+                        && !ownership
+                            .fenced_out(tx, &[cluster.as_str()])
+                            .await?
+                            .is_empty()
+                    {
+                        return Err(write::moved_away(cluster.as_str()));
+                    }
                     apply_in(tx, change, &options).await
                 })
                 .await?;

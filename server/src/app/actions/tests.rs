@@ -11,6 +11,7 @@ fn reboot(node: &str, delay_in_seconds: i32) -> NewAction {
         cluster: "c1".into(),
         target: NewTarget::Node { node: node.into() },
         operation: Operation::Reboot { delay_in_seconds },
+        passed: false,
     }
 }
 

@@ -278,9 +278,10 @@ impl Writer {
     }
 }
 
-/// Answers the session reports of `group` whose cluster this replica no longer runs
-/// (checked in `tx`, see [`crate::coord::ownership::Ownership::fenced_out`]) with
-/// UNAVAILABLE, and returns the rest; on an error, the whole group to answer with it.
+/// Answers the session reports and passed creates of `group` whose cluster this
+/// replica no longer runs (checked in `tx`, see
+/// [`crate::coord::ownership::Ownership::fenced_out`]) with UNAVAILABLE, and returns
+/// the rest; on an error, the whole group to answer with it.
 async fn fence_sessions(
     ownership: &crate::coord::ownership::Ownership,
     tx: &mut crate::store::Tx,
@@ -288,7 +289,7 @@ async fn fence_sessions(
 ) -> std::result::Result<Vec<(Change, Answer)>, (Error, Vec<(Change, Answer)>)> {
     let clusters: std::collections::BTreeSet<&str> = group
         .iter()
-        .filter_map(|(change, _)| change.session_cluster())
+        .filter_map(|(change, _)| change.fenced_cluster())
         .collect();
     let clusters: Vec<&str> = clusters.into_iter().collect();
     let stale = match ownership.fenced_out(tx, &clusters).await {
@@ -297,12 +298,9 @@ async fn fence_sessions(
     };
     Ok(group
         .into_iter()
-        .filter_map(|(change, answer)| match change.session_cluster() {
+        .filter_map(|(change, answer)| match change.fenced_cluster() {
             Some(cluster) if stale.contains(cluster) => {
-                let _ = answer.send(Err(Error::Unavailable(format!(
-                    "{cluster} is run by another replica now: its session's reports \
-                     are not recorded here"
-                ))));
+                let _ = answer.send(Err(moved_away(cluster)));
                 None
             }
             _ => Some((change, answer)),
@@ -310,10 +308,20 @@ async fn fence_sessions(
         .collect())
 }
 
+/// The answer to a fenced change for a cluster this replica no longer runs.
+pub(super) fn moved_away(cluster: &str) -> Error {
+    Error::Unavailable(format!(
+        "{cluster} is run by another replica now: its session's reports and the \
+         creates passed for it are not recorded here"
+    ))
+}
+
 impl Change {
-    /// The cluster of an agent session's own report.
-    fn session_cluster(&self) -> Option<&str> {
+    /// The cluster whose ownership the change needs: that of an agent session's own
+    /// report, or of a create another replica passed here.
+    fn fenced_cluster(&self) -> Option<&str> {
         match self {
+            Change::Create(new, _) if new.passed => Some(new.cluster.as_str()),
             Change::Move {
                 step:
                     Step::Report {

@@ -644,6 +644,10 @@ struct Args {
     /// P11 (failover of a replica set, PostgreSQL) alone.
     #[arg(long)]
     p11: bool,
+    /// One part of P11 alone (implies --p11): the failover, P4 and P5's overhead, or
+    /// P8's overhead.
+    #[arg(long, value_parser = ["failover", "p4p5", "p8"])]
+    p11_part: Option<String>,
     /// The unknown-names memory check alone.
     #[arg(long)]
     names: bool,
@@ -651,7 +655,8 @@ struct Args {
 
 #[tokio::main]
 async fn main() -> Result<()> {
-    let args = <Args as clap::Parser>::parse();
+    let mut args = <Args as clap::Parser>::parse();
+    args.p11 |= args.p11_part.is_some();
     let quick = args.quick;
     let only: Option<&str> = args.backend.as_deref();
     let scale = if quick { QUICK } else { FULL };
@@ -731,10 +736,17 @@ async fn main() -> Result<()> {
         // P11 needs PostgreSQL (a replica set refuses SQLite).
         let p11 = backend == Backend::Postgres
             && (args.p11 || !(args.names || p7_only || p8_only || p9_only || p10_only));
-        if p11 && let Err(error) = p11::run(p11_clusters, &etcd, &mut rows).await {
+        let part = |name: &str| p11 && args.p11_part.as_deref().is_none_or(|p| p == name);
+        if part("failover")
+            && let Err(error) = p11::run(p11_clusters, &etcd, &mut rows).await
+        {
             rows.push(Row::error(label, error));
         }
-        if p11 && let Err(error) = p11::overhead(scale, p8_scale, &etcd, &mut rows).await {
+        let parts = p11::Parts {
+            p4p5: part("p4p5"),
+            p8: part("p8"),
+        };
+        if let Err(error) = p11::overhead(scale, p8_scale, parts, &etcd, &mut rows).await {
             rows.push(Row::error(label, error));
         }
         if args.p11 {

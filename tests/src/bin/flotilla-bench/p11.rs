@@ -315,17 +315,26 @@ async fn p4_p5(arm: &Arm, scale: super::Scale) -> Result<(f64, f64, f64, u64)> {
     Ok((p4, super::percentile(&mut latencies, 0.99), rate, lost))
 }
 
+/// Which overhead checks to run.
+#[derive(Debug, Clone, Copy)]
+pub struct Parts {
+    pub p4p5: bool,
+    pub p8: bool,
+}
+
 /// The coordination's overhead: P4, P5 and P8 with three replicas against one server
 /// alone, in the same run (one then three for P4/P5, three then one for P8, so drift of
 /// the machine's speed falls on both sides). Target: three replicas within 1.3× of one.
 pub async fn overhead(
     scale: super::Scale,
     p8_scale: super::p8::P8Scale,
+    parts: Parts,
     etcd: &Etcd,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
     let mut p45 = BTreeMap::new();
-    for (n, replicas) in [1usize, 3].into_iter().enumerate() {
+    let p45_arms: &[usize] = if parts.p4p5 { &[1, 3] } else { &[] };
+    for (n, &replicas) in p45_arms.iter().enumerate() {
         eprintln!(
             "P11 overhead: P4 and P5 on {replicas} replica(s), {} resources",
             scale.apps * scale.clusters * scale.docs
@@ -345,7 +354,8 @@ pub async fn overhead(
         p45.insert(replicas, figures);
     }
     let mut p8 = BTreeMap::new();
-    for (n, replicas) in [3usize, 1].into_iter().enumerate() {
+    let p8_arms: &[usize] = if parts.p8 { &[3, 1] } else { &[] };
+    for (n, &replicas) in p8_arms.iter().enumerate() {
         eprintln!("P11 overhead: P8 on {replicas} replica(s)");
         let arm = Arm::start(
             replicas,
@@ -366,41 +376,45 @@ pub async fn overhead(
         pass: three <= 1.3 * one,
         gating: !scale.quick,
     };
-    let (one, three) = (p45[&1], p45[&3]);
-    rows.push(ratio_row(
-        "P11 P4 converge",
-        three.0,
-        one.0,
-        "s",
-        String::new(),
-    ));
-    rows.push(ratio_row(
-        "P11 P5 watch p99",
-        three.1,
-        one.1,
-        "ms",
-        format!(" @ {:.0}/s (one: @ {:.0}/s)", three.2, one.2),
-    ));
-    let (one8, three8) = (&p8[&1], &p8[&3]);
-    rows.push(ratio_row(
-        "P11 P8 actions done",
-        three8.total,
-        one8.total,
-        "s",
-        String::new(),
-    ));
-    rows.push(ratio_row(
-        "P11 P8 create->agent",
-        three8.p99,
-        one8.p99,
-        "ms",
-        " (p99)".into(),
-    ));
-    let lost = (
-        three.3 + one.3,
-        three8.lost + one8.lost,
-        three8.duplicated + one8.duplicated,
-    );
+    let mut lost = (0, 0, 0);
+    if let (Some(one), Some(three)) = (p45.get(&1), p45.get(&3)) {
+        rows.push(ratio_row(
+            "P11 P4 converge",
+            three.0,
+            one.0,
+            "s",
+            String::new(),
+        ));
+        rows.push(ratio_row(
+            "P11 P5 watch p99",
+            three.1,
+            one.1,
+            "ms",
+            format!(" @ {:.0}/s (one: @ {:.0}/s)", three.2, one.2),
+        ));
+        lost.0 = three.3 + one.3;
+    }
+    if let (Some(one8), Some(three8)) = (p8.get(&1), p8.get(&3)) {
+        rows.push(ratio_row(
+            "P11 P8 actions done",
+            three8.total,
+            one8.total,
+            "s",
+            String::new(),
+        ));
+        rows.push(ratio_row(
+            "P11 P8 create->agent",
+            three8.p99,
+            one8.p99,
+            "ms",
+            " (p99)".into(),
+        ));
+        lost.1 = three8.lost + one8.lost;
+        lost.2 = three8.duplicated + one8.duplicated;
+    }
+    if p45.is_empty() && p8.is_empty() {
+        return Ok(());
+    }
     rows.push(Row {
         backend: "postgres",
         id: "P11 lost",

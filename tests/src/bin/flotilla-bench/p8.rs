@@ -278,7 +278,13 @@ pub async fn measure(target: &Target<'_>, scale: P8Scale) -> Result<P8Figures> {
     let rtt: Arc<Mutex<Vec<f64>>> = Arc::default();
     // Each client sends at its share of the rate (open loop: a slow answer does not
     // slow the load down until a client's answers take longer than its interval).
-    let interval = Duration::from_secs_f64(scale.clients as f64 / scale.rate);
+    // `FLOTILLA_BENCH_P8_RATE` overrides the rate, to see how latency grows with load.
+    let rate = std::env::var("FLOTILLA_BENCH_P8_RATE")
+        .ok()
+        .and_then(|r| r.parse::<f64>().ok())
+        .filter(|r| *r > 0.0)
+        .unwrap_or(scale.rate);
+    let interval = Duration::from_secs_f64(scale.clients as f64 / rate);
     let mut clients = Vec::new();
     for _ in 0..scale.clients {
         clients.push(target.client().await?);

@@ -339,7 +339,7 @@ test("a container cluster's page: start, stop, scale, recover from an alert, del
 
 test("viewers see no verbs, and nothing of projects not theirs", async () => {
   const admin = server.client();
-  await admin.lifecycle.createProject({ project: { name: "projects/elsewhere" } }).catch(() => undefined);
+  await admin.lifecycle.createProject({ projectId: "elsewhere" });
   const viewer = await admin.access.createToken({ token: { role: v1.Role.VIEWER, projects: ["demo"], description: "console viewer" } });
   const outsider = await admin.access.createToken({ token: { role: v1.Role.VIEWER, projects: ["elsewhere"], description: "console outsider" } });
 

@@ -645,15 +645,12 @@ async fn readme_replicas_run_as_written() {
 }
 
 /// Actions with replicas: a node reboot created through r1 on every cluster runs once
-/// on its cluster's agent, whichever replica runs it (r2's are nudged through etcd),
+/// on its cluster's agent, whichever replica runs it (those of r2's clusters are passed to r2),
 /// its claim and outcome written in fenced transactions; and after r2 is killed, a
 /// second round runs on r1 alone.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn actions_run_on_the_replica_that_runs_their_cluster() {
-    use flotilla_client::v1::{
-        ActionState, CreateNodeActionRequest, GetActionRequest, RebootParams,
-        create_node_action_request,
-    };
+    use passes::{node_of, reboot, wait_succeeded};
     let etcd = Etcd::start().await.expect("etcd");
     let ReplicaFleet {
         first,
@@ -668,40 +665,17 @@ async fn actions_run_on_the_replica_that_runs_their_cluster() {
         async move {
             let mut names = Vec::new();
             for (cluster, _) in &fleet {
-                let id = cluster.rsplit('/').next().unwrap();
                 let action = client
                     .clone()
                     .actions
-                    .create_node_action(CreateNodeActionRequest {
-                        cluster: cluster.clone(),
-                        node: format!("{id}-node-0"),
-                        action_name: "Reboot".into(),
-                        params: Some(create_node_action_request::Params::RebootParams(
-                            RebootParams::default(),
-                        )),
-                        request_id: String::new(),
-                    })
+                    .create_node_action(reboot(cluster, &node_of(cluster), ""))
                     .await
                     .unwrap_or_else(|e| panic!("{what}: {cluster}: {e}"))
                     .into_inner();
                 names.push(action.name);
             }
             for name in names {
-                eventually(Duration::from_secs(30), what, || {
-                    let (mut client, name) = (client.clone(), name.clone());
-                    async move {
-                        let action = client
-                            .actions
-                            .get_action(GetActionRequest { name })
-                            .await
-                            .ok()?
-                            .into_inner();
-                        let state = action.status.as_ref()?.state();
-                        assert_ne!(state, ActionState::Failed, "{what}: {action:?}");
-                        (state == ActionState::Succeeded).then_some(())
-                    }
-                })
-                .await;
+                wait_succeeded(&client, &name, what).await;
             }
         }
     };

@@ -19,7 +19,7 @@ use tonic::Code;
 
 use super::{IDS, agent_fleet, owners, replica_args};
 
-fn reboot(cluster: &str, node: &str, request_id: &str) -> CreateNodeActionRequest {
+pub(super) fn reboot(cluster: &str, node: &str, request_id: &str) -> CreateNodeActionRequest {
     CreateNodeActionRequest {
         cluster: cluster.to_owned(),
         node: node.to_owned(),
@@ -31,7 +31,7 @@ fn reboot(cluster: &str, node: &str, request_id: &str) -> CreateNodeActionReques
     }
 }
 
-fn node_of(cluster: &str) -> String {
+pub(super) fn node_of(cluster: &str) -> String {
     format!("{}-node-0", cluster.rsplit('/').next().unwrap())
 }
 
@@ -48,7 +48,7 @@ fn passes(metrics: &str) -> (f64, f64) {
     (of("answered"), of("created_here"))
 }
 
-async fn wait_succeeded(client: &Client, name: &str, what: &str) {
+pub(super) async fn wait_succeeded(client: &Client, name: &str, what: &str) {
     eventually(Duration::from_secs(30), what, || {
         let (mut client, name) = (client.clone(), name.to_owned());
         async move {

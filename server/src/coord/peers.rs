@@ -201,7 +201,7 @@ impl Peers {
     }
 
     /// Whether a pass to `address` can be made at all: plaintext, or TLS with a CA.
-    pub fn reaches(&self, address: &str) -> bool {
+    fn reaches(&self, address: &str) -> bool {
         address.starts_with("http://") || self.tls.is_some()
     }
 }

@@ -51,7 +51,8 @@ pub(crate) fn parse_instance(column: Option<String>) -> Result<Option<InstanceId
         .transpose()
 }
 
-fn decode_status(row: &sqlx::any::AnyRow) -> Result<DigStatus> {
+/// The lifecycle columns of a `deployment_intent_groups` row.
+pub(super) fn decode_status(row: &sqlx::any::AnyRow) -> Result<DigStatus> {
     let state: String = row.try_get("state")?;
     let current: Option<String> = row.try_get("current_instance")?;
     let conditions: String = row.try_get("conditions")?;

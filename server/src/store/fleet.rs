@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 
 use sqlx::{AnyConnection, Row};
 
-use super::dig::parse_instance;
+use super::dig::decode_status;
+use super::object::stored_name;
 use super::rsync_resource::{ResourceFilter, Shown};
 use super::status::counts_from_rows;
 use crate::domain::conditions::Condition;
@@ -54,34 +55,25 @@ fn conditions(row: &sqlx::any::AnyRow) -> Result<Vec<Condition>> {
     serde_json::from_str(&text).map_err(|e| Error::internal(format!("stored conditions: {e}")))
 }
 
-fn name(
-    kind: &'static crate::domain::names::Kind,
-    row: &sqlx::any::AnyRow,
-) -> Result<ResourceName> {
-    let name: String = row.try_get("name")?;
-    ResourceName::parse(kind, "name", &name)
-        .map_err(|v| Error::internal(format!("stored name {name:?}: {}", v.description)))
-}
-
 /// Every group, in name order, with the counts a SUMMARY status query of its current
 /// instance answers: the instance totals, or (for an instance another one took over
 /// from, which ingest no longer keeps up to date) counted from its rows.
 pub async fn fleet_groups(conn: &mut AnyConnection) -> Result<Vec<FleetGroup>> {
     let rows = sqlx::query(
-        "SELECT name, state, revision, current_instance, conditions \
+        "SELECT name, state, revision, approved_hash, current_instance, conditions \
          FROM deployment_intent_groups ORDER BY name",
     )
     .fetch_all(&mut *conn)
     .await?;
     let mut groups = Vec::with_capacity(rows.len());
     for row in &rows {
-        let state: String = row.try_get("state")?;
+        let status = decode_status(row)?;
         groups.push(FleetGroup {
-            name: name(&DEPLOYMENT_INTENT_GROUP, row)?,
-            state: state.parse().map_err(Error::internal)?,
-            revision: row.try_get("revision")?,
-            current_instance: parse_instance(row.try_get("current_instance")?)?,
-            conditions: conditions(row)?,
+            name: stored_name(&DEPLOYMENT_INTENT_GROUP, row)?,
+            state: status.state,
+            revision: status.revision,
+            current_instance: status.current_instance,
+            conditions: status.conditions,
             counts: Counts::new(),
         });
     }
@@ -145,7 +137,7 @@ pub async fn fleet_clusters(conn: &mut AnyConnection) -> Result<Vec<FleetCluster
     .await?;
     let mut clusters = Vec::with_capacity(rows.len());
     for row in &rows {
-        let name = name(&CLUSTER, row)?;
+        let name = stored_name(&CLUSTER, row)?;
         let body: String = row.try_get("body")?;
         let spec: ClusterSpec = serde_json::from_str(&body)
             .map_err(|e| Error::internal(format!("stored cluster {name}: {e}")))?;

@@ -26,13 +26,19 @@ pub struct Object<S> {
 
 const COLUMNS: &str = "name, uid, body, generation, create_time, update_time";
 
+/// The `name` column of `row`, a resource name of `kind`.
+pub(super) fn stored_name(kind: &'static Kind, row: &sqlx::any::AnyRow) -> Result<ResourceName> {
+    let name: String = row.try_get("name")?;
+    ResourceName::parse(kind, "name", &name)
+        .map_err(|v| Error::internal(format!("stored name {name:?}: {}", v.description)))
+}
+
 fn decode<S: DeserializeOwned>(kind: &'static Kind, row: &sqlx::any::AnyRow) -> Result<Object<S>> {
     let name: String = row.try_get("name")?;
     let uid: String = row.try_get("uid")?;
     let body: String = row.try_get("body")?;
     Ok(Object {
-        name: ResourceName::parse(kind, "name", &name)
-            .map_err(|v| Error::internal(format!("stored name {name:?}: {}", v.description)))?,
+        name: stored_name(kind, row)?,
         uid: uid
             .parse()
             .map_err(|e| Error::internal(format!("stored uid of {name}: {e}")))?,

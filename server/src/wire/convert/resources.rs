@@ -407,11 +407,15 @@ pub fn cluster_spec_to_proto(spec: &ClusterSpec) -> pb::Cluster {
     pb::Cluster {
         description: spec.description.clone(),
         labels: spec.labels.clone(),
-        connection_mode: match spec.connection_mode {
-            ConnectionMode::Agent => pb::ConnectionMode::Agent,
-            ConnectionMode::EmbeddedSim => pb::ConnectionMode::EmbeddedSim,
-        } as i32,
+        connection_mode: connection_mode_to_proto(spec.connection_mode) as i32,
         ..Default::default()
+    }
+}
+
+fn connection_mode_to_proto(mode: ConnectionMode) -> pb::ConnectionMode {
+    match mode {
+        ConnectionMode::Agent => pb::ConnectionMode::Agent,
+        ConnectionMode::EmbeddedSim => pb::ConnectionMode::EmbeddedSim,
     }
 }
 
@@ -460,11 +464,7 @@ pub fn fleet_group_to_proto(group: &crate::store::fleet::FleetGroup) -> pb::Flee
 pub fn fleet_cluster_to_proto(cluster: &crate::store::fleet::FleetCluster) -> pb::FleetCluster {
     pb::FleetCluster {
         name: cluster.name.to_string(),
-        connection_mode: cluster_spec_to_proto(&ClusterSpec {
-            connection_mode: cluster.connection_mode,
-            ..Default::default()
-        })
-        .connection_mode,
+        connection_mode: connection_mode_to_proto(cluster.connection_mode) as i32,
         connectivity: connectivity_to_proto(cluster.connectivity) as i32,
         network_intents_state: network_state_to_proto(cluster.network_state) as i32,
         conditions: conditions_to_proto(&cluster.conditions),

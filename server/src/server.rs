@@ -267,6 +267,35 @@ fn peer_tls(config: &Config) -> anyhow::Result<Option<crate::coord::peers::PeerT
     }))
 }
 
+/// Rebuilds the TLS passes are made with whenever the serving files are reloaded
+/// (SIGHUP, or the files changed): a rotated certificate is presented to the other
+/// replicas from then on, not from the next restart, and a new peer CA is trusted.
+/// Files that cannot be read keep the previous settings.
+fn follow_tls_reloads(
+    peers: Arc<crate::coord::peers::Peers>,
+    mut reloads: tokio::sync::watch::Receiver<u64>,
+    config: Config,
+    shutdown: CancellationToken,
+) {
+    tokio::spawn(async move {
+        loop {
+            tokio::select! {
+                () = shutdown.cancelled() => return,
+                changed = reloads.changed() => if changed.is_err() { return },
+            }
+            match peer_tls(&config) {
+                Ok(tls) => {
+                    peers.set_tls(tls);
+                    info!("passes to the other replicas use the reloaded TLS files");
+                }
+                Err(error) => {
+                    warn!(%error, "cannot reload the TLS for passes to the other replicas; keeping the previous one")
+                }
+            }
+        }
+    });
+}
+
 /// Nudged actions read and delivered at once, at most.
 const NUDGED_ACTIONS_IN_FLIGHT: usize = 32;
 
@@ -563,6 +592,14 @@ pub async fn serve(
         }
         None => None,
     };
+    if let (Some(peers), Some(tls)) = (&peers, &tls) {
+        follow_tls_reloads(
+            peers.clone(),
+            tls.reloads(),
+            config.clone(),
+            shutdown.clone(),
+        );
+    }
 
     let (health_reporter, health_service) = tonic_health::server::health_reporter();
     let mut served = vec![

@@ -314,13 +314,13 @@ impl TestServer {
 
     pub fn options(&self) -> ConnectOptions {
         let mut options = ConnectOptions::new(self.url()).token(Some(self.admin_token.clone()));
+        // The files as they are now (a test may have rotated them).
         if let Some(pki) = &self.tls {
-            options.ca_certificate = Some(pki.ca_pem.clone().into_bytes());
+            let read =
+                |file| std::fs::read(pki.path(file)).unwrap_or_else(|e| panic!("read {file}: {e}"));
+            options.ca_certificate = Some(read("ca.pem"));
             if pki.require_client_certs {
-                options.identity = Some((
-                    pki.client_cert_pem.clone().into_bytes(),
-                    pki.client_key_pem.clone().into_bytes(),
-                ));
+                options.identity = Some((read("client.pem"), read("client.key")));
             }
         }
         options

@@ -32,17 +32,29 @@ impl TestCa {
 
     /// A leaf certificate (PEM, key PEM) for `names`, for a server or a client.
     pub fn leaf(&self, common_name: &str, names: &[&str], client: bool) -> (String, String) {
+        let purpose = if client {
+            ExtendedKeyUsagePurpose::ClientAuth
+        } else {
+            ExtendedKeyUsagePurpose::ServerAuth
+        };
+        self.leaf_for(common_name, names, vec![purpose])
+    }
+
+    /// A leaf certificate (PEM, key PEM) for `names` with the extended key usages
+    /// `purposes`.
+    pub fn leaf_for(
+        &self,
+        common_name: &str,
+        names: &[&str],
+        purposes: Vec<ExtendedKeyUsagePurpose>,
+    ) -> (String, String) {
         let mut params =
             CertificateParams::new(names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
                 .expect("leaf params");
         params
             .distinguished_name
             .push(DnType::CommonName, common_name);
-        params.extended_key_usages = vec![if client {
-            ExtendedKeyUsagePurpose::ClientAuth
-        } else {
-            ExtendedKeyUsagePurpose::ServerAuth
-        }];
+        params.extended_key_usages = purposes;
         let key = KeyPair::generate().expect("leaf key");
         let cert = params.signed_by(&key, &self.issuer).expect("leaf cert");
         (cert.pem(), key.serialize_pem())
@@ -85,13 +97,36 @@ impl TestPki {
         self.dir.path().join(file)
     }
 
-    /// Writes a new server certificate signed by `ca` where the server reads it.
+    /// Writes a new server certificate signed by `ca` where the server reads it. It
+    /// allows client authentication too: with mTLS a replica presents its serving
+    /// certificate to the replicas it passes calls to.
     pub fn install_server_cert(&self, ca: &TestCa) {
-        let (cert, key) = ca.leaf("flotilla test server", &["localhost", "127.0.0.1"], false);
+        let (cert, key) = ca.leaf_for(
+            "flotilla test server",
+            &["localhost", "127.0.0.1"],
+            vec![
+                ExtendedKeyUsagePurpose::ServerAuth,
+                ExtendedKeyUsagePurpose::ClientAuth,
+            ],
+        );
         // The key first: a reload between the two writes sees a mismatched pair, fails,
         // and the next change (the certificate) reloads both.
         write(&self.path("server.key"), &key);
         write(&self.path("server.pem"), &cert);
+    }
+
+    /// Makes `ca` the one the server trusts clients (and replicas) of, and the one
+    /// `ca.pem` names for agents and peers.
+    pub fn install_ca(&self, ca: &TestCa) {
+        write(&self.path("ca.pem"), &ca.pem);
+    }
+
+    /// Writes a new client certificate signed by `ca` where agents (and
+    /// `TestServer::options`) read it.
+    pub fn install_client_cert(&self, ca: &TestCa) {
+        let (cert, key) = ca.leaf("test client", &["client"], true);
+        write(&self.path("client.key"), &key);
+        write(&self.path("client.pem"), &cert);
     }
 
     /// The server's flags.

@@ -69,8 +69,8 @@ pub enum Create<'a> {
 pub struct Peers {
     ownership: Arc<Ownership>,
     me: AsciiMetadataValue,
-    /// None: the replicas serve plaintext.
-    tls: Option<ClientTlsConfig>,
+    /// None: the replicas serve plaintext. Replaced when the files are reloaded.
+    tls: Mutex<Option<ClientTlsConfig>>,
     /// How long a pass waits for an answer: the lease TTL and [`PASS_MARGIN`].
     timeout: Duration,
     channels: Mutex<HashMap<String, Channel>>,
@@ -81,6 +81,16 @@ pub struct Peers {
 pub struct PeerTls {
     pub ca_pem: Vec<u8>,
     pub identity: Option<(Vec<u8>, Vec<u8>)>,
+}
+
+impl PeerTls {
+    fn client_config(self) -> ClientTlsConfig {
+        let config = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(self.ca_pem));
+        match self.identity {
+            Some((cert, key)) => config.identity(Identity::from_pem(cert, key)),
+            None => config,
+        }
+    }
 }
 
 impl Peers {
@@ -94,20 +104,21 @@ impl Peers {
             return None;
         }
         let me = ownership.coordinator().me().id.as_str().parse().ok()?;
-        let tls = tls.map(|tls| {
-            let config = ClientTlsConfig::new().ca_certificate(Certificate::from_pem(tls.ca_pem));
-            match tls.identity {
-                Some((cert, key)) => config.identity(Identity::from_pem(cert, key)),
-                None => config,
-            }
-        });
         Some(Arc::new(Peers {
             ownership,
             me,
-            tls,
+            tls: Mutex::new(tls.map(PeerTls::client_config)),
             timeout: lease_ttl + PASS_MARGIN,
             channels: Mutex::new(HashMap::new()),
         }))
+    }
+
+    /// Dials the other replicas with `tls` from now on (the files were reloaded: a
+    /// rotated certificate, a new CA). Channels made with the old ones are dropped;
+    /// calls already on them finish.
+    pub fn set_tls(&self, tls: Option<PeerTls>) {
+        *self.tls.lock().expect("peer tls") = tls.map(PeerTls::client_config);
+        self.channels.lock().expect("channels").clear();
     }
 
     /// The create's answer from the replica that runs its cluster, or None: the
@@ -194,7 +205,7 @@ impl Peers {
             .tcp_nodelay(true)
             .http2_keep_alive_interval(Duration::from_secs(10))
             .keep_alive_timeout(Duration::from_secs(5));
-        match &self.tls {
+        match &*self.tls.lock().expect("peer tls") {
             Some(tls) if address.starts_with("https://") => endpoint.tls_config(tls.clone()),
             _ => Ok(endpoint),
         }
@@ -202,7 +213,7 @@ impl Peers {
 
     /// Whether a pass to `address` can be made at all: plaintext, or TLS with a CA.
     fn reaches(&self, address: &str) -> bool {
-        address.starts_with("http://") || self.tls.is_some()
+        address.starts_with("http://") || self.tls.lock().expect("peer tls").is_some()
     }
 }
 

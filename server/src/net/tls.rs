@@ -96,6 +96,9 @@ pub struct TlsState {
     config: RwLock<Arc<ServerConfig>>,
     /// The files' modification stamps at the last (attempted) load.
     stamps: Mutex<Vec<Option<(SystemTime, u64)>>>,
+    /// Counts the reloads that succeeded, for what else uses the files (the
+    /// certificate a replica presents to the others).
+    reloaded: tokio::sync::watch::Sender<u64>,
 }
 
 impl TlsState {
@@ -107,6 +110,7 @@ impl TlsState {
             files,
             config: RwLock::new(Arc::new(config)),
             stamps: Mutex::new(stamps),
+            reloaded: tokio::sync::watch::Sender::new(0),
         }))
     }
 
@@ -121,12 +125,18 @@ impl TlsState {
         match self.files.load() {
             Ok(config) => {
                 *self.config.write().expect("tls config lock") = Arc::new(config);
+                self.reloaded.send_modify(|count| *count += 1);
                 info!(cert = %self.files.cert.display(), %why, "reloaded the TLS certificate");
             }
             Err(error) => {
                 warn!(%error, %why, "cannot reload the TLS certificate; keeping the previous one")
             }
         }
+    }
+
+    /// Changes after every reload that succeeded.
+    pub fn reloads(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.reloaded.subscribe()
     }
 
     /// Whether clients must present a certificate (mTLS).

@@ -265,3 +265,88 @@ async fn creates_are_passed_to_the_replica_that_runs_their_cluster() {
     let expected = if cluster == &fleet[0].0 { 3 } else { 2 };
     assert_eq!(on_node.len(), expected, "{on_node:#?}");
 }
+
+/// With TLS and client certificates (mTLS) a replica passes creates over TLS, trusting
+/// `--peer-ca-file` and presenting its own serving certificate. When the files rotate
+/// (SIGHUP) to a new CA, the passes dial with the new ones: a replica that comes back
+/// serving the new CA and trusting only it is still reached, not skipped until the
+/// passer restarts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn passes_over_mtls_follow_rotated_certificates() {
+    use flotilla_tests::tls::{TestCa, TestPki};
+
+    let etcd = Etcd::start().await.expect("etcd");
+    let pki = TestPki::new(true);
+    let peer_ca = pki.path("ca.pem").display().to_string();
+    let metrics = format!("127.0.0.1:{}", free_port());
+    let args = |id: &'static str, extra: &[&'static str]| {
+        let mut args = replica_args(&etcd, id, "3");
+        args.extend(["--sim", "false", "--peer-ca-file", peer_ca.as_str()]);
+        args.extend(extra);
+        args
+    };
+    let m1: &'static str = metrics.leak();
+    let first = TestServer::start_tls(
+        Backend::Postgres,
+        &args("r1", &["--metrics-listen", m1]),
+        pki.clone(),
+    )
+    .await;
+    let mut second = first.replica(&args("r2", &[])).await;
+    second.spawn().await;
+    let mut admin = first.client().await;
+    let fleet = agent_fleet(&mut admin).await;
+    // A node reboot through r1 on a cluster r2 runs: the owner's answer (no agent ever
+    // connected, so FAILED_PRECONDITION) comes back through the pass. Until r1 sees r2
+    // run the cluster it answers itself, which counts no pass: then it is made again.
+    let pass_through_r1 = async |client: &Client, passed: f64| {
+        eventually(Duration::from_secs(20), "a create passed to r2", || async {
+            let owners = owners(&etcd).await;
+            let owned = fleet.iter().map(|(cluster, _)| cluster).find(|cluster| {
+                owners.get(cluster.rsplit('/').next().unwrap()) == Some(&"r2".to_string())
+            })?;
+            let refused = client
+                .clone()
+                .actions
+                .create_node_action(reboot(owned, "no-such-node", ""))
+                .await
+                .expect_err("never connected");
+            assert_eq!(refused.code(), Code::FailedPrecondition, "{refused:?}");
+            let (answered, created_here) = passes(m1);
+            assert_eq!(
+                created_here,
+                0.0,
+                "a pass r2 did not answer:\n{}",
+                first.log()
+            );
+            (answered == passed).then_some(())
+        })
+        .await;
+    };
+    pass_through_r1(&admin, 1.0).await;
+
+    // Every file rotates to a new CA; both replicas reload on SIGHUP.
+    let second_ca = TestCa::new("second ca");
+    pki.install_server_cert(&second_ca);
+    pki.install_client_cert(&second_ca);
+    pki.install_ca(&second_ca);
+    for replica in [&first, &second] {
+        replica.signal(libc::SIGHUP);
+    }
+    let rotated = eventually(Duration::from_secs(10), "r1 serves the new CA", || async {
+        first.options().connect().await.ok()
+    })
+    .await;
+    // r2 comes back serving the new certificate and trusting only the new CA: the
+    // connection r1 held to it is gone, and a new one needs r1's new files.
+    assert!(second.stop_with(libc::SIGTERM).success());
+    second.spawn().await;
+    pass_through_r1(&rotated, 2.0).await;
+    assert!(
+        first
+            .log()
+            .contains("passes to the other replicas use the reloaded TLS files"),
+        "{}",
+        first.log()
+    );
+}

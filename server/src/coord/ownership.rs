@@ -111,11 +111,26 @@ impl Ownership {
         conn: &mut crate::store::Conn,
         clusters: &[&str],
     ) -> crate::error::Result<std::collections::BTreeSet<String>> {
-        let mut stale = std::collections::BTreeSet::new();
         if !self.replicated {
-            return Ok(stale);
+            return Ok(std::collections::BTreeSet::new());
         }
+        let (claims, mut stale) = self.claims(clusters);
+        stale.extend(crate::store::fence::fence_check(conn, &claims).await?);
+        if !stale.is_empty() {
+            warn!(clusters = ?stale, "fenced out: not writing for clusters this replica no longer runs");
+        }
+        Ok(stale)
+    }
+
+    /// The epoch this replica runs each of `clusters` at, as it knows (a write for
+    /// one must still find the cluster's fence at that epoch in its transaction or
+    /// statement), and the clusters it does not run.
+    pub fn claims<'a>(
+        &self,
+        clusters: &[&'a str],
+    ) -> (Vec<(&'a str, i64)>, std::collections::BTreeSet<String>) {
         let mut claims = Vec::with_capacity(clusters.len());
+        let mut stale = std::collections::BTreeSet::new();
         for cluster in clusters {
             match self.owns(cluster) {
                 Some(epoch) => claims.push((*cluster, epoch.0)),
@@ -124,11 +139,7 @@ impl Ownership {
                 }
             }
         }
-        stale.extend(crate::store::fence::fence_check(conn, &claims).await?);
-        if !stale.is_empty() {
-            warn!(clusters = ?stale, "fenced out: not writing for clusters this replica no longer runs");
-        }
-        Ok(stale)
+        (claims, stale)
     }
 
     /// Whether this replica may write as the runner of the fleet-wide tasks in `conn`'s

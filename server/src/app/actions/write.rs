@@ -17,7 +17,7 @@ use std::time::Instant;
 
 use crate::store::Conn;
 use tokio::sync::{Semaphore, oneshot};
-use tracing::debug;
+use tracing::{debug, warn};
 
 use super::cache::OpenActions;
 use super::decide::{Decided, decide_moves};
@@ -31,9 +31,10 @@ use crate::domain::names::ClusterName;
 use crate::error::{Conflict, Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::{
-    ActionRecord, action_clusters, action_get_many, action_insert_many, action_open_by_key,
+    ActionRecord, AtOnce, action_clusters, action_get_many, action_insert_many, action_open_by_key,
     action_update_many, action_write_at_once, clusters_existing,
 };
+use crate::store::fence::fence_check;
 use crate::store::watch::{ActionChange, NewEvent, ROW_EVENTS, row_json, stored_events};
 use crate::store::{Autocommit, GroupWrite, RowLock, Store, Tx, now_micros};
 
@@ -144,8 +145,7 @@ impl Actions {
     /// arriving while it waited ride along rather than wait for the next group.
     async fn write_group(&self) {
         let started = Instant::now();
-        // With replicas every group is a transaction: a session report may join it.
-        let writer = Writer::open(&self.store, self.fencing.is_some()).await;
+        let writer = Writer::open(&self.store).await;
         let mut group = self.group.take();
         if group.is_empty() {
             return;
@@ -164,16 +164,20 @@ impl Actions {
                 return;
             }
         };
-        if let (Some(ownership), GroupWrite::Tx(tx)) = (&self.fencing, &mut writer.0) {
-            match fence_sessions(ownership, tx, group).await {
-                Ok(kept) => group = kept,
-                Err((error, lost)) => {
-                    for (_, answer) in lost {
-                        let _ = answer.send(Err(copy(&error)));
-                    }
-                    return;
-                }
-            }
+        // With replicas, the fenced changes (session reports, passed creates) of
+        // clusters this replica does not run are answered now; the others are written
+        // only if their clusters' fences still hold this replica's epochs, checked by
+        // the write itself.
+        let mut claims: Vec<(String, i64)> = Vec::new();
+        if let Some(ownership) = &self.fencing {
+            let clusters: std::collections::BTreeSet<&str> = group
+                .iter()
+                .filter_map(|(change, _)| change.fenced_cluster())
+                .collect();
+            let clusters: Vec<&str> = clusters.into_iter().collect();
+            let (held, stale) = ownership.claims(&clusters);
+            claims = held.into_iter().map(|(c, e)| (c.to_owned(), e)).collect();
+            group = answer_fenced_out(group, &stale);
         }
         let began = started.elapsed();
         let by_session: Vec<bool> = group
@@ -182,11 +186,20 @@ impl Actions {
             .collect();
         let moving: Vec<Option<ActionId>> =
             group.iter().map(|(change, _)| change.target()).collect();
+        let fenced: Option<Vec<bool>> = self.fencing.as_ref().map(|_| {
+            group
+                .iter()
+                .map(|(change, _)| change.fenced_cluster().is_some())
+                .collect()
+        });
         let (changes, answers): (Vec<Change>, Vec<Answer>) = group.into_iter().unzip();
         let outcome: Result<_> = async {
-            let decision = writer.read(changes, &self.options, &self.open).await?;
+            let mut decision = writer.read(changes, &self.options, &self.open).await?;
+            if let Some(fenced) = fenced {
+                decision.fenced = fenced;
+            }
             let read_us = (started.elapsed() - began).as_micros() as u64;
-            Ok((writer.write(decision).await?, read_us))
+            Ok((writer.write(decision, &claims).await?, read_us))
         }
         .await;
         let (results, read_us) = match outcome {
@@ -240,15 +253,10 @@ impl Actions {
 struct Writer(GroupWrite);
 
 impl Writer {
-    /// The store's group writer, or a transaction when session reports are `fenced`
-    /// (their fence check must share the write's transaction).
-    async fn open(store: &Store, fenced: bool) -> Result<Writer> {
+    /// The store's group writer.
+    async fn open(store: &Store) -> Result<Writer> {
         // Creates wait on their group: it goes ahead of queued ingests.
-        Ok(Writer(if fenced {
-            GroupWrite::Tx(store.begin_urgent().await?)
-        } else {
-            store.group_write().await?
-        }))
+        Ok(Writer(store.group_write().await?))
     }
 
     fn conn(&mut self) -> &mut Conn {
@@ -265,38 +273,39 @@ impl Writer {
         read_and_decide(self.conn(), changes, options, Some(open)).await
     }
 
-    /// Writes what was decided (see [`apply_all`]), committed.
-    async fn write(self, decision: Decision) -> Result<Vec<Result<(ActionRecord, bool)>>> {
+    /// Writes what was decided (see [`apply_all`]), committed; the fenced changes
+    /// only where the fences hold `claims`, the others are answered UNAVAILABLE.
+    async fn write(
+        self,
+        mut decision: Decision,
+        claims: &[(String, i64)],
+    ) -> Result<Vec<Result<(ActionRecord, bool)>>> {
         match self.0 {
             GroupWrite::Tx(mut tx) => {
+                let claims: Vec<(&str, i64)> =
+                    claims.iter().map(|(c, e)| (c.as_str(), *e)).collect();
+                let stale = fence_check(&mut tx, &claims).await?;
+                decision.refuse_fenced_out(&stale.into_iter().collect());
                 let results = apply_all(&mut tx, decision).await?;
                 tx.commit().await?;
                 Ok(results)
             }
-            GroupWrite::AtOnce(mut conn) => apply_at_once(&mut conn, decision).await,
+            GroupWrite::AtOnce(mut conn) => apply_at_once(&mut conn, decision, claims).await,
         }
     }
 }
 
-/// Answers the session reports and passed creates of `group` whose cluster this
-/// replica no longer runs (checked in `tx`, see
-/// [`crate::coord::ownership::Ownership::fenced_out`]) with UNAVAILABLE, and returns
-/// the rest; on an error, the whole group to answer with it.
-async fn fence_sessions(
-    ownership: &crate::coord::ownership::Ownership,
-    tx: &mut crate::store::Tx,
+/// Answers the fenced changes of `group` for the `stale` clusters (not run here) with
+/// UNAVAILABLE, and returns the rest.
+fn answer_fenced_out(
     group: Vec<(Change, Answer)>,
-) -> std::result::Result<Vec<(Change, Answer)>, (Error, Vec<(Change, Answer)>)> {
-    let clusters: std::collections::BTreeSet<&str> = group
-        .iter()
-        .filter_map(|(change, _)| change.fenced_cluster())
-        .collect();
-    let clusters: Vec<&str> = clusters.into_iter().collect();
-    let stale = match ownership.fenced_out(tx, &clusters).await {
-        Ok(stale) => stale,
-        Err(error) => return Err((error, group)),
-    };
-    Ok(group
+    stale: &std::collections::BTreeSet<String>,
+) -> Vec<(Change, Answer)> {
+    if stale.is_empty() {
+        return group;
+    }
+    warn!(clusters = ?stale, "fenced out: not writing for clusters this replica no longer runs");
+    group
         .into_iter()
         .filter_map(|(change, answer)| match change.fenced_cluster() {
             Some(cluster) if stale.contains(cluster) => {
@@ -305,7 +314,7 @@ async fn fence_sessions(
             }
             _ => Some((change, answer)),
         })
-        .collect())
+        .collect()
 }
 
 /// The answer to a fenced change for a cluster this replica no longer runs.
@@ -393,6 +402,9 @@ pub(super) async fn apply_in(
 /// A group's changes, decided.
 struct Decision {
     decided: Vec<Decided>,
+    /// Per change: whether it is fenced (see [`Change::fenced_cluster`]); with
+    /// replicas only.
+    fenced: Vec<bool>,
     /// The moved actions after their moves.
     moved: HashMap<ActionId, ActionRecord>,
     /// The generation each moved action has in the store: the compare-and-swap's.
@@ -421,6 +433,8 @@ async fn read_and_decide(
         })
         .collect();
     let mut clusters = action_clusters(conn, &targets).await?.into_iter();
+    // Set by a replica's group writer (a single process fences nothing).
+    let fenced = vec![false; changes.len()];
     let now = now_micros();
     let mut ids: Vec<ActionId> = Vec::new();
     let mut decided: Vec<Option<Decided>> = Vec::with_capacity(changes.len());
@@ -477,9 +491,43 @@ async fn read_and_decide(
         .collect();
     Ok(Decision {
         decided,
+        fenced,
         moved: moved.moved,
         stored: moved.stored,
     })
+}
+
+impl Decision {
+    /// Answers the fenced inserts and moves of the `stale` clusters UNAVAILABLE
+    /// (nothing of theirs was or will be written). A move of the same action that was
+    /// not fenced was not written either: it lost its compare-and-swap, and is
+    /// retried.
+    fn refuse_fenced_out(&mut self, stale: &HashSet<String>) {
+        if stale.is_empty() {
+            return;
+        }
+        for (decided, fenced) in self.decided.iter_mut().zip(&self.fenced) {
+            let cluster = match decided {
+                Decided::Insert(action) | Decided::Moved(action) if *fenced => &action.cluster,
+                _ => continue,
+            };
+            if stale.contains(cluster.as_str()) {
+                *decided = Decided::Done(Err(moved_away(cluster)));
+            }
+        }
+    }
+
+    /// The ids of the actions a fenced change moves.
+    fn fenced_moves(&self) -> HashSet<ActionId> {
+        self.decided
+            .iter()
+            .zip(&self.fenced)
+            .filter_map(|(decided, fenced)| match decided {
+                Decided::Moved(action) if *fenced => Some(action.id),
+                _ => None,
+            })
+            .collect()
+    }
 }
 
 /// Writes a decided group in `tx` with one multi-row statement per kind of write:
@@ -492,6 +540,7 @@ async fn apply_all(tx: &mut Tx, decision: Decision) -> Result<Vec<Result<(Action
         mut decided,
         moved,
         stored,
+        ..
     } = decision;
     refuse_where_the_cluster_is_gone(tx, &mut decided).await?;
     let new = inserts(&decided);
@@ -514,31 +563,48 @@ async fn apply_all(tx: &mut Tx, decision: Decision) -> Result<Vec<Result<(Action
     Ok(results)
 }
 
-/// [`apply_all`] on PostgreSQL as one autocommitted statement: the cluster check, the
-/// inserts, the compare-and-swap updates and the append of the events of what was
-/// written (see [`action_write_at_once`]).
+/// [`apply_all`] on PostgreSQL as one autocommitted statement: the fence check of the
+/// fenced changes (`claims`), the cluster check, the inserts, the compare-and-swap
+/// updates and the append of the events of what was written (see
+/// [`action_write_at_once`]).
 async fn apply_at_once(
     conn: &mut Autocommit,
-    decision: Decision,
+    mut decision: Decision,
+    claims: &[(String, i64)],
 ) -> Result<Vec<Result<(ActionRecord, bool)>>> {
-    let Decision {
-        mut decided,
-        moved,
-        stored,
-    } = decision;
-    let events = events_of(&decided);
+    let events = events_of(&decision.decided);
     let of: Vec<ActionId> = events.iter().map(|(id, _)| *id).collect();
     let text = row_json(events.iter().map(|(_, event)| event))?;
     let time = now_micros();
+    let fenced_moves = decision.fenced_moves();
     let done = action_write_at_once(
         conn,
-        &inserts(&decided),
-        &moves(&stored, &moved),
-        (&of, &text),
-        ACTIONS_TARGET,
-        time,
+        &AtOnce {
+            inserts: decision
+                .decided
+                .iter()
+                .zip(&decision.fenced)
+                .filter_map(|(d, fenced)| match d {
+                    Decided::Insert(action) => Some((action, *fenced)),
+                    _ => None,
+                })
+                .collect(),
+            moves: moves(&decision.stored, &decision.moved)
+                .into_iter()
+                .map(|(action, expected)| (action, expected, fenced_moves.contains(&action.id)))
+                .collect(),
+            events: (&of, &text),
+            target: ACTIONS_TARGET,
+            time,
+            claims: claims.iter().map(|(c, e)| (c.as_str(), *e)).collect(),
+        },
     )
     .await?;
+    if !done.fenced_out.is_empty() {
+        warn!(clusters = ?done.fenced_out, "fenced out: not writing for clusters this replica no longer runs");
+    }
+    decision.refuse_fenced_out(&done.fenced_out);
+    let mut decided = decision.decided;
     refuse_creates_where(&mut decided, |cluster| !done.clusters.contains(cluster));
     let results = settle(conn, decided, &done.inserted, &done.updated).await?;
     if let Some(last) = done.revision {

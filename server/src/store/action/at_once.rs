@@ -12,6 +12,26 @@ use crate::error::{Error, Result};
 use crate::ids::ActionId;
 use crate::store::action::ActionRecord;
 
+/// A group of action changes for [`action_write_at_once`]. A change is *fenced* when
+/// this replica may write it only while it runs the change's cluster (an agent
+/// session's report, a create another replica passed here): it is written only if
+/// the cluster's fence still holds the epoch `claims` names for it.
+#[derive(Debug, Default)]
+pub struct AtOnce<'a> {
+    /// New actions, and whether each is fenced.
+    pub inserts: Vec<(&'a ActionRecord, bool)>,
+    /// Moved actions, the generation each must still have, and whether it is fenced.
+    pub moves: Vec<(&'a ActionRecord, i64, bool)>,
+    /// The action each event is of, in order, and the events' log text.
+    pub events: (&'a [ActionId], &'a str),
+    /// The event-log target.
+    pub target: &'a str,
+    pub time: i64,
+    /// (cluster, epoch) of the clusters of the fenced changes: the epoch this replica
+    /// runs each at (no claims in a single process).
+    pub claims: Vec<(&'a str, i64)>,
+}
+
 /// What [`action_write_at_once`] wrote.
 #[derive(Debug)]
 pub struct WrittenAtOnce {
@@ -21,45 +41,63 @@ pub struct WrittenAtOnce {
     pub clusters: HashSet<String>,
     /// The event-log target's last revision, if events were appended.
     pub revision: Option<i64>,
+    /// The claimed clusters whose fence no longer holds the claimed epoch (another
+    /// replica took them): their fenced changes were not written.
+    pub fenced_out: HashSet<String>,
 }
 
 /// PostgreSQL: a group of action changes as ONE autocommitted statement. It holds the
-/// inserts' clusters against deletion (KEY SHARE) and drops the inserts of clusters that
-/// are gone; inserts the new actions (one whose pod or node has an open action is not
-/// inserted); writes each moved action over the stored one if its generation is still
-/// the expected one (a compare-and-swap per row); and appends to `target` the events of
-/// the actions it inserted or updated, in order. `events`: the action each event is
-/// of, in order, and the events' log text ([`row_json`](crate::store::watch::row_json) of all of them): when every
-/// action is written, as it nearly always is, the text is stored as it is (PostgreSQL
-/// parses JSON at tens of MB/s: splitting a group's events cost it milliseconds);
-/// otherwise it is split and the others' events kept. The target's row is locked last,
-/// for the statement's tail and its commit only.
+/// fences of the claimed clusters that still hold their epochs (FOR SHARE, so a
+/// takeover waits for the commit, and one that committed first is seen) and drops the
+/// fenced changes of the others; holds the inserts' clusters against deletion (KEY
+/// SHARE) and drops the inserts of clusters that are gone; inserts the new actions (one
+/// whose pod or node has an open action is not inserted); writes each moved action
+/// over the stored one if its generation is still the expected one (a compare-and-swap
+/// per row); and appends to the target the events of the actions it inserted or
+/// updated, in order. The events' text ([`row_json`](crate::store::watch::row_json) of
+/// all of them) is stored as it is when every action is written, as it nearly always
+/// is (PostgreSQL parses JSON at tens of MB/s: splitting a group's events cost it
+/// milliseconds); otherwise it is split and the others' events kept. The target's row
+/// is locked last, for the statement's tail and its commit only.
 pub async fn action_write_at_once(
     conn: &mut AnyConnection,
-    inserts: &[&ActionRecord],
-    moves: &[(&ActionRecord, i64)],
-    events: (&[ActionId], &str),
-    target: &str,
-    time: i64,
+    group: &AtOnce<'_>,
 ) -> Result<WrittenAtOnce> {
-    let new: Vec<Value> = inserts.iter().map(|a| insert_row(a)).collect();
-    let moved: Vec<Value> = moves
+    let new: Vec<Value> = group
+        .inserts
         .iter()
-        .map(|(a, expected)| move_row(a, *expected))
+        .map(|(a, fenced)| insert_row(a, *fenced))
         .collect();
-    let (of, text) = events;
+    let moved: Vec<Value> = group
+        .moves
+        .iter()
+        .map(|(a, expected, fenced)| move_row(a, *expected, *fenced))
+        .collect();
+    let claims: Vec<Value> = group
+        .claims
+        .iter()
+        .map(|(cluster, epoch)| serde_json::json!({"cluster": cluster, "epoch": epoch}))
+        .collect();
+    let (of, text) = group.events;
     let of: Vec<String> = of.iter().map(ActionId::to_string).collect();
     let sql = format!(
-        "WITH creating AS (SELECT * FROM json_to_recordset($1::json) AS v ({INSERT_TYPES})), \
+        "WITH claims AS (SELECT * FROM json_to_recordset($7::json) AS c (cluster text, epoch bigint)), \
+         holding AS (SELECT f.cluster FROM cluster_fences f \
+         JOIN claims c ON c.cluster = f.cluster AND c.epoch = f.epoch \
+         ORDER BY f.cluster FOR SHARE OF f), \
+         creating AS (SELECT * FROM json_to_recordset($1::json) AS v ({INSERT_TYPES})), \
          held AS (SELECT name FROM clusters \
          WHERE name = ANY(ARRAY(SELECT cluster FROM creating)) ORDER BY name FOR KEY SHARE), \
          inserted AS (INSERT INTO actions ({INSERT_COLUMNS}) SELECT {INSERT_COLUMNS} \
          FROM creating WHERE cluster IN (SELECT name FROM held) \
+         AND (NOT fenced OR cluster IN (SELECT cluster FROM holding)) \
          ON CONFLICT DO NOTHING RETURNING id), \
          moving AS (SELECT * FROM json_to_recordset($2::json) AS v ({MOVE_TYPES})), \
          updated AS (UPDATE actions SET {MOVE_SET} FROM moving v \
          WHERE actions.id = ANY(ARRAY(SELECT id FROM moving)) \
-         AND actions.id = v.id AND actions.generation = v.expected RETURNING actions.id), \
+         AND actions.id = v.id AND actions.generation = v.expected \
+         AND (NOT v.fenced OR actions.cluster IN (SELECT cluster FROM holding)) \
+         RETURNING actions.id), \
          kept AS (SELECT ord FROM json_array_elements_text($3::json) WITH ORDINALITY AS e (id, ord) \
          WHERE id IN (SELECT id FROM inserted UNION ALL SELECT id FROM updated)), \
          appending AS (SELECT count(*) AS n, CASE WHEN count(*) = json_array_length($3::json) \
@@ -70,7 +108,8 @@ pub async fn action_write_at_once(
          SELECT (SELECT COALESCE(json_agg(id), '[]') FROM inserted)::text AS inserted, \
          (SELECT COALESCE(json_agg(id), '[]') FROM updated)::text AS updated, \
          (SELECT COALESCE(json_agg(name), '[]') FROM held)::text AS clusters, \
-         (SELECT revision FROM appended) AS revision",
+         (SELECT revision FROM appended) AS revision, \
+         (SELECT COALESCE(json_agg(cluster), '[]') FROM holding)::text AS holding",
         crate::store::watch::append_ctes("appending", "$5", "$6")
     );
     let row = sqlx::query(&sql)
@@ -78,8 +117,9 @@ pub async fn action_write_at_once(
         .bind(json(&moved))
         .bind(json(&of))
         .bind(text)
-        .bind(target)
-        .bind(time)
+        .bind(group.target)
+        .bind(group.time)
+        .bind(json(&claims))
         .fetch_one(conn)
         .await?;
     let list = |column: &str| -> Result<Vec<String>> {
@@ -89,11 +129,18 @@ pub async fn action_write_at_once(
     let ids = |column: &str| -> Result<HashSet<ActionId>> {
         list(column)?.into_iter().map(parse_id).collect()
     };
+    let holding: HashSet<String> = list("holding")?.into_iter().collect();
     Ok(WrittenAtOnce {
         inserted: ids("inserted")?,
         updated: ids("updated")?,
         clusters: list("clusters")?.into_iter().collect(),
         revision: row.try_get("revision")?,
+        fenced_out: group
+            .claims
+            .iter()
+            .filter(|(cluster, _)| !holding.contains(*cluster))
+            .map(|(cluster, _)| (*cluster).to_owned())
+            .collect(),
     })
 }
 
@@ -102,16 +149,16 @@ const INSERT_COLUMNS: &str = "id, cluster, node, namespace, pod, action_name, sp
 const INSERT_TYPES: &str = "id text, cluster text, node text, namespace text, pod text, \
      action_name text, spec text, state text, executor text, status text, generation bigint, \
      open_key text, create_time bigint, update_time bigint, deadline bigint, \
-     expire_time bigint";
+     expire_time bigint, fenced boolean";
 const MOVE_TYPES: &str = "id text, expected bigint, state text, executor text, status text, \
      generation bigint, open_key text, update_time bigint, deadline bigint, \
-     expire_time bigint";
+     expire_time bigint, fenced boolean";
 const MOVE_SET: &str = "state = v.state, executor = v.executor, status = v.status, \
      generation = v.generation, open_key = v.open_key, update_time = v.update_time, \
      deadline = v.deadline, expire_time = v.expire_time";
 
 /// A new action's columns, as [`INSERT_TYPES`] reads them.
-fn insert_row(action: &ActionRecord) -> Value {
+fn insert_row(action: &ActionRecord, fenced: bool) -> Value {
     let (namespace, pod) = match &action.spec.target {
         Target::Pod { namespace, pod } => (namespace.as_str(), pod.as_str()),
         Target::Node => ("", ""),
@@ -126,6 +173,7 @@ fn insert_row(action: &ActionRecord) -> Value {
             ("action_name", action.spec.operation.name().into()),
             ("spec", json(&action.spec).into()),
             ("create_time", action.create_time.into()),
+            ("fenced", fenced.into()),
         ]
         .map(|(column, value)| (column.to_string(), value)),
     );
@@ -134,9 +182,10 @@ fn insert_row(action: &ActionRecord) -> Value {
 
 /// A moved action's columns and the generation it must still have, as [`MOVE_TYPES`]
 /// reads them.
-fn move_row(action: &ActionRecord, expected: i64) -> Value {
+fn move_row(action: &ActionRecord, expected: i64, fenced: bool) -> Value {
     let mut row = changing(action);
     row.insert("expected".into(), expected.into());
+    row.insert("fenced".into(), fenced.into());
     Value::Object(row)
 }
 
@@ -207,6 +256,23 @@ mod tests {
         )
     }
 
+    /// An unfenced group (a single process's).
+    fn unfenced<'a>(
+        inserts: &[&'a ActionRecord],
+        moves: &[(&'a ActionRecord, i64)],
+        events: (&'a [ActionId], &'a str),
+        time: i64,
+    ) -> AtOnce<'a> {
+        AtOnce {
+            inserts: inserts.iter().map(|a| (*a, false)).collect(),
+            moves: moves.iter().map(|(a, e)| (*a, *e, false)).collect(),
+            events,
+            target: "actions",
+            time,
+            claims: Vec::new(),
+        }
+    }
+
     /// PostgreSQL's one-statement group write: inserts into a cluster that is gone are
     /// dropped, a second open action on a pod is not inserted, a stale
     /// compare-and-swap writes nothing, and exactly the events of what was written are
@@ -240,16 +306,8 @@ mod tests {
             action("c1", "p2"),
         );
         let (of, text) = events(&[(0, a.id), (1, busy.id), (2, gone.id), (3, d.id)]);
-        let done = action_write_at_once(
-            &mut conn,
-            &[&a, &busy, &gone, &d],
-            &[],
-            (&of, &text),
-            "actions",
-            7,
-        )
-        .await
-        .unwrap();
+        let group = unfenced(&[&a, &busy, &gone, &d], &[], (&of, &text), 7);
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
         assert_eq!(done.inserted, HashSet::from([a.id, d.id]));
         assert!(done.updated.is_empty());
         assert_eq!(done.clusters, HashSet::from(["c1".to_string()]));
@@ -266,16 +324,8 @@ mod tests {
         let mut d2 = d.clone();
         d2.generation = 6;
         let (of, text) = events(&[(4, d.id), (5, a.id)]);
-        let done = action_write_at_once(
-            &mut conn,
-            &[],
-            &[(&a2, 1), (&d2, 5)],
-            (&of, &text),
-            "actions",
-            8,
-        )
-        .await
-        .unwrap();
+        let group = unfenced(&[], &[(&a2, 1), (&d2, 5)], (&of, &text), 8);
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
         assert_eq!(done.updated, HashSet::from([a.id]));
         assert_eq!(done.revision, Some(3));
         assert_eq!(logged(&mut conn, 2).await, [(3, 3, 8, "e5".to_string())]);
@@ -295,10 +345,8 @@ mod tests {
 
         // The pod is free again; a stale move alone writes and appends nothing.
         let (of, text) = events(&[(6, d.id)]);
-        let done =
-            action_write_at_once(&mut conn, &[&busy], &[(&d2, 5)], (&of, &text), "actions", 9)
-                .await
-                .unwrap();
+        let group = unfenced(&[&busy], &[(&d2, 5)], (&of, &text), 9);
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
         assert_eq!(done.inserted, HashSet::from([busy.id]));
         assert!(done.updated.is_empty());
         assert_eq!(done.revision, None);
@@ -309,9 +357,8 @@ mod tests {
         let mut d1 = d.clone();
         d1.generation = 2;
         let (of, text) = events(&[(7, d.id), (8, d.id)]);
-        let done = action_write_at_once(&mut conn, &[], &[(&d1, 1)], (&of, &text), "actions", 10)
-            .await
-            .unwrap();
+        let group = unfenced(&[], &[(&d1, 1)], (&of, &text), 10);
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
         assert_eq!(
             (done.updated, done.revision),
             (HashSet::from([d.id]), Some(5))
@@ -326,6 +373,61 @@ mod tests {
             logged(&mut conn, 3).await,
             [(4, 5, 10, "e7".to_string()), (5, 5, 10, "e8".to_string())]
         );
+        drop(conn);
+        store.close().await;
+        flotilla_tests::drop_postgres_database(&url);
+    }
+
+    /// A fenced change is written only while its cluster's fence holds the claimed
+    /// epoch; the unfenced changes of the group are written either way, and the
+    /// clusters whose fence moved are named.
+    #[tokio::test]
+    async fn fenced_changes_need_their_fence_postgres() {
+        let url = flotilla_tests::create_postgres_database().await;
+        let store = Store::connect(&url).await.unwrap();
+        let mut conn = store.autocommit(false).await.unwrap();
+        sqlx::query(
+            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
+             update_time, network_state, network_revision, current_network_instance) \
+             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, NULL)",
+        )
+        .execute(&mut *conn)
+        .await
+        .unwrap();
+        sqlx::query("INSERT INTO cluster_fences (cluster, epoch) VALUES ('c1', 5)")
+            .execute(&mut *conn)
+            .await
+            .unwrap();
+        let (passed, direct) = (action("c1", "p1"), action("c1", "p2"));
+        let (of, text) = events(&[(0, passed.id), (1, direct.id)]);
+        let mut group = unfenced(&[&passed, &direct], &[], (&of, &text), 7);
+        group.inserts[0].1 = true;
+        // Another replica took c1 (epoch 5): the claim of epoch 4 is stale.
+        group.claims = vec![("c1", 4)];
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
+        assert_eq!(done.inserted, HashSet::from([direct.id]));
+        assert_eq!(done.fenced_out, HashSet::from(["c1".to_string()]));
+        assert!(action_get(&mut conn, passed.id).await.unwrap().is_none());
+
+        // With the epoch the fence holds, it is written; a fenced move likewise.
+        group.claims = vec![("c1", 5)];
+        group.inserts.truncate(1);
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
+        assert_eq!(done.inserted, HashSet::from([passed.id]));
+        assert!(done.fenced_out.is_empty());
+        let mut moved = passed.clone();
+        moved.state = ActionState::Running;
+        moved.generation = 2;
+        let (of, text) = events(&[(2, passed.id)]);
+        let mut group = unfenced(&[], &[(&moved, 1)], (&of, &text), 8);
+        group.moves[0].2 = true;
+        group.claims = vec![("c1", 6)];
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
+        assert!(done.updated.is_empty());
+        assert_eq!(done.revision, None);
+        group.claims = vec![("c1", 5)];
+        let done = action_write_at_once(&mut conn, &group).await.unwrap();
+        assert_eq!(done.updated, HashSet::from([passed.id]));
         drop(conn);
         store.close().await;
         flotilla_tests::drop_postgres_database(&url);

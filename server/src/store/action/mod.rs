@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 use crate::ids::ActionId;
 
 mod at_once;
-pub use at_once::{WrittenAtOnce, action_write_at_once};
+pub use at_once::{AtOnce, WrittenAtOnce, action_write_at_once};
 
 /// What happened to an action, as stored in its `status` column.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]

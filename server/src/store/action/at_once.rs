@@ -256,6 +256,21 @@ mod tests {
         )
     }
 
+    /// A store on a fresh PostgreSQL database with one cluster, `c1`.
+    async fn with_cluster_c1() -> (String, Store) {
+        let url = flotilla_tests::create_postgres_database().await;
+        let store = Store::connect(&url).await.unwrap();
+        sqlx::query(
+            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
+             update_time, network_state, network_revision, current_network_instance) \
+             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, NULL)",
+        )
+        .execute(store.pool())
+        .await
+        .unwrap();
+        (url, store)
+    }
+
     /// An unfenced group (a single process's).
     fn unfenced<'a>(
         inserts: &[&'a ActionRecord],
@@ -279,17 +294,8 @@ mod tests {
     /// appended, in order, in one log row; nothing written appends nothing.
     #[tokio::test]
     async fn a_group_is_written_in_one_statement_postgres() {
-        let url = flotilla_tests::create_postgres_database().await;
-        let store = Store::connect(&url).await.unwrap();
+        let (url, store) = with_cluster_c1().await;
         let mut conn = store.autocommit(false).await.unwrap();
-        sqlx::query(
-            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
-             update_time, network_state, network_revision, current_network_instance) \
-             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, NULL)",
-        )
-        .execute(&mut *conn)
-        .await
-        .unwrap();
         let logged = async |conn: &mut AnyConnection, after: i64| {
             events_after(conn, "actions", after, i64::MAX, 100)
                 .await
@@ -383,17 +389,8 @@ mod tests {
     /// clusters whose fence moved are named.
     #[tokio::test]
     async fn fenced_changes_need_their_fence_postgres() {
-        let url = flotilla_tests::create_postgres_database().await;
-        let store = Store::connect(&url).await.unwrap();
+        let (url, store) = with_cluster_c1().await;
         let mut conn = store.autocommit(false).await.unwrap();
-        sqlx::query(
-            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
-             update_time, network_state, network_revision, current_network_instance) \
-             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, NULL)",
-        )
-        .execute(&mut *conn)
-        .await
-        .unwrap();
         sqlx::query("INSERT INTO cluster_fences (cluster, epoch) VALUES ('c1', 5)")
             .execute(&mut *conn)
             .await

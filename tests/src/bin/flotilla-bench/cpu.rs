@@ -63,6 +63,15 @@ pub fn cpu_snapshot() -> Vec<f64> {
     CPU_FAMILIES.iter().map(|(_, n)| cpu_seconds(n)).collect()
 }
 
+/// CPU seconds each of [`CPU_FAMILIES`] used since `before`.
+pub fn cpu_since(before: &[f64]) -> Vec<f64> {
+    cpu_snapshot()
+        .iter()
+        .zip(before)
+        .map(|(after, before)| after - before)
+        .collect()
+}
+
 /// "server 3.1 s, postgres 2.0 s, ..." of the CPU used since `before`.
 pub fn cpu_report(before: &[f64]) -> String {
     let after = cpu_snapshot();

@@ -76,7 +76,8 @@ rm -rf "$scratch"
 step "Python and TypeScript clients"
 # The web console: type checks; its committed build (which the server embeds) must be
 # what its sources build to; then its browser tests, headless Chromium against real
-# flotilla-server --demo processes (they write docs/console/*.png).
+# flotilla-server --demo processes (screenshots in a temporary directory unless
+# FLOTILLA_CONSOLE_SHOTS names one; docs/console refreshes the README's).
 (cd console && npm run --silent check && npx vite build --logLevel warn)
 if [ -n "$(git status --porcelain -- console/dist)" ]; then
   git status --short -- console/dist

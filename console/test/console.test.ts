@@ -2,10 +2,13 @@
 // against real flotilla-server --demo processes: sign in with a pasted token, the fleet,
 // a group's live tree and verbs, a pod deleted and back without a reload, a server
 // restart resumed with no gap, what viewers see, and axe-core's accessibility check.
-// Screenshots of each page go to docs/console/ (linked from the README).
+// Screenshots of each page go to $FLOTILLA_CONSOLE_SHOTS (relative to the repository;
+// docs/console refreshes the README's), else to a temporary directory, so that a run
+// leaves the working tree as it found it.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { after, before, test } from "node:test";
@@ -15,7 +18,9 @@ import { type Browser, type Page, chromium } from "playwright-core";
 import { DemoServer, sleep } from "./server.js";
 
 const REPO = resolve(fileURLToPath(import.meta.url), "../../../..");
-const SHOTS = join(REPO, "docs", "console");
+const SHOTS = process.env.FLOTILLA_CONSOLE_SHOTS
+  ? resolve(REPO, process.env.FLOTILLA_CONSOLE_SHOTS)
+  : mkdtempSync(join(tmpdir(), "flotilla-console-shots-"));
 const GROUP = "projects/demo/compositeApps/shop/versions/v1/deploymentIntentGroups/prod";
 const CLUSTER1 = "clusterProviders/edge/clusters/cluster1";
 const RESOURCES = 16; // 2 apps' rendered resources and their pods on 2 clusters

@@ -46,6 +46,46 @@ pub struct WrittenAtOnce {
     pub fenced_out: HashSet<String>,
 }
 
+/// The statement of [`action_write_at_once`] (binds in its order). Every table the
+/// group touches is sought by key from the group's own rows: PostgreSQL estimates a
+/// JSON recordset at 100 rows, and joined to it a table of the fleet's size (the
+/// fences) is scanned whole.
+pub(crate) fn at_once_sql() -> String {
+    format!(
+        "WITH claims AS (SELECT * FROM json_to_recordset($7::json) AS c (cluster text, epoch bigint)), \
+         holding AS (SELECT f.cluster FROM cluster_fences f \
+         WHERE f.cluster = ANY(ARRAY(SELECT cluster FROM claims)) \
+         AND EXISTS (SELECT 1 FROM claims c WHERE c.cluster = f.cluster AND c.epoch = f.epoch) \
+         ORDER BY f.cluster FOR SHARE OF f), \
+         creating AS (SELECT * FROM json_to_recordset($1::json) AS v ({INSERT_TYPES})), \
+         held AS (SELECT name FROM clusters \
+         WHERE name = ANY(ARRAY(SELECT cluster FROM creating)) ORDER BY name FOR KEY SHARE), \
+         inserted AS (INSERT INTO actions ({INSERT_COLUMNS}) SELECT {INSERT_COLUMNS} \
+         FROM creating WHERE cluster IN (SELECT name FROM held) \
+         AND (NOT fenced OR cluster IN (SELECT cluster FROM holding)) \
+         ON CONFLICT DO NOTHING RETURNING id), \
+         moving AS (SELECT * FROM json_to_recordset($2::json) AS v ({MOVE_TYPES})), \
+         updated AS (UPDATE actions SET {MOVE_SET} FROM moving v \
+         WHERE actions.id = ANY(ARRAY(SELECT id FROM moving)) \
+         AND actions.id = v.id AND actions.generation = v.expected \
+         AND (NOT v.fenced OR actions.cluster IN (SELECT cluster FROM holding)) \
+         RETURNING actions.id), \
+         kept AS (SELECT ord FROM json_array_elements_text($3::json) WITH ORDINALITY AS e (id, ord) \
+         WHERE id IN (SELECT id FROM inserted UNION ALL SELECT id FROM updated)), \
+         appending AS (SELECT count(*) AS n, CASE WHEN count(*) = json_array_length($3::json) \
+         THEN $4 ELSE (SELECT json_agg(x ORDER BY ord)::text \
+         FROM json_array_elements($4::json) WITH ORDINALITY AS e (x, ord) \
+         WHERE ord IN (SELECT ord FROM kept)) END AS events FROM kept), \
+         {} \
+         SELECT (SELECT COALESCE(json_agg(id), '[]') FROM inserted)::text AS inserted, \
+         (SELECT COALESCE(json_agg(id), '[]') FROM updated)::text AS updated, \
+         (SELECT COALESCE(json_agg(name), '[]') FROM held)::text AS clusters, \
+         (SELECT revision FROM appended) AS revision, \
+         (SELECT COALESCE(json_agg(cluster), '[]') FROM holding)::text AS holding",
+        crate::store::watch::append_ctes("appending", "$5", "$6")
+    )
+}
+
 /// PostgreSQL: a group of action changes as ONE autocommitted statement. It holds the
 /// fences of the claimed clusters that still hold their epochs (FOR SHARE, so a
 /// takeover waits for the commit, and one that committed first is seen) and drops the
@@ -80,38 +120,7 @@ pub async fn action_write_at_once(
         .collect();
     let (of, text) = group.events;
     let of: Vec<String> = of.iter().map(ActionId::to_string).collect();
-    let sql = format!(
-        "WITH claims AS (SELECT * FROM json_to_recordset($7::json) AS c (cluster text, epoch bigint)), \
-         holding AS (SELECT f.cluster FROM cluster_fences f \
-         JOIN claims c ON c.cluster = f.cluster AND c.epoch = f.epoch \
-         ORDER BY f.cluster FOR SHARE OF f), \
-         creating AS (SELECT * FROM json_to_recordset($1::json) AS v ({INSERT_TYPES})), \
-         held AS (SELECT name FROM clusters \
-         WHERE name = ANY(ARRAY(SELECT cluster FROM creating)) ORDER BY name FOR KEY SHARE), \
-         inserted AS (INSERT INTO actions ({INSERT_COLUMNS}) SELECT {INSERT_COLUMNS} \
-         FROM creating WHERE cluster IN (SELECT name FROM held) \
-         AND (NOT fenced OR cluster IN (SELECT cluster FROM holding)) \
-         ON CONFLICT DO NOTHING RETURNING id), \
-         moving AS (SELECT * FROM json_to_recordset($2::json) AS v ({MOVE_TYPES})), \
-         updated AS (UPDATE actions SET {MOVE_SET} FROM moving v \
-         WHERE actions.id = ANY(ARRAY(SELECT id FROM moving)) \
-         AND actions.id = v.id AND actions.generation = v.expected \
-         AND (NOT v.fenced OR actions.cluster IN (SELECT cluster FROM holding)) \
-         RETURNING actions.id), \
-         kept AS (SELECT ord FROM json_array_elements_text($3::json) WITH ORDINALITY AS e (id, ord) \
-         WHERE id IN (SELECT id FROM inserted UNION ALL SELECT id FROM updated)), \
-         appending AS (SELECT count(*) AS n, CASE WHEN count(*) = json_array_length($3::json) \
-         THEN $4 ELSE (SELECT json_agg(x ORDER BY ord)::text \
-         FROM json_array_elements($4::json) WITH ORDINALITY AS e (x, ord) \
-         WHERE ord IN (SELECT ord FROM kept)) END AS events FROM kept), \
-         {} \
-         SELECT (SELECT COALESCE(json_agg(id), '[]') FROM inserted)::text AS inserted, \
-         (SELECT COALESCE(json_agg(id), '[]') FROM updated)::text AS updated, \
-         (SELECT COALESCE(json_agg(name), '[]') FROM held)::text AS clusters, \
-         (SELECT revision FROM appended) AS revision, \
-         (SELECT COALESCE(json_agg(cluster), '[]') FROM holding)::text AS holding",
-        crate::store::watch::append_ctes("appending", "$5", "$6")
-    );
+    let sql = at_once_sql();
     let row = sqlx::query(&sql)
         .bind(json(&new))
         .bind(json(&moved))

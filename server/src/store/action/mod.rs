@@ -482,22 +482,7 @@ pub async fn action_clusters(
             })
         })
         .collect();
-    let asked_rows = if Backend::of(conn) == Backend::Postgres {
-        "json_to_recordset($1::json) AS q (ord bigint, cluster text, namespace text, \
-         spelled text, pod text)"
-    } else {
-        "(SELECT json_extract(value, '$.ord') AS ord, json_extract(value, '$.cluster') AS cluster, \
-         json_extract(value, '$.namespace') AS namespace, \
-         json_extract(value, '$.spelled') AS spelled, json_extract(value, '$.pod') AS pod \
-         FROM json_each($1)) AS q"
-    };
-    let select = format!(
-        "SELECT q.ord AS ord, c.nodes AS nodes, c.connectivity AS connectivity, \
-         (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
-          AND r.namespace IN (q.namespace, q.spelled) AND r.name = q.pod AND r.present = 1 \
-          ORDER BY r.base_id DESC LIMIT 1) AS pod \
-         FROM {asked_rows} JOIN clusters c ON c.name = q.cluster"
-    );
+    let select = action_clusters_sql(Backend::of(conn));
     let rows: Vec<(usize, String, String, Option<String>)> = json_rows(
         conn,
         &select,
@@ -521,6 +506,32 @@ pub async fn action_clusters(
         });
     }
     Ok(found)
+}
+
+/// The statement of [`action_clusters`]: `$1` is the JSON array of what is asked.
+pub(crate) fn action_clusters_sql(backend: Backend) -> String {
+    // PostgreSQL estimates a JSON recordset at 100 rows, and with that estimate it
+    // joined a hash of every cluster: a scan that grew with the fleet, for a group of
+    // one or two creates. The LATERAL subquery (its LIMIT keeps it from being pulled
+    // up into a join) seeks each asked cluster by its key instead.
+    let asked_clusters = if backend == Backend::Postgres {
+        "json_to_recordset($1::json) AS q (ord bigint, cluster text, namespace text, \
+         spelled text, pod text) \
+         CROSS JOIN LATERAL (SELECT name, nodes, connectivity FROM clusters \
+         WHERE name = q.cluster LIMIT 1) c"
+    } else {
+        "(SELECT json_extract(value, '$.ord') AS ord, json_extract(value, '$.cluster') AS cluster, \
+         json_extract(value, '$.namespace') AS namespace, \
+         json_extract(value, '$.spelled') AS spelled, json_extract(value, '$.pod') AS pod \
+         FROM json_each($1)) AS q JOIN clusters c ON c.name = q.cluster"
+    };
+    format!(
+        "SELECT q.ord AS ord, c.nodes AS nodes, c.connectivity AS connectivity, \
+         (SELECT r.body FROM cluster_resources r WHERE r.cluster = c.name AND r.kind = 'Pod' \
+          AND r.namespace IN (q.namespace, q.spelled) AND r.name = q.pod AND r.present = 1 \
+          ORDER BY r.base_id DESC LIMIT 1) AS pod \
+         FROM {asked_clusters}"
+    )
 }
 
 /// Which of `clusters` exist, each held against deletion until the transaction ends
@@ -746,4 +757,85 @@ pub(crate) mod tests {
         targets_are_read_at_once_postgres,
         targets_are_read_at_once
     );
+}
+
+/// PostgreSQL plans the action statements whose rows come from a JSON bind (estimated
+/// at 100 rows, whatever the group) as seeks of the fleet's tables, not as scans: with
+/// a fleet of clusters and fences, a create's group of one must not read all of them.
+#[cfg(test)]
+mod plans {
+    use super::at_once::at_once_sql;
+    use super::*;
+    use crate::store::Store;
+
+    enum Bind<'a> {
+        Text(&'a str),
+        Number(i64),
+    }
+
+    /// The plan of `sql` with `binds`.
+    async fn plan(store: &Store, sql: &str, binds: &[Bind<'_>]) -> String {
+        let explain = format!("EXPLAIN {sql}");
+        let mut query = sqlx::query_scalar::<_, String>(&explain);
+        for bind in binds {
+            query = match bind {
+                Bind::Text(text) => query.bind(*text),
+                Bind::Number(number) => query.bind(*number),
+            };
+        }
+        query.fetch_all(store.pool()).await.unwrap().join("\n")
+    }
+
+    #[tokio::test]
+    async fn fleet_tables_are_sought_not_scanned_postgres() {
+        let url = flotilla_tests::create_postgres_database().await;
+        let store = Store::connect(&url).await.unwrap();
+        sqlx::query(
+            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
+             update_time, network_state, network_revision, current_network_instance, nodes, \
+             connectivity) SELECT 'c' || n, 'p', 'u' || n, '{}', 1, 0, 0, '', 0, NULL, \
+             '[\"n0\"]', 'Available' FROM generate_series(1, 2000) n",
+        )
+        .execute(store.pool())
+        .await
+        .unwrap();
+        sqlx::query(
+            "INSERT INTO cluster_fences (cluster, epoch) \
+             SELECT 'c' || n, n FROM generate_series(1, 2000) n",
+        )
+        .execute(store.pool())
+        .await
+        .unwrap();
+        sqlx::query("ANALYZE").execute(store.pool()).await.unwrap();
+
+        let read = plan(
+            &store,
+            &action_clusters_sql(Backend::Postgres),
+            &[Bind::Text(
+                r#"[{"ord":0,"cluster":"c7","namespace":"","spelled":"default","pod":"vm"}]"#,
+            )],
+        )
+        .await;
+        assert!(!read.contains("Seq Scan on clusters"), "{read}");
+        assert!(read.contains("clusters_pkey"), "{read}");
+
+        // Claims and one move: the fence of the claimed cluster is sought.
+        let write = plan(
+            &store,
+            &at_once_sql(),
+            &[
+                Bind::Text("[]"),
+                Bind::Text("[]"),
+                Bind::Text("[]"),
+                Bind::Text("[]"),
+                Bind::Text("actions"),
+                Bind::Number(1),
+                Bind::Text(r#"[{"cluster":"c7","epoch":7}]"#),
+            ],
+        )
+        .await;
+        assert!(!write.contains("Seq Scan on cluster_fences"), "{write}");
+        assert!(!write.contains("Seq Scan on clusters"), "{write}");
+        store.close().await;
+    }
 }

@@ -116,21 +116,32 @@ pub async fn instance_find(
     .await
 }
 
-/// The instance that bundle states labelled with `base` describe: the newest of that
-/// base (an update renders a new instance under the base of the one it replaces).
-pub async fn instance_of_base(
+/// The instance that bundle states labelled with `base` describe, the newest of that
+/// base (an update renders a new instance under the base of the one it replaces), with
+/// the clusters it places resources on (in byte order): in one read, what a status
+/// ingest needs of a reported deployment.
+pub async fn instance_of_base_placed(
     conn: &mut AnyConnection,
     base: InstanceId,
-) -> Result<Option<InstanceRow>> {
+) -> Result<Option<(InstanceRow, Vec<ClusterName>)>> {
+    let placed = match Backend::of(conn) {
+        Backend::Postgres => "COALESCE(json_agg(cluster), '[]')::text",
+        Backend::Sqlite => "json_group_array(cluster)",
+    };
     let sql = format!(
-        "SELECT {INSTANCE_COLUMNS} FROM instances WHERE deployment_base = $1 \
-         ORDER BY id DESC LIMIT 1"
+        "SELECT {INSTANCE_COLUMNS}, (SELECT {placed} FROM instance_clusters \
+         WHERE instance_id = instances.id) AS placed \
+         FROM instances WHERE deployment_base = $1 ORDER BY id DESC LIMIT 1"
     );
-    fetch_optional(
-        conn,
-        sqlx::query(&sql).bind(base.to_string()),
-        decode_instance,
-    )
+    fetch_optional(conn, sqlx::query(&sql).bind(base.to_string()), |row| {
+        let placed: String = row.try_get("placed")?;
+        let mut clusters: Vec<String> = serde_json::from_str(&placed).map_err(Error::internal)?;
+        clusters.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+        Ok((
+            decode_instance(row)?,
+            clusters.into_iter().map(ClusterName::from).collect(),
+        ))
+    })
     .await
 }
 
@@ -147,7 +158,16 @@ pub async fn require_newest(
         return Ok(());
     }
     for (base, instance) in seen {
-        let newest = instance_of_base(tx, base).await?.map(|r| r.id);
+        let newest: Option<String> = sqlx::query_scalar(
+            "SELECT id FROM instances WHERE deployment_base = $1 ORDER BY id DESC LIMIT 1",
+        )
+        .bind(base.to_string())
+        .fetch_optional(&mut **tx)
+        .await?;
+        let newest = newest
+            .map(|id| id.parse::<InstanceId>())
+            .transpose()
+            .map_err(Error::internal)?;
         if newest != Some(instance) {
             return Err(Error::Aborted {
                 reason: Conflict::InstanceReplaced,
@@ -568,4 +588,62 @@ pub async fn instance_settle_late_applies(tx: &mut Tx, instances: &[InstanceId])
         .await?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+
+    fn row(id: InstanceId, base: InstanceId) -> InstanceRow {
+        InstanceRow {
+            id,
+            owner: "projects/p/compositeApps/a/versions/v1/deploymentIntentGroups/g".into(),
+            revision: 1,
+            resource_count: 0,
+            create_time: 0,
+            terminate_time: None,
+            base,
+            content_digest: String::new(),
+        }
+    }
+
+    /// A base's newest instance comes with its clusters in byte order; a base without
+    /// instances is None.
+    async fn the_newest_instance_of_a_base_comes_with_its_clusters(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        let base = InstanceId::new();
+        let newer = InstanceId::new();
+        let mut tx = store.begin().await.unwrap();
+        instance_insert(&mut tx, &row(base, base), &["c2".into()])
+            .await
+            .unwrap();
+        let placed: Vec<ClusterName> = vec!["c1".into(), "c10".into(), "C3".into()];
+        instance_insert(&mut tx, &row(newer, base), &placed)
+            .await
+            .unwrap();
+        tx.commit().await.unwrap();
+        let mut conn = store.read().await.unwrap();
+        let (found, clusters) = instance_of_base_placed(&mut conn, base)
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(found.id, newer);
+        assert_eq!(clusters, ["C3", "c1", "c10"].map(ClusterName::from));
+        let other = InstanceId::new();
+        assert!(
+            instance_of_base_placed(&mut conn, other)
+                .await
+                .unwrap()
+                .is_none()
+        );
+        drop(conn);
+        store.close().await;
+    }
+
+    on_both_backends!(
+        the_newest_instance_of_a_base_comes_with_its_clusters_sqlite,
+        the_newest_instance_of_a_base_comes_with_its_clusters_postgres,
+        the_newest_instance_of_a_base_comes_with_its_clusters
+    );
 }

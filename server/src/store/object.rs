@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use sqlx::{AnyConnection, Row};
 
-use super::{RowLock, db_error, is_unique_violation, now_micros, run};
+use super::{RowLock, db_error, is_unique_violation, now_micros, run, wrote};
 use crate::domain::names::{KINDS, Kind, ResourceName};
 use crate::error::{Conflict, Error, Found, Result};
 use crate::ids::ResourceUid;
@@ -345,18 +345,68 @@ mod name_serde {
 }
 
 /// Stores the conditions of a resource whose table has a `conditions` column (an intent
-/// group, a cluster).
+/// group, a cluster); whether they differed from the stored ones. Conditions that are
+/// already stored are not written again: nearly every status report leaves its group's
+/// conditions as they were, and rewriting the row would cost a new row version and its
+/// log for nothing.
 pub async fn object_set_conditions(
     conn: &mut AnyConnection,
     name: &ResourceName,
     conditions: &[crate::domain::conditions::Condition],
-) -> Result<()> {
+) -> Result<bool> {
     let sql = format!(
-        "UPDATE {} SET conditions = $1 WHERE name = $2",
+        "UPDATE {} SET conditions = $1 WHERE name = $2 AND conditions <> $1",
         name.kind().table
     );
     let query = sqlx::query(&sql)
         .bind(serde_json::to_string(conditions).map_err(Error::internal)?)
         .bind(name.to_string());
-    run(conn, query).await
+    wrote(conn, query).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::conditions::Condition;
+    use crate::domain::names::CLUSTER;
+    use crate::store::Store;
+    use crate::store::action::tests::insert_cluster;
+
+    /// Conditions are written when they differ from the stored ones, and only then;
+    /// a resource that does not exist is not written either.
+    async fn unchanged_conditions_are_not_written(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        insert_cluster(&store, "clusterProviders/p/clusters/c1", &["n0"]).await;
+        let name = ResourceName::parse(&CLUSTER, "name", "clusterProviders/p/clusters/c1");
+        let name = name.unwrap_or_else(|_| panic!("a cluster name"));
+        let ready = [Condition::true_("Ready")];
+        let mut tx = store.begin().await.unwrap();
+        assert!(object_set_conditions(&mut tx, &name, &ready).await.unwrap());
+        assert!(!object_set_conditions(&mut tx, &name, &ready).await.unwrap());
+        let other = [
+            Condition::true_("Ready"),
+            Condition::true_("AgentConnected"),
+        ];
+        assert!(object_set_conditions(&mut tx, &name, &other).await.unwrap());
+        tx.commit().await.unwrap();
+        let stored: String =
+            sqlx::query_scalar("SELECT conditions FROM clusters WHERE name LIKE '%/c1'")
+                .fetch_one(store.pool())
+                .await
+                .unwrap();
+        assert_eq!(stored, serde_json::to_string(&other).unwrap());
+        let mut tx = store.begin().await.unwrap();
+        assert!(!object_set_conditions(&mut tx, &name, &other).await.unwrap());
+        let gone = ResourceName::parse(&CLUSTER, "name", "clusterProviders/p/clusters/nope");
+        let gone = gone.unwrap_or_else(|_| panic!("a cluster name"));
+        assert!(!object_set_conditions(&mut tx, &gone, &other).await.unwrap());
+        tx.commit().await.unwrap();
+        store.close().await;
+    }
+
+    on_both_backends!(
+        unchanged_conditions_are_not_written_sqlite,
+        unchanged_conditions_are_not_written_postgres,
+        unchanged_conditions_are_not_written
+    );
 }

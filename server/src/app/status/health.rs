@@ -78,7 +78,7 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
         }
         let ready = conditions::summary(&list, SummaryOptions { step_counter: true });
         conditions::set(&mut list, ready, now);
-        object_set_conditions(tx, &dig, &list).await
+        object_set_conditions(tx, &dig, &list).await.map(drop)
     } else if let Ok(cluster) = ResourceName::parse(&CLUSTER, "owner", owner) {
         let Some(network) = cluster_network_status(tx, &cluster, lock).await? else {
             return Ok(());
@@ -110,7 +110,7 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
         }
         let ready = conditions::summary(&list, SummaryOptions::default());
         conditions::set(&mut list, ready, now);
-        object_set_conditions(tx, &cluster, &list).await
+        object_set_conditions(tx, &cluster, &list).await.map(drop)
     } else {
         Ok(())
     }

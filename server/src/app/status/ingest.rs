@@ -105,14 +105,7 @@ impl StatusApp {
             if rows.contains_key(&base) {
                 continue;
             }
-            let found = match instance_of_base(&mut tx, base).await? {
-                Some(row) => {
-                    let clusters = instance_clusters(&mut tx, row.id).await?;
-                    Some((row, clusters))
-                }
-                None => None,
-            };
-            rows.insert(base, found);
+            rows.insert(base, instance_of_base_placed(&mut tx, base).await?);
         }
         // The owner of each (cluster, instance) placed there; bundles of other
         // instances are ignored.

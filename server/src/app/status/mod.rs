@@ -25,7 +25,7 @@ use crate::store::carry::carried_keys;
 use crate::store::cluster::cluster_set_connectivity;
 use crate::store::dig::dig_status;
 use crate::store::instance::{
-    InstanceRow, instance_clusters, instance_find, instance_list, instance_of_base,
+    InstanceRow, instance_clusters, instance_find, instance_list, instance_of_base_placed,
     instance_settle_late_applies, require_newest,
 };
 use crate::store::network::cluster_network_status;

@@ -282,7 +282,11 @@ test("a container cluster's page: start, stop, scale, recover from an alert, del
   await signIn(page, server.token);
   await page.getByRole("link", { name: "web-1" }).click();
   await page.getByRole("heading", { name: /^web-1/, level: 1 }).waitFor();
-  const state = () => page.getByTestId("container-state").textContent();
+  // The state, or what the page shows instead (a probe that waited on a missing
+  // element would fail with no word of why it was missing).
+  const state = async () =>
+    (await page.getByTestId("container-state").textContent({ timeout: 1000 }).catch(() => null)) ??
+    `no state shown; the page says: ${((await page.locator("main").textContent()) ?? "").slice(0, 400)}`;
   const vmStates = () => page.locator("[data-vm] td:nth-child(3)").allTextContents();
   await until("running", state, (t) => t === "RUNNING", 60_000);
   await until("two VMs running", vmStates, (s) => s.length === 2 && s.every((v) => v === "Running"));

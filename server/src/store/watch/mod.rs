@@ -351,7 +351,32 @@ fn collect_batch(mut rows: Vec<sqlx::any::AnyRow>, until: i64) -> Result<Vec<Eve
 
 /// Removes the events older than `cutoff` (microseconds) and records, per target, the
 /// highest revision removed. Returns how many events went.
+///
+/// On PostgreSQL it is one statement: the watermarks are raised from exactly the rows
+/// it deleted (a transaction stamped before the cutoff that commits meanwhile is either
+/// deleted and counted, or left for the next pass), and the targets' rows, which every
+/// append to them waits for, are locked at its end only, not while the log is scanned
+/// and deleted, in name order like every other multi-row lock. (SQLite's one writer
+/// keeps appends out of the whole transaction.)
 pub async fn compact(tx: &mut Tx, cutoff: i64) -> Result<u64> {
+    if tx.backend() == Backend::Postgres {
+        let events: i64 = sqlx::query_scalar(
+            "WITH gone AS (DELETE FROM watch_log WHERE time < $1 \
+             RETURNING target, first, last), \
+             per_target AS (SELECT target, MAX(last) AS last, SUM(last - first + 1) AS n \
+             FROM gone GROUP BY target), \
+             locked AS (SELECT target FROM watch_targets \
+             WHERE target IN (SELECT target FROM per_target) ORDER BY target FOR UPDATE), \
+             raised AS (UPDATE watch_targets t SET compacted = GREATEST(t.compacted, p.last) \
+             FROM per_target p WHERE t.target = p.target \
+             AND t.target IN (SELECT target FROM locked)) \
+             SELECT CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM per_target",
+        )
+        .bind(cutoff)
+        .fetch_one(&mut **tx)
+        .await?;
+        return Ok(events as u64);
+    }
     sqlx::query(
         "UPDATE watch_targets SET compacted = (SELECT MAX(l.last) FROM watch_log l \
          WHERE l.target = watch_targets.target AND l.time < $1) \

@@ -99,3 +99,40 @@ pub fn machine_busy_seconds() -> f64 {
     let idle = ticks.get(3).copied().unwrap_or(0) + ticks.get(4).copied().unwrap_or(0);
     (ticks.iter().sum::<u64>() - idle) as f64 / 100.0
 }
+
+/// Server and database CPU microseconds per unit of work (`spent` from [`cpu_since`]).
+pub fn per_unit(spent: &[f64], units: usize) -> (f64, f64) {
+    let per_unit = |family: usize| spent[family] * 1e6 / units.max(1) as f64;
+    (per_unit(0), per_unit(1))
+}
+
+/// The row of what a check's work cost per unit (an action, a converged resource), as
+/// [`per_unit`] gives it: what a slower or busier machine cannot hide. Issue 61 asks
+/// for half of 2026-12-07's figures; the row is a figure to compare runs and builds
+/// by, not a check.
+pub fn per_unit_row(
+    backend: flotilla_tests::Backend,
+    label: &'static str,
+    id: &'static str,
+    (server_us, database_us): (f64, f64),
+    units: &str,
+) -> super::Row {
+    super::Row {
+        backend: label,
+        id,
+        figure: match backend {
+            flotilla_tests::Backend::Postgres => format!(
+                "{:.0} us (server {server_us:.0} + postgres {database_us:.0})",
+                server_us + database_us
+            ),
+            flotilla_tests::Backend::Sqlite => {
+                format!("{server_us:.0} us (server, SQLite in it)")
+            }
+        },
+        baseline: units.to_string(),
+        ratio: "-".into(),
+        target: "(figure)".into(),
+        pass: true,
+        gating: false,
+    }
+}

@@ -404,6 +404,7 @@ async fn run_checks(
     let agents = start_agents(server, &client, &clusters).await;
 
     // P3: instantiate (render + persist + hand to rsync).
+    let cpu = cpu_snapshot();
     let started = Instant::now();
     instantiate(&mut client).await?;
     let p3 = started.elapsed().as_secs_f64();
@@ -436,6 +437,13 @@ async fn run_checks(
         pass: p4 <= p4_target,
         gating: true,
     });
+    rows.push(cpu::per_unit_row(
+        server.backend,
+        label,
+        "P4 CPU per resource",
+        cpu::per_unit(&cpu::cpu_since(&cpu), total),
+        &format!("{total} resources instantiated and converged"),
+    ));
     let (_, after_p4) = rss_kib(pid);
     // Let the status reports settle before timing queries.
     tokio::time::sleep(Duration::from_secs(2)).await;
@@ -597,7 +605,7 @@ async fn run_checks(
     // P9, after P6's figure (its terminate + instantiate baseline renders the instance
     // again), while the agents still run.
     eprintln!("[{label}] P9: an update of 1% of the instance");
-    p9::run(&mut client, metrics, scale, label, rows).await?;
+    p9::run(&mut client, metrics, scale, (server.backend, label), rows).await?;
     drop(agents);
     eprintln!("[{label}] parse: the worst-case manifests' cost per KB");
     parse::run(&mut client, label, rows).await?;

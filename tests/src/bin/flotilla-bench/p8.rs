@@ -200,25 +200,13 @@ pub async fn run(
         pass: p99 <= 50.0 && p99 <= etcd_p99,
         gating: !quick,
     });
-    // What a slower or busier machine cannot hide: the CPU an action costs. A figure
-    // to compare runs and builds by (issue 61 asks for half of 2026-12-07's), not a
-    // check.
-    rows.push(Row {
-        backend: label,
-        id: "P8 CPU per action",
-        figure: match backend {
-            Backend::Postgres => format!(
-                "{:.0} us (server {server_us:.0} + postgres {database_us:.0})",
-                server_us + database_us
-            ),
-            Backend::Sqlite => format!("{server_us:.0} us (server, SQLite in it)"),
-        },
-        baseline: "-".into(),
-        ratio: "-".into(),
-        target: "(figure)".into(),
-        pass: true,
-        gating: false,
-    });
+    rows.push(super::cpu::per_unit_row(
+        backend,
+        label,
+        "P8 CPU per action",
+        (server_us, database_us),
+        &format!("{} actions", scale.actions()),
+    ));
     rows.push(Row {
         backend: label,
         id: "P8 lost/duplicated",
@@ -360,8 +348,7 @@ pub async fn measure(target: &Target<'_>, scale: P8Scale) -> Result<P8Figures> {
     let create_secs = started.elapsed().as_secs_f64();
     hook("done");
     let spent = super::cpu::cpu_since(&cpu);
-    let per_action = |family: usize| spent[family] * 1e6 / scale.actions() as f64;
-    let cpu_per_action = (per_action(0), per_action(1));
+    let cpu_per_action = super::cpu::per_unit(&spent, scale.actions());
     eprintln!(
         "  CPU while creating {create_secs:.1} s: {}",
         super::cpu_report(&cpu)

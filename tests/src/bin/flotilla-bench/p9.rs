@@ -53,7 +53,7 @@ pub async fn run(
     client: &mut Client,
     metrics: &str,
     scale: Scale,
-    label: &'static str,
+    (backend, label): (Backend, &'static str),
     rows: &mut Vec<Row>,
 ) -> Result<()> {
     let total = scale.apps * scale.clusters * scale.docs;
@@ -85,6 +85,7 @@ pub async fn run(
         rsync_succeeded(metrics, "apply"),
         rsync_succeeded(metrics, "delete"),
     );
+    let cpu = super::cpu::cpu_snapshot();
     let started = Instant::now();
     l.rollout_deployment_intent_group(RolloutDeploymentIntentGroupRequest {
         name: DIG.into(),
@@ -97,6 +98,7 @@ pub async fn run(
     })
     .await?;
     let update = started.elapsed().as_secs_f64();
+    let update_cpu = super::cpu::per_unit(&super::cpu::cpu_since(&cpu), changed);
     // Anything sent beyond the difference would still be counted a moment later.
     tokio::time::sleep(Duration::from_secs(1)).await;
     let sent_applies = rsync_succeeded(metrics, "apply") - applies;
@@ -134,6 +136,13 @@ pub async fn run(
         pass: exact,
         gating: true,
     });
+    rows.push(super::cpu::per_unit_row(
+        backend,
+        label,
+        "P9 CPU per changed resource",
+        update_cpu,
+        &format!("{changed} changed resources rolled out"),
+    ));
     let ratio = update / outage;
     rows.push(Row {
         backend: label,
@@ -160,7 +169,7 @@ pub async fn run_alone(
     let clusters = setup(&mut client, scale).await?;
     let _agents = start_agents(&server, &client, &clusters).await;
     instantiate(&mut client).await?;
-    let result = run(&mut client, &metrics, scale, label, rows).await;
+    let result = run(&mut client, &metrics, scale, (backend, label), rows).await;
     // The server's account of each instance: render, persist and carry-over times; the
     // whole log too, into FLOTILLA_BENCH_LOG if set (run with RUST_LOG=debug for more).
     let log = super::server_log(&server)?;

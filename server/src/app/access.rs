@@ -22,8 +22,8 @@ use crate::ids::{ActionId, TokenId};
 use crate::store::action::{action_get, pod_projects};
 use crate::store::instance::instance_instantiated_users_of_cluster;
 use crate::store::token::{
-    TokenRecord, token_active_admin_exists, token_find_by_hash, token_get, token_insert,
-    token_list, token_revoke, token_revoke_agent,
+    TokenRecord, token_active_admin_exists, token_bootstrap_lock, token_find_by_hash, token_get,
+    token_insert, token_list, token_revoke, token_revoke_agent,
 };
 use crate::store::{Store, Tx, now_micros};
 
@@ -282,12 +282,19 @@ impl Access {
     /// On first start (no admin token is active), creates the bootstrap admin token
     /// and writes it to `ADMIN_TOKEN_FILE` in `data_dir` (mode 0600). Returns the file
     /// it wrote, if it wrote one.
+    /// Replicas that start together decide under one lock: the first makes the token,
+    /// the others find it.
     pub async fn bootstrap_admin(&self, data_dir: &Path) -> anyhow::Result<Option<PathBuf>> {
         {
             let mut conn = self.store.read().await?;
             if token_active_admin_exists(&mut conn, now_micros()).await? {
                 return Ok(None);
             }
+        }
+        let mut tx = self.store.begin().await?;
+        token_bootstrap_lock(&mut tx).await?;
+        if token_active_admin_exists(&mut tx, now_micros()).await? {
+            return Ok(None);
         }
         let path = data_dir.join(ADMIN_TOKEN_FILE);
         let secret = Secret::generate();
@@ -307,7 +314,6 @@ impl Access {
             expire_time: None,
             revoke_time: None,
         };
-        let mut tx = self.store.begin().await?;
         token_insert(&mut tx, &record).await?;
         tx.commit().await?;
         Ok(Some(path))
@@ -551,4 +557,52 @@ mod tests {
     }
 
     on_both_backends!(tokens_on_sqlite, tokens_on_postgres, access_on);
+
+    /// Replicas that start together on an empty PostgreSQL database (a Deployment's
+    /// pods) make one bootstrap admin token between them, not one each: every start
+    /// checks and inserts under one lock, and the one that made it has the file.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+    async fn replicas_starting_together_make_one_admin_token_postgres() {
+        let url = flotilla_tests::create_postgres_database().await;
+        let starts = 8;
+        let barrier = std::sync::Arc::new(tokio::sync::Barrier::new(starts));
+        let mut tasks = Vec::new();
+        for _ in 0..starts {
+            // Each replica has its own pool and data directory.
+            let store = Store::connect(&url).await.unwrap();
+            let barrier = barrier.clone();
+            tasks.push(tokio::spawn(async move {
+                let dir = tempfile::tempdir().unwrap();
+                let access = Access::new(store.clone());
+                barrier.wait().await;
+                let wrote = access.bootstrap_admin(dir.path()).await.unwrap();
+                let secret = wrote.map(|path| std::fs::read_to_string(path).unwrap());
+                store.close().await;
+                secret
+            }));
+        }
+        let mut secrets = Vec::new();
+        for task in tasks {
+            secrets.extend(task.await.unwrap());
+        }
+        assert_eq!(secrets.len(), 1, "one start writes the token file");
+        let store = Store::connect(&url).await.unwrap();
+        let mut conn = store.read().await.unwrap();
+        let admins: Vec<(String,)> =
+            sqlx::query_as("SELECT id FROM tokens WHERE role = 'admin' AND revoke_time IS NULL")
+                .fetch_all(&mut *conn)
+                .await
+                .unwrap();
+        assert_eq!(admins.len(), 1, "one bootstrap admin token");
+        drop(conn);
+        let access = Access::new(store.clone());
+        let admin = access
+            .authenticate(&Secret::new(secrets[0].trim()))
+            .await
+            .unwrap()
+            .expect("the file holds the token's secret");
+        assert_eq!(admin.role, Role::Admin);
+        store.close().await;
+        flotilla_tests::drop_postgres_database(&url);
+    }
 }

@@ -170,6 +170,18 @@ pub async fn token_revoke_agent(
     .await
 }
 
+/// Holds, until `tx` ends, the lock that makes the bootstrap of the first admin token
+/// one start at a time across replicas (a PostgreSQL transaction advisory lock; on
+/// SQLite the write transaction's lock already is).
+pub async fn token_bootstrap_lock(tx: &mut super::Tx) -> Result<()> {
+    if tx.backend() == super::Backend::Postgres {
+        sqlx::query("SELECT pg_advisory_xact_lock(hashtextextended('bootstrap admin', 22))::TEXT")
+            .fetch_one(&mut **tx)
+            .await?;
+    }
+    Ok(())
+}
+
 /// Whether an admin token is active at `now`.
 pub async fn token_active_admin_exists(conn: &mut AnyConnection, now: i64) -> Result<bool> {
     let row = sqlx::query(

@@ -72,13 +72,12 @@ pub fn cpu_since(before: &[f64]) -> Vec<f64> {
         .collect()
 }
 
-/// "server 3.1 s, postgres 2.0 s, ..." of the CPU used since `before`.
-pub fn cpu_report(before: &[f64]) -> String {
-    let after = cpu_snapshot();
+/// "server 3.1 s, postgres 2.0 s, ..." of `spent` (from [`cpu_since`]).
+pub fn cpu_report(spent: &[f64]) -> String {
     CPU_FAMILIES
         .iter()
-        .zip(after.iter().zip(before))
-        .map(|((name, _), (a, b))| format!("{name} {:.1} s", a - b))
+        .zip(spent)
+        .map(|((name, _), spent)| format!("{name} {spent:.1} s"))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -54,7 +54,7 @@ mod p8;
 mod p9;
 mod parse;
 
-use cpu::{cpu_report, cpu_snapshot, rss_kib};
+use cpu::{cpu_report, cpu_since, cpu_snapshot, rss_kib};
 use etcd::{Etcd, etcd_load, etcd_put_watch, etcd_read};
 use p5::{p5_etcd, p5_flotilla, settle_postgres};
 
@@ -441,7 +441,7 @@ async fn run_checks(
         server.backend,
         label,
         "P4 CPU per resource",
-        cpu::per_unit(&cpu::cpu_since(&cpu), total),
+        cpu::per_unit(&cpu_since(&cpu), total),
         &format!("{total} resources instantiated and converged"),
     ));
     let (_, after_p4) = rss_kib(pid);

@@ -125,7 +125,10 @@ pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<(Ve
         }
     }
     let driven = started.elapsed().as_secs_f64();
-    eprintln!("  CPU while driving {driven:.1} s: {}", cpu_report(&cpu));
+    eprintln!(
+        "  CPU while driving {driven:.1} s: {}",
+        cpu_report(&cpu_since(&cpu))
+    );
     for c in down {
         client
             .simulator
@@ -314,7 +317,7 @@ pub(super) async fn p5_etcd(
     eprintln!(
         "  etcd watch: CPU while driving {:.1} s: {}",
         started.elapsed().as_secs_f64(),
-        cpu_report(&cpu)
+        cpu_report(&cpu_since(&cpu))
     );
     // Let the watchers drain, then stop them.
     tokio::time::sleep(Duration::from_secs(2)).await;

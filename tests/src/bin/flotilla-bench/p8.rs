@@ -351,7 +351,7 @@ pub async fn measure(target: &Target<'_>, scale: P8Scale) -> Result<P8Figures> {
     let cpu_per_action = super::cpu::per_unit(&spent, scale.actions());
     eprintln!(
         "  CPU while creating {create_secs:.1} s: {}",
-        super::cpu_report(&cpu)
+        super::cpu_report(&spent)
     );
     {
         let mut rtt = rtt.lock().await;

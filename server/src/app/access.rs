@@ -282,6 +282,7 @@ impl Access {
     /// On first start (no admin token is active), creates the bootstrap admin token
     /// and writes it to `ADMIN_TOKEN_FILE` in `data_dir` (mode 0600). Returns the file
     /// it wrote, if it wrote one.
+    ///
     /// Replicas that start together decide under one lock: the first makes the token,
     /// the others find it.
     pub async fn bootstrap_admin(&self, data_dir: &Path) -> anyhow::Result<Option<PathBuf>> {

@@ -269,14 +269,7 @@ mod tests {
     async fn with_cluster_c1() -> (String, Store) {
         let url = flotilla_tests::create_postgres_database().await;
         let store = Store::connect(&url).await.unwrap();
-        sqlx::query(
-            "INSERT INTO clusters (name, parent, uid, body, generation, create_time, \
-             update_time, network_state, network_revision, current_network_instance) \
-             VALUES ('c1', 'p', 'u', '{}', 1, 0, 0, '', 0, NULL)",
-        )
-        .execute(store.pool())
-        .await
-        .unwrap();
+        crate::store::action::tests::insert_cluster(&store, "c1", &[]).await;
         (url, store)
     }
 

@@ -26,14 +26,26 @@ fn help_describes_the_bench_and_unknown_flags_are_refused() {
     let (code, text) = bench(&["--help"]);
     assert_eq!(code, Some(0), "{text}");
     assert!(
-        text.contains("--quick") && text.contains("--p10") && text.contains("--backend"),
+        text.contains("--quick")
+            && text.contains("--p10")
+            && text.contains("--backend")
+            && text.contains("--scale"),
         "{text}"
     );
     assert!(
         !text.contains("loading etcd"),
         "--help started a run: {text}"
     );
-    for wrong in [&["--quik"][..], &["--backend", "mysql"], &["extra"]] {
+    for wrong in [
+        &["--quik"][..],
+        &["--backend", "mysql"],
+        &["extra"],
+        // A scale is a whole multiple of the full fleet, and scaled runs are full runs.
+        &["--scale", "0"],
+        &["--scale", "1,x"],
+        &["--scale", "10", "--quick"],
+        &["--scale", "10", "--p8"],
+    ] {
         let (code, text) = bench(wrong);
         assert_eq!(code, Some(2), "{wrong:?}: {text}");
         assert!(text.contains("error:"), "{wrong:?}: {text}");

@@ -133,5 +133,6 @@ pub fn per_unit_row(
         target: "(figure)".into(),
         pass: true,
         gating: false,
+        unit: super::Unit::per(server_us + database_us, "CPU us"),
     }
 }

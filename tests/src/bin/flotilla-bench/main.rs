@@ -29,7 +29,6 @@
 //! FLOTILLA_KUBE_BIN: `export FLOTILLA_KUBE_BIN=$(scripts/kube/build.sh)`; P11, the
 //! failover of a replica set, on PostgreSQL only).
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -53,6 +52,7 @@ mod p7;
 mod p8;
 mod p9;
 mod parse;
+mod table;
 
 use cpu::{cpu_report, cpu_since, cpu_snapshot, rss_kib};
 use etcd::{Etcd, etcd_load, etcd_put_watch, etcd_read};
@@ -87,6 +87,11 @@ struct Scale {
     p2_samples: usize,
     /// The CI scale: targets set for the full scale are shown as not applicable.
     quick: bool,
+    /// How many times the full fleet this is (`--scale N`; 1 for the full and quick
+    /// runs): its targets are issue 61's at N = 10, today's at N = 1.
+    n: usize,
+    /// Clusters per `flotilla-agent --sim-fleet` process; 0: a process per cluster.
+    fleet_size: usize,
 }
 
 const FULL: Scale = Scale {
@@ -100,6 +105,8 @@ const FULL: Scale = Scale {
     samples: 500,
     p2_samples: 7,
     quick: false,
+    n: 1,
+    fleet_size: 0,
 };
 
 const QUICK: Scale = Scale {
@@ -113,7 +120,59 @@ const QUICK: Scale = Scale {
     samples: 200,
     p2_samples: 3,
     quick: true,
+    n: 1,
+    fleet_size: 0,
 };
+
+impl Scale {
+    /// `--scale n`: the full fleet's clusters and subscribers times `n` (apps, documents
+    /// and P5's change rate as at full scale), the agents in `--sim-fleet` processes of
+    /// 100 clusters each, on every scale alike so that their figures compare.
+    fn times(n: usize) -> Scale {
+        Scale {
+            clusters: FULL.clusters * n,
+            subscribers: FULL.subscribers * n,
+            n,
+            fleet_size: 100,
+            ..FULL
+        }
+    }
+
+    fn total(&self) -> usize {
+        self.apps * self.clusters * self.docs
+    }
+
+    /// A time target that is `at_1` seconds at N = 1 and `at_10` at N = 10 (see
+    /// [`at_scale`]); at the quick scale, `at_1` scaled down with the work.
+    fn time_target(&self, at_1: f64, at_10: f64) -> f64 {
+        if self.quick {
+            at_1 * time_scale(self.total())
+        } else {
+            at_scale(self.n as f64, at_1, at_10)
+        }
+    }
+
+    /// How long a wait of the bench (for convergence, a terminate) may last before the
+    /// run fails: five minutes per N.
+    fn patience(&self) -> Duration {
+        Duration::from_secs(300 * self.n as u64)
+    }
+}
+
+/// A target set at N = 1 (`at_1`) and at N = 10 (`at_10`, issue 61's table) for scale
+/// `n`: linear in N between the two and beyond.
+pub fn at_scale(n: f64, at_1: f64, at_10: f64) -> f64 {
+    at_1 + (at_10 - at_1) * (n - 1.0) / 9.0
+}
+
+/// What a row's figure costs per unit of work (a resource, a change, an action): the
+/// cost table of a run of several scales compares it between them.
+#[derive(Debug, Clone, Copy)]
+struct Unit {
+    cost: f64,
+    /// What `cost` is in and per what ("us per resource").
+    of: &'static str,
+}
 
 /// One line of the result table.
 struct Row {
@@ -127,6 +186,15 @@ struct Row {
     /// Whether a failure fails the run (`--quick` reports the targets the project does
     /// not meet yet without failing CI on them; BENCHMARKS.md lists them).
     gating: bool,
+    /// The figure's cost per unit of work, for `--scale`'s cost table.
+    unit: Option<Unit>,
+}
+
+impl Unit {
+    /// A row's `unit`: `cost` per unit of work, as `of` says.
+    fn per(cost: f64, of: &'static str) -> Option<Unit> {
+        Some(Unit { cost, of })
+    }
 }
 
 impl Row {
@@ -141,6 +209,7 @@ impl Row {
             target: "-".into(),
             pass: false,
             gating: true,
+            unit: None,
         }
     }
 }
@@ -237,17 +306,27 @@ async fn setup(client: &mut Client, scale: Scale) -> Result<Vec<(String, String)
         .await
 }
 
-/// Starts one `flotilla-agent` process (sim backend) per cluster and waits until every
-/// cluster's agent is connected.
+/// Starts the clusters' `flotilla-agent` processes (sim backend), one per cluster or
+/// one per `scale.fleet_size` clusters (`--sim-fleet`), and waits until every cluster's
+/// agent is connected.
 async fn start_agents(
     server: &TestServer,
     client: &Client,
     clusters: &[(String, String)],
+    scale: Scale,
 ) -> Vec<TestAgent> {
-    let agents = clusters
-        .iter()
-        .map(|(cluster, token)| TestAgent::start(server, cluster, token))
-        .collect();
+    let agents = if scale.fleet_size == 0 {
+        clusters
+            .iter()
+            .map(|(cluster, token)| TestAgent::start(server, cluster, token))
+            .collect()
+    } else {
+        clusters
+            .chunks(scale.fleet_size)
+            .enumerate()
+            .map(|(i, fleet)| TestAgent::start_fleet(server, &format!("f{i}"), fleet, &[]))
+            .collect()
+    };
     for (cluster, _) in clusters {
         wait_connectivity(client, cluster, Connectivity::Available).await;
     }
@@ -304,10 +383,11 @@ fn rates(samples: &[f64]) -> String {
         .join(", ")
 }
 
-async fn wait_converged(client: &mut Client, scale: Scale, timeout: Duration) -> Result<()> {
-    let total = (scale.apps * scale.clusters * scale.docs) as i32;
+/// Waits until every resource is Applied and Present (at most [`Scale::patience`]).
+async fn wait_converged(client: &mut Client, scale: Scale) -> Result<()> {
+    let total = scale.total() as i32;
     let started = Instant::now();
-    let deadline = started + timeout;
+    let deadline = started + scale.patience();
     let mut last_report = Instant::now();
     loop {
         let s = summary(client).await?;
@@ -396,12 +476,12 @@ async fn run_checks(
     context: &str,
     rows: &mut Vec<Row>,
 ) -> Result<()> {
-    let total = scale.apps * scale.clusters * scale.docs;
+    let total = scale.total();
     let pid = server.pid().context("server pid")?;
     let mut client = server.client().await;
     eprintln!("[{label}] setting up {total} resources");
     let clusters = setup(&mut client, scale).await?;
-    let agents = start_agents(server, &client, &clusters).await;
+    let agents = start_agents(server, &client, &clusters, scale).await;
 
     // P3: instantiate (render + persist + hand to rsync).
     let cpu = cpu_snapshot();
@@ -409,9 +489,9 @@ async fn run_checks(
     instantiate(&mut client).await?;
     let p3 = started.elapsed().as_secs_f64();
     let p3_target = match server.backend {
-        Backend::Sqlite => 5.0,
-        Backend::Postgres => 10.0,
-    } * time_scale(total);
+        Backend::Sqlite => scale.time_target(5.0, 15.0),
+        Backend::Postgres => scale.time_target(10.0, 25.0),
+    };
     rows.push(Row {
         backend: label,
         id: "P3 instantiate",
@@ -421,12 +501,13 @@ async fn run_checks(
         target: format!("<= {p3_target:.2} s"),
         pass: p3 <= p3_target,
         gating: true,
+        unit: Unit::per(p3 * 1e6 / total as f64, "us per resource"),
     });
 
     // P4: convergence through the sim agents.
-    wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
+    wait_converged(&mut client, scale).await?;
     let p4 = started.elapsed().as_secs_f64();
-    let p4_target = 15.0 * time_scale(total);
+    let p4_target = scale.time_target(15.0, 90.0);
     rows.push(Row {
         backend: label,
         id: "P4 converge",
@@ -436,6 +517,7 @@ async fn run_checks(
         target: format!("<= {p4_target:.2} s"),
         pass: p4 <= p4_target,
         gating: true,
+        unit: Unit::per(p4 * 1e6 / total as f64, "us per resource"),
     });
     rows.push(cpu::per_unit_row(
         server.backend,
@@ -475,6 +557,7 @@ async fn run_checks(
         target: "<= 2x".into(),
         pass: sum50 <= 2.0 * noop50,
         gating: true,
+        unit: Unit::per(sum50, "us per summary"),
     });
 
     // P2: the whole `all` tree, paged, against etcd's prefix read of the same data;
@@ -500,15 +583,17 @@ async fn run_checks(
         rates(&theirs)
     );
     let (p2, etcd_rate) = (percentile(&mut ours, 0.5), percentile(&mut theirs, 0.5));
+    let p2_floor = at_scale(scale.n as f64, 500_000.0, 1_000_000.0);
     rows.push(Row {
         backend: label,
         id: "P2 all, paged",
         figure: format!("{p2:.0} res/s"),
         baseline: format!("{etcd_rate:.0} res/s etcd"),
         ratio: format!("{:.1}x", p2 / etcd_rate),
-        target: ">= 500000/s, >= 10x".into(),
-        pass: read == total && p2 >= 500_000.0 && p2 >= 10.0 * etcd_rate,
+        target: format!(">= {p2_floor:.0}/s, >= 10x"),
+        pass: read == total && p2 >= p2_floor && p2 >= 10.0 * etcd_rate,
         gating: !scale.quick || read != total,
+        unit: Unit::per(1e6 / p2, "us per resource read"),
     });
 
     // P5: watch fan-out.
@@ -521,6 +606,8 @@ async fn run_checks(
     );
     let (mut ours, mut theirs) = (Vec::new(), Vec::new());
     let (mut rates, mut lost, mut etcd_delivered, mut etcd_expected) = (Vec::new(), 0, 0, 0);
+    // CPU seconds per family while Flotilla's changes were driven, over every round.
+    let mut p5_cpu = vec![0.0; cpu::CPU_FAMILIES.len()];
     for round in 0..scale.p5_rounds {
         // etcd runs at the rate Flotilla achieved; in odd rounds it goes first, at the
         // rate of the round before.
@@ -536,14 +623,19 @@ async fn run_checks(
         if !flotilla_first {
             etcd_round(rates.last().copied().unwrap_or(scale.rate as f64)).await?;
         }
-        let (latencies, rate, missed) = p5_flotilla(&Target::of(server), scale).await?;
-        ours.extend(latencies);
-        rates.push(rate);
-        lost += missed;
+        let round = p5_flotilla(&Target::of(server), scale).await?;
+        ours.extend(round.latencies);
+        rates.push(round.rate);
+        lost += round.lost;
+        p5_cpu
+            .iter_mut()
+            .zip(&round.cpu)
+            .for_each(|(sum, c)| *sum += c);
         if flotilla_first {
-            etcd_round(rate).await?;
+            etcd_round(round.rate).await?;
         }
     }
+    let delivered = ours.len();
     let p99 = percentile(&mut ours, 0.99);
     let etcd_p99 = percentile(&mut theirs, 0.99);
     let rate = rates.iter().sum::<f64>() / rates.len() as f64;
@@ -556,7 +648,15 @@ async fn run_checks(
         target: format!("<= 50 ms at {}/s", scale.rate),
         pass: p99 <= 50.0 && rate >= scale.rate as f64 * 0.9,
         gating: true,
+        unit: Unit::per(p99, "ms p99 per event"),
     });
+    rows.push(cpu::per_unit_row(
+        server.backend,
+        label,
+        "P5 CPU per event delivered",
+        cpu::per_unit(&p5_cpu, delivered),
+        &format!("{delivered} events to {} subscribers", scale.subscribers),
+    ));
     rows.push(Row {
         backend: label,
         id: "P5 p99 vs etcd",
@@ -566,6 +666,7 @@ async fn run_checks(
         target: "<= 1x".into(),
         pass: p99 <= etcd_p99,
         gating: !scale.quick,
+        unit: None,
     });
     rows.push(Row {
         backend: label,
@@ -576,11 +677,13 @@ async fn run_checks(
         target: "0".into(),
         pass: lost == 0,
         gating: true,
+        unit: None,
     });
 
     // P6: memory through all of the above (the sim agents' processes are not the
     // server's; their sum is shown for scale).
     let (rss, hwm) = rss_kib(pid);
+    let rss_target = at_scale(scale.n as f64, 500.0, 1000.0);
     let agents_peak: u64 = agents.iter().map(|a| rss_kib(a.pid()).1).sum();
     rows.push(Row {
         backend: label,
@@ -597,9 +700,10 @@ async fn run_checks(
             agents.len()
         ),
         ratio: "-".into(),
-        target: "<= 500 MB".into(),
-        pass: hwm <= 500 * 1024,
+        target: format!("<= {rss_target:.0} MB"),
+        pass: hwm as f64 <= rss_target * 1024.0,
         gating: true,
+        unit: Unit::per(hwm as f64 * 1024.0 / total as f64, "bytes per resource"),
     });
 
     // P9, after P6's figure (its terminate + instantiate baseline renders the instance
@@ -659,6 +763,80 @@ struct Args {
     /// The unknown-names memory check alone.
     #[arg(long)]
     names: bool,
+    /// Issue 61's scaled runs: P1–P9 on the full fleet's clusters, subscribers,
+    /// container clusters and actions times N, each N in turn (`--scale 10`, or
+    /// `--scale 1,10` for the cost table that compares their costs per unit of work).
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_parser = clap::value_parser!(u64).range(1..=100),
+        conflicts_with_all = ["quick", "serve", "p7", "p8", "p9", "p10", "p11", "p11_part", "names"]
+    )]
+    scale: Vec<u64>,
+}
+
+/// `--scale`: P1–P9 at each N in turn on the chosen backends, each N with an etcd of
+/// its own loaded at its scale (the baselines are measured at the same scale); prints
+/// each N's table, then the cost table. Exits non-zero when a check fails.
+async fn run_scales(ns: &[u64], backends: &[(Backend, &'static str)]) -> Result<()> {
+    let mut runs = Vec::new();
+    for &n in ns {
+        let n = n as usize;
+        let scale = Scale::times(n);
+        eprintln!("flotilla-bench --scale {n}: {scale:?}");
+        let etcd = Etcd::start().await?;
+        let loading = Instant::now();
+        let context = etcd_load(&etcd, scale).await?;
+        eprintln!(
+            "loaded etcd with {} resources in {:.1} s",
+            scale.total(),
+            loading.elapsed().as_secs_f64()
+        );
+        let mut rows = Vec::new();
+        for &(backend, label) in backends {
+            let checks = async {
+                run_backend(backend, label, scale, &etcd, &context, &mut rows).await?;
+                p7::run(backend, label, p7::P7Scale::times(n), &mut rows).await?;
+                p8::run(
+                    backend,
+                    label,
+                    p8::P8Scale::times(n),
+                    false,
+                    &etcd,
+                    &mut rows,
+                )
+                .await
+            };
+            if let Err(error) = checks.await {
+                rows.push(Row::error(label, error));
+            }
+        }
+        table::print(
+            &format!(
+                "flotilla-bench --scale {n} ({} apps x {} clusters x {} docs = {} resources; {} subscribers)",
+                scale.apps,
+                scale.clusters,
+                scale.docs,
+                scale.total(),
+                scale.subscribers
+            ),
+            &rows,
+        );
+        runs.push((n, rows));
+    }
+    let costs = table::costs(&runs);
+    if !costs.is_empty() {
+        table::print("cost per unit of work, by scale", &costs);
+    }
+    if runs
+        .iter()
+        .flat_map(|(_, rows)| rows)
+        .chain(&costs)
+        .any(|r| !r.pass && r.gating)
+    {
+        std::process::exit(1);
+    }
+    Ok(())
 }
 
 #[tokio::main]
@@ -679,10 +857,10 @@ async fn main() -> Result<()> {
         let server = TestServer::start_with(backend, SERVER_ARGS).await;
         let mut client = server.client().await;
         let clusters = setup(&mut client, scale).await?;
-        let _agents = start_agents(&server, &client, &clusters).await;
+        let _agents = start_agents(&server, &client, &clusters, scale).await;
         let started = Instant::now();
         instantiate(&mut client).await?;
-        wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
+        wait_converged(&mut client, scale).await?;
         println!(
             "converged in {:.2} s; serving {DIG} at {}",
             started.elapsed().as_secs_f64(),
@@ -711,15 +889,26 @@ async fn main() -> Result<()> {
         }
         if let Ok(n) = std::env::var("P5LOOP") {
             for _ in 0..n.parse::<usize>().unwrap_or(3) {
-                let (mut latencies, rate, lost) = p5_flotilla(&Target::of(&server), scale).await?;
-                let p99 = percentile(&mut latencies, 0.99);
-                println!("p5 p99 {p99:.1} ms at {rate:.0}/s, {lost} lost");
+                let mut round = p5_flotilla(&Target::of(&server), scale).await?;
+                let p99 = percentile(&mut round.latencies, 0.99);
+                println!(
+                    "p5 p99 {p99:.1} ms at {:.0}/s, {} lost",
+                    round.rate, round.lost
+                );
             }
         }
         tokio::time::sleep(Duration::from_secs(3600)).await;
         return Ok(());
     }
 
+    let backends: Vec<(Backend, &'static str)> =
+        [(Backend::Sqlite, "sqlite"), (Backend::Postgres, "postgres")]
+            .into_iter()
+            .filter(|(_, l)| only.is_none_or(|o| o == *l))
+            .collect();
+    if !args.scale.is_empty() {
+        return run_scales(&args.scale, &backends).await;
+    }
     let etcd = Etcd::start().await?;
     eprintln!("loading etcd with the AppContext layout");
     let context = if args.p7 || args.p8 || args.p9 || args.p10 || args.p11 || args.names {
@@ -729,11 +918,6 @@ async fn main() -> Result<()> {
     };
 
     let mut rows = Vec::new();
-    let backends: Vec<(Backend, &'static str)> =
-        [(Backend::Sqlite, "sqlite"), (Backend::Postgres, "postgres")]
-            .into_iter()
-            .filter(|(_, l)| only.is_none_or(|o| o == *l))
-            .collect();
     let p8_scale = if quick { p8::QUICK } else { p8::FULL };
     let p7_scale = if quick { p7::QUICK } else { p7::FULL };
     // `--p8`, `--p7`: that target alone.
@@ -800,69 +984,18 @@ async fn main() -> Result<()> {
             rows.push(Row::error(label, error));
         }
     }
-    let mut widths = BTreeMap::new();
-    let header = [
-        "backend", "check", "figure", "baseline", "ratio", "target", "result",
-    ];
-    let cells: Vec<[String; 7]> = rows
-        .iter()
-        .map(|r| {
-            [
-                r.backend.to_string(),
-                r.id.to_string(),
-                r.figure.clone(),
-                r.baseline.clone(),
-                r.ratio.clone(),
-                r.target.clone(),
-                match (r.pass, r.gating) {
-                    (true, _) => "pass",
-                    (false, true) => "FAIL",
-                    // A target set for the full scale, which a --quick run is too
-                    // small to measure against: not a failure, not a pass.
-                    (false, false) => "n/a at --quick scale",
-                }
-                .to_string(),
-            ]
-        })
-        .collect();
-    for (i, h) in header.iter().enumerate() {
-        let w = cells
-            .iter()
-            .map(|c| c[i].len())
-            .max()
-            .unwrap_or(0)
-            .max(h.len());
-        widths.insert(i, w);
-    }
-    let line = |c: &[String]| {
-        let parts: Vec<String> = c
-            .iter()
-            .enumerate()
-            .map(|(i, v)| format!("{v:<w$}", w = widths[&i]))
-            .collect();
-        format!("| {} |", parts.join(" | "))
-    };
-    println!(
-        "\nflotilla-bench ({}: {} apps x {} clusters x {} docs = {} resources; {} subscribers)",
-        if quick { "quick" } else { "full" },
-        scale.apps,
-        scale.clusters,
-        scale.docs,
-        scale.apps * scale.clusters * scale.docs,
-        scale.subscribers
+    table::print(
+        &format!(
+            "flotilla-bench ({}: {} apps x {} clusters x {} docs = {} resources; {} subscribers)",
+            if quick { "quick" } else { "full" },
+            scale.apps,
+            scale.clusters,
+            scale.docs,
+            scale.total(),
+            scale.subscribers
+        ),
+        &rows,
     );
-    println!("{}", line(&header.map(String::from)));
-    println!(
-        "|{}|",
-        widths
-            .values()
-            .map(|w| "-".repeat(w + 2))
-            .collect::<Vec<_>>()
-            .join("|")
-    );
-    for c in &cells {
-        println!("{}", line(c));
-    }
     if rows.iter().any(|r| !r.pass && r.gating) {
         // exit() runs no destructors: stop etcd first, or it outlives the bench.
         drop(etcd);

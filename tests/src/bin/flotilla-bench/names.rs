@@ -163,6 +163,7 @@ pub async fn run(backend: Backend, label: &'static str, rows: &mut Vec<Row>) -> 
         target: format!("<= {SLACK_KIB:+} KiB"),
         pass: after - before <= SLACK_KIB,
         gating: true,
+        unit: None,
     });
     Ok(())
 }

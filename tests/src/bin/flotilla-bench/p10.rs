@@ -388,6 +388,7 @@ pub async fn run(
         target: format!("<= {TARGET}x"),
         pass: ratio <= TARGET,
         gating: !scale.quick,
+        unit: None,
     });
     Ok(())
 }

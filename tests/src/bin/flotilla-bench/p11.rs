@@ -210,6 +210,7 @@ pub async fn run(clusters: usize, etcd: &Etcd, rows: &mut Vec<Row>) -> Result<()
         target: format!("<= TTL + 2 s ({} s)", target.as_secs()),
         pass: median <= target,
         gating: true,
+        unit: None,
     });
     Ok(())
 }
@@ -307,12 +308,17 @@ async fn p4_p5(arm: &Arm, scale: super::Scale) -> Result<(f64, f64, f64, u64)> {
     super::settle_postgres("P11's P4", &target.server.database_url).await;
     let started = Instant::now();
     super::instantiate(&mut client).await?;
-    super::wait_converged(&mut client, scale, Duration::from_secs(300)).await?;
+    super::wait_converged(&mut client, scale).await?;
     let p4 = started.elapsed().as_secs_f64();
     tokio::time::sleep(Duration::from_secs(2)).await;
     super::settle_postgres("P11's P5", &target.server.database_url).await;
-    let (mut latencies, rate, lost) = super::p5_flotilla(&target, scale).await?;
-    Ok((p4, super::percentile(&mut latencies, 0.99), rate, lost))
+    let mut round = super::p5_flotilla(&target, scale).await?;
+    Ok((
+        p4,
+        super::percentile(&mut round.latencies, 0.99),
+        round.rate,
+        round.lost,
+    ))
 }
 
 /// Which overhead checks to run.
@@ -375,6 +381,7 @@ pub async fn overhead(
         target: "<= 1.3x".into(),
         pass: three <= 1.3 * one,
         gating: !scale.quick,
+        unit: None,
     };
     let mut lost = (0, 0, 0);
     if let (Some(one), Some(three)) = (p45.get(&1), p45.get(&3)) {
@@ -427,6 +434,7 @@ pub async fn overhead(
         target: "0".into(),
         pass: lost == (0, 0, 0),
         gating: true,
+        unit: None,
     });
     Ok(())
 }

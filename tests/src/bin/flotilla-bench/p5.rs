@@ -1,6 +1,8 @@
 //! P5: watch latency with many subscribers, Flotilla's WatchStatus against etcd's own
 //! watch with the same subscriber count, change rate and bursts.
 
+use std::collections::BTreeMap;
+
 use super::*;
 
 /// One P5 subscriber: counts the resource events after SYNCED and their delivery
@@ -62,8 +64,9 @@ pub(super) async fn p5_subscriber(
 /// agent is cut (its resources go Retrying) and let back (they go Applied again),
 /// paced to `rate` changes per second. Returns (every delivery latency in ms,
 /// achieved changes/s, events lost: what a subscriber missed of what the reference
-/// saw for its cluster).
-pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<(Vec<f64>, f64, u64)> {
+/// saw for its cluster, and the CPU each process family spent while the changes were
+/// driven).
+pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<P5Round> {
     let per_cluster = scale.apps * scale.docs;
     let stop = Arc::new(AtomicBool::new(false));
     let mut channels = Vec::new();
@@ -125,17 +128,15 @@ pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<(Ve
         }
     }
     let driven = started.elapsed().as_secs_f64();
-    eprintln!(
-        "  CPU while driving {driven:.1} s: {}",
-        cpu_report(&cpu_since(&cpu))
-    );
+    let cpu = cpu_since(&cpu);
+    eprintln!("  CPU while driving {driven:.1} s: {}", cpu_report(&cpu));
     for c in down {
         client
             .simulator
             .reconnect_cluster(ReconnectClusterRequest { cluster: name(c) })
             .await?;
     }
-    wait_converged(&mut client, scale, Duration::from_secs(120)).await?;
+    wait_converged(&mut client, scale).await?;
     tokio::time::sleep(Duration::from_secs(2)).await;
     stop.store(true, Ordering::Relaxed);
     let mut results = Vec::new();
@@ -194,7 +195,24 @@ pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<(Ve
         "  this round's p99 {:.1} ms",
         percentile(&mut latencies, 0.99)
     );
-    Ok((latencies, changes as f64 / driven, lost))
+    Ok(P5Round {
+        latencies,
+        rate: changes as f64 / driven,
+        lost,
+        cpu,
+    })
+}
+
+/// What a round of P5 measured.
+pub(super) struct P5Round {
+    /// Every delivery's latency, ms.
+    pub latencies: Vec<f64>,
+    /// Changes per second achieved.
+    pub rate: f64,
+    /// Events a subscriber missed.
+    pub lost: u64,
+    /// CPU seconds per process family while the changes were driven ([`cpu_since`]).
+    pub cpu: Vec<f64>,
 }
 
 /// Settles PostgreSQL after setting up and converging a fleet, before P5 or P8

@@ -45,6 +45,16 @@ pub const QUICK: P7Scale = P7Scale {
     vms: 10,
 };
 
+impl P7Scale {
+    /// `--scale n`: the full scale's clusters times `n`.
+    pub fn times(n: usize) -> P7Scale {
+        P7Scale {
+            clusters: FULL.clusters * n,
+            ..FULL
+        }
+    }
+}
+
 /// Passes measured (the best and the median are reported; the first pass finds the
 /// changes, later ones find the same faults and write nothing).
 const PASSES: usize = 5;
@@ -213,7 +223,8 @@ async fn measure(
     later.sort_by(f64::total_cmp);
     bare.sort_by(f64::total_cmp);
     let baseline = bare[bare.len() / 2];
-    let target = 1.0 * (scale.clusters as f64 / FULL.clusters as f64).max(0.1);
+    // One second from the full scale up (issue 61: 10,000 clusters too); less below it.
+    let target = (scale.clusters as f64 / FULL.clusters as f64).clamp(0.1, 1.0);
     eprintln!(
         "  P7: first pass {:.1} ms ({} clusters alerted), later passes median {:.1} ms; bare read median {:.1} ms",
         first * 1e3,
@@ -230,6 +241,10 @@ async fn measure(
         target: format!("<= {target:.1} s"),
         pass: first <= target,
         gating: true,
+        unit: super::Unit::per(
+            first * 1e6 / scale.clusters as f64,
+            "us per container cluster",
+        ),
     });
     Ok(())
 }

@@ -33,10 +33,11 @@ fn changed_manifests(app: usize, docs: usize) -> String {
 /// Polls the summary until `done` holds of its rsync counts.
 async fn wait_rsync(
     client: &mut Client,
+    scale: Scale,
     what: &str,
     done: impl Fn(&RsyncStatusCounts) -> bool,
 ) -> Result<()> {
-    let deadline = Instant::now() + Duration::from_secs(300);
+    let deadline = Instant::now() + scale.patience();
     loop {
         let r = summary(client).await?.rsync_status.unwrap_or_default();
         if done(&r) {
@@ -59,7 +60,7 @@ pub async fn run(
     let total = scale.apps * scale.clusters * scale.docs;
     let changed = scale.clusters * scale.docs;
     // P5 cut agents; start from a converged instance.
-    wait_converged(client, scale, Duration::from_secs(300)).await?;
+    wait_converged(client, scale).await?;
     let version = DIG
         .rsplit_once("/deploymentIntentGroups/")
         .expect("a group")
@@ -93,7 +94,7 @@ pub async fn run(
     })
     .await?;
     let call = started.elapsed().as_secs_f64();
-    wait_rsync(client, "the rollout converges", |r| {
+    wait_rsync(client, scale, "the rollout converges", |r| {
         r.applied == total as i32 && r.pending == 0
     })
     .await?;
@@ -112,12 +113,12 @@ pub async fn run(
         ..Default::default()
     })
     .await?;
-    wait_rsync(client, "the terminate finishes", |r| {
+    wait_rsync(client, scale, "the terminate finishes", |r| {
         r.terminated == total as i32
     })
     .await?;
     instantiate(client).await?;
-    wait_converged(client, scale, Duration::from_secs(300)).await?;
+    wait_converged(client, scale).await?;
     let outage = started.elapsed().as_secs_f64();
 
     let exact = sent_applies == changed as f64 && sent_deletes == 0.0;
@@ -135,6 +136,7 @@ pub async fn run(
         target: format!("{changed} applies, 0 deletes"),
         pass: exact,
         gating: true,
+        unit: None,
     });
     rows.push(super::cpu::per_unit_row(
         backend,
@@ -153,6 +155,7 @@ pub async fn run(
         target: "<= 0.25x".into(),
         pass: ratio <= 0.25,
         gating: !scale.quick,
+        unit: super::Unit::per(update * 1e6 / changed as f64, "us per changed resource"),
     });
     Ok(())
 }
@@ -167,7 +170,7 @@ pub async fn run_alone(
     let (server, metrics) = start_metered(backend).await;
     let mut client = server.client().await;
     let clusters = setup(&mut client, scale).await?;
-    let _agents = start_agents(&server, &client, &clusters).await;
+    let _agents = start_agents(&server, &client, &clusters, scale).await;
     instantiate(&mut client).await?;
     let result = run(&mut client, &metrics, scale, (backend, label), rows).await;
     // The server's account of each instance: render, persist and carry-over times; the

@@ -137,6 +137,7 @@ pub async fn run(client: &mut Client, label: &'static str, rows: &mut Vec<Row>) 
         target: "<= 1.5x per KB, 256 KiB -> 1 MiB".into(),
         pass: growth_worst.0 <= 1.5,
         gating: true,
+        unit: None,
     });
     Ok(())
 }

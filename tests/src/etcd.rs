@@ -33,6 +33,11 @@ impl Etcd {
         Ok(etcd)
     }
 
+    /// The process id, while it runs.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(Child::id)
+    }
+
     /// A client of this etcd.
     pub async fn client(&self) -> Result<etcd_client::Client> {
         Ok(etcd_client::Client::connect([&self.endpoint], None).await?)

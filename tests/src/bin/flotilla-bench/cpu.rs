@@ -13,18 +13,26 @@ pub fn rss_kib(pid: u32) -> (u64, u64) {
     (field("VmRSS:"), field("VmHWM:"))
 }
 
+/// A process's command name and CPU ticks (user + system) from its /proc stat line.
+fn ticks(stat: &str) -> Option<(String, u64)> {
+    // pid (comm) state ... field 14 utime, 15 stime; comm may hold spaces.
+    let open = stat.find('(')?;
+    let close = stat.rfind(')')?;
+    let comm = stat[open + 1..close].to_string();
+    let rest: Vec<&str> = stat[close + 2..].split_whitespace().collect();
+    let used = rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?;
+    Some((comm, used))
+}
+
+/// CPU seconds process `pid` used so far (0 once it is gone).
+pub fn process_cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    ticks(&stat).map_or(0.0, |(_, t)| t as f64 / 100.0)
+}
+
 /// CPU seconds (user + system) used so far by the processes whose command name is one
 /// of `names` ("" = this process), from /proc.
 pub fn cpu_seconds(names: &[&str]) -> f64 {
-    let ticks = |stat: &str| -> Option<(String, u64)> {
-        // pid (comm) state ... field 14 utime, 15 stime; comm may hold spaces.
-        let open = stat.find('(')?;
-        let close = stat.rfind(')')?;
-        let comm = stat[open + 1..close].to_string();
-        let rest: Vec<&str> = stat[close + 2..].split_whitespace().collect();
-        let used = rest.get(11)?.parse::<u64>().ok()? + rest.get(12)?.parse::<u64>().ok()?;
-        Some((comm, used))
-    };
     let mut total = 0;
     if names.contains(&"") {
         let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();

@@ -28,6 +28,14 @@
 //! converged instance; P10 on three real Kubernetes control planes, which need
 //! FLOTILLA_KUBE_BIN: `export FLOTILLA_KUBE_BIN=$(scripts/kube/build.sh)`; P11, the
 //! failover of a replica set, on PostgreSQL only).
+//!
+//! `--scale N` (issue 61) runs P1–P9 on N times the full fleet — clusters,
+//! subscribers, container clusters and actions; apps, documents and change rates as
+//! at full scale; agents in `--sim-fleet` processes of 100 clusters — with every
+//! baseline loaded at the same scale, and the targets of issue 61's table at N = 10.
+//! `--scale 1,10` runs both and adds the cost table: each figure's cost per unit of
+//! work (per resource, event, action, container cluster) at both scales and the ratio,
+//! which must stay within 1.5×.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -55,7 +63,7 @@ mod parse;
 mod table;
 
 use cpu::{cpu_report, cpu_since, cpu_snapshot, rss_kib};
-use etcd::{Etcd, etcd_load, etcd_put_watch, etcd_read};
+use etcd::{Etcd, etcd_load, etcd_put_watch, etcd_read, etcd_settle};
 use p5::{p5_etcd, p5_flotilla, settle_postgres};
 
 /// The bench decodes every page it reads, as any client does: with glibc's malloc that
@@ -792,6 +800,7 @@ async fn run_scales(ns: &[u64], backends: &[(Backend, &'static str)]) -> Result<
             scale.total(),
             loading.elapsed().as_secs_f64()
         );
+        etcd_settle(&etcd).await;
         let mut rows = Vec::new();
         for &(backend, label) in backends {
             let checks = async {
@@ -914,7 +923,9 @@ async fn main() -> Result<()> {
     let context = if args.p7 || args.p8 || args.p9 || args.p10 || args.p11 || args.names {
         String::new()
     } else {
-        etcd_load(&etcd, scale).await?
+        let context = etcd_load(&etcd, scale).await?;
+        etcd_settle(&etcd).await;
+        context
     };
 
     let mut rows = Vec::new();

@@ -577,7 +577,13 @@ impl StatusApp {
                 ..ResourceFilter::default()
             });
         }
-        let apps = instance_apps(conn, instance).await?;
+        // Read only when there are apps to check (a watch of one cluster of a large
+        // fleet should not pay for the fleet's apps).
+        let apps = if query.selection.apps.is_empty() {
+            Vec::new()
+        } else {
+            instance_apps(conn, instance).await?
+        };
         for (index, app) in query.selection.apps.iter().enumerate() {
             if !apps.contains(app) {
                 return Err(Error::invalid(

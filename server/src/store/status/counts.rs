@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::*;
 use crate::domain::status::{CountKey, Counts};
+use crate::store::Backend;
 use crate::store::json_query::execute_for_rows;
 
 /// An aggregate dimension.
@@ -148,6 +149,38 @@ impl CountDeltas {
     }
 }
 
+/// [`counts_sum`]'s statement and its binds.
+fn counts_sum_sql(
+    backend: Backend,
+    instance: InstanceId,
+    filter: &crate::store::rsync_resource::ResourceFilter,
+) -> (String, Vec<String>) {
+    let mut binds = vec![instance.to_string()];
+    if filter.apps.is_empty() && filter.clusters.is_empty() {
+        let sql =
+            "SELECT dimension, value, count AS total FROM status_totals WHERE instance_id = $1";
+        return (sql.to_string(), binds);
+    }
+    let mut sql = String::from(
+        "SELECT dimension, value, CAST(SUM(count) AS BIGINT) AS total FROM status_counts WHERE instance_id = $1",
+    );
+    if filter.apps.is_empty() {
+        // Clusters alone: seek (instance, app, cluster) for each app of the instance
+        // rather than read all its rows (apps × clusters) for a few clusters'.
+        let apps = match backend {
+            Backend::Sqlite => "IN (SELECT app FROM apps)",
+            Backend::Postgres => "= ANY(ARRAY(SELECT app FROM apps))",
+        };
+        sql = format!(
+            "WITH RECURSIVE {} {sql} AND app {apps}",
+            super::INSTANCE_APPS
+        );
+    }
+    sql.push_str(&filter.sql("", &mut binds));
+    sql.push_str(" GROUP BY dimension, value");
+    (sql, binds)
+}
+
 /// Sums the aggregates of `instance`, optionally only for some apps and clusters (the
 /// filter must not name resources).
 pub async fn counts_sum(
@@ -156,19 +189,7 @@ pub async fn counts_sum(
     filter: &crate::store::rsync_resource::ResourceFilter,
 ) -> Result<Counts> {
     debug_assert!(filter.names.is_empty(), "aggregates are not kept per name");
-    let mut binds = vec![instance.to_string()];
-    let sql = if filter.apps.is_empty() && filter.clusters.is_empty() {
-        String::from(
-            "SELECT dimension, value, count AS total FROM status_totals WHERE instance_id = $1",
-        )
-    } else {
-        let mut sql = String::from(
-            "SELECT dimension, value, CAST(SUM(count) AS BIGINT) AS total FROM status_counts WHERE instance_id = $1",
-        );
-        sql.push_str(&filter.sql("", &mut binds));
-        sql.push_str(" GROUP BY dimension, value");
-        sql
-    };
+    let (sql, binds) = counts_sum_sql(Backend::of(conn), instance, filter);
     let mut query = sqlx::query(&sql);
     for bind in binds {
         query = query.bind(bind);
@@ -262,4 +283,126 @@ async fn count_rows(
         }
     }
     Ok(totals)
+}
+
+/// A status query or watch of a few clusters of a large fleet reads those clusters'
+/// aggregates, not every aggregate of the instance (apps × clusters rows).
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Store;
+    use crate::store::rsync_resource::ResourceFilter;
+
+    const APPS: i64 = 40;
+    const CLUSTERS: i64 = 500;
+
+    /// `instance`'s aggregates: every app on every cluster, one Applied resource each,
+    /// and one Pending on cluster c7.
+    async fn fill(store: &Store, instance: InstanceId) {
+        let sql = format!(
+            "WITH RECURSIVE n (i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < {}) \
+             INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
+             SELECT $1, 'a' || (i / {CLUSTERS}), 'c' || (i % {CLUSTERS}), 'rsync', 'Applied', 1 \
+             FROM n",
+            APPS * CLUSTERS - 1
+        );
+        sqlx::query(&sql)
+            .bind(instance.to_string())
+            .execute(store.pool())
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
+             VALUES ($1, 'a3', 'c7', 'rsync', 'Pending', 1)",
+        )
+        .bind(instance.to_string())
+        .execute(store.pool())
+        .await
+        .unwrap();
+    }
+
+    async fn cluster_counts_seek_each_app(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        let (instance, other) = (InstanceId::new(), InstanceId::new());
+        fill(&store, instance).await;
+        fill(&store, other).await;
+        let backend = store.backend();
+        let analyze = match backend {
+            Backend::Sqlite => "ANALYZE",
+            Backend::Postgres => "ANALYZE status_counts",
+        };
+        sqlx::query(analyze).execute(store.pool()).await.unwrap();
+        let mut conn = store.read().await.unwrap();
+
+        let apps = instance_apps(&mut conn, instance).await.unwrap();
+        let mut expected: Vec<String> = (0..APPS).map(|a| format!("a{a}")).collect();
+        expected.sort();
+        assert_eq!(apps, expected);
+
+        let filter = ResourceFilter {
+            clusters: vec!["c7".into(), "c8".into()],
+            ..Default::default()
+        };
+        let counts = counts_sum(&mut conn, instance, &filter).await.unwrap();
+        let rsync = |status: &str| {
+            counts
+                .get(&CountKey::parse("rsync", status).unwrap())
+                .copied()
+        };
+        assert_eq!(rsync("Applied"), Some(2 * APPS));
+        assert_eq!(rsync("Pending"), Some(1));
+        // An app filter as well: that app's rows only.
+        let one_app = ResourceFilter {
+            apps: vec!["a3".into()],
+            ..filter.clone()
+        };
+        let counts = counts_sum(&mut conn, instance, &one_app).await.unwrap();
+        assert_eq!(
+            counts.get(&CountKey::parse("rsync", "Applied").unwrap()),
+            Some(&2)
+        );
+
+        // The plan seeks (instance, app, cluster), where it read the whole instance.
+        let (sql, binds) = counts_sum_sql(backend, instance, &filter);
+        let explain = match backend {
+            Backend::Sqlite => format!("EXPLAIN QUERY PLAN {sql}"),
+            Backend::Postgres => format!("EXPLAIN {sql}"),
+        };
+        let mut query = sqlx::query(&explain);
+        for bind in &binds {
+            query = query.bind(bind);
+        }
+        let plan: Vec<String> = query
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| match backend {
+                Backend::Sqlite => row.try_get::<String, _>("detail").unwrap(),
+                Backend::Postgres => row.try_get::<String, _>(0).unwrap(),
+            })
+            .collect();
+        let plan = plan.join("\n");
+        match backend {
+            Backend::Sqlite => assert!(
+                plan.contains("SEARCH status_counts USING INDEX")
+                    && plan.contains("instance_id=? AND app=? AND cluster=?"),
+                "{plan}"
+            ),
+            Backend::Postgres => assert!(
+                !plan.contains("Seq Scan on status_counts")
+                    && plan.contains("app = ANY")
+                    && plan.contains("cluster = ANY"),
+                "{plan}"
+            ),
+        }
+        drop(conn);
+        store.close().await;
+    }
+
+    on_both_backends!(
+        cluster_counts_seek_each_app_sqlite,
+        cluster_counts_seek_each_app_postgres,
+        cluster_counts_seek_each_app
+    );
 }

@@ -660,14 +660,23 @@ fn decode_cluster_resource(r: &sqlx::any::AnyRow) -> Result<ClusterResourceRow> 
     })
 }
 
-/// The apps that have resources in `instance`.
+/// The apps that have resources in `instance`, in name order.
 pub async fn instance_apps(conn: &mut AnyConnection, instance: InstanceId) -> Result<Vec<String>> {
-    let sql = "SELECT DISTINCT app FROM status_counts WHERE instance_id = $1 ORDER BY app";
-    Ok(sqlx::query_scalar(sql)
+    let sql = format!("WITH RECURSIVE {INSTANCE_APPS} SELECT app FROM apps WHERE app IS NOT NULL");
+    Ok(sqlx::query_scalar(&sql)
         .bind(instance.to_string())
         .fetch_all(conn)
         .await?)
 }
+
+/// A recursive CTE `apps (app)` of the apps with counts in instance `$1`, then a NULL:
+/// a seek per app in `status_counts`' key (instance, app, cluster, …), where `SELECT
+/// DISTINCT app` read every row of the instance (apps × clusters × statuses: half a
+/// million at 1,000 clusters, for every filtered status query and watch).
+pub(crate) const INSTANCE_APPS: &str = "apps (app) AS (\
+     SELECT MIN(app) FROM status_counts WHERE instance_id = $1 \
+     UNION ALL SELECT (SELECT MIN(s.app) FROM status_counts s \
+     WHERE s.instance_id = $1 AND s.app > apps.app) FROM apps WHERE apps.app IS NOT NULL)";
 
 /// The clusters (up to `limit`, in name order) where `instance` has resources of rsync
 /// status `status`: what a condition names when something failed.

@@ -58,7 +58,7 @@ async fn refresh(tx: &mut Tx, owner: &str, reports_only: bool) -> Result<()> {
                 }
                 conditions::set(&mut list, ready_condition(&counts), now);
                 if !kept {
-                    let placed = placed_connectivity(tx, instance).await?;
+                    let placed = placed_connectivity(tx, instance, &[]).await?;
                     conditions::set(&mut list, reachable_condition(&placed), now);
                 }
             }

@@ -686,13 +686,20 @@ pub async fn clusters_with_rsync_status(
     status: RsyncStatus,
     limit: i64,
 ) -> Result<Vec<ClusterName>> {
-    let sql = "SELECT DISTINCT cluster FROM status_counts WHERE instance_id = $1 \
-               AND dimension = 'rsync' AND value = $2 AND count > 0 ORDER BY cluster LIMIT $3";
-    let query = sqlx::query_scalar(sql)
-        .bind(instance)
-        .bind(status)
-        .bind(limit);
+    let sql = clusters_with_rsync_status_sql(status);
+    let query = sqlx::query_scalar(&sql).bind(instance).bind(limit);
     Ok(query.fetch_all(conn).await?)
+}
+
+/// [`clusters_with_rsync_status`]'s statement. The status is written as a literal (an
+/// enum's name): a planner uses a partial index only where the query's terms imply the
+/// index's, and Failed and Retrying have one each (migration `troubled_clusters`), so
+/// this reads the troubled rows in cluster order, not all of the instance's.
+pub(crate) fn clusters_with_rsync_status_sql(status: RsyncStatus) -> String {
+    format!(
+        "SELECT DISTINCT cluster FROM status_counts WHERE instance_id = $1 \
+         AND dimension = 'rsync' AND value = '{status}' AND count > 0 ORDER BY cluster LIMIT $2"
+    )
 }
 
 /// The owners whose current instance places resources on `cluster`.
@@ -709,17 +716,30 @@ pub async fn owners_placed_on(
         .await?)
 }
 
-/// The connectivity of every cluster an instance is placed on.
+/// The connectivity of the clusters an instance is placed on: of all of them when
+/// `only` is empty, else of those of `only` (full names) it is placed on. A watch of a
+/// few clusters reads theirs, not the whole fleet's.
 pub async fn placed_connectivity(
     conn: &mut AnyConnection,
     instance: InstanceId,
+    only: &[String],
 ) -> Result<Vec<(ClusterName, Connectivity)>> {
-    let sql = "SELECT c.cluster AS cluster, COALESCE(k.connectivity, $2) AS connectivity \
-               FROM instance_clusters c LEFT JOIN clusters k ON k.name = c.cluster \
-               WHERE c.instance_id = $1 ORDER BY c.cluster";
-    let query = sqlx::query_as(sql)
+    let mut sql = String::from(
+        "SELECT c.cluster AS cluster, COALESCE(k.connectivity, $2) AS connectivity \
+         FROM instance_clusters c LEFT JOIN clusters k ON k.name = c.cluster \
+         WHERE c.instance_id = $1",
+    );
+    if !only.is_empty() {
+        let list: Vec<String> = (0..only.len()).map(|i| format!("${}", i + 3)).collect();
+        sql.push_str(&format!(" AND c.cluster IN ({})", list.join(", ")));
+    }
+    sql.push_str(" ORDER BY c.cluster");
+    let mut query = sqlx::query_as(&sql)
         .bind(instance)
         .bind(Connectivity::Unknown);
+    for cluster in only {
+        query = query.bind(cluster);
+    }
     Ok(query.fetch_all(conn).await?)
 }
 

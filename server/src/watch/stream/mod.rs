@@ -712,8 +712,10 @@ impl Subscriber {
                 .map(ClusterName::into_string)
                 .collect();
             if clusters.is_empty() {
-                // None of the wanted clusters is placed: match nothing.
-                clusters.push(String::from("\u{0}"));
+                // None of the wanted clusters is placed: match nothing, with a name no
+                // cluster has ("provider/cluster", both parts non-empty) that PostgreSQL
+                // can bind (it refuses NUL in text).
+                clusters.push(String::from("/"));
             }
         }
         Ok(ResourceFilter {

@@ -29,7 +29,11 @@ impl Subscriber {
         }
         let instance = result.instance.as_ref().map(|i| i.id);
         let connectivity = match instance {
-            Some(id) => placed_connectivity(&mut tx, id).await?,
+            Some(id) => {
+                // The selection's clusters by their full names (its own may be short).
+                let only = self.sql_filter(&mut tx, id).await?.clusters;
+                placed_connectivity(&mut tx, id, &only).await?
+            }
             None => Vec::new(),
         };
         drop(tx);

@@ -49,13 +49,15 @@ impl Subscriber {
                 .collect(),
             Err(_) => Default::default(),
         };
-        let mut arriving: Vec<(ClusterName, Connectivity)> = placed_connectivity(&mut conn, id)
-            .await?
-            .into_iter()
-            .filter(|(cluster, _)| {
-                !before.contains(cluster.as_str()) && self.request.selection.has_cluster(cluster)
-            })
-            .collect();
+        let mut arriving: Vec<(ClusterName, Connectivity)> =
+            placed_connectivity(&mut conn, id, &[])
+                .await?
+                .into_iter()
+                .filter(|(cluster, _)| {
+                    !before.contains(cluster.as_str())
+                        && self.request.selection.has_cluster(cluster)
+                })
+                .collect();
         if !arriving.is_empty() {
             let clusters = arriving.iter().map(|(c, _)| c.as_str()).collect();
             let then = connectivity_at(&mut conn, &self.target, event.revision, &clusters).await?;

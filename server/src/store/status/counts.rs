@@ -364,25 +364,7 @@ mod tests {
 
         // The plan seeks (instance, app, cluster), where it read the whole instance.
         let (sql, binds) = counts_sum_sql(backend, instance, &filter);
-        let explain = match backend {
-            Backend::Sqlite => format!("EXPLAIN QUERY PLAN {sql}"),
-            Backend::Postgres => format!("EXPLAIN {sql}"),
-        };
-        let mut query = sqlx::query(&explain);
-        for bind in &binds {
-            query = query.bind(bind);
-        }
-        let plan: Vec<String> = query
-            .fetch_all(&mut *conn)
-            .await
-            .unwrap()
-            .iter()
-            .map(|row| match backend {
-                Backend::Sqlite => row.try_get::<String, _>("detail").unwrap(),
-                Backend::Postgres => row.try_get::<String, _>(0).unwrap(),
-            })
-            .collect();
-        let plan = plan.join("\n");
+        let plan = explain(&mut conn, &sql, &binds).await;
         match backend {
             Backend::Sqlite => assert!(
                 plan.contains("SEARCH status_counts USING INDEX")
@@ -399,6 +381,117 @@ mod tests {
         drop(conn);
         store.close().await;
     }
+
+    /// The plan of `sql` with `binds`, one line per node.
+    async fn explain(conn: &mut AnyConnection, sql: &str, binds: &[String]) -> String {
+        let backend = Backend::of(conn);
+        let explain = match backend {
+            Backend::Sqlite => format!("EXPLAIN QUERY PLAN {sql}"),
+            Backend::Postgres => format!("EXPLAIN {sql}"),
+        };
+        let mut query = sqlx::query(&explain);
+        for bind in binds {
+            query = query.bind(bind);
+        }
+        let plan: Vec<String> = query
+            .fetch_all(&mut *conn)
+            .await
+            .unwrap()
+            .iter()
+            .map(|row| match backend {
+                Backend::Sqlite => row.try_get::<String, _>("detail").unwrap(),
+                Backend::Postgres => row.try_get::<String, _>(0).unwrap(),
+            })
+            .collect();
+        plan.join("\n")
+    }
+
+    async fn troubled(
+        conn: &mut AnyConnection,
+        instance: InstanceId,
+        status: RsyncStatus,
+        limit: i64,
+    ) -> Vec<String> {
+        super::super::clusters_with_rsync_status(conn, instance, status, limit)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| c.to_string())
+            .collect()
+    }
+
+    /// The clusters a ResourcesApplied condition names come from the troubled rows'
+    /// index in cluster order, not from a read of every aggregate of the instance.
+    async fn troubled_clusters_read_their_index(url: &str) {
+        let store = Store::connect(url).await.unwrap();
+        let (instance, other) = (InstanceId::new(), InstanceId::new());
+        fill(&store, instance).await;
+        fill(&store, other).await;
+        // Retrying on c9, c12, c300 (one app each, two on c12), Failed on c5; one row
+        // counted down to 0 on c1, and the other instance retrying on c0.
+        for (id, app, cluster, value, count) in [
+            (instance, "a1", "c9", "Retrying", 2),
+            (instance, "a2", "c12", "Retrying", 1),
+            (instance, "a4", "c12", "Retrying", 1),
+            (instance, "a0", "c300", "Retrying", 1),
+            (instance, "a0", "c1", "Retrying", 0),
+            (instance, "a6", "c5", "Failed", 1),
+            (other, "a0", "c0", "Retrying", 1),
+        ] {
+            sqlx::query(
+                "INSERT INTO status_counts (instance_id, app, cluster, dimension, value, count) \
+                 VALUES ($1, $2, $3, 'rsync', $4, $5)",
+            )
+            .bind(id.to_string())
+            .bind(app)
+            .bind(cluster)
+            .bind(value)
+            .bind(count)
+            .execute(store.pool())
+            .await
+            .unwrap();
+        }
+        let analyze = match store.backend() {
+            Backend::Sqlite => "ANALYZE",
+            Backend::Postgres => "ANALYZE status_counts",
+        };
+        sqlx::query(analyze).execute(store.pool()).await.unwrap();
+        let mut conn = store.read().await.unwrap();
+        // Names sort as text: c12 < c300 < c9.
+        assert_eq!(
+            troubled(&mut conn, instance, RsyncStatus::Retrying, 4).await,
+            ["c12", "c300", "c9"]
+        );
+        assert_eq!(
+            troubled(&mut conn, instance, RsyncStatus::Retrying, 2).await,
+            ["c12", "c300"]
+        );
+        assert_eq!(
+            troubled(&mut conn, instance, RsyncStatus::Failed, 4).await,
+            ["c5"]
+        );
+
+        for (status, index) in [
+            (RsyncStatus::Retrying, "status_counts_retrying"),
+            (RsyncStatus::Failed, "status_counts_failed"),
+        ] {
+            let sql = super::super::clusters_with_rsync_status_sql(status);
+            let sql = sql.replace("$2", "4");
+            let plan = explain(&mut conn, &sql, &[instance.to_string()]).await;
+            assert!(
+                plan.contains(index) && !plan.contains("Seq Scan") && !plan.contains("SCAN"),
+                "{plan}"
+            );
+        }
+        drop(conn);
+        store.close().await;
+    }
+
+    on_both_backends!(
+        troubled_clusters_read_their_index_sqlite,
+        troubled_clusters_read_their_index_postgres,
+        troubled_clusters_read_their_index
+    );
 
     on_both_backends!(
         cluster_counts_seek_each_app_sqlite,

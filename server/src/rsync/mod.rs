@@ -219,7 +219,9 @@ impl RsyncEngine {
         let mut after: Option<(String, ResourceKey)> = None;
         loop {
             let work = {
-                let mut conn = store.read().await?;
+                // Every cluster's pass reads at once after an instantiate: they take
+                // turns (see `Store::read_background`).
+                let mut conn = store.read_background().await?;
                 rsync_work(&mut conn, &link.cluster, after.as_ref(), self.options.batch).await?
             };
             let Some(last) = work.last() else {

@@ -14,6 +14,7 @@
 
 pub mod action;
 mod autocommit;
+mod background;
 pub mod carry;
 pub mod cluster;
 mod codec;
@@ -53,6 +54,7 @@ use sqlx::migrate::Migrator;
 use sqlx::{Any, AnyConnection, AnyPool, ConnectOptions, Connection, Executor, Row};
 
 pub use self::autocommit::{Autocommit, GroupWrite};
+pub use self::background::BackgroundRead;
 pub use self::signals::{Reach, Signals};
 use self::slots::WriteSlots;
 pub use self::tx::{RowLock, Tx};
@@ -115,6 +117,8 @@ pub struct Store {
     signals: Arc<Signals>,
     /// SQLite: what the checkpoints keep of the write-ahead log (see `checkpoint`).
     wal: Arc<wal::WalState>,
+    /// The turns of background reads (see `read_background`).
+    background_reads: Arc<tokio::sync::Semaphore>,
 }
 
 impl Store {
@@ -149,16 +153,13 @@ impl Store {
             // Statements slower than this are logged (sqlx's default is 1 s, which
             // hides the scans that make a busy server slow).
             .log_slow_statements(log::LevelFilter::Warn, SLOW_STATEMENT);
-        let pool = Self::pool_options(
-            backend,
-            match backend {
-                Backend::Sqlite => 8,
-                Backend::Postgres => POSTGRES_CONNECTIONS,
-            },
-            SQLITE_READ_CACHE_KIB,
-        )
-        .connect_with(options.clone())
-        .await?;
+        let connections = match backend {
+            Backend::Sqlite => 8,
+            Backend::Postgres => POSTGRES_CONNECTIONS,
+        };
+        let pool = Self::pool_options(backend, connections, SQLITE_READ_CACHE_KIB)
+            .connect_with(options.clone())
+            .await?;
         let migrator = match backend {
             Backend::Sqlite => &SQLITE_MIGRATIONS,
             Backend::Postgres => &POSTGRES_MIGRATIONS,
@@ -191,6 +192,7 @@ impl Store {
                 Backend::Postgres => POSTGRES_CONNECTIONS as usize / 2,
             }),
             signals: Arc::default(),
+            background_reads: background::permits(connections),
             wal: Arc::new(wal::WalState::new(match backend {
                 Backend::Sqlite => wal::sqlite_directory(url),
                 Backend::Postgres => None,

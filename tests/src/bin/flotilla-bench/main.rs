@@ -463,12 +463,16 @@ async fn run_backend(
     let (server, metrics) = start_metered(backend).await;
     let result = run_checks(&server, &metrics, label, scale, etcd, context, rows).await;
     if result.is_err() {
-        // What the server said last explains most failures (it is gone with its
-        // temporary directory once dropped).
-        let log = server.log();
-        let lines: Vec<&str> = log.lines().collect();
-        eprintln!("[{label}] last lines of the server log:");
-        for line in &lines[lines.len().saturating_sub(60)..] {
+        // What the server warned of last explains most failures (the log is gone with
+        // its temporary directory once dropped; FLOTILLA_BENCH_LOG keeps all of it). Its
+        // last lines are the agents' sessions closing as the fleet stops: left out.
+        let log = server_log(&server).unwrap_or_else(|e| format!("no log: {e}"));
+        let lines: Vec<&str> = log
+            .lines()
+            .filter(|l| l.contains(" WARN ") || l.contains(" ERROR "))
+            .collect();
+        eprintln!("[{label}] the server's last warnings and errors:");
+        for line in &lines[lines.len().saturating_sub(40)..] {
             eprintln!("  {line}");
         }
     }
@@ -778,7 +782,7 @@ struct Args {
         long,
         value_delimiter = ',',
         value_parser = clap::value_parser!(u64).range(1..=100),
-        conflicts_with_all = ["quick", "serve", "p7", "p8", "p9", "p10", "p11", "p11_part", "names"]
+        conflicts_with_all = ["quick", "serve", "p7", "p8", "p10", "p11", "p11_part", "names"]
     )]
     scale: Vec<u64>,
 }
@@ -915,7 +919,15 @@ async fn main() -> Result<()> {
             .into_iter()
             .filter(|(_, l)| only.is_none_or(|o| o == *l))
             .collect();
-    if !args.scale.is_empty() {
+    // `--p9 --scale N`: P9 alone on N times the fleet.
+    if args.p9 && args.scale.len() > 1 {
+        bail!("--p9 takes one --scale");
+    }
+    let scale = match args.scale.first() {
+        Some(&n) if args.p9 => Scale::times(n as usize),
+        _ => scale,
+    };
+    if !args.scale.is_empty() && !args.p9 {
         return run_scales(&args.scale, &backends).await;
     }
     let etcd = Etcd::start().await?;

@@ -35,7 +35,7 @@
 //! baseline loaded at the same scale, and the targets of issue 61's table at N = 10.
 //! `--scale 1,10` runs both and adds the cost table: each figure's cost per unit of
 //! work (per resource, event, action, container cluster) at both scales and the ratio,
-//! which must stay within 1.5×.
+//! which must stay within 1.5×. `--p9 --scale 10` runs P9 alone on the scaled fleet.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -148,6 +148,18 @@ impl Scale {
 
     fn total(&self) -> usize {
         self.apps * self.clusters * self.docs
+    }
+
+    /// The fleet's shape, for a table's title.
+    fn shape(&self) -> String {
+        format!(
+            "{} apps x {} clusters x {} docs = {} resources; {} subscribers",
+            self.apps,
+            self.clusters,
+            self.docs,
+            self.total(),
+            self.subscribers
+        )
     }
 
     /// A time target that is `at_1` seconds at N = 1 and `at_10` at N = 10 (see
@@ -825,14 +837,7 @@ async fn run_scales(ns: &[u64], backends: &[(Backend, &'static str)]) -> Result<
             }
         }
         table::print(
-            &format!(
-                "flotilla-bench --scale {n} ({} apps x {} clusters x {} docs = {} resources; {} subscribers)",
-                scale.apps,
-                scale.clusters,
-                scale.docs,
-                scale.total(),
-                scale.subscribers
-            ),
+            &format!("flotilla-bench --scale {n} ({})", scale.shape()),
             &rows,
         );
         runs.push((n, rows));
@@ -1009,13 +1014,13 @@ async fn main() -> Result<()> {
     }
     table::print(
         &format!(
-            "flotilla-bench ({}: {} apps x {} clusters x {} docs = {} resources; {} subscribers)",
-            if quick { "quick" } else { "full" },
-            scale.apps,
-            scale.clusters,
-            scale.docs,
-            scale.total(),
-            scale.subscribers
+            "flotilla-bench ({}: {})",
+            match (quick, scale.n) {
+                (true, _) => "quick".to_string(),
+                (false, 1) => "full".to_string(),
+                (false, n) => format!("--scale {n}"),
+            },
+            scale.shape()
         ),
         &rows,
     );

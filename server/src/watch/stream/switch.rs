@@ -50,7 +50,7 @@ impl Subscriber {
             Err(_) => Default::default(),
         };
         let mut arriving: Vec<(ClusterName, Connectivity)> =
-            placed_connectivity(&mut conn, id, &[])
+            placed_connectivity(&mut conn, id, &filter.clusters)
                 .await?
                 .into_iter()
                 .filter(|(cluster, _)| {

@@ -60,11 +60,13 @@ mod p7;
 mod p8;
 mod p9;
 mod parse;
+mod scale;
 mod table;
 
 use cpu::{cpu_report, cpu_since, cpu_snapshot, rss_kib};
 use etcd::{Etcd, etcd_load, etcd_put_watch, etcd_read, etcd_settle};
 use p5::{p5_etcd, p5_flotilla, settle_postgres};
+use scale::{FULL, QUICK, Scale, at_scale, run_scales};
 
 /// The bench decodes every page it reads, as any client does: with glibc's malloc that
 /// decoding (and etcd's JSON baseline) spent most of its time in the allocator, which
@@ -72,118 +74,6 @@ use p5::{p5_etcd, p5_flotilla, settle_postgres};
 #[cfg(all(unix, not(target_env = "musl")))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
-
-/// The scale of one run.
-#[derive(Debug, Clone, Copy)]
-struct Scale {
-    apps: usize,
-    clusters: usize,
-    docs: usize,
-    subscribers: usize,
-    /// Target change rate of P5 (changes per second).
-    rate: usize,
-    /// How long P5 drives changes, per round.
-    p5_seconds: u64,
-    /// Rounds of P5: Flotilla's and etcd's runs alternate, so both meet the machine
-    /// in the same state (its speed drifts by a third within an hour here), and the
-    /// p99s are over every round's latencies, so one stall in a round of fifty
-    /// bursts does not decide the comparison alone.
-    p5_rounds: usize,
-    /// Samples of P1.
-    samples: usize,
-    /// Reads of P2 on each side (Flotilla's and etcd's alternate; medians compared).
-    p2_samples: usize,
-    /// The CI scale: targets set for the full scale are shown as not applicable.
-    quick: bool,
-    /// How many times the full fleet this is (`--scale N`; 1 for the full and quick
-    /// runs): its targets are issue 61's at N = 10, today's at N = 1.
-    n: usize,
-    /// Clusters per `flotilla-agent --sim-fleet` process; 0: a process per cluster.
-    fleet_size: usize,
-}
-
-const FULL: Scale = Scale {
-    apps: 100,
-    clusters: 100,
-    docs: 10,
-    subscribers: 1000,
-    rate: 5000,
-    p5_seconds: 10,
-    p5_rounds: 3,
-    samples: 500,
-    p2_samples: 7,
-    quick: false,
-    n: 1,
-    fleet_size: 0,
-};
-
-const QUICK: Scale = Scale {
-    apps: 10,
-    clusters: 10,
-    docs: 10,
-    subscribers: 100,
-    rate: 500,
-    p5_seconds: 3,
-    p5_rounds: 1,
-    samples: 200,
-    p2_samples: 3,
-    quick: true,
-    n: 1,
-    fleet_size: 0,
-};
-
-impl Scale {
-    /// `--scale n`: the full fleet's clusters and subscribers times `n` (apps, documents
-    /// and P5's change rate as at full scale), the agents in `--sim-fleet` processes of
-    /// 100 clusters each, on every scale alike so that their figures compare.
-    fn times(n: usize) -> Scale {
-        Scale {
-            clusters: FULL.clusters * n,
-            subscribers: FULL.subscribers * n,
-            n,
-            fleet_size: 100,
-            ..FULL
-        }
-    }
-
-    fn total(&self) -> usize {
-        self.apps * self.clusters * self.docs
-    }
-
-    /// The fleet's shape, for a table's title.
-    fn shape(&self) -> String {
-        format!(
-            "{} apps x {} clusters x {} docs = {} resources; {} subscribers",
-            self.apps,
-            self.clusters,
-            self.docs,
-            self.total(),
-            self.subscribers
-        )
-    }
-
-    /// A time target that is `at_1` seconds at N = 1 and `at_10` at N = 10 (see
-    /// [`at_scale`]); at the quick scale, `at_1` scaled down with the work.
-    fn time_target(&self, at_1: f64, at_10: f64) -> f64 {
-        if self.quick {
-            at_1 * time_scale(self.total())
-        } else {
-            at_scale(self.n as f64, at_1, at_10)
-        }
-    }
-
-    /// How long a wait of the bench (for convergence, a terminate) may last before the
-    /// run fails: five minutes per N.
-    fn patience(&self) -> Duration {
-        Duration::from_secs(300 * self.n as u64)
-    }
-}
-
-/// A target set at N = 1 (`at_1`) and at N = 10 (`at_10`, issue 61's table) for scale
-/// `n`: linear in N between the two and beyond.
-pub fn at_scale(n: f64, at_1: f64, at_10: f64) -> f64 {
-    at_1 + (at_10 - at_1) * (n - 1.0) / 9.0
-}
 
 /// What a row's figure costs per unit of work (a resource, a change, an action): the
 /// cost table of a run of several scales compares it between them.
@@ -740,14 +630,6 @@ async fn run_checks(
     Ok(())
 }
 
-const FULL_TOTAL: f64 = 100_000.0;
-
-/// How time targets scale down with the work: linearly, but never below a tenth (a
-/// scaled-down run still pays fixed costs: RPCs, agent round trips, rsync passes).
-fn time_scale(total: usize) -> f64 {
-    (total as f64 / FULL_TOTAL).max(0.1)
-}
-
 /// The bench's command line (the module doc says what each target measures).
 #[derive(clap::Parser)]
 #[command(
@@ -797,64 +679,6 @@ struct Args {
         conflicts_with_all = ["quick", "serve", "p7", "p8", "p10", "p11", "p11_part", "names"]
     )]
     scale: Vec<u64>,
-}
-
-/// `--scale`: P1–P9 at each N in turn on the chosen backends, each N with an etcd of
-/// its own loaded at its scale (the baselines are measured at the same scale); prints
-/// each N's table, then the cost table. Exits non-zero when a check fails.
-async fn run_scales(ns: &[u64], backends: &[(Backend, &'static str)]) -> Result<()> {
-    let mut runs = Vec::new();
-    for &n in ns {
-        let n = n as usize;
-        let scale = Scale::times(n);
-        eprintln!("flotilla-bench --scale {n}: {scale:?}");
-        let etcd = Etcd::start().await?;
-        let loading = Instant::now();
-        let context = etcd_load(&etcd, scale).await?;
-        eprintln!(
-            "loaded etcd with {} resources in {:.1} s",
-            scale.total(),
-            loading.elapsed().as_secs_f64()
-        );
-        etcd_settle(&etcd).await;
-        let mut rows = Vec::new();
-        for &(backend, label) in backends {
-            let checks = async {
-                run_backend(backend, label, scale, &etcd, &context, &mut rows).await?;
-                p7::run(backend, label, p7::P7Scale::times(n), &mut rows).await?;
-                p8::run(
-                    backend,
-                    label,
-                    p8::P8Scale::times(n),
-                    false,
-                    &etcd,
-                    &mut rows,
-                )
-                .await
-            };
-            if let Err(error) = checks.await {
-                rows.push(Row::error(label, error));
-            }
-        }
-        table::print(
-            &format!("flotilla-bench --scale {n} ({})", scale.shape()),
-            &rows,
-        );
-        runs.push((n, rows));
-    }
-    let costs = table::costs(&runs);
-    if !costs.is_empty() {
-        table::print("cost per unit of work, by scale", &costs);
-    }
-    if runs
-        .iter()
-        .flat_map(|(_, rows)| rows)
-        .chain(&costs)
-        .any(|r| !r.pass && r.gating)
-    {
-        std::process::exit(1);
-    }
-    Ok(())
 }
 
 #[tokio::main]

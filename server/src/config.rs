@@ -98,6 +98,11 @@ pub struct Flags {
     /// [default: 1000000].
     #[arg(long, env = "FLOTILLA_STATUS_TREE_ENTRIES")]
     pub status_tree_entries: Option<usize>,
+    /// Rendered resources sent to agents and not answered yet, over all clusters at
+    /// once (each is held in memory until its agent answers); also the largest batch
+    /// one cluster is sent [default: 50000].
+    #[arg(long, env = "FLOTILLA_RSYNC_IN_FLIGHT", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub rsync_in_flight: Option<u64>,
     /// Nodes of each embedded sim cluster (`<cluster>-node-<i>`) [default: 3].
     #[arg(long, env = "FLOTILLA_SIM_NODES")]
     pub sim_nodes: Option<usize>,
@@ -288,6 +293,7 @@ struct FileConfig {
     max_watches: Option<usize>,
     watch_tail_events: Option<usize>,
     status_tree_entries: Option<usize>,
+    rsync_in_flight: Option<u64>,
     sim_nodes: Option<usize>,
     sim_iaas_latency_millis: Option<u64>,
     credentials_key_file: Option<PathBuf>,
@@ -346,6 +352,8 @@ pub struct Config {
     pub watch_tail_events: usize,
     /// Resources kept in in-memory status trees (0: off).
     pub status_tree_entries: usize,
+    /// Rsync operations in flight over the fleet.
+    pub rsync_in_flight: usize,
     /// Nodes per embedded sim cluster.
     pub sim_nodes: usize,
     /// How long each sim IaaS operation takes.
@@ -480,6 +488,11 @@ impl Config {
                 .status_tree_entries
                 .or(file.status_tree_entries)
                 .unwrap_or(1_000_000),
+            rsync_in_flight: flags
+                .rsync_in_flight
+                .or(file.rsync_in_flight)
+                .unwrap_or(crate::rsync::RsyncOptions::default().in_flight as u64)
+                as usize,
             sim_pod_ready: Duration::from_millis(
                 flags
                     .sim_pod_ready_millis

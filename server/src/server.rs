@@ -511,7 +511,11 @@ pub async fn serve(
         .with_trees(config.status_tree_entries, workers.clone())
         .with_fencing(ownership.clone());
     let hub = AgentHub::new(status.clone(), config.agent_heartbeat, ownership.clone());
-    let engine = RsyncEngine::new(hub.clone(), RsyncOptions::default(), workers.clone());
+    let rsync = RsyncOptions {
+        in_flight: config.rsync_in_flight,
+        ..RsyncOptions::default()
+    };
+    let engine = RsyncEngine::new(hub.clone(), rsync, workers.clone());
     let embedded = config.sim.then(|| {
         EmbeddedAgents::new(
             store.clone(),

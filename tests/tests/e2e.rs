@@ -32,6 +32,7 @@ mod limits;
 mod metrics;
 mod ownership;
 mod retention;
+mod rsync_budget;
 mod revisions;
 mod security;
 mod shared_cluster;

@@ -5,6 +5,11 @@
 //! unreachable its outstanding resources are Retrying and the worker backs off
 //! exponentially with jitter. All state lives in SQL, so after a restart the workers
 //! simply resume.
+//!
+//! Operations in flight are bounded over the whole fleet, not per cluster
+//! ([`RsyncOptions::in_flight`]): each holds its resource until the agent answers, so a
+//! rollout that wakes every cluster at once would otherwise hold a batch per cluster,
+//! memory that grows with the fleet (half a million manifests at 1,000 clusters).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,6 +17,7 @@ use std::time::Duration;
 
 use flotilla_api::v1 as pb;
 use pb::connect_response::Message as Down;
+use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use tracing::{debug, info, warn};
 
@@ -31,6 +37,10 @@ use crate::wire::convert::json_into_struct;
 pub struct RsyncOptions {
     /// Operations sent before waiting for their results.
     pub batch: i64,
+    /// Operations in flight over all clusters at most; workers beyond it wait their
+    /// turn (first come, first served) before reading their next batch. A batch is
+    /// never larger than this.
+    pub in_flight: usize,
     /// First and largest backoff while a cluster is unreachable.
     pub backoff_min: Duration,
     pub backoff_max: Duration,
@@ -44,6 +54,9 @@ impl Default for RsyncOptions {
     fn default() -> Self {
         Self {
             batch: 500,
+            // A full batch for each of 100 clusters at once: what 100 clusters always
+            // had; a larger fleet takes turns.
+            in_flight: 50_000,
             backoff_min: Duration::from_millis(200),
             backoff_max: Duration::from_secs(10),
             result_timeout: Duration::from_secs(30),
@@ -61,6 +74,8 @@ pub struct RsyncEngine {
     /// the instance's totals and the group's conditions (about 5 ms each on
     /// PostgreSQL).
     outcomes: GroupCommit<Vec<(RsyncWork, Outcome)>>,
+    /// Permits for operations in flight ([`RsyncOptions::in_flight`]).
+    budget: Arc<Semaphore>,
     workers: Mutex<HashMap<String, tokio::task::JoinHandle<()>>>,
     shutdown: CancellationToken,
 }
@@ -92,10 +107,17 @@ impl RsyncEngine {
         shutdown: CancellationToken,
     ) -> Arc<RsyncEngine> {
         let outcomes = GroupCommit::writing_to(hub.status().store(), GROUP_OUTCOMES, Vec::len);
+        let options = RsyncOptions {
+            batch: options.batch.min(options.in_flight as i64).max(1),
+            in_flight: options.in_flight.max(1),
+            ..options
+        };
+        let budget = Arc::new(Semaphore::new(options.in_flight));
         Arc::new(RsyncEngine {
             hub,
             options,
             outcomes,
+            budget,
             workers: Mutex::new(HashMap::new()),
             shutdown,
         })
@@ -217,13 +239,23 @@ impl RsyncEngine {
     async fn pass(&self, link: &ClusterLink) -> Result<Pass> {
         let store = self.hub.status().store().clone();
         let mut after: Option<(String, ResourceKey)> = None;
+        let batch = self.options.batch as u32;
         loop {
+            // Held until the batch's outcomes are recorded; the surplus of a short
+            // batch goes back at once.
+            let mut permits = self
+                .budget
+                .clone()
+                .acquire_many_owned(batch)
+                .await
+                .expect("the rsync budget is never closed");
             let work = {
                 // Every cluster's pass reads at once after an instantiate: they take
                 // turns (see `Store::read_background`).
                 let mut conn = store.read_background().await?;
                 rsync_work(&mut conn, &link.cluster, after.as_ref(), self.options.batch).await?
             };
+            drop(permits.split((batch as usize).saturating_sub(work.len())));
             let Some(last) = work.last() else {
                 return Ok(Pass::Done);
             };
@@ -241,6 +273,7 @@ impl RsyncEngine {
                 .submit(outcomes, &Record(self.hub.status()))
                 .await;
             recorded?;
+            drop(permits);
         }
     }
 
@@ -251,7 +284,7 @@ impl RsyncEngine {
         work: Vec<RsyncWork>,
     ) -> Option<Vec<(RsyncWork, Outcome)>> {
         let mut waiting = Vec::with_capacity(work.len());
-        for item in work {
+        for mut item in work {
             let deployment_id = format!("{}-{}", item.instance, item.key.app);
             let receiver = if item.delete {
                 let gvk = pb::GroupVersionKind {
@@ -270,8 +303,10 @@ impl RsyncEngine {
                     })
                     .await
             } else {
+                // The outcome needs the key only: the manifest is not held while the
+                // agent works.
                 let manifest: serde_json::Value =
-                    serde_json::from_str(&item.manifest).unwrap_or_default();
+                    serde_json::from_str(&std::mem::take(&mut item.manifest)).unwrap_or_default();
                 session
                     .operation(|operation_id| {
                         Down::Apply(pb::ApplyResource {

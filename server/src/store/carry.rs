@@ -54,11 +54,11 @@ pub async fn carry_applied(
         rendered
             .entry(doc_of(r))
             .and_modify(|m| {
-                if *m != Some(r.manifest.as_str()) {
+                if *m != Some(&*r.manifest) {
                     *m = None;
                 }
             })
-            .or_insert(Some(r.manifest.as_str()));
+            .or_insert(Some(&*r.manifest));
     }
     let old: HashMap<Doc<'_>, &str> = old
         .iter()

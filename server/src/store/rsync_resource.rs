@@ -1,6 +1,8 @@
 //! Rendered (rsync) resources of instances: bulk insert at instantiate, status
 //! changes, paged listing.
 
+use std::sync::Arc;
+
 use sqlx::{AnyConnection, Row};
 
 use super::status::CountDeltas;
@@ -21,8 +23,10 @@ pub struct RsyncResource {
     pub gvk: Gvk,
     pub namespace: String,
     pub name: String,
-    /// The rendered manifest as JSON text.
-    pub manifest: String,
+    /// The rendered manifest as JSON text, shared by the clusters an app's document
+    /// is placed on (rendering does not depend on the cluster: an instance of 1,000
+    /// clusters would otherwise hold 1,000 copies of each).
+    pub manifest: Arc<str>,
     pub status: RsyncStatus,
     pub cluster_status: ClusterStatus,
     /// [`Readiness::None`] for a kind readiness does not apply to, or before a report.
@@ -162,7 +166,7 @@ pub async fn rsync_resources_insert<'r>(
                 .bind(resource.gvk.version.clone())
                 .bind(resource.namespace.clone())
                 .bind(resource.name.clone())
-                .bind(resource.manifest.clone())
+                .bind(&*resource.manifest)
                 .bind(resource.status.as_str())
                 .bind(resource.cluster_status.as_str())
                 .bind(resource.readiness.as_str())
@@ -502,7 +506,7 @@ async fn list_at(
                 gvk: decode_gvk(row)?,
                 namespace: row.try_get("namespace")?,
                 name: row.try_get("name")?,
-                manifest: row.try_get("manifest")?,
+                manifest: row.try_get::<String, _>("manifest")?.into(),
                 status: status.parse().map_err(Error::internal)?,
                 cluster_status: row.try_get("cluster_status")?,
                 readiness: row.try_get("readiness")?,
@@ -628,7 +632,7 @@ async fn rsync_status_page(
             cluster: row.cluster,
             namespace: row.namespace,
             name: row.name,
-            manifest: String::new(),
+            manifest: Arc::from(""),
             status: row.first,
             cluster_status: row.second,
             readiness: row.readiness,

@@ -330,7 +330,8 @@ impl Lifecycle {
             .collect();
         let documents = render_network_intents(instance, &specs);
         let cluster_name = ClusterName::from(cluster);
-        let resources = bind(NETWORK_INTENTS_APP, &cluster_name, &documents)?;
+        let manifests = serialize(&documents)?;
+        let resources = bind(NETWORK_INTENTS_APP, &cluster_name, &documents, &manifests);
         let row = InstanceRow {
             id: instance,
             owner: cluster_name.to_string(),

@@ -397,8 +397,10 @@ impl Lifecycle {
         let candidates = self.cluster_candidates(tx, &content.intents).await?;
         let instance = InstanceId::new();
         let base = replacing.map_or(instance, |r| r.previous.base);
-        let mut resources = Vec::new();
-        let mut clusters = std::collections::BTreeSet::new();
+        // Rendered per app first (a few documents each), so the resources of every
+        // cluster are allocated once: grown by doubling, the vector of an instance of
+        // 1,000,000 resources held 1.5 times its size while it moved.
+        let mut rendered = Vec::with_capacity(content.apps.len());
         for app in &content.apps {
             let app_id = app.name.id();
             let intents: Vec<&PlacementIntentSpec> = content
@@ -437,9 +439,19 @@ impl Lifecycle {
                 )
                 .collect();
             let documents = render_app(base, app_id, &app.spec.manifests, &patches)?;
+            let manifests = serialize(&documents)?;
+            rendered.push((app_id, documents, manifests, placed));
+        }
+        let total = rendered
+            .iter()
+            .map(|(_, documents, _, placed)| documents.len() * placed.len())
+            .sum();
+        let mut resources = Vec::with_capacity(total);
+        let mut clusters = std::collections::BTreeSet::new();
+        for (app_id, documents, manifests, placed) in rendered {
             for (provider, cluster) in placed {
                 let cluster = ClusterName::of(&provider, &cluster);
-                resources.extend(bind(app_id, &cluster, &documents)?);
+                resources.extend(bind(app_id, &cluster, &documents, &manifests));
                 clusters.insert(cluster);
             }
         }

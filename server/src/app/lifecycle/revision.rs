@@ -151,7 +151,7 @@ impl Lifecycle {
     ) -> Result<Persisted> {
         let mut resources = all_rendered(tx, earlier.id).await?;
         for r in &mut resources {
-            r.manifest = relabel(&r.manifest, running.base, &r.app)?;
+            r.manifest = relabel(&r.manifest, running.base, &r.app)?.into();
             r.status = RsyncStatus::Pending;
             r.cluster_status = crate::domain::readiness::ClusterStatus::Unknown;
             r.readiness = crate::domain::readiness::Readiness::None;

@@ -35,7 +35,8 @@
 //! baseline loaded at the same scale, and the targets of issue 61's table at N = 10.
 //! `--scale 1,10` runs both and adds the cost table: each figure's cost per unit of
 //! work (per resource, event, action, container cluster) at both scales and the ratio,
-//! which must stay within 1.5×. `--p9 --scale 10` runs P9 alone on the scaled fleet.
+//! which must stay within 1.5×. `--p9 --scale 10` and `--p7 --scale 10` run P9 or P7
+//! alone on the scaled fleet.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -676,7 +677,7 @@ struct Args {
         long,
         value_delimiter = ',',
         value_parser = clap::value_parser!(u64).range(1..=100),
-        conflicts_with_all = ["quick", "serve", "p7", "p8", "p10", "p11", "p11_part", "names"]
+        conflicts_with_all = ["quick", "serve", "p8", "p10", "p11", "p11_part", "names"]
     )]
     scale: Vec<u64>,
 }
@@ -748,15 +749,16 @@ async fn main() -> Result<()> {
             .into_iter()
             .filter(|(_, l)| only.is_none_or(|o| o == *l))
             .collect();
-    // `--p9 --scale N`: P9 alone on N times the fleet.
-    if args.p9 && args.scale.len() > 1 {
-        bail!("--p9 takes one --scale");
+    // `--p9 --scale N`, `--p7 --scale N`: that target alone on N times the fleet.
+    let alone = args.p9 || args.p7;
+    if alone && args.scale.len() > 1 {
+        bail!("--p7 and --p9 take one --scale");
     }
     let scale = match args.scale.first() {
-        Some(&n) if args.p9 => Scale::times(n as usize),
+        Some(&n) if alone => Scale::times(n as usize),
         _ => scale,
     };
-    if !args.scale.is_empty() && !args.p9 {
+    if !args.scale.is_empty() && !alone {
         return run_scales(&args.scale, &backends).await;
     }
     let etcd = Etcd::start().await?;
@@ -771,7 +773,10 @@ async fn main() -> Result<()> {
 
     let mut rows = Vec::new();
     let p8_scale = if quick { p8::QUICK } else { p8::FULL };
-    let p7_scale = if quick { p7::QUICK } else { p7::FULL };
+    let p7_scale = match (quick, scale.n) {
+        (true, _) => p7::QUICK,
+        (false, n) => p7::P7Scale::times(n),
+    };
     // `--p8`, `--p7`: that target alone.
     let (p7_only, p8_only, p9_only, p10_only) = (args.p7, args.p8, args.p9, args.p10);
     let p10_scale = if quick { p10::QUICK } else { p10::FULL };

@@ -104,8 +104,10 @@ pub trait Provider: Send + Sync {
     /// The VM named `name`, if one exists (how a workflow that crashed after creating
     /// it finds it again).
     async fn vm_named(&self, name: &str) -> InfraResult<Option<Vm>>;
-    /// The VMs of `ids` that exist (one call for a whole state sync pass).
-    async fn vms(&self, ids: &[String]) -> InfraResult<Vec<Vm>>;
+    /// The states of the VMs of `ids` that exist, (id, state): one call for a whole
+    /// state sync pass, which needs nothing else of them (CloudStack's
+    /// listVirtualMachines with `details=min`).
+    async fn vm_states(&self, ids: &[String]) -> InfraResult<Vec<(String, VmState)>>;
 }
 
 /// A provider's refusal as the API answers it: a full zone is RESOURCE_EXHAUSTED, a

@@ -278,9 +278,9 @@ impl Provider for SimIaas {
         Ok(tables::vm_named(&mut conn, name).await?)
     }
 
-    async fn vms(&self, ids: &[String]) -> InfraResult<Vec<Vm>> {
+    async fn vm_states(&self, ids: &[String]) -> InfraResult<Vec<(String, VmState)>> {
         let mut conn = self.store.read().await?;
-        Ok(tables::vms(&mut conn, ids).await?)
+        Ok(tables::vm_states(&mut conn, ids).await?)
     }
 }
 

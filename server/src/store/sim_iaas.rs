@@ -5,7 +5,8 @@
 use sqlx::any::AnyRow;
 use sqlx::{AnyConnection, Row};
 
-use super::{fetch_all, fetch_by_id, fetch_optional, placeholders, run, wrote};
+use super::json_query::{json_in, json_rows};
+use super::{fetch_all, fetch_by_id, fetch_optional, run, wrote};
 use crate::domain::iaas::{Network, Offering, Vm, VmState, Zone};
 use crate::error::{Error, Result};
 
@@ -234,17 +235,32 @@ pub async fn vm_named(conn: &mut AnyConnection, name: &str) -> Result<Option<Vm>
     fetch_optional(conn, sqlx::query(&sql).bind(name), vm_from_row).await
 }
 
-/// The VMs of these ids that exist.
-pub async fn vms(conn: &mut AnyConnection, ids: &[String]) -> Result<Vec<Vm>> {
+/// Ids per statement of the bulk VM reads (one JSON bind each).
+const VMS_PER_READ: usize = 10_000;
+
+/// The states of the VMs of these ids that exist, in id order: a whole state sync
+/// pass's (100,000 VMs for 10,000 clusters). Read through [`json_rows`]: one row per
+/// statement instead of one per VM, which through sqlx's Any rows was most of the pass.
+pub async fn vm_states(conn: &mut AnyConnection, ids: &[String]) -> Result<Vec<(String, VmState)>> {
+    let select = format!(
+        "SELECT id, state FROM sim_vms WHERE {}",
+        json_in(conn, "id", 1)
+    );
     let mut found = Vec::with_capacity(ids.len());
-    for chunk in ids.chunks(500) {
-        let marks = placeholders(conn, 1, chunk.len());
-        let sql = format!("SELECT {VM_COLUMNS} FROM sim_vms WHERE id IN {marks}");
-        let mut query = sqlx::query(&sql);
-        for id in chunk {
-            query = query.bind(id.clone());
+    for chunk in ids.chunks(VMS_PER_READ) {
+        let ids = serde_json::to_string(chunk).map_err(Error::internal)?;
+        let rows: Vec<(String, String)> = json_rows(
+            conn,
+            &select,
+            "id, state",
+            "id",
+            vec![ids],
+            |a: &(String, String), b| a.0.cmp(&b.0),
+        )
+        .await?;
+        for (id, state) in rows {
+            found.push((id, state.parse().map_err(Error::internal)?));
         }
-        found.extend(fetch_all(conn, query, vm_from_row).await?);
     }
     Ok(found)
 }

@@ -17,7 +17,8 @@ use crate::domain::container_cluster::{ClusterState, Desired, Event, Verb, trans
 use crate::error::Result;
 use crate::infra::VmState;
 use crate::store::container_cluster::{
-    ClusterVm, ContainerClusterRecord, RecoveryPolicy, cluster_settled, cluster_vm_put, cluster_vms,
+    ClusterVm, ContainerClusterRecord, RecoveryPolicy, cluster_settled, cluster_vms,
+    cluster_vms_put,
 };
 use crate::store::now_micros;
 
@@ -47,13 +48,8 @@ impl ContainerClusters {
             (clusters, maps)
         };
         let ids: Vec<String> = maps.values().flatten().map(|vm| vm.vm_id.clone()).collect();
-        let actual: HashMap<String, VmState> = self
-            .iaas
-            .vms(&ids)
-            .await?
-            .into_iter()
-            .map(|vm| (vm.id, vm.state))
-            .collect();
+        let actual: HashMap<String, VmState> =
+            self.iaas.vm_states(&ids).await?.into_iter().collect();
         let mut report = SyncReport {
             clusters: clusters.len(),
             vms: ids.len(),
@@ -119,24 +115,24 @@ impl ContainerClusters {
         }
         let mut tx = self.store.begin().await?;
         self.fleet_fence(&mut tx).await?;
-        for (alert, mut record, vms, changed_vms) in writes {
+        let mut seen = Vec::new();
+        for (alert, record, vms, changed_vms) in &mut writes {
             let mut expected = record.generation;
-            if let Some(mut alert) = alert {
+            if let Some(alert) = alert {
                 // A cluster a verb moved since the read is left to the next pass.
-                if !save(&mut tx, &mut alert, expected, &vms).await? {
+                if !save(&mut tx, alert, expected, vms).await? {
                     continue;
                 }
                 expected = alert.generation;
-                record.status.conditions = alert.status.conditions;
+                record.status.conditions = alert.status.conditions.clone();
             }
             // A cluster a verb moved since the read is left to the next pass.
-            if save(&mut tx, &mut record, expected, &vms).await? {
-                for index in changed_vms {
-                    cluster_vm_put(&mut tx, record.id, &vms[index]).await?;
-                }
+            if save(&mut tx, record, expected, vms).await? {
+                seen.extend(changed_vms.iter().map(|index| (record.id, &vms[*index])));
                 report.changed += 1;
             }
         }
+        cluster_vms_put(&mut tx, &seen).await?;
         tx.commit().await?;
         if report.recovering > 0 {
             self.driver.activate();

@@ -53,7 +53,13 @@ async fn a_fleet_rolls_out_within_the_in_flight_budget(backend: Backend) {
     // 2 apps x 3 ConfigMaps on 4 clusters: 24 resources, 6 per cluster; a budget of 3
     // is less than one cluster's batch.
     let dig = deployment(&mut client, 2, 3, false, &ids).await;
-    let in_flight = || value(&scrape(&metrics), "flotilla_rsync_in_flight_operations", &[]);
+    let in_flight = || {
+        value(
+            &scrape(&metrics),
+            "flotilla_rsync_in_flight_operations",
+            &[],
+        )
+    };
     assert_eq!(in_flight(), 0.0);
 
     signal(agent.pid() as i32, "STOP");
@@ -67,7 +73,10 @@ async fn a_fleet_rolls_out_within_the_in_flight_budget(backend: Backend) {
     let held = Instant::now();
     while held.elapsed() < Duration::from_secs(2) {
         let now = in_flight();
-        assert!(now <= BUDGET, "{now} operations in flight for a budget of 3");
+        assert!(
+            now <= BUDGET,
+            "{now} operations in flight for a budget of 3"
+        );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     signal(agent.pid() as i32, "CONT");

@@ -360,6 +360,13 @@ impl TestAgent {
         self.child.id()
     }
 
+    /// Sends `signal` to the agent process (SIGSTOP to make it silent, SIGCONT, ...).
+    pub fn signal(&self, signal: i32) {
+        // SAFETY: kill(2) on the pid of a child we own.
+        let sent = unsafe { libc::kill(self.child.id() as i32, signal) };
+        assert_eq!(sent, 0, "kill({signal}) of the agent");
+    }
+
     /// Waits up to `timeout` for the agent to exit.
     pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
         let deadline = Instant::now() + timeout;

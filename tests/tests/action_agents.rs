@@ -167,19 +167,12 @@ async fn wait_state(client: &Client, name: &str, want: ActionState) -> Action {
     .await
 }
 
-fn signal(pid: u32, signal: i32) {
-    // SAFETY: kill(2) on a child process of the test.
-    unsafe {
-        libc::kill(pid as i32, signal);
-    }
-}
-
 async fn actions_wait_for_a_disconnected_agent_and_reconcile_on_reconnect(server: TestServer) {
     let (mut client, agent, remote) = setup(&server).await;
     let before = guest_restarts(&client, "remote", |_| true).await;
 
     // The agent is frozen: the session is cut after a heartbeat interval.
-    signal(agent.pid(), libc::SIGSTOP);
+    agent.signal(libc::SIGSTOP);
     wait_connectivity(&client, &remote, Connectivity::Retrying).await;
     let waiting = reboot(&mut client, &remote, 0).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
@@ -194,7 +187,7 @@ async fn actions_wait_for_a_disconnected_agent_and_reconcile_on_reconnect(server
         .unwrap();
     assert_eq!(delivered.reason, "AgentDisconnected");
     // Back: the action is delivered and runs, once.
-    signal(agent.pid(), libc::SIGCONT);
+    agent.signal(libc::SIGCONT);
     wait_state(&client, &waiting.name, ActionState::Succeeded).await;
     let after_first = guest_restarts(&client, "remote", |n| n > before).await;
     assert_eq!(after_first, before + 1);
@@ -203,9 +196,9 @@ async fn actions_wait_for_a_disconnected_agent_and_reconcile_on_reconnect(server
     // outcome from the new session.
     let running = reboot(&mut client, &remote, 3).await;
     wait_state(&client, &running.name, ActionState::Running).await;
-    signal(agent.pid(), libc::SIGSTOP);
+    agent.signal(libc::SIGSTOP);
     wait_connectivity(&client, &remote, Connectivity::Retrying).await;
-    signal(agent.pid(), libc::SIGCONT);
+    agent.signal(libc::SIGCONT);
     let done = wait_state(&client, &running.name, ActionState::Succeeded).await;
     assert_eq!(
         done.status.unwrap().reboot_status,
@@ -256,13 +249,13 @@ async fn server_kill_loses_nothing_and_runs_nothing_twice(mut server: TestServer
     );
 
     // A PENDING action survives a kill too.
-    signal(agent.pid(), libc::SIGSTOP);
+    agent.signal(libc::SIGSTOP);
     wait_connectivity(&client, &remote, Connectivity::Retrying).await;
     let pending = reboot(&mut client, &remote, 0).await;
     server.kill9();
     server.respawn().await;
     let client = server.client().await;
-    signal(agent.pid(), libc::SIGCONT);
+    agent.signal(libc::SIGCONT);
     wait_state(&client, &pending.name, ActionState::Succeeded).await;
     let last = guest_restarts(&client, "remote", |n| n > after).await;
     assert_eq!(last, after + 1);

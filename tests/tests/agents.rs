@@ -43,8 +43,7 @@ async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) 
     .await;
 
     // A silent agent (SIGSTOP) is cut after one heartbeat interval; its resources retry.
-    let pid = west_pid(&west);
-    signal(pid, libc_sigstop());
+    west.signal(libc::SIGSTOP);
     let start = Instant::now();
     eventually(WAIT, "west to retry", || {
         let mut client = client.clone();
@@ -60,7 +59,7 @@ async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) 
         elapsed < Duration::from_millis(2500),
         "cut after {elapsed:?}; heartbeat interval is 1s"
     );
-    signal(pid, libc_sigcont());
+    west.signal(libc::SIGCONT);
     wait_counts(
         &client,
         &dig,
@@ -70,27 +69,6 @@ async fn remote_agents_converge_and_survive_a_silent_agent(server: &TestServer) 
         "the resumed agent to reconnect and converge",
     )
     .await;
-}
-
-fn west_pid(agent: &TestAgent) -> i32 {
-    agent.pid() as i32
-}
-
-fn signal(pid: i32, signal: i32) {
-    let status = std::process::Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(pid.to_string())
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
-
-fn libc_sigstop() -> i32 {
-    19
-}
-
-fn libc_sigcont() -> i32 {
-    18
 }
 
 async fn tokens_are_checked_and_rotatable(server: &TestServer) {
@@ -398,7 +376,7 @@ async fn one_process_serves_a_sim_fleet(server: &TestServer) {
     assert!(node.starts_with("f2-node-"), "{node}");
 
     // SIGTERM: the served clusters stop cleanly; the exit status reports f3.
-    signal(agent.pid() as i32, 15);
+    agent.signal(libc::SIGTERM);
     let exit = agent
         .wait_exit(Duration::from_secs(10))
         .expect("the fleet exits on SIGTERM");

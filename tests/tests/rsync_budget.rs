@@ -62,7 +62,7 @@ async fn a_fleet_rolls_out_within_the_in_flight_budget(backend: Backend) {
     };
     assert_eq!(in_flight(), 0.0);
 
-    signal(agent.pid() as i32, "STOP");
+    agent.signal(libc::SIGSTOP);
     instantiate(&mut client, &dig).await;
     // Nothing is answered: what was sent stays in flight, up to the budget and no more
     // (without it, every cluster's 6 would be).
@@ -79,19 +79,10 @@ async fn a_fleet_rolls_out_within_the_in_flight_budget(backend: Backend) {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    signal(agent.pid() as i32, "CONT");
+    agent.signal(libc::SIGCONT);
     wait_counts(&client, &dig, &[], 24, 24, "the whole fleet to converge").await;
     eventually(WAIT, "nothing left in flight", || async {
         (in_flight() == 0.0).then_some(())
     })
     .await;
-}
-
-fn signal(pid: i32, signal: &str) {
-    let status = std::process::Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(pid.to_string())
-        .status()
-        .unwrap();
-    assert!(status.success());
 }

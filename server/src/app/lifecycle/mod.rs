@@ -580,26 +580,23 @@ pub(super) fn refuse_duplicate_objects(resources: &[RsyncResource]) -> Result<()
         (&r.gvk.group, &r.gvk.kind, &r.namespace, &r.name)
     }
     use std::collections::{HashMap, HashSet};
-    let mut renderer: HashMap<Object<'_>, &str> = HashMap::new();
     let mut renders: HashMap<(&str, Object<'_>), usize> = HashMap::new();
     let mut clusters: HashMap<&str, HashSet<&str>> = HashMap::new();
-    let mut shared = HashSet::new();
     for r in resources {
-        if *renderer.entry(object(r)).or_insert(&r.app) != r.app {
-            shared.insert(object(r));
-        }
         *renders.entry((&r.app, object(r))).or_default() += 1;
         clusters.entry(&r.app).or_default().insert(&r.cluster);
     }
+    let mut renderer: HashMap<Object<'_>, &str> = HashMap::new();
+    let mut shared = HashSet::new();
     for ((app, object), n) in renders {
-        if n > clusters[app].len() {
+        if n > clusters[app].len() || *renderer.entry(object).or_insert(app) != app {
             shared.insert(object);
         }
     }
     if shared.is_empty() {
         return Ok(());
     }
-    let mut seen = std::collections::HashMap::new();
+    let mut seen = HashMap::new();
     for r in resources.iter().filter(|r| shared.contains(&object(r))) {
         let key = (&r.cluster, object(r));
         if let Some(first) = seen.insert(key, &r.app) {

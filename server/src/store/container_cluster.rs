@@ -453,22 +453,12 @@ pub async fn cluster_vm_put(
     cluster: ContainerClusterId,
     vm: &ClusterVm,
 ) -> Result<()> {
-    let sql = "INSERT INTO container_cluster_vms (cluster_id, vm_id, name, ordinal, observed, \
-               ip_address) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (cluster_id, vm_id) \
-               DO UPDATE SET observed = excluded.observed, ip_address = excluded.ip_address";
-    let query = sqlx::query(sql)
-        .bind(cluster.to_string())
-        .bind(&vm.vm_id)
-        .bind(&vm.name)
-        .bind(vm.ordinal)
-        .bind(vm.observed.as_str())
-        .bind(&vm.ip_address);
-    run(conn, query).await
+    cluster_vms_put(conn, &[(cluster, vm)]).await
 }
 
 /// Records the VMs of many clusters (or their new observations) in a few statements:
-/// what a state sync pass saw change, a row per VM (1,000 of them at issue 61's
-/// scale, a round trip each before).
+/// what a state sync pass saw change (1,000 VMs at issue 61's scale, a round trip
+/// each when written one at a time).
 pub async fn cluster_vms_put(
     conn: &mut AnyConnection,
     vms: &[(ContainerClusterId, &ClusterVm)],

@@ -3,15 +3,18 @@
 
 use std::collections::BTreeMap;
 
+use tokio_util::sync::CancellationToken;
+
 use super::*;
 
 /// One P5 subscriber: counts the resource events after SYNCED and their delivery
-/// latencies (receive time - the event's commit time), until told to stop.
+/// latencies (receive time - the event's commit time), until told to stop (the server
+/// keeps its default heartbeat: a stream that idles is not polled for the stop).
 pub(super) async fn p5_subscriber(
     mut client: Client,
     cluster: Option<String>,
     ready: tokio::sync::oneshot::Sender<()>,
-    stop: Arc<AtomicBool>,
+    stop: CancellationToken,
 ) -> Result<(BTreeMap<String, u64>, Vec<f64>, Vec<(i64, f64, f64)>)> {
     let mut stream = client
         .status
@@ -30,7 +33,14 @@ pub(super) async fn p5_subscriber(
     // latency of its first and of its last event, to tell the wait for the first
     // from the time the rest take to stream.
     let mut changes: Vec<(i64, f64, f64)> = Vec::new();
-    'stream: while let Some(message) = stream.message().await? {
+    loop {
+        // What arrived before the stop is counted first.
+        let message = tokio::select! {
+            biased;
+            message = stream.message() => message?,
+            () = stop.cancelled() => break,
+        };
+        let Some(message) = message else { break };
         // Every event of a message arrived when the message did.
         let received = micros_now();
         for event in message.events {
@@ -38,10 +48,6 @@ pub(super) async fn p5_subscriber(
             if kind == WatchEventType::Synced as i32 {
                 if let Some(r) = ready.take() {
                     let _ = r.send(());
-                }
-            } else if kind == WatchEventType::Heartbeat as i32 {
-                if stop.load(Ordering::Relaxed) {
-                    break 'stream;
                 }
             } else if ready.is_none() && kind == WatchEventType::ResourceChanged as i32 {
                 let time = event.time.unwrap_or_default();
@@ -68,7 +74,7 @@ pub(super) async fn p5_subscriber(
 /// driven).
 pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<P5Round> {
     let per_cluster = scale.apps * scale.docs;
-    let stop = Arc::new(AtomicBool::new(false));
+    let stop = CancellationToken::new();
     let mut channels = Vec::new();
     for _ in 0..(scale.subscribers / 100).max(1) {
         channels.push(target.client().await?);
@@ -138,7 +144,7 @@ pub(super) async fn p5_flotilla(target: &Target<'_>, scale: Scale) -> Result<P5R
     }
     wait_converged(&mut client, scale).await?;
     tokio::time::sleep(Duration::from_secs(2)).await;
-    stop.store(true, Ordering::Relaxed);
+    stop.cancel();
     let mut results = Vec::new();
     for task in tasks {
         results.push(task.await??);

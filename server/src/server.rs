@@ -691,6 +691,13 @@ pub async fn serve(
         // Inside the metrics: refusals are counted under the codes callers see.
         .layer(Layer(crate::api::refusals::Refusals))
         .layer(Layer(auth))
+        // Innermost: streams that passed auth are paced to what their clients read.
+        .layer(Layer(net::outbound::Pacing::new(
+            net::outbound::Budget::new(
+                net::outbound::BUDGET,
+                crate::metrics::METRICS.watch_output_bytes.clone(),
+            ),
+        )))
         .into_inner();
     if let Some(console) = config.console {
         serve_console(

@@ -39,3 +39,4 @@ mod shared_cluster;
 mod status;
 mod tls;
 mod watch;
+mod watch_pacing;

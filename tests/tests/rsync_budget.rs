@@ -6,12 +6,10 @@
 
 use std::time::{Duration, Instant};
 
-use flotilla_client::names;
-use flotilla_client::v1::Connectivity;
 use flotilla_tests::metrics::{scrape, value};
-use flotilla_tests::{Backend, TestAgent, TestServer, e2e_suite, eventually, free_port};
+use flotilla_tests::{Backend, TestServer, e2e_suite, eventually, free_port};
 
-use crate::common::fleet::{WAIT, clusters, deployment, instantiate, wait_counts};
+use crate::common::fleet::{WAIT, agent_fleet, deployment, instantiate, wait_counts};
 
 e2e_suite!(backend => a_fleet_rolls_out_within_the_in_flight_budget);
 
@@ -36,20 +34,7 @@ async fn a_fleet_rolls_out_within_the_in_flight_budget(backend: Backend) {
     .await;
     let mut client = server.client().await;
     let ids = ["b1", "b2", "b3", "b4"];
-    let tokens = clusters(&mut client, &ids).await;
-    let fleet: Vec<(String, String)> = ids
-        .iter()
-        .map(|id| (names::cluster("cp", id), tokens[*id].clone()))
-        .collect();
-    let agent = TestAgent::start_fleet(&server, "b", &fleet, &[]);
-    for id in ids {
-        flotilla_tests::wait_connectivity(
-            &client,
-            &names::cluster("cp", id),
-            Connectivity::Available,
-        )
-        .await;
-    }
+    let agent = agent_fleet(&server, &mut client, "b", &ids).await;
     // 2 apps x 3 ConfigMaps on 4 clusters: 24 resources, 6 per cluster; a budget of 3
     // is less than one cluster's batch.
     let dig = deployment(&mut client, 2, 3, false, &ids).await;

@@ -18,6 +18,7 @@ use crate::app::status::{Output, Selection, StatusApp, StatusQuery};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
+use crate::net::outbound::Outbound;
 use crate::store::rsync_resource::ResourceKey;
 use crate::watch::stream::{self, WatchRequest};
 use crate::watch::{WatchHub, token};
@@ -107,7 +108,13 @@ impl StatusApi {
 
     /// WatchStatus with messages encoded once for all subscribers (served by
     /// [`crate::wire::routes::StatusRoutes`]).
-    pub async fn watch(&self, r: pb::WatchStatusRequest) -> Result<EncodedStream> {
+    /// `outbound` paces the stream to what its client reads (see [`crate::net::outbound`]);
+    /// None: unpaced (a service used without the pacing middleware).
+    pub async fn watch(
+        &self,
+        r: pb::WatchStatusRequest,
+        outbound: Option<Arc<Outbound>>,
+    ) -> Result<EncodedStream> {
         let owner = owner_name("name", &r.name)?;
         let selection = selection(r.output, r.apps, r.clusters, r.resources)?;
         let resume = if r.resume_token.is_empty() {
@@ -120,8 +127,19 @@ impl StatusApi {
             selection,
             resume,
         };
-        let receiver = stream::start(self.hub.clone(), self.app.clone(), request).await?;
-        Ok(Box::pin(ReceiverStream::new(receiver)))
+        let credit = outbound.is_some();
+        let receiver = stream::start(
+            self.hub.clone(),
+            self.app.clone(),
+            request,
+            outbound.clone(),
+        )
+        .await?;
+        let messages = ReceiverStream::new(receiver);
+        Ok(match outbound {
+            Some(outbound) if credit => Box::pin(outbound.stream(messages)),
+            _ => Box::pin(messages.map(|(message, _)| message)),
+        })
     }
 
     /// GetDeploymentIntentGroupStatus, encoded.
@@ -220,7 +238,8 @@ impl PreEncoded for StatusApi {
         &self,
         request: Request<pb::WatchStatusRequest>,
     ) -> std::result::Result<EncodedStream, Status> {
-        Ok(StatusApi::watch(self, check_size(request)?).await?)
+        let outbound = request.extensions().get::<Arc<Outbound>>().cloned();
+        Ok(StatusApi::watch(self, check_size(request)?, outbound).await?)
     }
 
     async fn dig_status(
@@ -306,7 +325,10 @@ impl StatusService for StatusApi {
     /// decoded back into messages.
     async fn watch_status(&self, request: Request<pb::WatchStatusRequest>) -> Rpc<WatchStream> {
         let r = check_size(request)?;
-        let stream = self.watch(r).await?.map(|item| item.and_then(decoded));
+        let stream = self
+            .watch(r, None)
+            .await?
+            .map(|item| item.and_then(decoded));
         Ok(Response::new(Box::pin(stream)))
     }
 }

@@ -48,6 +48,7 @@ pub struct Metrics {
     pub status_events_appended: IntCounter,
     pub watch_events_delivered: IntCounterVec,
     pub watch_lag: Histogram,
+    pub watch_output_bytes: IntGauge,
     pub commit_duration: Histogram,
     // Background tasks
     pub task_runs: IntCounterVec,
@@ -168,6 +169,10 @@ impl Metrics {
                 "From an event's commit to a live watcher processing it.",
                 LATENCY_BUCKETS,
             ),
+            watch_output_bytes: gauge(
+                "watch_output_bytes",
+                "Watch response bytes the server holds until the sockets take them (bounded by the output budget).",
+            ),
             commit_duration: histogram(
                 "db_commit_seconds",
                 "Write transactions: appending their status events and committing.",
@@ -226,6 +231,7 @@ impl Metrics {
         register(Box::new(m.status_events_appended.clone()));
         register(Box::new(m.watch_events_delivered.clone()));
         register(Box::new(m.watch_lag.clone()));
+        register(Box::new(m.watch_output_bytes.clone()));
         register(Box::new(m.commit_duration.clone()));
         register(Box::new(m.task_runs.clone()));
         register(Box::new(m.task_last_run.clone()));

@@ -8,6 +8,7 @@
 
 pub mod console;
 pub mod middleware;
+pub mod outbound;
 pub mod tls;
 
 use std::io;

@@ -475,6 +475,8 @@ pub struct WatchHub {
     /// Bounds the watches reading a snapshot (or positioning a resume) at once, so a
     /// burst of new watches queues here instead of exhausting the database pool.
     snapshots: Arc<Semaphore>,
+    /// Snapshots read and not yet handed to their streams.
+    held: Arc<HeldSnapshots>,
     /// Bounds the short reads of live watches (catching up from the log, a new
     /// instance's resources): a thousand watches behind the tail queue here rather than
     /// time out waiting for a pooled connection.
@@ -488,12 +490,55 @@ pub struct WatchHub {
 const SNAPSHOT_READERS: usize = 4;
 /// Concurrent short reads of live watches.
 const LOG_READERS: usize = 4;
+/// Snapshots read and not yet handed to their streams (which take them as fast as
+/// their clients read): a thousand watches starting together read theirs as the
+/// earlier ones go out, instead of all holding theirs at once.
+const HELD_SNAPSHOTS: usize = 64;
+/// When no held snapshot went out for this long, their clients are not reading: a
+/// snapshot then goes ahead without a slot rather than wait for them.
+const HELD_STALL: std::time::Duration = std::time::Duration::from_secs(5);
+
+/// The slots of snapshots held, and when one was last given back.
+struct HeldSnapshots {
+    slots: Arc<Semaphore>,
+    started: std::time::Instant,
+    /// Milliseconds after `started` of the last slot given back.
+    released: std::sync::atomic::AtomicU64,
+}
+
+impl HeldSnapshots {
+    fn millis(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+}
+
+/// A held snapshot's slot (or none, when the slots were stalled): given back on drop.
+pub struct SnapshotSlot {
+    permit: Option<OwnedSemaphorePermit>,
+    held: Arc<HeldSnapshots>,
+}
+
+impl Drop for SnapshotSlot {
+    fn drop(&mut self) {
+        if self.permit.take().is_some() {
+            let now = self.held.millis();
+            self.held
+                .released
+                .store(now, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
 
 impl WatchHub {
     pub fn new(store: Store, options: WatchOptions, shutdown: CancellationToken) -> Arc<Self> {
         Arc::new(Self {
             permits: Arc::new(Semaphore::new(options.max_watches)),
             snapshots: Arc::new(Semaphore::new(SNAPSHOT_READERS)),
+            held: Arc::new(HeldSnapshots {
+                slots: Arc::new(Semaphore::new(HELD_SNAPSHOTS)),
+                started: std::time::Instant::now(),
+                released: Default::default(),
+            }),
             reads: Arc::new(Semaphore::new(LOG_READERS)),
             store,
             options,
@@ -524,6 +569,29 @@ impl WatchHub {
             .acquire_owned()
             .await
             .expect("the snapshot semaphore is never closed")
+    }
+
+    /// Waits for a slot to hold a snapshot until its stream takes it; goes on without
+    /// one if no slot was given back for [`HELD_STALL`] (their clients do not read).
+    pub async fn snapshot_slot(&self) -> SnapshotSlot {
+        let held = self.held.clone();
+        let acquire = held.slots.clone().acquire_owned();
+        tokio::pin!(acquire);
+        loop {
+            tokio::select! {
+                permit = &mut acquire => {
+                    let permit = permit.expect("the held-snapshot semaphore is never closed");
+                    return SnapshotSlot { permit: Some(permit), held };
+                }
+                () = tokio::time::sleep(HELD_STALL) => {
+                    let last = held.released.load(std::sync::atomic::Ordering::Relaxed);
+                    if held.millis().saturating_sub(last) >= HELD_STALL.as_millis() as u64 {
+                        debug!("the held snapshots' clients do not read: going on without a slot");
+                        return SnapshotSlot { permit: None, held };
+                    }
+                }
+            }
+        }
     }
 
     /// Waits for a turn to read the log or a new instance's resources.

@@ -7,9 +7,34 @@ use std::time::Duration;
 
 use flotilla_client::v1::*;
 use flotilla_client::{Client, names};
-use flotilla_tests::eventually;
+use flotilla_tests::{TestAgent, TestServer, eventually};
 
 pub const WAIT: Duration = Duration::from_secs(120);
+
+/// AGENT clusters `ids` of provider `cp` served by one agent fleet process (`name`),
+/// once they are all AVAILABLE.
+pub async fn agent_fleet(
+    server: &TestServer,
+    client: &mut Client,
+    name: &str,
+    ids: &[&str],
+) -> TestAgent {
+    let tokens = clusters(client, ids).await;
+    let fleet: Vec<(String, String)> = ids
+        .iter()
+        .map(|id| (names::cluster("cp", id), tokens[*id].clone()))
+        .collect();
+    let agent = TestAgent::start_fleet(server, name, &fleet, &[]);
+    for id in ids {
+        flotilla_tests::wait_connectivity(
+            client,
+            &names::cluster("cp", id),
+            Connectivity::Available,
+        )
+        .await;
+    }
+    agent
+}
 
 /// A provider `cp` with AGENT clusters; returns their tokens by cluster id.
 pub async fn clusters(client: &mut Client, ids: &[&str]) -> BTreeMap<String, String> {

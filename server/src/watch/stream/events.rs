@@ -50,14 +50,40 @@ pub(super) fn net_delta(events: &[Arc<FeedEvent>]) -> (Counts, bool) {
     (counts, moved)
 }
 
-pub(super) fn resource_event(entry: &StatusEntry, time: i64) -> pb::WatchEvent {
+pub(super) fn resource_event(entry: StatusEntry, time: i64) -> pb::WatchEvent {
     pb::WatchEvent {
         r#type: pb::WatchEventType::ResourceChanged as i32,
         time: timestamp(time),
         app_name: entry.key.app.clone(),
         cluster: entry.key.cluster.to_string(),
-        resource: Some(entry_to_proto(entry)),
+        resource: Some(entry_into_proto(entry)),
         ..Default::default()
+    }
+}
+
+/// Events encoded into response messages of about [`BATCH_BYTES`] each, ahead of
+/// sending them.
+#[derive(Default)]
+pub(super) struct Messages {
+    /// Full messages, with how many events each holds.
+    pub(super) full: Vec<(Encoded, u64)>,
+    /// The events of a message not full yet.
+    pub(super) rest: BytesMut,
+    pub(super) rest_events: u64,
+}
+
+impl Messages {
+    pub(super) fn push(&mut self, event: &pb::WatchEvent) {
+        if self.rest.is_empty() {
+            self.rest.reserve(BATCH_BYTES + 1024);
+        }
+        prost::encoding::message::encode(EVENTS_FIELD, event, &mut self.rest);
+        self.rest_events += 1;
+        if self.rest.len() >= BATCH_BYTES {
+            let message = Encoded(self.rest.split().freeze());
+            self.full
+                .push((message, std::mem::take(&mut self.rest_events)));
+        }
     }
 }
 

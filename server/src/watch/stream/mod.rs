@@ -30,6 +30,7 @@ use crate::domain::status::RsyncStatus;
 use crate::domain::status::{CountKey, Counts};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
+use crate::net::outbound::{Credit, Outbound};
 use crate::store::carry::{instance_carried, start_counts};
 use crate::store::history::DELETED;
 use crate::store::instance::instance_clusters;
@@ -45,14 +46,14 @@ use crate::store::watch::{
     Event, Payload, Statuses, batch_events, connectivity_at, events_after, target_revision,
 };
 use crate::wire::convert::timestamp;
-use crate::wire::convert::{connectivity_to_proto, counts_to_proto, entry_to_proto};
+use crate::wire::convert::{connectivity_to_proto, counts_to_proto, entry_into_proto};
 use crate::wire::{EVENTS_FIELD, Encoded};
 
 mod events;
 mod start;
 mod switch;
 
-use events::{apply_delta, connectivity_event, dimensions, net_delta, resource_event};
+use events::{Messages, apply_delta, connectivity_event, dimensions, net_delta, resource_event};
 
 /// Events per read of the feed or the log.
 const CHUNK: usize = 512;
@@ -64,6 +65,8 @@ const PAGE: usize = 5000;
 const BUFFER: usize = 8;
 
 type Item = std::result::Result<Encoded, Status>;
+/// A message towards the client with the output credit it took, if paced.
+pub type Sent = (Item, Option<Credit>);
 
 /// What a WatchStatus call asks for.
 #[derive(Debug, Clone)]
@@ -98,7 +101,8 @@ pub async fn start(
     hub: Arc<WatchHub>,
     status: StatusApp,
     request: WatchRequest,
-) -> Result<mpsc::Receiver<Item>> {
+    outbound: Option<Arc<Outbound>>,
+) -> Result<mpsc::Receiver<Sent>> {
     let permit = hub.admit()?;
     let target = request.owner.to_string();
     {
@@ -134,6 +138,7 @@ pub async fn start(
         target,
         request,
         out,
+        outbound,
         batch: BytesMut::new(),
         batch_events: 0,
         pos: 0,
@@ -182,7 +187,9 @@ struct Subscriber {
     /// Encodes the resume tokens of `target`'s stream.
     tokens: TargetTokens,
     request: WatchRequest,
-    out: mpsc::Sender<Item>,
+    out: mpsc::Sender<Sent>,
+    /// Paces the messages to what the client reads.
+    outbound: Option<Arc<Outbound>>,
     /// The events written but not sent yet: entries of the next response message,
     /// sent when it is [`BATCH_BYTES`] long or before the subscriber waits for
     /// anything else (new events, the database, a timer).
@@ -205,10 +212,12 @@ struct Subscriber {
 impl Subscriber {
     async fn run(mut self) {
         let resume = self.request.resume;
+        // The start's futures are boxed: a subscriber's task is then only as large
+        // as its live loop, for the hours it may run (thousands of subscribers).
         let mut started = match resume {
-            None => self.snapshot().await,
+            None => Box::pin(self.snapshot()).await,
             Some(p) if p.snapshot => Err(Stop::Resync),
-            Some(p) => self.resume(p).await,
+            Some(p) => Box::pin(self.resume(p)).await,
         };
         loop {
             let stop = match started {
@@ -221,7 +230,7 @@ impl Subscriber {
                     if self.send(event).await.is_err() {
                         return;
                     }
-                    started = self.snapshot().await;
+                    started = Box::pin(self.snapshot()).await;
                 }
                 Stop::Closed => return,
                 Stop::Deleted => {
@@ -234,7 +243,7 @@ impl Subscriber {
                     // after them (only if they reached the client's queue).
                     let flushed = self.batch.is_empty() || {
                         let message = Ok(Encoded(self.batch.split().freeze()));
-                        tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send(message))
+                        tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send((message, None)))
                             .await
                             .is_ok_and(|sent| sent.is_ok())
                     };
@@ -243,13 +252,14 @@ impl Subscriber {
                     let token = (flushed && self.last_sent != Position::after(0))
                         .then(|| self.tokens.encode(self.last_sent));
                     let end = Err(super::shutting_down(token));
-                    let _ = tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send(end)).await;
+                    let _ = tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send((end, None)))
+                        .await;
                     return;
                 }
                 Stop::Failed(error) => {
                     warn!(target = %self.target, %error, "watch failed");
                     let _ = self.flush().await;
-                    let _ = self.out.send(Err(error.into())).await;
+                    let _ = self.out.send((Err(error.into()), None)).await;
                     return;
                 }
             }
@@ -308,9 +318,19 @@ impl Subscriber {
     }
 
     /// Sends `message` as one response message.
+    /// Paced: waits first for output credit, so that a client that reads slowly
+    /// holds its events back in the log rather than in memory.
     async fn send_message(&mut self, message: Encoded) -> std::result::Result<(), Stop> {
+        let credit = match &self.outbound {
+            Some(outbound) => tokio::select! {
+                credit = outbound.credit(message.0.len()) => Some(credit),
+                () = self.out.closed() => return Err(Stop::Closed),
+                () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
+            },
+            None => None,
+        };
         tokio::select! {
-            sent = self.out.send(Ok(message)) => sent.map_err(|_| Stop::Closed)?,
+            sent = self.out.send((Ok(message), credit)) => sent.map_err(|_| Stop::Closed)?,
             () = self.hub.shutdown().cancelled() => return Err(Stop::Shutdown),
         }
         self.last_send = Instant::now();
@@ -595,7 +615,7 @@ impl Subscriber {
                 entry.spec = body.get("spec").cloned();
                 entry.status = body.get("status").cloned().filter(|s| !s.is_null());
             }
-            let mut message = resource_event(&entry, event.time);
+            let mut message = resource_event(entry, event.time);
             message.resume_token = self.tokens.encode(Position::after(event.revision));
             message
         }))

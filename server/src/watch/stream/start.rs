@@ -5,9 +5,15 @@ use crate::store::rsync_resource::Shown;
 
 impl Subscriber {
     /// The current status as events, read in one consistent snapshot, then SYNCED.
+    ///
+    /// Each page of resources is encoded into response messages as it is read, so a
+    /// snapshot waiting for its client to read it holds its wire bytes (about a third
+    /// of the entries they come from), not the entries.
     pub(super) async fn snapshot(&mut self) -> std::result::Result<(), Stop> {
         self.flush().await?;
         let store = self.hub.store().clone();
+        // Held from the read until the stream has taken the snapshot.
+        let slot = self.hub.snapshot_slot().await;
         let turn = self.hub.snapshot_turn().await;
         let mut tx = store.snapshot().await?;
         let (revision, _) = target_revision(&mut tx, &self.target).await?;
@@ -15,8 +21,53 @@ impl Subscriber {
             .status
             .query_on(&mut tx, &self.request.owner, &query(&self.request, None))
             .await?;
-        let mut entries = std::mem::take(&mut result.entries);
-        while let Some(after) = result.next.take() {
+        let instance = result.instance.as_ref().map(|i| i.id);
+        let connectivity: Vec<_> = match instance {
+            Some(id) => {
+                // The selection's clusters by their full names (its own may be short).
+                let only = self.sql_filter(&mut tx, id).await?.clusters;
+                placed_connectivity(&mut tx, id, &only).await?
+            }
+            None => Vec::new(),
+        }
+        .into_iter()
+        .filter(|(cluster, _)| self.request.selection.has_cluster(cluster))
+        .collect();
+        let now = now_micros();
+        let at = |sub| Position {
+            revision,
+            sub,
+            snapshot: true,
+        };
+        self.instance = instance.map(|i| i.to_string()).unwrap_or_default();
+        let mut messages = Messages::default();
+        let push = |messages: &mut Messages, mut event: pb::WatchEvent, sub| {
+            event.resume_token = self.tokens.encode(at(sub));
+            messages.push(&event);
+        };
+        // Positions: the lifecycle event is 1, the clusters' connectivity follows, then
+        // the resources.
+        let lifecycle = pb::WatchEvent {
+            r#type: pb::WatchEventType::LifecycleChanged as i32,
+            time: timestamp(now),
+            state: result.state.to_string(),
+            instance: self.instance_name(&self.instance),
+            ..Default::default()
+        };
+        push(&mut messages, lifecycle, 1);
+        let mut sub = 1;
+        for (cluster, state) in connectivity {
+            sub += 1;
+            push(&mut messages, connectivity_event(&cluster, state, now), sub);
+        }
+        loop {
+            for entry in std::mem::take(&mut result.entries) {
+                sub += 1;
+                push(&mut messages, resource_event(entry, now), sub);
+            }
+            let Some(after) = result.next.take() else {
+                break;
+            };
             result = self
                 .status
                 .query_on(
@@ -25,53 +76,23 @@ impl Subscriber {
                     &query(&self.request, Some(after)),
                 )
                 .await?;
-            entries.append(&mut result.entries);
         }
-        let instance = result.instance.as_ref().map(|i| i.id);
-        let connectivity = match instance {
-            Some(id) => {
-                // The selection's clusters by their full names (its own may be short).
-                let only = self.sql_filter(&mut tx, id).await?.clusters;
-                placed_connectivity(&mut tx, id, &only).await?
-            }
-            None => Vec::new(),
-        };
         drop(tx);
         drop(turn);
 
-        let now = now_micros();
-        let at = |sub| Position {
-            revision,
-            sub,
-            snapshot: true,
-        };
-        self.instance = instance.map(|i| i.to_string()).unwrap_or_default();
         self.counts = result.counts.clone();
         self.counts_dirty = false;
         self.pos = revision;
-        let lifecycle = pb::WatchEvent {
-            r#type: pb::WatchEventType::LifecycleChanged as i32,
-            time: timestamp(now),
-            state: result.state.to_string(),
-            instance: self.instance_name(&self.instance.clone()),
-            ..Default::default()
-        };
-        let mut sub = 1;
-        self.send_at(lifecycle, at(sub)).await?;
-        for (cluster, state) in connectivity {
-            if !self.request.selection.has_cluster(&cluster) {
-                continue;
-            }
-            sub += 1;
-            let event = connectivity_event(&cluster, state, now);
-            self.send_at(event, at(sub)).await?;
+        // The batch is empty (flushed above): the full messages go as they are, the
+        // rest starts the batch COUNTS_CHANGED and SYNCED join.
+        for (message, events) in messages.full {
+            self.send_message(message).await?;
+            DELIVERED.inc_by(events);
         }
-        // Drained as sent: a large snapshot's entries are freed while it streams.
-        for entry in entries.drain(..) {
-            sub += 1;
-            let event = resource_event(&entry, now);
-            self.send_at(event, at(sub)).await?;
-        }
+        drop(slot);
+        self.batch = messages.rest;
+        self.batch_events = messages.rest_events;
+        self.last_sent = at(sub);
         sub += 1;
         let counts = self.counts_event(now);
         self.send_at(counts, at(sub)).await?;

@@ -142,7 +142,7 @@ impl Subscriber {
                         .remove(&key)
                         .filter(|_| resource.status == RsyncStatus::Applied);
                     let entry = entry(key, Some(resource), observed, output);
-                    let message = resource_event(&entry, event.time);
+                    let message = resource_event(entry, event.time);
                     let position = Position {
                         sub,
                         ..Position::after(event.revision)

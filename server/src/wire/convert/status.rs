@@ -52,7 +52,7 @@ pub fn entry_to_proto(entry: &StatusEntry) -> pb::ResourceStatusEntry {
 
 /// [`entry_to_proto`], moving the entry's strings instead of copying them (a page
 /// converts up to 10,000 entries).
-fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
+pub fn entry_into_proto(entry: StatusEntry) -> pb::ResourceStatusEntry {
     let object = |value: Option<serde_json::Value>| {
         value
             .filter(|v| v.is_object())

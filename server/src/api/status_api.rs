@@ -127,7 +127,6 @@ impl StatusApi {
             selection,
             resume,
         };
-        let credit = outbound.is_some();
         let receiver = stream::start(
             self.hub.clone(),
             self.app.clone(),
@@ -137,8 +136,8 @@ impl StatusApi {
         .await?;
         let messages = ReceiverStream::new(receiver);
         Ok(match outbound {
-            Some(outbound) if credit => Box::pin(outbound.stream(messages)),
-            _ => Box::pin(messages.map(|(message, _)| message)),
+            Some(outbound) => Box::pin(outbound.stream(messages)),
+            None => Box::pin(messages.map(|(message, _)| message)),
         })
     }
 

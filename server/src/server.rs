@@ -658,7 +658,13 @@ pub async fn serve(
         .add_service(reflection_v1)
         .add_service(reflection_v1alpha)
         .add_service(LifecycleRoutes::new(lifecycle.clone()))
-        .add_service(StatusRoutes::new(StatusApi::new(status, watch_hub.clone())))
+        .add_service(StatusRoutes::new(
+            StatusApi::new(status, watch_hub.clone()),
+            crate::wire::outbound::Budget::new(
+                crate::wire::outbound::BUDGET,
+                crate::metrics::METRICS.watch_output_bytes.clone(),
+            ),
+        ))
         .add_service(AccessServiceServer::new(AccessApi::new(access.clone())))
         .add_service(ActionServiceServer::new(
             ActionApi::new(actions.clone(), watch_hub.clone()).with_peers(peers),
@@ -691,13 +697,6 @@ pub async fn serve(
         // Inside the metrics: refusals are counted under the codes callers see.
         .layer(Layer(crate::api::refusals::Refusals))
         .layer(Layer(auth))
-        // Innermost: streams that passed auth are paced to what their clients read.
-        .layer(Layer(net::outbound::Pacing::new(
-            net::outbound::Budget::new(
-                net::outbound::BUDGET,
-                crate::metrics::METRICS.watch_output_bytes.clone(),
-            ),
-        )))
         .into_inner();
     if let Some(console) = config.console {
         serve_console(

@@ -1,4 +1,4 @@
-//! WatchStatus is paced to what its client reads (`net::outbound`): a subscriber whose
+//! WatchStatus is paced to what its client reads (`wire::outbound`): a subscriber whose
 //! client stops reading holds at most its stream's share of response bytes in the
 //! server, its events wait in the event log, and it gets every one of them once the
 //! client reads again. A real server and agent fleet on SQLite and PostgreSQL; the

@@ -18,12 +18,12 @@ use crate::app::status::{Output, Selection, StatusApp, StatusQuery};
 use crate::domain::names::{CLUSTER, DEPLOYMENT_INTENT_GROUP, Kind, ResourceName};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
-use crate::net::outbound::Outbound;
 use crate::store::rsync_resource::ResourceKey;
 use crate::watch::stream::{self, WatchRequest};
 use crate::watch::{WatchHub, token};
 use crate::wire::Encoded;
 use crate::wire::convert::{check_filters, instance_to_proto, name, owner_name, status_to_proto};
+use crate::wire::outbound::Outbound;
 use crate::wire::routes::{EncodedStream, PreEncoded};
 use crate::wire::tree;
 
@@ -108,8 +108,8 @@ impl StatusApi {
 
     /// WatchStatus with messages encoded once for all subscribers (served by
     /// [`crate::wire::routes::StatusRoutes`]).
-    /// `outbound` paces the stream to what its client reads (see [`crate::net::outbound`]);
-    /// None: unpaced (a service used without the pacing middleware).
+    /// `outbound` paces the stream to what its client reads (see [`crate::wire::outbound`]);
+    /// None: unpaced (the generated form, [`StatusService::watch_status`]).
     pub async fn watch(
         &self,
         r: pb::WatchStatusRequest,
@@ -134,11 +134,7 @@ impl StatusApi {
             outbound.clone(),
         )
         .await?;
-        let messages = ReceiverStream::new(receiver);
-        Ok(match outbound {
-            Some(outbound) => Box::pin(outbound.stream(messages)),
-            None => Box::pin(messages.map(|(message, _)| message)),
-        })
+        Ok(Box::pin(ReceiverStream::new(receiver)))
     }
 
     /// GetDeploymentIntentGroupStatus, encoded.
@@ -236,9 +232,9 @@ impl PreEncoded for StatusApi {
     async fn watch(
         &self,
         request: Request<pb::WatchStatusRequest>,
+        outbound: Arc<Outbound>,
     ) -> std::result::Result<EncodedStream, Status> {
-        let outbound = request.extensions().get::<Arc<Outbound>>().cloned();
-        Ok(StatusApi::watch(self, check_size(request)?, outbound).await?)
+        Ok(StatusApi::watch(self, check_size(request)?, Some(outbound)).await?)
     }
 
     async fn dig_status(
@@ -327,7 +323,7 @@ impl StatusService for StatusApi {
         let stream = self
             .watch(r, None)
             .await?
-            .map(|item| item.and_then(decoded));
+            .map(|(item, _credit)| item.and_then(decoded));
         Ok(Response::new(Box::pin(stream)))
     }
 }

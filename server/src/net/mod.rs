@@ -8,7 +8,6 @@
 
 pub mod console;
 pub mod middleware;
-pub mod outbound;
 pub mod tls;
 
 use std::io;

@@ -8,12 +8,14 @@
 //!   written once for many readers (watch events) or straight from memory (status tree
 //!   pages), and the StatusService that serves them in place of the generated
 //!   handlers. Clients see the declared messages either way.
+//! - [`outbound`]: the credit that bounds the watch output the process holds.
 //!
 //! The module depends on `domain/`, `app/`'s result types and `store/`'s rows, never
 //! on `api/` or `watch/`.
 
 pub mod convert;
 mod encoded;
+pub mod outbound;
 pub mod routes;
 pub mod status;
 pub mod tree;

@@ -61,6 +61,51 @@ pub(super) fn resource_event(entry: StatusEntry, time: i64) -> pb::WatchEvent {
     }
 }
 
+/// The events of the next response message, encoded as its entries.
+#[derive(Default)]
+pub(super) struct Batch {
+    bytes: BytesMut,
+    events: u64,
+}
+
+impl Batch {
+    /// Writes `event` as the next entry.
+    pub(super) fn push(&mut self, event: &pb::WatchEvent) {
+        self.start();
+        prost::encoding::message::encode(EVENTS_FIELD, event, &mut self.bytes);
+        self.events += 1;
+    }
+
+    /// Writes entries already encoded, holding `events` events.
+    pub(super) fn push_encoded(&mut self, entries: &Encoded, events: u64) {
+        self.start();
+        self.bytes.put_slice(&entries.0);
+        self.events += events;
+    }
+
+    /// A new message gets room for a full batch at once, so that it does not grow by
+    /// doubling from nothing.
+    fn start(&mut self) {
+        if self.bytes.is_empty() {
+            self.bytes.reserve(BATCH_BYTES + 1024);
+        }
+    }
+
+    pub(super) fn is_full(&self) -> bool {
+        self.bytes.len() >= BATCH_BYTES
+    }
+
+    /// The message written so far, with how many events it holds. Its buffer goes
+    /// with it: an idle stream keeps no allocation.
+    pub(super) fn take(&mut self) -> Option<(Encoded, u64)> {
+        if self.bytes.is_empty() {
+            return None;
+        }
+        let message = Encoded(std::mem::take(&mut self.bytes).freeze());
+        Some((message, std::mem::take(&mut self.events)))
+    }
+}
+
 /// Events encoded into response messages of about [`BATCH_BYTES`] each, ahead of
 /// sending them.
 #[derive(Default)]
@@ -68,21 +113,14 @@ pub(super) struct Messages {
     /// Full messages, with how many events each holds.
     pub(super) full: Vec<(Encoded, u64)>,
     /// The events of a message not full yet.
-    pub(super) rest: BytesMut,
-    pub(super) rest_events: u64,
+    pub(super) rest: Batch,
 }
 
 impl Messages {
     pub(super) fn push(&mut self, event: &pb::WatchEvent) {
-        if self.rest.is_empty() {
-            self.rest.reserve(BATCH_BYTES + 1024);
-        }
-        prost::encoding::message::encode(EVENTS_FIELD, event, &mut self.rest);
-        self.rest_events += 1;
-        if self.rest.len() >= BATCH_BYTES {
-            let message = Encoded(self.rest.split().freeze());
-            self.full
-                .push((message, std::mem::take(&mut self.rest_events)));
+        self.rest.push(event);
+        if self.rest.is_full() {
+            self.full.extend(self.rest.take());
         }
     }
 }

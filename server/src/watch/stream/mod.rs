@@ -18,7 +18,6 @@ use flotilla_api::v1 as pb;
 use prost::bytes::{BufMut, BytesMut};
 use tokio::sync::{Notify, OwnedSemaphorePermit, mpsc};
 use tokio::time::Instant;
-use tonic::Status;
 use tracing::{debug, warn};
 
 use super::token::{self, Position, TargetTokens};
@@ -30,7 +29,6 @@ use crate::domain::status::RsyncStatus;
 use crate::domain::status::{CountKey, Counts};
 use crate::error::{Error, Result};
 use crate::ids::InstanceId;
-use crate::net::outbound::{Credit, Outbound};
 use crate::store::carry::{instance_carried, start_counts};
 use crate::store::history::DELETED;
 use crate::store::instance::instance_clusters;
@@ -47,13 +45,16 @@ use crate::store::watch::{
 };
 use crate::wire::convert::timestamp;
 use crate::wire::convert::{connectivity_to_proto, counts_to_proto, entry_into_proto};
+use crate::wire::outbound::{Outbound, Sent};
 use crate::wire::{EVENTS_FIELD, Encoded};
 
 mod events;
 mod start;
 mod switch;
 
-use events::{Messages, apply_delta, connectivity_event, dimensions, net_delta, resource_event};
+use events::{
+    Batch, Messages, apply_delta, connectivity_event, dimensions, net_delta, resource_event,
+};
 
 /// Events per read of the feed or the log.
 const CHUNK: usize = 512;
@@ -63,10 +64,6 @@ const PAGE: usize = 5000;
 /// before the subscriber waits: at most ~128 KiB per watch; a subscriber further
 /// behind reads the log, not this buffer.
 const BUFFER: usize = 8;
-
-type Item = std::result::Result<Encoded, Status>;
-/// A message towards the client with the output credit it took, if paced.
-pub type Sent = (Item, Option<Credit>);
 
 /// What a WatchStatus call asks for.
 #[derive(Debug, Clone)]
@@ -139,8 +136,7 @@ pub async fn start(
         request,
         out,
         outbound,
-        batch: BytesMut::new(),
-        batch_events: 0,
+        batch: Batch::default(),
         pos: 0,
         last_sent: Position::after(0),
         last_send: Instant::now(),
@@ -193,9 +189,7 @@ struct Subscriber {
     /// The events written but not sent yet: entries of the next response message,
     /// sent when it is [`BATCH_BYTES`] long or before the subscriber waits for
     /// anything else (new events, the database, a timer).
-    batch: BytesMut,
-    /// How many events `batch` holds.
-    batch_events: u64,
+    batch: Batch,
     /// The last revision processed.
     pos: i64,
     /// The position of the last event sent (heartbeats repeat it, or `pos` if later).
@@ -241,11 +235,14 @@ impl Subscriber {
                 Stop::Shutdown => {
                     // Events written but not sent go first; the token then points right
                     // after them (only if they reached the client's queue).
-                    let flushed = self.batch.is_empty() || {
-                        let message = Ok(Encoded(self.batch.split().freeze()));
-                        tokio::time::timeout(super::SHUTDOWN_FLUSH, self.out.send((message, None)))
-                            .await
-                            .is_ok_and(|sent| sent.is_ok())
+                    let flushed = match self.batch.take() {
+                        None => true,
+                        Some((message, _)) => tokio::time::timeout(
+                            super::SHUTDOWN_FLUSH,
+                            self.out.send((Ok(message), None)),
+                        )
+                        .await
+                        .is_ok_and(|sent| sent.is_ok()),
                     };
                     // Nothing sent yet (still at the start): the client has no state
                     // a token could resume, it watches afresh.
@@ -276,30 +273,18 @@ impl Subscriber {
 
     /// Writes `event` into the next response message.
     async fn send(&mut self, event: pb::WatchEvent) -> std::result::Result<(), Stop> {
-        self.start_batch();
-        self.batch_events += 1;
-        prost::encoding::message::encode(EVENTS_FIELD, &event, &mut self.batch);
+        self.batch.push(&event);
         self.flush_if_full().await
     }
 
     /// Writes an event already encoded as a response entry into the next message.
     async fn send_encoded(&mut self, entry: Encoded) -> std::result::Result<(), Stop> {
-        self.start_batch();
-        self.batch_events += 1;
-        self.batch.put_slice(&entry.0);
+        self.batch.push_encoded(&entry, 1);
         self.flush_if_full().await
     }
 
-    /// A new message gets room for a full batch at once (a sent message takes its
-    /// buffer along, so the next one would otherwise grow by doubling from nothing).
-    fn start_batch(&mut self) {
-        if self.batch.is_empty() {
-            self.batch.reserve(BATCH_BYTES + 1024);
-        }
-    }
-
     async fn flush_if_full(&mut self) -> std::result::Result<(), Stop> {
-        if self.batch.len() >= BATCH_BYTES {
+        if self.batch.is_full() {
             self.flush().await?;
         }
         Ok(())
@@ -307,13 +292,10 @@ impl Subscriber {
 
     /// Sends the events written so far as one response message.
     async fn flush(&mut self) -> std::result::Result<(), Stop> {
-        if self.batch.is_empty() {
-            return Ok(());
+        if let Some((message, events)) = self.batch.take() {
+            self.send_message(message).await?;
+            DELIVERED.inc_by(events);
         }
-        let message = Encoded(self.batch.split().freeze());
-        let events = std::mem::take(&mut self.batch_events);
-        self.send_message(message).await?;
-        DELIVERED.inc_by(events);
         Ok(())
     }
 
@@ -689,9 +671,7 @@ impl Subscriber {
                 }
                 // The rest starts the next message (counts may follow in it); the
                 // whole's events are counted with it.
-                self.start_batch();
-                self.batch.put_slice(&last.0);
-                self.batch_events += whole.events;
+                self.batch.push_encoded(last, whole.events);
                 self.flush_if_full().await?;
             }
             if let Some(revision) = whole.last_sent {

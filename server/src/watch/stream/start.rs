@@ -91,7 +91,6 @@ impl Subscriber {
         }
         drop(slot);
         self.batch = messages.rest;
-        self.batch_events = messages.rest_events;
         self.last_sent = at(sub);
         sub += 1;
         let counts = self.counts_event(now);

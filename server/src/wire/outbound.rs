@@ -72,8 +72,8 @@ pub struct Outbound {
 /// Given back when dropped: with its frame, or with its message if the stream ends
 /// before the message is sent.
 pub struct Credit {
-    _stream: OwnedSemaphorePermit,
-    _budget: OwnedSemaphorePermit,
+    stream: OwnedSemaphorePermit,
+    budget: OwnedSemaphorePermit,
     /// Dropped after the permits (fields drop in order): shows what is left.
     _shown: Shown,
 }
@@ -88,6 +88,12 @@ impl Drop for Shown {
 }
 
 impl Credit {
+    /// Adds `other`'s room to this credit (the messages of one frame).
+    pub fn merge(&mut self, other: Credit) {
+        self.stream.merge(other.stream);
+        self.budget.merge(other.budget);
+    }
+
     /// `bytes`, holding this credit until the last of them is dropped.
     pub fn hold(self, bytes: Bytes) -> Bytes {
         Bytes::from_owner(Held {
@@ -131,8 +137,8 @@ impl Outbound {
             .expect("the budget's semaphore is never closed");
         self.budget.show();
         Credit {
-            _stream: stream,
-            _budget: budget,
+            stream,
+            budget,
             _shown: Shown(self.budget.clone()),
         }
     }

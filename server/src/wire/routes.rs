@@ -5,10 +5,10 @@
 //! - WatchStatus: a live event that many subscribers receive alike is encoded once
 //!   (see `watch::FeedEvent`) and its bytes are written to every stream; the generated
 //!   service would make each stream build and encode its own copy. Its response body
-//!   is written here too ([`WatchBody`]): each message becomes one frame of its own
-//!   size, holding its output credit ([`super::outbound`]) until h2 drops it. Tonic's
-//!   body writes messages into a per-stream buffer that an idle stream keeps (tens of
-//!   KiB each: at 10,000 subscribers, a third of the server's memory).
+//!   is written here too ([`WatchBody`]): each data frame is an allocation of its own
+//!   size, holding its messages' output credit ([`super::outbound`]) until h2 drops
+//!   it. Tonic's body writes messages into a per-stream buffer that an idle stream
+//!   keeps (tens of KiB each: at 10,000 subscribers, a third of the server's memory).
 //! - GetDeploymentIntentGroupStatus and GetClusterNetworkStatus: a page read from a
 //!   status tree is written from the tree's strings to the wire (see
 //!   [`super::tree`]) instead of being copied into messages first.
@@ -35,7 +35,7 @@ use tonic_prost::ProstCodec;
 use pb::status_service_server::StatusService;
 
 use super::Encoded;
-use super::outbound::{Budget, FRAME_HEADER, Outbound, Sent};
+use super::outbound::{Budget, Credit, FRAME_HEADER, Outbound, Sent};
 
 const WATCH_STATUS: &str = "/flotilla.v1.StatusService/WatchStatus";
 const DIG_STATUS: &str = "/flotilla.v1.StatusService/GetDeploymentIntentGroupStatus";
@@ -161,10 +161,7 @@ async fn watch_status<S: PreEncoded>(
         .ok_or_else(|| Status::internal("Missing request message."))?;
     let request = Request::from_http(http::Request::from_parts(parts, message));
     let stream = api.watch(request, outbound).await?;
-    let mut response = http::Response::new(Body::new(WatchBody {
-        messages: stream,
-        ended: false,
-    }));
+    let mut response = http::Response::new(Body::new(WatchBody::new(stream)));
     response.headers_mut().insert(
         http::header::CONTENT_TYPE,
         http::HeaderValue::from_static("application/grpc"),
@@ -172,12 +169,75 @@ async fn watch_status<S: PreEncoded>(
     Ok(response)
 }
 
-/// A WatchStatus response body: each message as one gRPC frame (its 5-byte header and
-/// its bytes), which holds the message's credit until h2 drops it; then the status as
-/// trailers.
+/// A WatchStatus response body: the messages as gRPC frames (a 5-byte header, then the
+/// message), written into one allocation per HTTP/2 data frame that holds the
+/// messages' credit until h2 drops it; then the status as trailers. Messages already
+/// waiting go into the same data frame, up to [`FRAME_BYTES`], as tonic's body does.
 struct WatchBody {
     messages: EncodedStream,
+    /// The messages of the next data frame, with their credit.
+    taken: Vec<Encoded>,
+    credit: Option<Credit>,
+    /// The status that ends the stream, once the messages before it are written.
+    end: Option<Status>,
     ended: bool,
+}
+
+/// A data frame takes the messages already waiting until it is this long.
+const FRAME_BYTES: usize = 32 * 1024;
+
+impl WatchBody {
+    fn new(messages: EncodedStream) -> WatchBody {
+        WatchBody {
+            messages,
+            taken: Vec::new(),
+            credit: None,
+            end: None,
+            ended: false,
+        }
+    }
+
+    /// Takes the messages that are ready, up to [`FRAME_BYTES`] or the stream's end.
+    fn take_ready(&mut self, cx: &mut Context<'_>) {
+        let mut bytes = 0;
+        while self.end.is_none() && bytes < FRAME_BYTES {
+            match self.messages.as_mut().poll_next(cx) {
+                Poll::Ready(Some((Ok(message), credit))) => {
+                    bytes += FRAME_HEADER + message.0.len();
+                    self.taken.push(message);
+                    match (self.credit.as_mut(), credit) {
+                        (Some(held), Some(credit)) => held.merge(credit),
+                        (None, credit) => self.credit = credit,
+                        (Some(_), None) => {}
+                    }
+                }
+                Poll::Ready(Some((Err(status), _))) => self.end = Some(status),
+                Poll::Ready(None) => self.end = Some(Status::new(Code::Ok, "")),
+                Poll::Pending => return,
+            }
+        }
+    }
+
+    /// The taken messages as one data frame, in an allocation of its own: it is freed
+    /// when the frame is written, and the stream keeps nothing between frames.
+    fn frame(&mut self) -> Result<Bytes, Status> {
+        let len = self.taken.iter().map(|m| FRAME_HEADER + m.0.len()).sum();
+        let mut frame = BytesMut::with_capacity(len);
+        for message in self.taken.drain(..) {
+            let len = message.0.len();
+            let len = u32::try_from(len).map_err(|_| {
+                Status::resource_exhausted(format!("a {len}-byte message is too long"))
+            })?;
+            frame.put_u8(0);
+            frame.put_u32(len);
+            frame.put_slice(&message.0);
+        }
+        let frame = frame.freeze();
+        Ok(match self.credit.take() {
+            Some(credit) => credit.hold(frame),
+            None => frame,
+        })
+    }
 }
 
 impl http_body::Body for WatchBody {
@@ -185,25 +245,21 @@ impl http_body::Body for WatchBody {
     type Error = Status;
 
     fn poll_frame(
-        mut self: Pin<&mut Self>,
+        self: Pin<&mut Self>,
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<http_body::Frame<Bytes>, Status>>> {
-        if self.ended {
+        let this = self.get_mut();
+        if this.ended {
             return Poll::Ready(None);
         }
-        let status = match std::task::ready!(self.messages.as_mut().poll_next(cx)) {
-            Some((Ok(message), credit)) => {
-                let frame = framed(&message)?;
-                let frame = match credit {
-                    Some(credit) => credit.hold(frame),
-                    None => frame,
-                };
-                return Poll::Ready(Some(Ok(http_body::Frame::data(frame))));
-            }
-            Some((Err(status), _)) => status,
-            None => Status::new(Code::Ok, ""),
+        this.take_ready(cx);
+        if !this.taken.is_empty() {
+            return Poll::Ready(Some(this.frame().map(http_body::Frame::data)));
+        }
+        let Some(status) = this.end.take() else {
+            return Poll::Pending;
         };
-        self.ended = true;
+        this.ended = true;
         let mut trailers = http::HeaderMap::new();
         if let Err(unwritable) = status.add_header(&mut trailers) {
             return Poll::Ready(Some(Err(unwritable)));
@@ -214,19 +270,6 @@ impl http_body::Body for WatchBody {
     fn is_end_stream(&self) -> bool {
         self.ended
     }
-}
-
-/// `message` as an uncompressed gRPC frame, in an allocation of its own: it is freed
-/// when the frame is written, and the stream keeps nothing between messages.
-fn framed(message: &Encoded) -> Result<Bytes, Status> {
-    let len = message.0.len();
-    let len = u32::try_from(len)
-        .map_err(|_| Status::resource_exhausted(format!("a {len}-byte message is too long")))?;
-    let mut frame = BytesMut::with_capacity(FRAME_HEADER + message.0.len());
-    frame.put_u8(0);
-    frame.put_u32(len);
-    frame.put_slice(&message.0);
-    Ok(frame.freeze())
 }
 
 /// A unary method of `S` answered already encoded.

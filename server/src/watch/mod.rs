@@ -121,7 +121,15 @@ struct Tail {
     /// The revision just before the first event held.
     start: i64,
     events: VecDeque<Held>,
+    /// What the runs dropped from the front of `events` touched (their events gone:
+    /// see [`Segment::trimmed`]), the newest [`TRIMMED_RUNS`]. A subscriber that slept
+    /// through runs none of which concerned it (a watch of an idle cluster, woken by
+    /// its heartbeat) passes over them here instead of reading them all from the log.
+    trimmed: VecDeque<Segment>,
 }
+
+/// The dropped runs a feed remembers what they touched of (a few hundred bytes each).
+const TRIMMED_RUNS: usize = 20_000;
 
 /// A response message is sent once it holds this many bytes of events (or when the
 /// subscriber has nothing more at hand): large enough that a burst is a few messages,
@@ -301,6 +309,23 @@ impl Segment {
         segment
     }
 
+    /// What is left of the run once its events leave the tail: what it touched, for
+    /// [`Feed::pass_over`], without the messages and counts cached for its events.
+    fn trimmed(&self) -> Segment {
+        Segment {
+            start: self.start,
+            end: self.end,
+            time: self.time,
+            ends_batch: self.ends_batch,
+            other: self.other,
+            instances: self.instances.clone(),
+            clusters: self.clusters.clone(),
+            apps: self.apps.clone(),
+            connectivity: self.connectivity.clone(),
+            ..Segment::default()
+        }
+    }
+
     /// Whether the run may hold an event a watch of `instance`'s resources looks at:
     /// one of its clusters (`cluster_wanted`) and apps (`apps`, empty = all).
     pub fn may_concern(
@@ -396,12 +421,23 @@ impl Feed {
     }
 
     /// Moves `after` past the whole segments that `wanted` rejects, as far as the tail
-    /// goes; the position is unchanged when it is older than the tail or the next
-    /// segment is wanted.
+    /// goes; the position is unchanged when the next segment is wanted. A position
+    /// older than the tail passes over the runs dropped from it by what they touched,
+    /// and stays where a wanted run (or one no longer remembered) starts: the log
+    /// holds its events.
     pub fn pass_over(&self, mut after: i64, wanted: impl Fn(&Segment) -> bool) -> i64 {
         let tail = self.tail.read().expect("tail lock");
         if after < tail.start {
-            return after;
+            let next = tail.trimmed.partition_point(|run| run.end <= after);
+            for run in tail.trimmed.range(next..) {
+                if run.start != after + 1 || wanted(run) {
+                    return after;
+                }
+                after = run.end;
+            }
+            if after < tail.start {
+                return after;
+            }
         }
         while let Some(held) = tail.events.get((after - tail.start) as usize) {
             if wanted(&held.segment) {
@@ -641,6 +677,7 @@ impl WatchHub {
             tail: RwLock::new(Tail {
                 start,
                 events: VecDeque::new(),
+                trimmed: VecDeque::new(),
             }),
             latest: AtomicI64::new(start),
             waiters: Mutex::default(),
@@ -705,6 +742,12 @@ impl Feed {
         while tail.events.len() > tail_len {
             if let Some(dropped) = tail.events.pop_front() {
                 tail.start = dropped.event.revision;
+                if dropped.segment.start == dropped.event.revision {
+                    tail.trimmed.push_back(dropped.segment.trimmed());
+                    if tail.trimmed.len() > TRIMMED_RUNS {
+                        tail.trimmed.pop_front();
+                    }
+                }
             }
         }
         drop(tail);
@@ -721,6 +764,7 @@ impl Feed {
     fn restart(&self, before: i64) {
         let mut tail = self.tail.write().expect("tail lock");
         tail.events.clear();
+        tail.trimmed.clear();
         tail.start = before;
         drop(tail);
         self.latest.store(before, Ordering::Release);

@@ -33,6 +33,7 @@ fn feed(start: i64) -> Feed {
         tail: RwLock::new(Tail {
             start,
             events: VecDeque::new(),
+            trimmed: VecDeque::new(),
         }),
         latest: AtomicI64::new(start),
         waiters: Mutex::default(),
@@ -164,6 +165,37 @@ fn passes_over_unwanted_transactions_only() {
         .collect();
     assert!(feed.push(many, 100));
     assert_eq!(feed.pass_over(23, only_b), 23);
+}
+
+/// A watch that slept while the tail moved on (its cluster idle, its heartbeat far)
+/// passes over the dropped runs that did not concern it without the log: 10,000
+/// watches of idle clusters each read the whole log once they woke.
+#[test]
+fn a_position_older_than_the_tail_passes_over_the_dropped_runs_it_does_not_want() {
+    let feed = feed(10);
+    let mut events = Vec::new();
+    for (batch, cluster) in [(12, "a"), (14, "a"), (16, "b"), (18, "a"), (20, "a")] {
+        events.extend((batch - 1..=batch).map(|r| resource(r, batch, cluster)));
+    }
+    // The tail keeps 17..=20; the runs 11..=12, 13..=14 and 15..=16 are dropped.
+    assert!(feed.push(events, 4));
+    assert!(matches!(feed.after(10, 10), Next::Behind));
+    let watching =
+        |cluster: &'static str| move |s: &Segment| s.may_concern("i1", |c| c == cluster, &[]);
+    assert_eq!(feed.pass_over(10, watching("c")), 20, "through the tail");
+    assert_eq!(
+        feed.pass_over(10, watching("b")),
+        14,
+        "b's run is in the log"
+    );
+    assert_eq!(feed.pass_over(16, watching("b")), 20);
+    assert_eq!(feed.pass_over(10, watching("a")), 10);
+    // Inside a run it was reading, and before the runs remembered: the log.
+    assert_eq!(feed.pass_over(11, watching("c")), 11);
+    assert_eq!(feed.pass_over(5, watching("c")), 5);
+    // A restart forgets them.
+    feed.restart(30);
+    assert_eq!(feed.pass_over(10, watching("c")), 10);
 }
 
 /// Many watches of one target starting at once share one feed, and that feed

@@ -44,10 +44,14 @@ fn help_describes_the_bench_and_unknown_flags_are_refused() {
         &["--scale", "0"],
         &["--scale", "1,x"],
         &["--scale", "10", "--quick"],
-        &["--scale", "10", "--p8"],
+        &["--scale", "10", "--p10"],
     ] {
         let (code, text) = bench(wrong);
         assert_eq!(code, Some(2), "{wrong:?}: {text}");
         assert!(text.contains("error:"), "{wrong:?}: {text}");
     }
+    // A target alone runs at one scale.
+    let (code, text) = bench(&["--p8", "--scale", "1,10"]);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(text.contains("take one --scale"), "{text}");
 }

@@ -35,8 +35,8 @@
 //! baseline loaded at the same scale, and the targets of issue 61's table at N = 10.
 //! `--scale 1,10` runs both and adds the cost table: each figure's cost per unit of
 //! work (per resource, event, action, container cluster) at both scales and the ratio,
-//! which must stay within 1.5×. `--p9 --scale 10` and `--p7 --scale 10` run P9 or P7
-//! alone on the scaled fleet.
+//! which must stay within 1.5×. `--p9 --scale 10`, `--p8 --scale 10` and
+//! `--p7 --scale 10` run P9, P8 or P7 alone on the scaled fleet.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -671,7 +671,7 @@ struct Args {
         long,
         value_delimiter = ',',
         value_parser = clap::value_parser!(u64).range(1..=100),
-        conflicts_with_all = ["quick", "p8", "p10", "p11", "p11_part", "names"]
+        conflicts_with_all = ["quick", "p10", "p11", "p11_part", "names"]
     )]
     scale: Vec<u64>,
 }
@@ -747,10 +747,11 @@ async fn main() -> Result<()> {
             .into_iter()
             .filter(|(_, l)| only.is_none_or(|o| o == *l))
             .collect();
-    // `--p9 --scale N`, `--p7 --scale N`: that target alone on N times the fleet.
-    let alone = args.p9 || args.p7;
+    // `--p9 --scale N`, `--p7 --scale N`, `--p8 --scale N`: that target alone on N
+    // times the fleet.
+    let alone = args.p9 || args.p7 || args.p8;
     if alone && args.scale.len() > 1 {
-        bail!("--p7 and --p9 take one --scale");
+        bail!("--p7, --p8 and --p9 take one --scale");
     }
     let scale = match args.scale.first() {
         Some(&n) if alone => Scale::times(n as usize),
@@ -770,7 +771,10 @@ async fn main() -> Result<()> {
     };
 
     let mut rows = Vec::new();
-    let p8_scale = if quick { p8::QUICK } else { p8::FULL };
+    let p8_scale = match (quick, scale.n) {
+        (true, _) => p8::QUICK,
+        (false, n) => p8::P8Scale::times(n),
+    };
     let p7_scale = match (quick, scale.n) {
         (true, _) => p7::QUICK,
         (false, n) => p7::P7Scale::times(n),

@@ -118,11 +118,13 @@ pub async fn instance_find(
 
 /// The instance that bundle states labelled with `base` describe, the newest of that
 /// base (an update renders a new instance under the base of the one it replaces), with
-/// the clusters it places resources on (in byte order): in one read, what a status
-/// ingest needs of a reported deployment.
+/// those of `among` it places resources on (in byte order): in one read, what a status
+/// ingest needs of a reported deployment. Only the clusters asked about are read: an
+/// ingest reports a few clusters, and the instance may be placed on thousands.
 pub async fn instance_of_base_placed(
     conn: &mut AnyConnection,
     base: InstanceId,
+    among: &[&str],
 ) -> Result<Option<(InstanceRow, Vec<ClusterName>)>> {
     let placed = match Backend::of(conn) {
         Backend::Postgres => "COALESCE(json_agg(cluster), '[]')::text",
@@ -130,18 +132,25 @@ pub async fn instance_of_base_placed(
     };
     let sql = format!(
         "SELECT {INSTANCE_COLUMNS}, (SELECT {placed} FROM instance_clusters \
-         WHERE instance_id = instances.id) AS placed \
-         FROM instances WHERE deployment_base = $1 ORDER BY id DESC LIMIT 1"
+         WHERE instance_id = instances.id AND {}) AS placed \
+         FROM instances WHERE deployment_base = $1 ORDER BY id DESC LIMIT 1",
+        super::json_query::json_in(conn, "cluster", 2)
     );
-    fetch_optional(conn, sqlx::query(&sql).bind(base.to_string()), |row| {
-        let placed: String = row.try_get("placed")?;
-        let mut clusters: Vec<String> = serde_json::from_str(&placed).map_err(Error::internal)?;
-        clusters.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-        Ok((
-            decode_instance(row)?,
-            clusters.into_iter().map(ClusterName::from).collect(),
-        ))
-    })
+    let among = serde_json::to_string(among).map_err(Error::internal)?;
+    fetch_optional(
+        conn,
+        sqlx::query(&sql).bind(base.to_string()).bind(among),
+        |row| {
+            let placed: String = row.try_get("placed")?;
+            let mut clusters: Vec<String> =
+                serde_json::from_str(&placed).map_err(Error::internal)?;
+            clusters.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            Ok((
+                decode_instance(row)?,
+                clusters.into_iter().map(ClusterName::from).collect(),
+            ))
+        },
+    )
     .await
 }
 
@@ -608,8 +617,8 @@ mod tests {
         }
     }
 
-    /// A base's newest instance comes with its clusters in byte order; a base without
-    /// instances is None.
+    /// A base's newest instance comes with those of the clusters asked about it is
+    /// placed on, in byte order; a base without instances is None.
     async fn the_newest_instance_of_a_base_comes_with_its_clusters(url: &str) {
         let store = Store::connect(url).await.unwrap();
         let base = InstanceId::new();
@@ -624,15 +633,27 @@ mod tests {
             .unwrap();
         tx.commit().await.unwrap();
         let mut conn = store.read().await.unwrap();
-        let (found, clusters) = instance_of_base_placed(&mut conn, base)
+        let all = ["c10", "c1", "C3", "c2", "c9"];
+        let (found, clusters) = instance_of_base_placed(&mut conn, base, &all)
             .await
             .unwrap()
             .unwrap();
         assert_eq!(found.id, newer);
         assert_eq!(clusters, ["C3", "c1", "c10"].map(ClusterName::from));
+        // Only the clusters asked about: c2 is the older instance's, c9 nobody's.
+        let (_, clusters) = instance_of_base_placed(&mut conn, base, &["c2", "c10", "c9"])
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!(clusters, [ClusterName::from("c10")]);
+        let (found, clusters) = instance_of_base_placed(&mut conn, base, &[])
+            .await
+            .unwrap()
+            .unwrap();
+        assert_eq!((found.id, clusters), (newer, vec![]));
         let other = InstanceId::new();
         assert!(
-            instance_of_base_placed(&mut conn, other)
+            instance_of_base_placed(&mut conn, other, &all)
                 .await
                 .unwrap()
                 .is_none()

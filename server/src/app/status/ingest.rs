@@ -101,11 +101,14 @@ impl StatusApp {
         for of_cluster in latest.values() {
             bases.extend(of_cluster.keys().map(|(base, _)| *base));
         }
+        // Which of the batch's clusters each instance is placed on: the batch's few,
+        // not the instance's whole placement (a fleet's worth of names every ingest).
+        let batch: Vec<&str> = latest.keys().map(|c| c.as_str()).collect();
         for base in bases {
             if rows.contains_key(&base) {
                 continue;
             }
-            rows.insert(base, instance_of_base_placed(&mut tx, base).await?);
+            rows.insert(base, instance_of_base_placed(&mut tx, base, &batch).await?);
         }
         // The owner of each (cluster, instance) placed there; bundles of other
         // instances are ignored.

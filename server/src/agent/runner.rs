@@ -29,10 +29,9 @@ use super::executor::ActionExecutor;
 use super::reports::Sent;
 use super::wire::{self, Incoming};
 use crate::domain::manifest::Gvk;
-use crate::domain::nesting::prune_nesting;
 use crate::net::LocalConnector;
 use crate::tasks::jittered;
-use crate::wire::convert::{json_into_struct, struct_to_json};
+use crate::wire::convert::{json_to_pruned_struct, struct_to_json};
 
 /// How long an agent waits for the server to accept its session.
 const ACCEPT_TIMEOUT: Duration = Duration::from_secs(5);
@@ -238,17 +237,15 @@ fn bundle_message<B: ClusterBackend>(
     deployment_id: &str,
 ) -> Option<pb::ConnectRequest> {
     let report = sent.report(deployment_id, backend.bundle(deployment_id))?;
+    // metadata, spec and status sit one level below the object; they are converted
+    // from what the backend keeps, not copied first.
     let resources = report
         .resources
         .into_iter()
-        .map(|mut o| {
-            // metadata, spec and status sit one level below the object.
-            for part in [&mut o.metadata, &mut o.spec, &mut o.status] {
-                prune_nesting(Arc::make_mut(part), 2);
-            }
-            o
-        })
         .map(|o| pb::ObservedResource {
+            metadata: Some(json_to_pruned_struct(&o.metadata, 2)),
+            spec: Some(json_to_pruned_struct(&o.spec, 2)),
+            status: Some(json_to_pruned_struct(&o.status, 2)),
             gvk: Some(pb::GroupVersionKind {
                 group: o.gvk.group,
                 version: o.gvk.version,
@@ -256,9 +253,6 @@ fn bundle_message<B: ClusterBackend>(
             }),
             namespace: o.namespace,
             name: o.name,
-            metadata: Some(json_into_struct(Arc::unwrap_or_clone(o.metadata))),
-            spec: Some(json_into_struct(Arc::unwrap_or_clone(o.spec))),
-            status: Some(json_into_struct(Arc::unwrap_or_clone(o.status))),
         })
         .collect();
     Some(pb::ConnectRequest {

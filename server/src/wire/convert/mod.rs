@@ -360,9 +360,52 @@ pub fn json_into_view_struct(mut value: Value, depth: usize) -> prost_types::Str
     json_into_struct(value)
 }
 
-/// [`json_into_struct`] of a borrowed value.
+/// [`json_into_struct`] of a borrowed value, converted in place of a copy.
 pub fn json_to_struct(value: &Value) -> prost_types::Struct {
-    json_into_struct(value.clone())
+    borrowed_struct(value, None)
+}
+
+/// [`json_into_view_struct`] of a borrowed value: `value`, at nesting `depth`,
+/// converted as it is read, each container past the limit replaced by
+/// [`PRUNED`](crate::domain::nesting::PRUNED). An agent reports its cluster's objects
+/// this way, with no copy of what it keeps.
+pub fn json_to_pruned_struct(value: &Value, depth: usize) -> prost_types::Struct {
+    borrowed_struct(value, Some(depth))
+}
+
+/// A borrowed object as a Struct; `depth`: its nesting, when past the limit prunes.
+fn borrowed_struct(value: &Value, depth: Option<usize>) -> prost_types::Struct {
+    let inner = depth.map(|d| d + 1);
+    prost_types::Struct {
+        fields: match value {
+            Value::Object(o) => o
+                .iter()
+                .map(|(k, v)| (k.clone(), borrowed_value(v, inner)))
+                .collect(),
+            _ => BTreeMap::new(),
+        },
+    }
+}
+
+/// A borrowed value as a protobuf Value (see [`borrowed_struct`]).
+fn borrowed_value(value: &Value, depth: Option<usize>) -> prost_types::Value {
+    use crate::domain::nesting::{MAX_NESTING, PRUNED};
+    let pruned = (value.is_object() || value.is_array()) && depth.is_some_and(|d| d > MAX_NESTING);
+    let kind = match value {
+        _ if pruned => ValueKind::StringValue(PRUNED.to_string()),
+        Value::Null => ValueKind::NullValue(0),
+        Value::Bool(b) => ValueKind::BoolValue(*b),
+        Value::Number(n) => ValueKind::NumberValue(n.as_f64().unwrap_or_default()),
+        Value::String(s) => ValueKind::StringValue(s.clone()),
+        Value::Array(items) => ValueKind::ListValue(prost_types::ListValue {
+            values: items
+                .iter()
+                .map(|v| borrowed_value(v, depth.map(|d| d + 1)))
+                .collect(),
+        }),
+        Value::Object(_) => ValueKind::StructValue(borrowed_struct(value, depth)),
+    };
+    prost_types::Value { kind: Some(kind) }
 }
 
 // ---------------------------------------------------------------------------------
@@ -515,4 +558,62 @@ pub fn cluster_id_and_provider(cluster: &str) -> (&str, &str) {
         cluster.rsplit('/').next().unwrap_or_default(),
         cluster.split('/').nth(1).unwrap_or_default(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+    use crate::domain::nesting::MAX_NESTING;
+
+    /// `levels` containers below a top object, an array every third level, with a
+    /// sibling of every kind of scalar beside each.
+    fn nested(levels: usize) -> Value {
+        let mut value = json!("leaf");
+        for level in 0..levels {
+            value = if level % 3 == 2 {
+                json!([value, 1.5, null])
+            } else {
+                json!({ "k": value, "b": true, "n": -3, "s": "x" })
+            };
+        }
+        json!({ "top": value, "empty": {} })
+    }
+
+    /// The borrowed conversions give what copying and converting gives, pruned where
+    /// `json_into_view_struct` prunes, whatever the depth around the limit.
+    #[test]
+    fn a_borrowed_conversion_is_the_copied_one() {
+        for levels in [
+            0,
+            1,
+            5,
+            MAX_NESTING - 3,
+            MAX_NESTING - 1,
+            MAX_NESTING,
+            MAX_NESTING + 4,
+        ] {
+            let value = nested(levels);
+            assert_eq!(
+                json_to_struct(&value),
+                json_into_struct(value.clone()),
+                "{levels}"
+            );
+            for depth in [1, 2, 3] {
+                assert_eq!(
+                    json_to_pruned_struct(&value, depth),
+                    json_into_view_struct(value.clone(), depth),
+                    "{levels} levels at depth {depth}"
+                );
+            }
+        }
+        // Pruning did happen past the limit.
+        let deep = format!("{:?}", json_to_pruned_struct(&nested(MAX_NESTING + 4), 2));
+        assert!(deep.contains(crate::domain::nesting::PRUNED));
+        assert_eq!(
+            json_to_struct(&json!("not an object")),
+            prost_types::Struct::default()
+        );
+    }
 }

@@ -101,7 +101,7 @@ pub struct Flags {
     /// Rendered resources sent to agents and not answered yet, over all clusters at
     /// once (each is held in memory until its agent answers); also the largest batch
     /// one cluster is sent [default: 50000].
-    #[arg(long, env = "FLOTILLA_RSYNC_IN_FLIGHT", value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    #[arg(long, env = "FLOTILLA_RSYNC_IN_FLIGHT", value_parser = clap::value_parser!(u64).range(RSYNC_IN_FLIGHT))]
     pub rsync_in_flight: Option<u64>,
     /// Nodes of each embedded sim cluster (`<cluster>-node-<i>`) [default: 3].
     #[arg(long, env = "FLOTILLA_SIM_NODES")]
@@ -490,7 +490,11 @@ impl Config {
                 .unwrap_or(1_000_000),
             rsync_in_flight: flags
                 .rsync_in_flight
-                .or(file.rsync_in_flight)
+                .or(file_in_range(
+                    "rsync_in_flight",
+                    file.rsync_in_flight,
+                    RSYNC_IN_FLIGHT,
+                )?)
                 .unwrap_or(crate::rsync::RsyncOptions::default().in_flight as u64)
                 as usize,
             sim_pod_ready: Duration::from_millis(
@@ -737,6 +741,25 @@ fn coordination(flags: &Flags, file: &FileConfig) -> anyhow::Result<Coordination
         replica_id,
         advertise_address,
     })
+}
+
+/// What `rsync_in_flight` may be, from a flag, the environment or the file.
+const RSYNC_IN_FLIGHT: std::ops::RangeInclusive<u64> = 1..=10_000_000;
+
+/// A config file's `value` of `key`, refused outside `range` as the flag refuses it.
+fn file_in_range(
+    key: &str,
+    value: Option<u64>,
+    range: std::ops::RangeInclusive<u64>,
+) -> anyhow::Result<Option<u64>> {
+    match value {
+        Some(v) if !range.contains(&v) => anyhow::bail!(
+            "{key} = {v} in the config file: it must be {} to {}",
+            range.start(),
+            range.end()
+        ),
+        other => Ok(other),
+    }
 }
 
 fn read_file(path: &Path) -> anyhow::Result<FileConfig> {

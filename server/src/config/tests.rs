@@ -211,6 +211,33 @@ fn flags_override_file_which_overrides_defaults() {
         );
     }
     assert!(config.database_url().contains("s3cret"));
+    // A file value is held to the range its flag is: 0 in flight would stop every
+    // rollout, and is refused rather than quietly made 1.
+    for (text, accepted) in [
+        ("rsync_in_flight = 0\n", false),
+        ("rsync_in_flight = 10000001\n", false),
+        ("rsync_in_flight = 7\n", true),
+    ] {
+        std::fs::write(&file, text).unwrap();
+        let flags = Flags {
+            config: Some(file.clone()),
+            ..Default::default()
+        };
+        match Config::load(flags) {
+            Ok(config) => {
+                assert!(accepted, "{text}");
+                assert_eq!(config.rsync_in_flight, 7);
+            }
+            Err(error) => {
+                assert!(!accepted, "{text}: {error}");
+                assert!(
+                    error.to_string().contains("rsync_in_flight")
+                        && error.to_string().contains("1 to 10000000"),
+                    "{error}"
+                );
+            }
+        }
+    }
     std::fs::write(&file, "bogus = 1\n").unwrap();
     let flags = Flags {
         config: Some(file),

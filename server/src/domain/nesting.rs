@@ -71,15 +71,19 @@ fn too_deep(value: &Value, depth: usize) -> Option<Vec<String>> {
 /// What stands in for a part of a cluster object nested past the limit.
 pub const PRUNED: &str = "(nested past Flotilla's limit of 32: not reported)";
 
+/// Whether `value`, at nesting `depth`, is a container past [`MAX_NESTING`]: what
+/// [`prune_nesting`] (and a conversion that prunes as it reads) replaces with
+/// [`PRUNED`].
+pub fn pruned_at(value: &Value, depth: usize) -> bool {
+    (value.is_object() || value.is_array()) && depth > MAX_NESTING
+}
+
 /// Replaces each container of `value` (itself at nesting `depth`) that lies past
 /// [`MAX_NESTING`] with [`PRUNED`]: what an agent reports of a cluster object must
 /// decode at the server whatever a controller wrote into it. Recursion stops at the
 /// limit.
 pub fn prune_nesting(value: &mut Value, depth: usize) {
-    if !(value.is_object() || value.is_array()) {
-        return;
-    }
-    if depth > MAX_NESTING {
+    if pruned_at(value, depth) {
         *value = Value::String(PRUNED.to_string());
         return;
     }

@@ -389,10 +389,11 @@ fn borrowed_struct(value: &Value, depth: Option<usize>) -> prost_types::Struct {
 
 /// A borrowed value as a protobuf Value (see [`borrowed_struct`]).
 fn borrowed_value(value: &Value, depth: Option<usize>) -> prost_types::Value {
-    use crate::domain::nesting::{MAX_NESTING, PRUNED};
-    let pruned = (value.is_object() || value.is_array()) && depth.is_some_and(|d| d > MAX_NESTING);
+    use crate::domain::nesting::{PRUNED, pruned_at};
     let kind = match value {
-        _ if pruned => ValueKind::StringValue(PRUNED.to_string()),
+        _ if depth.is_some_and(|d| pruned_at(value, d)) => {
+            ValueKind::StringValue(PRUNED.to_string())
+        }
         Value::Null => ValueKind::NullValue(0),
         Value::Bool(b) => ValueKind::BoolValue(*b),
         Value::Number(n) => ValueKind::NumberValue(n.as_f64().unwrap_or_default()),
